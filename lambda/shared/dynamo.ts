@@ -1,0 +1,37 @@
+/**
+ * DynamoDB clients, built once per process (module scope) and reused across
+ * invocations. `DYNAMODB_ENDPOINT` points them at DynamoDB Local.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from './config';
+
+let documentClient: DynamoDBDocumentClient | undefined;
+
+/** A low-level client honouring `DYNAMODB_ENDPOINT` (local engine) when set. */
+export function createDynamoClient(): DynamoDBClient {
+  const endpoint = config.dynamoEndpoint;
+  return new DynamoDBClient(
+    endpoint
+      ? {
+          endpoint,
+          region: process.env.AWS_REGION ?? 'us-east-1',
+          // DynamoDB Local accepts any credentials; these never reach AWS.
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }
+      : {},
+  );
+}
+
+/** The shared document client (native JS types, empty values removed). */
+export function dynamo(): DynamoDBDocumentClient {
+  documentClient ??= DynamoDBDocumentClient.from(createDynamoClient(), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return documentClient;
+}
+
+/** Replaces the shared client (tests that count requests use this). */
+export function setDynamoClient(client: DynamoDBDocumentClient | undefined): void {
+  documentClient = client;
+}

@@ -1,0 +1,15 @@
+import { monotonicFactory } from 'ulid';
+
+const nextUlid = monotonicFactory();
+
+/** A new key id: a 26-character ULID in uppercase Crockford base32. */
+export function newKeyId(): string {
+  return nextUlid();
+}
+
+/** A new id for an audit event (also a ULID, so ids sort by time). */
+export function newEventId(): string {
+  return nextUlid();
+}
+
+export const KEY_ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;

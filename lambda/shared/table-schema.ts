@@ -1,0 +1,105 @@
+/**
+ * The one table-schema module. The CDK stack, the local runtime and the tests
+ * all build their tables from these definitions, and every item key is made
+ * here, so an access pattern has exactly one spelling.
+ *
+ * Key table (single table):
+ *
+ * | entity          | pk                | sk                | notes                                         |
+ * |-----------------|-------------------|-------------------|-----------------------------------------------|
+ * | key             | `KEY#<id>`        | `KEY`             | metadata; tombstone after delete (TTL 90 d)    |
+ * | value lookup    | `HASH#<sha256>`   | `HASH`            | one per valid value; auth snapshot of the key |
+ * | usage           | `KEY#<id>`        | `USAGE`           | counters and rate windows; never expires       |
+ *
+ * GSI `byTeam` (`gsi1pk` = `TEAM#<team_id>`, `gsi1sk` = `KEY#<id>`) lists a
+ * team's keys (last-manager check on delete). Usage items are not in it.
+ *
+ * Audit table: pk `KEY#<key_id>`, sk `<ISO time>#<event id>`; GSI `byTeam`
+ * (`gsi1pk` = `TEAM#<team_id>`, `gsi1sk` = the same sort key). Its stream
+ * (NEW_IMAGE) feeds the S3 archive.
+ */
+
+/** Attribute DynamoDB TTL reads on both tables (epoch seconds). */
+export const TTL_ATTRIBUTE = 'ttl';
+
+/** Name of the team index on both tables. */
+export const TEAM_INDEX = 'byTeam';
+
+export type AttributeType = 'S' | 'N';
+
+/** Engine-neutral description of a table, mapped to CDK and to CreateTable. */
+export interface TableDefinition {
+  /** Logical name, also the default physical name locally. */
+  readonly logicalName: string;
+  readonly partitionKey: { readonly name: string; readonly type: AttributeType };
+  readonly sortKey: { readonly name: string; readonly type: AttributeType };
+  readonly globalSecondaryIndexes: ReadonlyArray<{
+    readonly indexName: string;
+    readonly partitionKey: { readonly name: string; readonly type: AttributeType };
+    readonly sortKey: { readonly name: string; readonly type: AttributeType };
+  }>;
+  readonly ttlAttribute: string;
+  /** Stream view type, when the table has a stream. */
+  readonly stream?: 'NEW_IMAGE';
+}
+
+export const KEY_TABLE: TableDefinition = {
+  logicalName: 'api-keys',
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  globalSecondaryIndexes: [
+    {
+      indexName: TEAM_INDEX,
+      partitionKey: { name: 'gsi1pk', type: 'S' },
+      sortKey: { name: 'gsi1sk', type: 'S' },
+    },
+  ],
+  ttlAttribute: TTL_ATTRIBUTE,
+};
+
+export const AUDIT_TABLE: TableDefinition = {
+  logicalName: 'api-key-audit',
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  globalSecondaryIndexes: [
+    {
+      indexName: TEAM_INDEX,
+      partitionKey: { name: 'gsi1pk', type: 'S' },
+      sortKey: { name: 'gsi1sk', type: 'S' },
+    },
+  ],
+  ttlAttribute: TTL_ATTRIBUTE,
+  stream: 'NEW_IMAGE',
+};
+
+export const SK_KEY = 'KEY';
+export const SK_HASH = 'HASH';
+export const SK_USAGE = 'USAGE';
+
+/** Item keys of the key table, by access pattern. */
+export const keyTableKeys = {
+  /** Key metadata (and tombstone) by key id. */
+  key: (keyId: string) => ({ pk: `KEY#${keyId}`, sk: SK_KEY }),
+  /** Value lookup by the hash of a presented value. */
+  valueLookup: (valueHash: string) => ({ pk: `HASH#${valueHash}`, sk: SK_HASH }),
+  /** Usage counters of a key; kept permanently. */
+  usage: (keyId: string) => ({ pk: `KEY#${keyId}`, sk: SK_USAGE }),
+  /** Team index attributes carried by a key item. */
+  teamIndex: (teamId: string, keyId: string) => ({ gsi1pk: `TEAM#${teamId}`, gsi1sk: `KEY#${keyId}` }),
+  teamPartition: (teamId: string) => `TEAM#${teamId}`,
+} as const;
+
+/** Item keys of the audit table. */
+export const auditTableKeys = {
+  event: (keyId: string, at: string, eventId: string) => ({ pk: `KEY#${keyId}`, sk: `${at}#${eventId}` }),
+  teamIndex: (teamId: string, at: string, eventId: string) => ({ gsi1pk: `TEAM#${teamId}`, gsi1sk: `${at}#${eventId}` }),
+} as const;
+
+/** Every attribute that appears in a key schema of the table or its indexes. */
+export function keyAttributes(table: TableDefinition): Array<{ name: string; type: AttributeType }> {
+  const all = [table.partitionKey, table.sortKey];
+  for (const index of table.globalSecondaryIndexes) all.push(index.partitionKey, index.sortKey);
+  const seen = new Map<string, AttributeType>();
+  for (const attribute of all) seen.set(attribute.name, attribute.type);
+  return [...seen].map(([name, type]) => ({ name, type }));
+}
