@@ -1,0 +1,33 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { VerifiedKey } from '../verify';
+
+/** Facts about the HTTP request that audit records keep. */
+export interface RequestMeta {
+  requestId: string;
+  sourceIp: string | null;
+  userAgent: string | null;
+}
+
+/** The event as handlers see it after the middlewares: typed input, the caller, request facts. */
+export type ManagementEvent<TInput> = APIGatewayProxyEvent & {
+  meta: RequestMeta;
+  caller: VerifiedKey;
+  input: TInput;
+};
+
+/** A header by case-insensitive name (API Gateway keeps the client's casing). */
+export function header(event: Pick<APIGatewayProxyEvent, 'headers'>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+}
+
+export function requestMetaOf(event: APIGatewayProxyEvent, fallbackRequestId: string): RequestMeta {
+  return {
+    requestId: event.requestContext?.requestId || fallbackRequestId,
+    sourceIp: event.requestContext?.identity?.sourceIp || null,
+    userAgent: header(event, 'user-agent') ?? event.requestContext?.identity?.userAgent ?? null,
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * The middlewares every management handler uses, in this order:
+ * `errorResponses` (request facts + the one error body), `authenticate`
+ * (Bearer key → checked caller: 401/403, read-only), `jsonBody` (strict
+ * parse and zod validation: 400/413/415), `meterUsage` (usage + rate limit:
+ * 429). Handlers then see typed `input` and `caller`. See `managementHandler`.
+ */
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { z } from 'zod';
+import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../errors';
+import { log, describeError } from '../log';
+import { MAX_BODY_BYTES } from '../routes';
+import { runtimeDeps } from '../runtime';
+import { VerifyFailure, admitUse, checkKey, type CheckResult, type CheckedKey } from '../verify';
+import { header, requestMetaOf, type ManagementEvent } from './event';
+import { jsonResponse } from './response';
+
+type AnyEvent = ManagementEvent<unknown> & { checkedCaller?: CheckedKey };
+type HttpRequest = Request<AnyEvent, APIGatewayProxyResult>;
+
+/** Request facts on `event.meta`; every thrown error becomes the one error body. */
+export function errorResponses(): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+  return {
+    name: 'errorResponses',
+    before: (request: HttpRequest) => {
+      request.event.meta = requestMetaOf(request.event, request.context.awsRequestId);
+    },
+    onError: (request: HttpRequest) => {
+      const requestId = request.event.meta?.requestId ?? request.context.awsRequestId;
+      const error = request.error;
+      if (error instanceof ApiError) {
+        request.response = jsonResponse(error.status, errorBody(error, requestId), requestId, { ...error.headers });
+        return;
+      }
+      log.error('unexpected error', { request_id: requestId, ...describeError(error) });
+      request.response = jsonResponse(500, internalErrorBody(requestId), requestId);
+    },
+  };
+}
+
+const BEARER = /^Bearer ([^\s]+)$/i;
+const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer realm="api-keys"' };
+
+type Failure = Extract<CheckResult, { valid: false }>;
+
+function authFailure(result: Failure): ApiError {
+  switch (result.code) {
+    case VerifyFailure.IP_NOT_ALLOWED:
+      return new ApiError(ErrorCode.FORBIDDEN, 'The calling key is not allowed from this IP address.');
+    case VerifyFailure.ORIGIN_NOT_ALLOWED:
+    case VerifyFailure.SCOPE_DENIED:
+      return new ApiError(
+        ErrorCode.FORBIDDEN,
+        'The calling key may not manage keys: a secret (sk) key holding keys.manage is required.',
+      );
+    case VerifyFailure.EXPIRED:
+      return new ApiError(ErrorCode.UNAUTHORIZED, 'The API key has expired.', [], WWW_AUTHENTICATE);
+    case VerifyFailure.REVOKED:
+      return new ApiError(ErrorCode.UNAUTHORIZED, 'The API key has been revoked.', [], WWW_AUTHENTICATE);
+    case VerifyFailure.INACTIVE:
+      return new ApiError(ErrorCode.UNAUTHORIZED, 'The API key is not active.', [], WWW_AUTHENTICATE);
+    case VerifyFailure.NOT_FOUND:
+      return new ApiError(ErrorCode.UNAUTHORIZED, 'The API key is invalid.', [], WWW_AUTHENTICATE);
+  }
+}
+
+/**
+ * Authenticates the Bearer key in the handler (no cached authorizer, so a
+ * deleted key stops working on the very next request) and requires `scope`.
+ */
+export function authenticate(options: { scope: string }): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+  return {
+    name: 'authenticate',
+    before: async (request: HttpRequest) => {
+      const authorization = header(request.event, 'authorization');
+      if (authorization === undefined || authorization.trim() === '') {
+        throw new ApiError(
+          ErrorCode.UNAUTHORIZED,
+          'Missing Authorization header: send "Authorization: Bearer <API key>".',
+          [],
+          WWW_AUTHENTICATE,
+        );
+      }
+      const match = BEARER.exec(authorization.trim());
+      if (!match) {
+        throw new ApiError(
+          ErrorCode.UNAUTHORIZED,
+          'Malformed Authorization header: expected "Bearer <API key>".',
+          [],
+          WWW_AUTHENTICATE,
+        );
+      }
+      const result = await checkKey(runtimeDeps(), {
+        value: match[1],
+        sourceIp: request.event.meta.sourceIp ?? undefined,
+        origin: header(request.event, 'origin'),
+        referer: header(request.event, 'referer'),
+        scope: options.scope,
+      });
+      if (!result.valid) throw authFailure(result);
+      request.event.checkedCaller = result.checked;
+      request.event.caller = result.checked.key;
+    },
+  };
+}
+
+/**
+ * Records the caller's use and applies its rate limit. Runs after body
+ * validation, so a rejected request (400) writes nothing at all.
+ */
+export function meterUsage(): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+  return {
+    name: 'meterUsage',
+    before: async (request: HttpRequest) => {
+      const checked = request.event.checkedCaller;
+      if (!checked) throw new Error('meterUsage needs authenticate() before it');
+      const result = await admitUse(runtimeDeps(), checked);
+      if (result.admitted) return;
+      if (result.code === 'NOT_FOUND') {
+        throw new ApiError(ErrorCode.UNAUTHORIZED, 'The API key is invalid.', [], WWW_AUTHENTICATE);
+      }
+      throw new ApiError(ErrorCode.RATE_LIMITED, 'The calling key is over its rate limit. Retry later.', [], {
+        'Retry-After': String(result.ratelimit.retryAfterSeconds ?? 1),
+      });
+    },
+  };
+}
+
+function detailsOf(error: z.ZodError): ErrorDetail[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return { field, issue: `unknown field(s): ${issue.keys.join(', ')}` };
+    }
+    if (issue.code === 'invalid_type' && issue.input === undefined) {
+      return { field, issue: 'is required' };
+    }
+    return { field, issue: issue.message };
+  });
+}
+
+/**
+ * Parses the JSON body strictly and validates it with the schema built for
+ * this request (schemas may depend on the clock). Handlers get `event.input`.
+ */
+export function jsonBody<TSchema extends z.ZodType>(
+  schemaFor: () => TSchema,
+): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+  return {
+    name: 'jsonBody',
+    before: (request: HttpRequest) => {
+      const { event } = request;
+      const contentType = header(event, 'content-type');
+      if (contentType !== undefined && !/^application\/(.+\+)?json\s*(;|$)/i.test(contentType.trim())) {
+        throw new ApiError(
+          ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+          `Content-Type must be application/json, got "${contentType.slice(0, 100)}".`,
+        );
+      }
+      const raw = event.body ?? '';
+      const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+      if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) {
+        throw new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+      }
+      if (text.trim() === '') {
+        throw new ApiError(ErrorCode.VALIDATION_FAILED, 'A JSON request body is required.');
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new ApiError(ErrorCode.INVALID_JSON, 'The request body is not valid JSON.');
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new ApiError(ErrorCode.VALIDATION_FAILED, 'The request body must be a JSON object.');
+      }
+      const result = schemaFor().safeParse(parsed);
+      if (!result.success) {
+        throw new ApiError(ErrorCode.VALIDATION_FAILED, 'The request is invalid.', detailsOf(result.error));
+      }
+      event.input = result.data;
+    },
+  };
+}
+
+export type { APIGatewayProxyEvent };

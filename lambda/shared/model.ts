@@ -1,0 +1,105 @@
+/**
+ * Stored shapes of the key table's items. Plaintext values never appear
+ * here: a value is represented by its hash, its 20-character prefix and its
+ * last four characters only.
+ */
+import type { Environment, KeyType } from './key-values';
+
+/** Configuration of a key that authentication needs; copied into each value lookup. */
+export interface KeyAuthSnapshot {
+  key_id: string;
+  team_id: string;
+  name: string;
+  type: KeyType;
+  environment: Environment;
+  scopes: string[];
+  domains: string[];
+  ip_whitelist: string[];
+  rate_limit: number;
+  is_active: boolean;
+  expires_at: string | null;
+  created_by: string;
+}
+
+export type KeyState = 'active' | 'deleted';
+
+/** Key metadata item (`KEY#<id>` / `KEY`). */
+export interface KeyItem {
+  pk: string;
+  sk: string;
+  entity: 'key';
+  id: string;
+  team_id: string;
+  name: string;
+  type: KeyType;
+  environment: Environment;
+  scopes: string[];
+  domains: string[];
+  ip_whitelist: string[];
+  rate_limit: number;
+  is_active: boolean;
+  expires_at: string | null;
+  created_by: string;
+  created_at: string;
+  description: string;
+  state: KeyState;
+  /** Rotation generation: 1 at creation, +1 per regeneration. */
+  generation: number;
+  /** First 20 characters and last four of the current value. */
+  key_prefix: string;
+  last_four: string;
+  /** Hash of the current value; removed on delete. */
+  current_hash?: string;
+  /** Previous value during (or after, until clean-up) a transition. */
+  previous_hash?: string;
+  previous_last_four?: string;
+  previous_key_prefix?: string;
+  transition_ends_at?: string;
+  regenerated_at?: string;
+  /** Whether the key may manage keys (`sk` holding `keys.manage`); for the last-manager check. */
+  is_manager: boolean;
+  deleted_at?: string;
+  deleted_by?: string;
+  deletion_reason?: string;
+  /** Only on tombstones: epoch seconds when DynamoDB TTL removes the item. */
+  ttl?: number;
+  gsi1pk: string;
+  gsi1sk: string;
+}
+
+/** Which value of a key a lookup item stands for. */
+export type ValueSlot = 'current' | 'previous';
+
+/** Value lookup item (`HASH#<hash>` / `HASH`). */
+export interface ValueLookupItem extends KeyAuthSnapshot {
+  pk: string;
+  sk: string;
+  entity: 'value';
+  slot: ValueSlot;
+  /** Generation of the value itself. */
+  generation: number;
+  /** For a previous value: the instant it stops authenticating. */
+  valid_until?: string;
+  /** End of the transition this value takes part in, if any (for usage split). */
+  transition_ends_at?: string;
+  /** Generation whose transition this value takes part in. */
+  transition_generation?: number;
+  ttl?: number;
+}
+
+/** Usage item (`KEY#<id>` / `USAGE`); never expires. */
+export interface UsageItem {
+  pk: string;
+  sk: string;
+  entity: 'usage';
+  key_id: string;
+  team_id: string;
+  total_requests: number;
+  last_used_at: string | null;
+  /** Requests per UTC day, `YYYY-MM-DD` → count. */
+  daily: Record<string, number>;
+  /** Uses per transition: `g<generation>` → counts of the old and new value. */
+  transitions: Record<string, { old: number; new: number }>;
+  /** Rate-limit windows: window index (hours since epoch) → admitted requests. */
+  windows: Record<string, number>;
+}

@@ -1,0 +1,36 @@
+/**
+ * Dependencies of the handlers, built once per process from the environment.
+ * Tests and the local runtime may replace the clock (`useClock`) to move time
+ * without sleeping; nothing else is swappable.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from './config';
+import { dynamo } from './dynamo';
+import { systemClock, type Clock } from './clock';
+
+export interface RuntimeDeps {
+  db: DynamoDBDocumentClient;
+  keyTableName: string;
+  auditTableName: string;
+  clock: Clock;
+  pepper?: string;
+  planRateLimit: number;
+}
+
+let clock: Clock = systemClock;
+
+export function runtimeDeps(): RuntimeDeps {
+  return {
+    db: dynamo(),
+    keyTableName: config.keyTableName,
+    auditTableName: config.auditTableName,
+    clock,
+    pepper: config.hashPepper,
+    planRateLimit: config.planRateLimit,
+  };
+}
+
+/** Replaces the clock every handler uses (tests, local runtime). */
+export function useClock(next: Clock): void {
+  clock = next;
+}
