@@ -6,6 +6,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
+  // @middy/core exports only an `import` condition; SWC turns it into CommonJS.
+  testEnvironmentOptions: { customExportConditions: ['node', 'require', 'default', 'import'] },
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
