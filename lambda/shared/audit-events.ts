@@ -55,7 +55,49 @@ export interface KeyCreatedEvent extends AuditEventBase {
   via: 'api' | 'bootstrap';
 }
 
-export type AuditEvent = KeyCreatedEvent;
+/** A value identified without revealing it. */
+export interface ValueFingerprint {
+  key_prefix: string;
+  last_four: string;
+}
+
+export interface KeyRegeneratedEvent extends AuditEventBase {
+  event_type: typeof AuditEventType.KEY_REGENERATED;
+  key: { name: string; type: KeyType; environment: Environment };
+  /** Generation of the new value (1 is the created value). */
+  generation: number;
+  old_value: ValueFingerprint;
+  new_value: ValueFingerprint;
+  grace_period_days: number;
+  revoke_immediately: boolean;
+  /** When the old value stops authenticating (= occurred_at when revoked at once). */
+  transition_ends_at: string;
+  /** Usage of the key up to the regeneration. */
+  usage: { total_requests: number; usage_last_30_days: number; last_used_at: string | null };
+}
+
+export interface KeyOldValueExpiredEvent extends AuditEventBase {
+  event_type: typeof AuditEventType.KEY_OLD_VALUE_EXPIRED;
+  generation: number;
+  old_value: ValueFingerprint;
+  transition_ends_at: string;
+  /** Uses of each value during the transition. */
+  transition_usage: { old: number; new: number };
+}
+
+export interface KeyDeletedEvent extends AuditEventBase {
+  event_type: typeof AuditEventType.KEY_DELETED;
+  key: { name: string; type: KeyType; environment: Environment; created_at: string };
+  last_four: string;
+  reason: string | null;
+  /** Whether a transition was live, so an old value was revoked too. */
+  revoked_values: number;
+  /** Session information: the calling key and the request. */
+  session: { key_id: string | null; request_id: string };
+  usage: { total_requests: number; usage_last_30_days: number; last_used_at: string | null };
+}
+
+export type AuditEvent = KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent;
 
 /** Distributes Omit over a union so each event keeps its own fields. */
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;

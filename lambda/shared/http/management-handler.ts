@@ -12,11 +12,12 @@ import { authenticate, errorResponses, jsonBody, meterUsage } from './middleware
 export function managementHandler<TSchema extends z.ZodType>(
   schemaFor: () => TSchema,
   lambdaHandler: (event: ManagementEvent<z.infer<TSchema>>, context: Context) => Promise<APIGatewayProxyResult>,
+  options: { confirmationField?: string } = {},
 ) {
   return middy<ManagementEvent<unknown>, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
     .use(errorResponses())
     .use(authenticate({ scope: KEYS_MANAGE }))
-    .use(jsonBody(schemaFor))
+    .use(jsonBody(schemaFor, options))
     .use(meterUsage())
     .handler((event, context) => lambdaHandler(event as ManagementEvent<z.infer<TSchema>>, context));
 }

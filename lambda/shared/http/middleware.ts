@@ -146,6 +146,7 @@ function detailsOf(error: z.ZodError): ErrorDetail[] {
  */
 export function jsonBody<TSchema extends z.ZodType>(
   schemaFor: () => TSchema,
+  options: { confirmationField?: string } = {},
 ): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
     name: 'jsonBody',
@@ -177,7 +178,16 @@ export function jsonBody<TSchema extends z.ZodType>(
       }
       const result = schemaFor().safeParse(parsed);
       if (!result.success) {
-        throw new ApiError(ErrorCode.VALIDATION_FAILED, 'The request is invalid.', detailsOf(result.error));
+        const details = detailsOf(result.error);
+        const summary = details.map((d) => (d.field ? `${d.field} ${d.issue}` : d.issue)).join('; ');
+        if (options.confirmationField && details.every((d) => d.field === options.confirmationField)) {
+          throw new ApiError(
+            ErrorCode.CONFIRMATION_REQUIRED,
+            `Deletion not confirmed: send "${options.confirmationField}": true to delete the key permanently.`,
+            details,
+          );
+        }
+        throw new ApiError(ErrorCode.VALIDATION_FAILED, `The request is invalid: ${summary}.`, details);
       }
       event.input = result.data;
     },

@@ -1,0 +1,21 @@
+/** DELETE /functions/v1/delete-api-key — permanently deletes a key (JSON body). */
+import { managementHandler } from '../shared/http/management-handler';
+import { jsonResponse } from '../shared/http/response';
+import { runtimeDeps } from '../shared/runtime';
+import { CONFIRMATION_FIELD, deleteKeyRequestSchema } from '../shared/schemas/delete-key';
+import { deleteKey } from '../shared/services/delete-key';
+import { revocationScheduler } from '../shared/scheduling';
+
+export const handler = managementHandler(
+  () => deleteKeyRequestSchema,
+  async (event) => {
+    const result = await deleteKey(
+      { ...runtimeDeps(), scheduler: revocationScheduler() },
+      event.caller,
+      event.input,
+      event.meta,
+    );
+    return jsonResponse(200, result, event.meta.requestId);
+  },
+  { confirmationField: CONFIRMATION_FIELD },
+);

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { keyIdSchema } from './common';
+
+/** Default grace period of a regeneration, in days. */
+export const DEFAULT_GRACE_PERIOD_DAYS = 7;
+
+export const regenerateKeyRequestSchema = z.strictObject({
+  key_id: keyIdSchema,
+  grace_period_days: z
+    .int({ error: 'must be a whole number of days' })
+    .min(1, 'must be between 1 and 30 days')
+    .max(30, 'must be between 1 and 30 days')
+    .default(DEFAULT_GRACE_PERIOD_DAYS),
+  revoke_immediately: z.boolean({ error: 'must be true or false' }).default(false),
+});
+
+export type RegenerateKeyRequest = z.infer<typeof regenerateKeyRequestSchema>;
