@@ -6,8 +6,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  // @middy/core exports only an `import` condition; SWC turns it into CommonJS.
-  testEnvironmentOptions: { customExportConditions: ['node', 'require', 'default', 'import'] },
+  // @middy/core exports only an `import` condition; map it to its entry file, which SWC turns into CommonJS.
+  moduleNameMapper: { '^@middy/(core|util)$': '<rootDir>/node_modules/@middy/$1/index.js' },
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {

@@ -1,0 +1,130 @@
+import { call, newTeam, type TestTeam } from '../support/api';
+import { teamKeyCount, usageItem } from '../support/store';
+
+/** A body that passes validation, to break one field at a time. */
+function validBody(team: TestTeam): Record<string, unknown> {
+  return { name: 'Valid', type: 'sk', environment: 'live', team_id: team.teamId };
+}
+
+describe('POST /functions/v1/generate-api-key — validation errors', () => {
+  let team: TestTeam;
+  beforeAll(async () => {
+    team = await newTeam('live');
+  });
+
+  const cases: Array<[string, (body: Record<string, unknown>) => void, string]> = [
+    ['name missing', (b) => delete b.name, 'name'],
+    ['name blank after trim', (b) => (b.name = '   '), 'name'],
+    ['name over 100 chars', (b) => (b.name = 'x'.repeat(101)), 'name'],
+    ['name not a string', (b) => (b.name = 42), 'name'],
+    ['name with a control character', (b) => (b.name = 'a\u0000b'), 'name'],
+    ['type missing', (b) => delete b.type, 'type'],
+    ['type unknown', (b) => (b.type = 'xk'), 'type'],
+    ['environment missing', (b) => delete b.environment, 'environment'],
+    ['environment unknown', (b) => (b.environment = 'prod'), 'environment'],
+    ['team_id missing', (b) => delete b.team_id, 'team_id'],
+    ['team_id not a UUID', (b) => (b.team_id = 'team-1'), 'team_id'],
+    ['scopes not an array', (b) => (b.scopes = 'enc.tiles:read'), 'scopes'],
+    ['scopes empty', (b) => (b.scopes = []), 'scopes'],
+    ['scope with bad grammar', (b) => (b.scopes = ['enc.tiles']), 'scopes.0'],
+    ['scope with upper case', (b) => (b.scopes = ['Enc.tiles:read']), 'scopes.0'],
+    ['scope wildcard as action', (b) => (b.scopes = ['enc.tiles:*']), 'scopes.0'],
+    ['domains on an sk key', (b) => (b.domains = ['https://app.example.com']), 'domains'],
+    ['domain with a path', (b) => Object.assign(b, { type: 'pk', domains: ['https://app.example.com/x'] }), 'domains.0'],
+    ['domain without scheme', (b) => Object.assign(b, { type: 'pk', domains: ['app.example.com'] }), 'domains.0'],
+    ['domain wildcard not leftmost', (b) => Object.assign(b, { type: 'pk', domains: ['https://a.*.example.com'] }), 'domains.0'],
+    ['domain partial wildcard label', (b) => Object.assign(b, { type: 'pk', domains: ['https://a*.example.com'] }), 'domains.0'],
+    ['pk key asking for keys.manage', (b) => Object.assign(b, { type: 'pk', scopes: ['keys.manage'] }), 'scopes'],
+    ['ip_whitelist entry not an address', (b) => (b.ip_whitelist = ['example.com']), 'ip_whitelist.0'],
+    ['ip_whitelist CIDR prefix too long', (b) => (b.ip_whitelist = ['10.0.0.0/33']), 'ip_whitelist.0'],
+    ['ip_whitelist legacy IPv4 form', (b) => (b.ip_whitelist = ['10.1']), 'ip_whitelist.0'],
+    ['rate_limit zero', (b) => (b.rate_limit = 0), 'rate_limit'],
+    ['rate_limit negative', (b) => (b.rate_limit = -5), 'rate_limit'],
+    ['rate_limit fractional', (b) => (b.rate_limit = 1.5), 'rate_limit'],
+    ['rate_limit as string', (b) => (b.rate_limit = '100'), 'rate_limit'],
+    ['expires_at not ISO 8601', (b) => (b.expires_at = 'next tuesday'), 'expires_at'],
+    ['expires_at without time zone', (b) => (b.expires_at = '2099-01-01T00:00:00'), 'expires_at'],
+    ['expires_at in the past', (b) => (b.expires_at = '2001-01-01T00:00:00Z'), 'expires_at'],
+    ['description over 1000 chars', (b) => (b.description = 'd'.repeat(1001)), 'description'],
+    ['unknown field', (b) => (b.owner = 'me'), ''],
+  ];
+
+  it.each(cases)('%s → 400 naming %s', async (_label, breakIt, field) => {
+    // Prepare
+    const body = validBody(team);
+    breakIt(body);
+    const keysBefore = await teamKeyCount(team.teamId);
+    const usageBefore = await usageItem(team.keyId);
+    // Act
+    const response = await call('create', { key: team.key, body });
+    // Assess
+    expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    const fields = response.body.error.details.map((d: { field: string }) => d.field);
+    expect(fields).toContain(field);
+    expect(typeof response.body.error.request_id).toBe('string');
+    expect(await teamKeyCount(team.teamId)).toBe(keysBefore);
+    expect(await usageItem(team.keyId)).toEqual(usageBefore);
+  });
+
+  it('lists every problem of a body at once', async () => {
+    const response = await call('create', {
+      key: team.key,
+      body: { name: '', type: 'xx', environment: 'prod', team_id: 'nope', extra: true },
+    });
+    expect(response.status).toBe(400);
+    const fields = response.body.error.details.map((d: { field: string }) => d.field).sort();
+    expect(fields).toEqual(['', 'environment', 'name', 'team_id', 'type']);
+  });
+
+  it.each([
+    ['invalid JSON', '{"name": ', 'INVALID_JSON'],
+    ['a JSON array', '[1,2]', 'VALIDATION_FAILED'],
+    ['a JSON string', '"hello"', 'VALIDATION_FAILED'],
+    ['JSON null', 'null', 'VALIDATION_FAILED'],
+    ['an empty body', '', 'VALIDATION_FAILED'],
+  ])('%s → 400 %s in the error shape', async (_label, rawBody, code) => {
+    const response = await call('create', { key: team.key, rawBody });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: { code, message: expect.any(String), details: expect.any(Array), request_id: expect.any(String) },
+    });
+  });
+
+  it('a missing body → 400', async () => {
+    const response = await call('create', { key: team.key, rawBody: null });
+    expect(response.status).toBe(400);
+  });
+
+  it('a body over 16 KiB → 413', async () => {
+    const response = await call('create', { key: team.key, body: { ...validBody(team), description: 'x'.repeat(17_000) } });
+    expect(response.status).toBe(413);
+    expect(response.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('a non-JSON content type → 415', async () => {
+    const response = await call('create', {
+      key: team.key,
+      rawBody: 'name=x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.status).toBe(415);
+    expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('never answers 500 for hostile bodies', async () => {
+    const hostile = [
+      '{"__proto__": {"admin": true}, "name": "x"}',
+      '{"constructor": {"prototype": {}}}',
+      JSON.stringify({ ...validBody(team), scopes: [null, 1, {}, []] }),
+      JSON.stringify({ ...validBody(team), ip_whitelist: ['1.2.3.4/-1', '::/999', '1.2.3.4/'] }),
+      JSON.stringify({ ...validBody(team), name: { toString: 'x' } }),
+      '{"name": "\\ud800"}',
+      '1e999999',
+      '{'.repeat(5000),
+    ];
+    for (const rawBody of hostile) {
+      const response = await call('create', { key: team.key, rawBody });
+      expect({ body: rawBody.slice(0, 40), status: response.status }).toEqual({ body: rawBody.slice(0, 40), status: 400 });
+    }
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Calls the management handlers the way API Gateway does: a REST (v1) proxy
+ * event built from test/fixtures/apigw-rest-event.json. Every value a
+ * response issues is recorded for the end-of-run plaintext sweep.
+ */
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import fixture from '../fixtures/apigw-rest-event.json';
+import { recordIssuedValue } from './issued-values';
+import { handler as generateHandler } from '../../lambda/handlers/generate-api-key';
+import { handler as regenerateHandler } from '../../lambda/handlers/regenerate-api-key';
+import { handler as deleteHandler } from '../../lambda/handlers/delete-api-key';
+import { bootstrapTeamKey } from '../../lambda/shared/services/bootstrap-key';
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+export const ENDPOINTS = {
+  create: { method: 'POST', path: '/functions/v1/generate-api-key', handler: generateHandler as unknown as Handler },
+  regenerate: { method: 'POST', path: '/functions/v1/regenerate-api-key', handler: regenerateHandler as unknown as Handler },
+  delete: { method: 'DELETE', path: '/functions/v1/delete-api-key', handler: deleteHandler as unknown as Handler },
+} as const;
+export type Endpoint = keyof typeof ENDPOINTS;
+
+export interface CallOptions {
+  /** Bearer value; omitted → no Authorization header. */
+  key?: string;
+  /** JSON-serialised as the body. */
+  body?: unknown;
+  /** Sent as the body verbatim (overrides `body`). */
+  rawBody?: string | null;
+  /** Extra or replacing headers; a value of undefined removes the header. */
+  headers?: Record<string, string | undefined>;
+  sourceIp?: string;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Record<string, string>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+function collectIssuedValues(body: unknown): void {
+  if (typeof body !== 'object' || body === null) return;
+  const record = body as { data?: { key?: unknown }; new_key?: unknown };
+  if (typeof record.data?.key === 'string') recordIssuedValue(record.data.key);
+  if (typeof record.new_key === 'string') recordIssuedValue(record.new_key);
+}
+
+export async function call(endpoint: Endpoint, options: CallOptions = {}): Promise<CallResult> {
+  const route = ENDPOINTS[endpoint];
+  const requestId = randomUUID();
+  const headers: Record<string, string> = { ...fixture.headers };
+  if (options.key !== undefined) headers.Authorization = `Bearer ${options.key}`;
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (value === undefined) delete headers[name];
+    else headers[name] = value;
+  }
+  const event = {
+    ...fixture,
+    resource: route.path,
+    path: route.path,
+    httpMethod: route.method,
+    headers,
+    body: options.rawBody !== undefined ? options.rawBody : options.body === undefined ? null : JSON.stringify(options.body),
+    requestContext: {
+      ...fixture.requestContext,
+      resourcePath: route.path,
+      httpMethod: route.method,
+      requestId,
+      identity: { ...fixture.requestContext.identity, sourceIp: options.sourceIp ?? fixture.requestContext.identity.sourceIp },
+    },
+  } as unknown as APIGatewayProxyEvent;
+  const context = { awsRequestId: requestId, getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
+  const result = await route.handler(event, context);
+  const text = result.body ?? '';
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  collectIssuedValues(body);
+  return { status: result.statusCode, headers: (result.headers ?? {}) as Record<string, string>, body };
+}
+
+export interface TestTeam {
+  teamId: string;
+  userId: string;
+  /** The bootstrap manager key (live sk, keys.manage + enc.*:read). */
+  key: string;
+  keyId: string;
+}
+
+/** A fresh team with its bootstrap manager key. */
+export async function newTeam(environment: 'live' | 'test' = 'live'): Promise<TestTeam> {
+  const teamId = randomUUID();
+  const userId = randomUUID();
+  const boot = await bootstrapTeamKey({ teamId, environment, userId });
+  recordIssuedValue(boot.key);
+  return { teamId, userId, key: boot.key, keyId: boot.id };
+}
+
+/** Creates a key through the endpoint; fails the test unless it answers 201. */
+export async function createKey(
+  team: Pick<TestTeam, 'key' | 'teamId'>,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string; key: string; data: Record<string, unknown> }> {
+  const response = await call('create', {
+    key: team.key,
+    body: { name: 'Test key', type: 'sk', environment: 'live', team_id: team.teamId, ...overrides },
+  });
+  if (response.status !== 201) {
+    throw new Error(`create answered ${response.status}: ${JSON.stringify(response.body)}`);
+  }
+  return { id: response.body.data.id, key: response.body.data.key, data: response.body.data };
+}

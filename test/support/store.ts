@@ -1,0 +1,61 @@
+/** Direct reads of the tables, for assertions about what is (and is not) stored. */
+import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../../lambda/shared/dynamo';
+import { keyTableKeys } from '../../lambda/shared/table-schema';
+import { hashKeyValue } from '../../lambda/shared/key-values';
+import { config } from '../../lambda/shared/config';
+
+export async function getItem(key: { pk: string; sk: string }, table = config.keyTableName) {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
+  return Item;
+}
+
+export const keyItem = (keyId: string) => getItem(keyTableKeys.key(keyId));
+export const usageItem = (keyId: string) => getItem(keyTableKeys.usage(keyId));
+export const lookupItemOf = (value: string) => getItem(keyTableKeys.valueLookup(hashKeyValue(value, config.hashPepper)));
+
+/** Every value-lookup item that points at the key (full scan; small test tables). */
+export async function lookupItemsForKey(keyId: string): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new ScanCommand({
+        TableName: config.keyTableName,
+        FilterExpression: 'entity = :value AND key_id = :id',
+        ExpressionAttributeValues: { ':value': 'value', ':id': keyId },
+        ExclusiveStartKey: startKey,
+        ConsistentRead: true,
+      }),
+    );
+    found.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+}
+
+/** Audit records of a key, oldest first. */
+export async function auditRecordsOf(keyId: string): Promise<Record<string, unknown>[]> {
+  const { Items } = await dynamo().send(
+    new QueryCommand({
+      TableName: config.auditTableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `KEY#${keyId}` },
+      ConsistentRead: true,
+    }),
+  );
+  return Items ?? [];
+}
+
+/** Every item of a team's keys in the key table (key items via the team index). */
+export async function teamKeyCount(teamId: string): Promise<number> {
+  const { Items } = await dynamo().send(
+    new QueryCommand({
+      TableName: config.keyTableName,
+      IndexName: 'byTeam',
+      KeyConditionExpression: 'gsi1pk = :team',
+      ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(teamId) },
+    }),
+  );
+  return Items?.length ?? 0;
+}
