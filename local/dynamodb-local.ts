@@ -1,0 +1,400 @@
+/**
+ * DynamoDB Local (AWS's own engine, a Java program) as a child process.
+ *
+ * The jar ships inside the npm package `amplify-dynamodb-simulator` (folder
+ * `emulator/`), so no download happens at run time. The engine is spawned
+ * attached to this process (never detached) and is killed when this process
+ * exits, so a crashing parent does not leave a Java process behind.
+ *
+ * With `-sharedDb -dbPath` the engine keeps one SQLite file that only ONE
+ * engine may open at a time; `claimDataDir` below is the lock that the local
+ * runtime (`npm start`) and `npm run bootstrap` share for that reason.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+
+/** Credentials DynamoDB Local accepts; they never reach AWS. */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+export const LOCAL_REGION = 'us-east-1';
+
+export const JAVA_NOT_FOUND_MESSAGE =
+  'Java runtime not found: DynamoDB Local needs it. Install it with: apt-get install -y default-jre-headless (Debian/Ubuntu)';
+
+/** `java` is not installed (or not on PATH): the message is meant to be printed as is. */
+export class JavaNotFoundError extends Error {
+  constructor() {
+    super(JAVA_NOT_FOUND_MESSAGE);
+    this.name = 'JavaNotFoundError';
+  }
+}
+
+export interface DynamoLocalOptions {
+  /** TCP port of the engine. Default: a free port picked at start. */
+  readonly port?: number;
+  /** Folder of the persistent store (`-dbPath <dir> -sharedDb`). Ignored when `inMemory`. */
+  readonly dbPath?: string;
+  /** Keep everything in memory (`-inMemory`). Default: true when no `dbPath` is given. */
+  readonly inMemory?: boolean;
+  /** How long to wait for the engine to answer ListTables. Default 30 000 ms. */
+  readonly startTimeoutMs?: number;
+  /** Java executable. Default: `$JAVA_HOME/bin/java` when it exists, else `java` from PATH. */
+  readonly java?: string;
+}
+
+export interface DynamoLocal {
+  /** `http://127.0.0.1:<port>`, for `DYNAMODB_ENDPOINT`. */
+  readonly endpoint: string;
+  readonly port: number;
+  /** Process id of the Java process. */
+  readonly pid: number;
+  /** Stops the engine (SIGTERM, then SIGKILL after 5 s). Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** The `emulator/` folder of `amplify-dynamodb-simulator`, holding `DynamoDBLocal.jar`. */
+export function emulatorDir(): string {
+  const packageJson = require.resolve('amplify-dynamodb-simulator/package.json');
+  return path.join(path.dirname(packageJson), 'emulator');
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export function findFreePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => (port > 0 ? resolve(port) : reject(new Error('could not find a free port'))));
+    });
+  });
+}
+
+/** A low-level client for a DynamoDB Local endpoint (dummy credentials). */
+export function localDynamoClient(endpoint: string, maxAttempts?: number): DynamoDBClient {
+  return new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts });
+}
+
+/** True when a DynamoDB(-compatible) engine answers ListTables at `endpoint`. */
+export async function endpointAnswers(endpoint: string, timeoutMs = 2000): Promise<boolean> {
+  const client = localDynamoClient(endpoint, 1);
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(timeoutMs) });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.destroy();
+  }
+}
+
+function javaCommand(explicit: string | undefined): string {
+  if (explicit) return explicit;
+  const home = process.env.JAVA_HOME;
+  if (home) {
+    const candidate = path.join(home, 'bin', 'java');
+    if (existsSync(candidate)) return candidate;
+  }
+  return 'java';
+}
+
+function engineArguments(emulator: string, port: number, options: DynamoLocalOptions): string[] {
+  const inMemory = options.inMemory ?? options.dbPath === undefined;
+  const storage = inMemory ? ['-inMemory'] : ['-dbPath', path.resolve(options.dbPath as string), '-sharedDb'];
+  return [
+    `-Djava.library.path=${path.join(emulator, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    path.join(emulator, 'DynamoDBLocal.jar'),
+    '-port',
+    String(port),
+    '-disableTelemetry',
+    ...storage,
+  ];
+}
+
+/** Keeps the last few KB of the engine's output for error messages. */
+function outputTail(child: ChildProcess): () => string {
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => tail.trim();
+}
+
+function unrefStreams(child: ChildProcess): void {
+  for (const stream of [child.stdout, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Pids of DynamoDB Local processes serving `dbPath` (Linux `/proc`; an empty
+ * list elsewhere).
+ */
+export function enginesServing(dbPath: string): number[] {
+  if (!existsSync('/proc')) return [];
+  const wanted = path.resolve(dbPath);
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    const at = argv.indexOf('-dbPath');
+    if (argv.some((arg) => arg.endsWith('DynamoDBLocal.jar')) && at >= 0 && argv[at + 1] === wanted) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+/**
+ * Ends engines still serving `dbPath` although nobody holds it: a parent
+ * killed with SIGKILL cannot run its exit hook, and its Java process would
+ * otherwise share the store file with the next engine.
+ */
+async function stopStrayEngines(dbPath: string): Promise<void> {
+  for (const pid of enginesServing(dbPath)) {
+    console.warn(`Stopping a stray DynamoDB Local (pid ${pid}) still serving ${path.resolve(dbPath)}`);
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      continue;
+    }
+    const deadline = Date.now() + 5000;
+    while (enginesServing(dbPath).includes(pid) && Date.now() < deadline) await sleep(100);
+    try {
+      if (enginesServing(dbPath).includes(pid)) process.kill(pid, 'SIGKILL');
+    } catch {
+      // It ended on its own meanwhile.
+    }
+  }
+}
+
+class EngineExitedError extends Error {}
+
+async function startOnPort(port: number, options: DynamoLocalOptions): Promise<DynamoLocal> {
+  const emulator = emulatorDir();
+  if (options.dbPath !== undefined && !(options.inMemory ?? false)) {
+    mkdirSync(options.dbPath, { recursive: true });
+    await stopStrayEngines(options.dbPath);
+  }
+
+  const child = spawn(javaCommand(options.java), engineArguments(emulator, port, options), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: false,
+  });
+  const tail = outputTail(child);
+
+  let running = true;
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    // A spawn failure (no `java`) emits `error` and never `exit`.
+    child.once('error', () => {
+      if (child.pid === undefined) resolve();
+    });
+  }).then(() => {
+    running = false;
+  });
+
+  // `exit` handlers run for process.exit() and for an uncaught exception; a
+  // synchronous kill is the only thing that can happen there.
+  const killOnExit = () => {
+    if (running) child.kill('SIGKILL');
+  };
+  process.on('exit', killOnExit);
+
+  const failure = new Promise<never>((_, reject) => {
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'ENOENT' ? new JavaNotFoundError() : error);
+    });
+    child.once('exit', (code, signal) => {
+      reject(new EngineExitedError(`DynamoDB Local exited during start (code ${code ?? signal}): ${tail()}`));
+    });
+  });
+  failure.catch(() => undefined);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (running) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(killer);
+      }
+      process.removeListener('exit', killOnExit);
+    })();
+    return stopping;
+  };
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  try {
+    for (;;) {
+      const answered = await Promise.race([endpointAnswers(endpoint, 1000), failure]);
+      if (answered) break;
+      if (Date.now() > deadline) {
+        throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${options.startTimeoutMs ?? 30_000} ms: ${tail()}`);
+      }
+      await Promise.race([sleep(100), failure]);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  // The engine runs until stop() or until this process exits; it must not by
+  // itself keep a finished CLI alive.
+  child.unref();
+  unrefStreams(child);
+  return { endpoint, port, pid: child.pid as number, stop };
+}
+
+/**
+ * Starts DynamoDB Local and resolves once it answers ListTables.
+ *
+ * With `dbPath`, the caller must hold the data directory (`claimDataDir`):
+ * any other engine still serving that store is taken for a stray and ended.
+ *
+ * @throws JavaNotFoundError when no Java runtime is installed.
+ */
+export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promise<DynamoLocal> {
+  if (options.port !== undefined) return startOnPort(options.port, options);
+  // A free port can be taken between the probe and Java's bind: try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(await findFreePort(), options);
+    } catch (error) {
+      if (!(error instanceof EngineExitedError) || attempt >= 3) throw error;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The data-directory lock: `<DATA_DIR>/runtime.json`.
+
+/** What `<DATA_DIR>/runtime.json` says about the process that owns the store. */
+export interface RuntimeRecord {
+  readonly pid: number;
+  /** `start` for `npm start`, `bootstrap` for a bootstrap run with its own engine. */
+  readonly owner: 'start' | 'bootstrap';
+  readonly startedAt: string;
+  /** Set once the engine answers. */
+  readonly dynamodbEndpoint?: string;
+  readonly keyTableName?: string;
+  readonly auditTableName?: string;
+  /** Set once the HTTP server listens (`npm start` only). */
+  readonly baseUrl?: string;
+}
+
+export interface DataDirClaim {
+  /** Adds facts (endpoint, URL) to the record. */
+  update(patch: Partial<Omit<RuntimeRecord, 'pid' | 'owner'>>): void;
+  /** Removes the record if it is still ours. */
+  release(): void;
+}
+
+/** `<DATA_DIR>/runtime.json` is held by a live process. */
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: RuntimeRecord,
+  ) {
+    super(
+      `DATA_DIR ${dataDir} is in use by ${holder.owner === 'start' ? 'npm start' : 'a bootstrap run'} (pid ${holder.pid}). ` +
+        'Stop it first, or use another DATA_DIR.',
+    );
+    this.name = 'DataDirInUseError';
+  }
+}
+
+export function runtimeFilePath(dataDir: string): string {
+  return path.join(dataDir, 'runtime.json');
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The record of the live process holding `dataDir`, or undefined. A record
+ * left by a process that died without cleaning up is removed.
+ */
+export function readRuntimeRecord(dataDir: string): RuntimeRecord | undefined {
+  const file = runtimeFilePath(dataDir);
+  let record: RuntimeRecord;
+  try {
+    record = JSON.parse(readFileSync(file, 'utf8')) as RuntimeRecord;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // Unreadable or half-written: treat as stale.
+    unlinkSync(file);
+    return undefined;
+  }
+  if (typeof record.pid === 'number' && (record.pid === process.pid || processAlive(record.pid))) return record;
+  try {
+    unlinkSync(file);
+  } catch {
+    // Someone else removed it first.
+  }
+  return undefined;
+}
+
+/**
+ * Takes the data directory for this process by creating `runtime.json`
+ * exclusively. Only one process may open the DynamoDB Local store of a
+ * directory at a time.
+ *
+ * @throws DataDirInUseError when a live process holds it.
+ */
+export function claimDataDir(dataDir: string, owner: RuntimeRecord['owner']): DataDirClaim {
+  mkdirSync(dataDir, { recursive: true });
+  const file = runtimeFilePath(dataDir);
+  let record: RuntimeRecord = { pid: process.pid, owner, startedAt: new Date().toISOString() };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(file, JSON.stringify(record, null, 2) + '\n', { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 2) throw error;
+      const holder = readRuntimeRecord(dataDir);
+      if (holder) throw new DataDirInUseError(dataDir, holder);
+    }
+  }
+
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    process.removeListener('exit', release);
+    try {
+      const current = JSON.parse(readFileSync(file, 'utf8')) as RuntimeRecord;
+      if (current.pid === process.pid) unlinkSync(file);
+    } catch {
+      // Already gone.
+    }
+  };
+  process.on('exit', release);
+
+  return {
+    update(patch) {
+      if (released) return;
+      record = { ...record, ...patch };
+      writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
+    },
+    release,
+  };
+}

@@ -1,0 +1,412 @@
+/**
+ * The local stand-in for API Gateway (REST, Lambda proxy integration): a
+ * plain `node:http` server that turns each request into an
+ * `APIGatewayProxyEvent`, calls the same handler module the Lambda runs, and
+ * writes the proxy result back.
+ *
+ * What API Gateway itself answers is answered here too, in the service's
+ * error shape: unknown path (404), known path with a method it does not
+ * route (405 + `Allow`), body over `MAX_BODY_BYTES` (413, handler not
+ * called). `OPTIONS` always reaches the path's handler (CORS preflight is the
+ * handler's job). Handlers are imported lazily, on first use.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/shared/errors';
+import { describeError, log } from '../lambda/shared/log';
+import { MAX_BODY_BYTES, ROUTES } from '../lambda/shared/routes';
+
+/** A Lambda proxy handler as the handler modules export it. */
+export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult | undefined | void>;
+
+/** Loads the handler of a route; undefined when its module does not exist (yet). */
+export type HandlerLoader = (route: LocalRoute) => Promise<ProxyHandler | undefined>;
+
+/** Routes can be swapped in tests; the shape is the production one with a wider method. */
+export interface LocalRoute {
+  readonly method: string;
+  readonly path: string;
+  readonly handler: string;
+}
+
+export type RouteResolution =
+  | { readonly kind: 'matched'; readonly route: LocalRoute }
+  | { readonly kind: 'method-not-allowed'; readonly allow: readonly string[] }
+  | { readonly kind: 'not-found' };
+
+/**
+ * Which route serves `method` on `pathname` (no query string). `OPTIONS` on a
+ * known path goes to that path's handler, as with API Gateway's proxy
+ * integration when no mock OPTIONS method is configured.
+ */
+export function resolveRoute(routes: readonly LocalRoute[], method: string, pathname: string): RouteResolution {
+  const onPath = routes.filter((route) => route.path === pathname);
+  if (onPath.length === 0) return { kind: 'not-found' };
+  const upper = method.toUpperCase();
+  const exact = onPath.find((route) => route.method === upper);
+  if (exact) return { kind: 'matched', route: exact };
+  if (upper === 'OPTIONS') return { kind: 'matched', route: onPath[0] };
+  return { kind: 'method-not-allowed', allow: [...new Set([...onPath.map((route) => route.method), 'OPTIONS'])] };
+}
+
+/** `lambda/handlers/` next to this folder. */
+export const HANDLERS_DIR = path.resolve(__dirname, '..', 'lambda', 'handlers');
+
+/**
+ * Imports `lambda/handlers/<handler>.ts` on first use and keeps it. A missing
+ * file is not cached, so a handler written while the server runs is found
+ * on the next restart of tsx's module graph (or the next request, in tests).
+ */
+export function moduleHandlerLoader(handlersDir: string = HANDLERS_DIR): HandlerLoader {
+  const loaded = new Map<string, ProxyHandler>();
+  return async (route) => {
+    const cached = loaded.get(route.handler);
+    if (cached) return cached;
+    const file = path.join(handlersDir, `${route.handler}.ts`);
+    if (!existsSync(file)) return undefined;
+    const module = (await import(file)) as { handler?: unknown; default?: { handler?: unknown } };
+    const handler = module.handler ?? module.default?.handler;
+    if (typeof handler !== 'function') throw new Error(`${file} does not export a handler function`);
+    loaded.set(route.handler, handler as ProxyHandler);
+    return handler as ProxyHandler;
+  };
+}
+
+/** The client address as API Gateway reports it: IPv4-mapped IPv6 shown as plain IPv4. */
+export function sourceIpOf(remoteAddress: string | undefined): string {
+  if (!remoteAddress) return '';
+  return remoteAddress.startsWith('::ffff:') && remoteAddress.includes('.') ? remoteAddress.slice('::ffff:'.length) : remoteAddress;
+}
+
+/** API Gateway's `requestTime` format: `09/Apr/2015:12:34:56 +0000`. */
+function requestTimeOf(date: Date): string {
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`
+  );
+}
+
+/** Headers with the client's casing: `headers` keeps the last value, `multiValueHeaders` all of them. */
+function headersOf(rawHeaders: readonly string[]): Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'> {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const [name, value] = [rawHeaders[i], rawHeaders[i + 1]];
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  return { headers, multiValueHeaders };
+}
+
+function queryOf(searchParams: URLSearchParams): Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'> {
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of searchParams) {
+    single[name] = value;
+    (multi[name] ??= []).push(value);
+  }
+  const empty = Object.keys(single).length === 0;
+  return { queryStringParameters: empty ? null : single, multiValueQueryStringParameters: empty ? null : multi };
+}
+
+export interface RequestFacts {
+  readonly method: string;
+  /** The request target; only its path and query are meaningful. */
+  readonly url: URL;
+  readonly host: string | undefined;
+  readonly rawHeaders: readonly string[];
+  readonly remoteAddress: string | undefined;
+  readonly body: Buffer;
+  readonly requestId: string;
+  readonly receivedAt: Date;
+}
+
+/** The API Gateway REST v1 proxy event for one request on `route`. */
+export function toProxyEvent(facts: RequestFacts, route: LocalRoute): APIGatewayProxyEvent {
+  const { headers, multiValueHeaders } = headersOf(facts.rawHeaders);
+  const userAgent = Object.entries(headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? null;
+  const method = facts.method.toUpperCase();
+  const pathname = facts.url.pathname;
+  return {
+    httpMethod: method,
+    path: pathname,
+    resource: route.path,
+    headers,
+    multiValueHeaders,
+    ...queryOf(facts.url.searchParams),
+    pathParameters: null,
+    stageVariables: null,
+    body: facts.body.length > 0 ? facts.body.toString('utf8') : null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: undefined,
+      protocol: 'HTTP/1.1',
+      httpMethod: method,
+      path: pathname,
+      stage: 'local',
+      requestId: facts.requestId,
+      requestTime: requestTimeOf(facts.receivedAt),
+      requestTimeEpoch: facts.receivedAt.getTime(),
+      resourceId: 'local',
+      resourcePath: route.path,
+      domainName: facts.host ?? 'localhost',
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: sourceIpOf(facts.remoteAddress),
+        user: null,
+        userAgent,
+        userArn: null,
+      },
+    },
+  };
+}
+
+/** Lambda's time budget for one invocation, as the deployed functions have it. */
+const INVOCATION_BUDGET_MS = 30_000;
+
+/** A minimal Lambda context: the request id as `awsRequestId`, a 30 s budget. */
+export function lambdaContext(route: LocalRoute, requestId: string): Context {
+  const functionName = `local-${route.handler}`;
+  const deadline = Date.now() + INVOCATION_BUDGET_MS;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+interface Reply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[]>;
+  readonly body: string | Buffer;
+}
+
+function errorReply(status: number, body: ErrorBody, requestId: string, headers: Record<string, string> = {}): Reply {
+  return {
+    status,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Request-Id': requestId,
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  };
+}
+
+function apiErrorReply(error: ApiError, requestId: string): Reply {
+  return errorReply(error.status, errorBody(error, requestId), requestId, { ...error.headers });
+}
+
+/**
+ * The proxy result as HTTP. As in API Gateway, `multiValueHeaders` wins over
+ * `headers` for a name both carry.
+ */
+function resultReply(result: APIGatewayProxyResult): Reply {
+  const headers: Record<string, string | string[]> = {};
+  const names = new Map<string, string>(); // lower-case → first spelling
+  const put = (name: string, value: string | string[]) => {
+    const lower = name.toLowerCase();
+    const spelling = names.get(lower) ?? name;
+    names.set(lower, spelling);
+    headers[spelling] = value;
+  };
+  for (const [name, value] of Object.entries(result.headers ?? {})) put(name, String(value));
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) put(name, values.map(String));
+  const raw = result.body ?? '';
+  return { status: result.statusCode, headers, body: result.isBase64Encoded ? Buffer.from(raw, 'base64') : raw };
+}
+
+function isProxyResult(value: unknown): value is APIGatewayProxyResult {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Number.isInteger((value as { statusCode?: unknown }).statusCode) &&
+    ((value as { body?: unknown }).body === undefined || typeof (value as { body?: unknown }).body === 'string')
+  );
+}
+
+function send(response: ServerResponse, reply: Reply, requestId: string): void {
+  response.statusCode = reply.status;
+  for (const [name, value] of Object.entries(reply.headers)) response.setHeader(name, value);
+  // API Gateway puts its request id on every response.
+  if (!response.hasHeader('x-amzn-RequestId')) response.setHeader('x-amzn-RequestId', requestId);
+  response.end(reply.body);
+}
+
+type BodyRead = { readonly tooLarge: false; readonly body: Buffer } | { readonly tooLarge: true };
+
+/** Reads the body, stopping (and refusing) as soon as it exceeds `limit` bytes. */
+function readBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ tooLarge: true });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.removeListener('data', onData);
+        request.removeListener('end', onEnd);
+        resolve({ tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => resolve({ tooLarge: false, body: Buffer.concat(chunks) });
+    request.on('data', onData);
+    request.once('end', onEnd);
+    request.once('error', reject);
+  });
+}
+
+export interface LocalServerOptions {
+  /** TCP port; 0 picks a free one. */
+  readonly port: number;
+  /** Interface to bind. Default `127.0.0.1` (loopback only). */
+  readonly host?: string;
+  /** Routes to serve. Default: `ROUTES` from lambda/shared/routes.ts. */
+  readonly routes?: readonly LocalRoute[];
+  /** How handlers are found. Default: lazy import from `lambda/handlers/`. */
+  readonly loadHandler?: HandlerLoader;
+  /** Largest accepted body. Default `MAX_BODY_BYTES`. */
+  readonly maxBodyBytes?: number;
+  /** One line per request (method, path, status, time; never headers or bodies). Default: none. */
+  readonly logRequest?: (line: string) => void;
+}
+
+export interface LocalServer {
+  readonly server: Server;
+  readonly port: number;
+  /** `http://<host>:<port>` */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The request listener alone, for embedding in another server. */
+export function createRequestListener(
+  options: Omit<LocalServerOptions, 'port' | 'host'> = {},
+): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  const routes = options.routes ?? ROUTES;
+  const loadHandler = options.loadHandler ?? moduleHandlerLoader();
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+
+  async function answer(request: IncomingMessage, requestId: string, receivedAt: Date): Promise<Reply> {
+    // Prefixing a fixed origin keeps a target such as `//x` a path, not a host.
+    const target = request.url ?? '/';
+    const url = new URL(`http://localhost${target.startsWith('/') ? target : `/${target}`}`);
+    const method = request.method ?? 'GET';
+    const resolution = resolveRoute(routes, method, url.pathname);
+    if (resolution.kind === 'not-found') {
+      return apiErrorReply(new ApiError(ErrorCode.ROUTE_NOT_FOUND, `No route for ${url.pathname}.`), requestId);
+    }
+    if (resolution.kind === 'method-not-allowed') {
+      const allow = resolution.allow.join(', ');
+      return apiErrorReply(
+        new ApiError(ErrorCode.METHOD_NOT_ALLOWED, `${method.toUpperCase()} is not allowed on ${url.pathname}; use ${allow}.`, [], {
+          Allow: allow,
+        }),
+        requestId,
+      );
+    }
+    const read = await readBody(request, maxBodyBytes);
+    if (read.tooLarge) {
+      return apiErrorReply(
+        new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, `The request body exceeds ${maxBodyBytes} bytes.`, [], { Connection: 'close' }),
+        requestId,
+      );
+    }
+
+    const { route } = resolution;
+    const handler = await loadHandler(route);
+    if (!handler) {
+      log.error('handler not implemented', { request_id: requestId, handler: route.handler });
+      return errorReply(500, internalErrorBody(requestId), requestId);
+    }
+    const event = toProxyEvent(
+      { method, url, host: request.headers.host, rawHeaders: request.rawHeaders, remoteAddress: request.socket.remoteAddress, body: read.body, requestId, receivedAt },
+      route,
+    );
+    const result = await handler(event, lambdaContext(route, requestId));
+    if (!isProxyResult(result)) {
+      log.error('handler returned no proxy result', { request_id: requestId, handler: route.handler });
+      return errorReply(500, internalErrorBody(requestId), requestId);
+    }
+    return resultReply(result);
+  }
+
+  return async (request, response) => {
+    const requestId = randomUUID();
+    const receivedAt = new Date();
+    let reply: Reply;
+    try {
+      reply = await answer(request, requestId, receivedAt);
+    } catch (error) {
+      // Whatever a handler throws stays in the log; the caller gets the generic body.
+      log.error('handler failed', { request_id: requestId, ...describeError(error) });
+      reply = errorReply(500, internalErrorBody(requestId), requestId);
+    }
+    if (!request.complete) {
+      // The body was refused unread: drop it and the connection after replying.
+      response.shouldKeepAlive = false;
+      response.once('finish', () => request.destroy());
+    }
+    send(response, reply, requestId);
+    const pathname = (request.url ?? '/').split('?')[0];
+    options.logRequest?.(`${request.method} ${pathname} ${reply.status} ${Date.now() - receivedAt.getTime()}ms ${requestId}`);
+  };
+}
+
+/** Starts the local API on `host:port`; resolves once it listens. */
+export function createLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const host = options.host ?? '127.0.0.1';
+  const listener = createRequestListener(options);
+  const server = createServer((request, response) => {
+    void listener(request, response);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
+      server.removeListener('error', reject);
+      const { port } = server.address() as AddressInfo;
+      const urlHost = host.includes(':') ? `[${host}]` : host;
+      resolve({
+        server,
+        port,
+        url: `http://${urlHost}:${port}`,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

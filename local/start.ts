@@ -1,0 +1,255 @@
+/**
+ * `npm start`: the whole service on one machine, no AWS account.
+ *
+ * The runtime is a list of parts started in order and stopped in reverse:
+ * lock the data directory, DynamoDB Local (persisted under
+ * `<DATA_DIR>/dynamodb`), the tables, the HTTP API. Later pieces (a local
+ * scheduler, the audit-stream archiver) are more parts: add them to
+ * `LOCAL_RUNTIME_PARTS` between `tables` and `httpServer`.
+ *
+ * Environment: PORT (3000), HOST (127.0.0.1), DATA_DIR (`.data/` in the repo),
+ * KEY_TABLE_NAME (api-keys), AUDIT_TABLE_NAME (api-key-audit),
+ * DYNAMODB_PORT (a free port), PLAN_RATE_LIMIT (see lambda/shared/config.ts).
+ */
+import path from 'node:path';
+import { AUDIT_TABLE, KEY_TABLE } from '../lambda/shared/table-schema';
+import {
+  JavaNotFoundError,
+  DataDirInUseError,
+  LOCAL_REGION,
+  claimDataDir,
+  localDynamoClient,
+  startDynamoLocal,
+  type DataDirClaim,
+  type DynamoLocal,
+} from './dynamodb-local';
+import { createLocalServer, type LocalServer } from './server';
+import { ensureTables } from './tables';
+
+/** `.data/` at the repository root. */
+export const DEFAULT_DATA_DIR = path.resolve(__dirname, '..', '.data');
+
+export interface LocalSettings {
+  readonly port: number;
+  readonly host: string;
+  /** Absolute path; DynamoDB Local keeps its file under `<dataDir>/dynamodb`. */
+  readonly dataDir: string;
+  readonly keyTableName: string;
+  readonly auditTableName: string;
+  /** Fixed DynamoDB Local port, or undefined for a free one. */
+  readonly dynamoPort?: number;
+}
+
+/** A setting that cannot be used: printed as one line, exit code 2. */
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number | undefined): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new SettingsError(`${name} must be a port number (0-65535), got "${raw}"`);
+  return value;
+}
+
+/** The directory `DATA_DIR` names (relative to the working directory), or the default. */
+export function dataDirFrom(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATA_DIR ? path.resolve(env.DATA_DIR) : DEFAULT_DATA_DIR;
+}
+
+/** DynamoDB Local's store inside a data directory. */
+export function dynamoDbPath(dataDir: string): string {
+  return path.join(dataDir, 'dynamodb');
+}
+
+/** Reads and checks the settings; throws SettingsError on a bad value. */
+export function readSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
+  const planRateLimit = env.PLAN_RATE_LIMIT;
+  if (planRateLimit !== undefined && planRateLimit !== '' && !/^[1-9][0-9]*$/.test(planRateLimit)) {
+    throw new SettingsError(`PLAN_RATE_LIMIT must be a positive integer, got "${planRateLimit}"`);
+  }
+  return {
+    port: portFrom(env, 'PORT', 3000) as number,
+    host: env.HOST || '127.0.0.1',
+    dataDir: dataDirFrom(env),
+    keyTableName: env.KEY_TABLE_NAME || KEY_TABLE.logicalName,
+    auditTableName: env.AUDIT_TABLE_NAME || AUDIT_TABLE.logicalName,
+    dynamoPort: portFrom(env, 'DYNAMODB_PORT', undefined),
+  };
+}
+
+/** What the parts have started so far; each part adds its own piece. */
+export interface LocalRuntimeContext {
+  readonly settings: LocalSettings;
+  dataDirClaim?: DataDirClaim;
+  dynamo?: DynamoLocal;
+  server?: LocalServer;
+}
+
+/** Stops what a part started. */
+export type StopPart = () => Promise<void> | void;
+
+/** One piece of the local runtime. */
+export interface LocalRuntimePart {
+  readonly name: string;
+  start(context: LocalRuntimeContext): Promise<StopPart | void>;
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is not started: check the order of LOCAL_RUNTIME_PARTS`);
+  return value;
+}
+
+/** Only one process may open a data directory's DynamoDB store: `<DATA_DIR>/runtime.json`. */
+export const dataDirPart: LocalRuntimePart = {
+  name: 'data directory',
+  async start(context) {
+    const claim = claimDataDir(context.settings.dataDir, 'start');
+    context.dataDirClaim = claim;
+    return () => claim.release();
+  },
+};
+
+/**
+ * DynamoDB Local, then the environment the handlers read (set before any
+ * handler module is imported: the server imports them on first request).
+ */
+export const dynamoLocalPart: LocalRuntimePart = {
+  name: 'DynamoDB Local',
+  async start(context) {
+    const { settings } = context;
+    const dynamo = await startDynamoLocal({ port: settings.dynamoPort, dbPath: dynamoDbPath(settings.dataDir) });
+    context.dynamo = dynamo;
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    process.env.KEY_TABLE_NAME = settings.keyTableName;
+    process.env.AUDIT_TABLE_NAME = settings.auditTableName;
+    process.env.AWS_REGION ??= LOCAL_REGION;
+    context.dataDirClaim?.update({
+      dynamodbEndpoint: dynamo.endpoint,
+      keyTableName: settings.keyTableName,
+      auditTableName: settings.auditTableName,
+    });
+    return () => dynamo.stop();
+  },
+};
+
+/** The key and audit tables, from lambda/shared/table-schema.ts. */
+export const tablesPart: LocalRuntimePart = {
+  name: 'tables',
+  async start(context) {
+    const client = localDynamoClient(required(context.dynamo, 'DynamoDB Local').endpoint);
+    try {
+      await ensureTables(client, { keyTable: context.settings.keyTableName, auditTable: context.settings.auditTableName });
+    } finally {
+      client.destroy();
+    }
+  },
+};
+
+/** The API on HOST:PORT; one log line per request. */
+export const httpServerPart: LocalRuntimePart = {
+  name: 'HTTP server',
+  async start(context) {
+    const { settings } = context;
+    const server = await createLocalServer({ port: settings.port, host: settings.host, logRequest: (line) => console.info(line) });
+    context.server = server;
+    context.dataDirClaim?.update({ baseUrl: server.url });
+    return () => server.close();
+  },
+};
+
+/** The parts `npm start` runs, in start order. */
+export const LOCAL_RUNTIME_PARTS: readonly LocalRuntimePart[] = [dataDirPart, dynamoLocalPart, tablesPart, httpServerPart];
+
+export interface LocalRuntime {
+  readonly context: LocalRuntimeContext;
+  /** Stops every started part in reverse order. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `parts` in order. If one fails, the ones already started are
+ * stopped before the error is rethrown.
+ */
+export async function startLocalRuntime(
+  settings: LocalSettings,
+  parts: readonly LocalRuntimePart[] = LOCAL_RUNTIME_PARTS,
+): Promise<LocalRuntime> {
+  const context: LocalRuntimeContext = { settings };
+  const stops: Array<{ name: string; stop: StopPart }> = [];
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      for (const { name, stop: stopPart } of stops.reverse()) {
+        try {
+          await stopPart();
+        } catch (error) {
+          console.error(`Stopping ${name} failed: ${(error as Error).message}`);
+        }
+      }
+    })();
+    return stopping;
+  };
+
+  for (const part of parts) {
+    try {
+      const stopPart = await part.start(context);
+      if (stopPart) stops.push({ name: part.name, stop: stopPart });
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+  }
+  return { context, stop };
+}
+
+/** Errors whose message is the whole story (no stack trace for the operator). */
+export function isOperatorError(error: unknown): error is Error {
+  return error instanceof JavaNotFoundError || error instanceof DataDirInUseError || error instanceof SettingsError;
+}
+
+async function main(): Promise<void> {
+  let runtime: LocalRuntime | undefined;
+  let signalled = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (signalled || runtime === undefined) {
+      // A second Ctrl-C, or one during start-up: stop waiting. The `exit`
+      // hooks still kill Java and free DATA_DIR.
+      process.exit(runtime === undefined ? 130 : 1);
+    }
+    signalled = true;
+    console.info(`${signal} received, stopping`);
+    runtime.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+
+  try {
+    runtime = await startLocalRuntime(readSettings());
+  } catch (error) {
+    if (isOperatorError(error)) {
+      console.error(error.message);
+      process.exit(error instanceof SettingsError ? 2 : 1);
+    }
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(`Port already in use: ${(error as Error).message}. Set PORT to another port.`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const { dynamo, server, settings } = runtime.context;
+  console.info(`DynamoDB Local on ${dynamo?.endpoint} (data in ${dynamoDbPath(settings.dataDir)})`);
+  console.info(`API key service listening on ${server?.url}`);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error('Local runtime failed to start:', error);
+    process.exit(1);
+  });
+}

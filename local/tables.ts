@@ -1,0 +1,93 @@
+/**
+ * Creates the service's tables in DynamoDB Local from the same definitions
+ * the CDK stack uses (`lambda/shared/table-schema.ts`), so the local and the
+ * deployed tables cannot drift apart.
+ */
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DescribeTimeToLiveCommand,
+  ResourceInUseException,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+  type CreateTableCommandInput,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import { AUDIT_TABLE, KEY_TABLE, keyAttributes, type TableDefinition } from '../lambda/shared/table-schema';
+
+/** Physical table names. */
+export interface TableNames {
+  readonly keyTable: string;
+  readonly auditTable: string;
+}
+
+/** The CreateTable request for a table definition under a physical name. */
+export function createTableInput(definition: TableDefinition, tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: keyAttributes(definition).map(({ name, type }) => ({ AttributeName: name, AttributeType: type })),
+    KeySchema: [
+      { AttributeName: definition.partitionKey.name, KeyType: 'HASH' },
+      { AttributeName: definition.sortKey.name, KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: definition.globalSecondaryIndexes.map((index) => ({
+      IndexName: index.indexName,
+      KeySchema: [
+        { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
+        { AttributeName: index.sortKey.name, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    })),
+    StreamSpecification: definition.stream ? { StreamEnabled: true, StreamViewType: definition.stream } : undefined,
+  };
+}
+
+async function tableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return true;
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException) return false;
+    throw error;
+  }
+}
+
+async function ensureTimeToLive(client: DynamoDBClient, tableName: string, attribute: string): Promise<void> {
+  const current = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+  const description = current.TimeToLiveDescription;
+  if (description?.TimeToLiveStatus === 'ENABLED' && description.AttributeName === attribute) return;
+  await client.send(
+    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { Enabled: true, AttributeName: attribute } }),
+  );
+}
+
+/**
+ * Creates one table when it is missing and makes sure its TTL is on.
+ * Returns whether the table was created by this call.
+ */
+export async function ensureTable(client: DynamoDBClient, definition: TableDefinition, tableName: string): Promise<boolean> {
+  let created = false;
+  if (!(await tableExists(client, tableName))) {
+    try {
+      await client.send(new CreateTableCommand(createTableInput(definition, tableName)));
+      created = true;
+    } catch (error) {
+      // Another process created it between our check and our call: fine.
+      if (!(error instanceof ResourceInUseException)) throw error;
+    }
+    await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: tableName });
+  }
+  await ensureTimeToLive(client, tableName, definition.ttlAttribute);
+  return created;
+}
+
+/**
+ * Creates the key table and the audit table (with its NEW_IMAGE stream) when
+ * missing and turns TTL on for both. Safe to call on every start.
+ */
+export async function ensureTables(client: DynamoDBClient, names: TableNames): Promise<void> {
+  await ensureTable(client, KEY_TABLE, names.keyTable);
+  await ensureTable(client, AUDIT_TABLE, names.auditTable);
+}

@@ -1,0 +1,209 @@
+/**
+ * `npm run bootstrap`: argument checks, the JSON contract on stdout, and the
+ * three places it writes to: an explicit DYNAMODB_ENDPOINT (the run's
+ * engine), a DATA_DIR with `npm start` running (through its engine), and a
+ * DATA_DIR with nothing running (its own engine, stopped afterwards).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseBootstrapArgs, UsageError } from '../../local/bootstrap';
+import { runtimeFilePath } from '../../local/dynamodb-local';
+import { recordIssuedValue } from '../support/issued-values';
+import { requestTo, startTestServer } from '../support/http';
+import { auditRecordsOf, lookupItemOf } from '../support/store';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The environment without the run's engine, so DATA_DIR decides. */
+function envWithoutEngine(dataDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  delete env.DYNAMODB_ENDPOINT;
+  delete env.KEY_TABLE_NAME;
+  delete env.AUDIT_TABLE_NAME;
+  return env;
+}
+
+function runBootstrap(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/bootstrap.ts', ...args], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Java processes serving a store under `dir`. */
+function enginesOn(dir: string): string[] {
+  const result = spawnSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dir}`], { encoding: 'utf8' });
+  return result.stdout.split('\n').filter(Boolean);
+}
+
+describe('parseBootstrapArgs', () => {
+  const TEAM = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+
+  it('defaults to a live key acting for a fresh user', () => {
+    // Act
+    const args = parseBootstrapArgs(['--team-id', TEAM.toUpperCase()]);
+
+    // Assess
+    expect(args).toMatchObject({ teamId: TEAM, environment: 'live', userIdGenerated: true, json: false, aws: false });
+    expect(args.userId).toMatch(UUID);
+  });
+
+  it('takes every option', () => {
+    // Act
+    const args = parseBootstrapArgs(['--team-id', TEAM, '--environment', 'test', '--user-id', TEAM, '--name', '  Ops  ', '--json']);
+
+    // Assess
+    expect(args).toMatchObject({ environment: 'test', userId: TEAM, userIdGenerated: false, name: 'Ops', json: true });
+  });
+
+  it.each([
+    [[], '--team-id is required'],
+    [['--team-id', 'team-1'], '--team-id must be a UUID'],
+    [['--team-id', TEAM, '--environment', 'prod'], '--environment must be "live" or "test"'],
+    [['--team-id', TEAM, '--user-id', 'alice'], '--user-id must be a UUID'],
+    [['--team-id', TEAM, '--name', '   '], '--name must be 1 to 100 characters'],
+    [['--team-id', TEAM, '--name', 'x'.repeat(101)], '--name must be 1 to 100 characters'],
+    [['--team-id', TEAM, '--force'], 'unknown option: --force'],
+    [['--team-id', TEAM, 'extra'], 'unexpected argument: extra'],
+  ])('refuses %j', (argv, message) => {
+    // Act + Assess
+    expect(() => parseBootstrapArgs(argv)).toThrow(UsageError);
+    expect(() => parseBootstrapArgs(argv)).toThrow(message);
+  });
+});
+
+describe('bootstrap CLI', () => {
+  it('exits 2 with one line on stderr for a bad argument', () => {
+    // Act
+    const result = runBootstrap(['--team-id', 'not-a-uuid']);
+
+    // Assess
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual(['bootstrap: --team-id must be a UUID, got "not-a-uuid" (see --help)']);
+  });
+
+  it('writes a working manager key to DYNAMODB_ENDPOINT and prints exactly one JSON object', async () => {
+    // Prepare
+    const teamId = randomUUID();
+    const userId = randomUUID();
+
+    // Act
+    const result = runBootstrap(['--team-id', teamId, '--user-id', userId, '--environment', 'test', '--json']);
+
+    // Assess
+    expect(result.status).toBe(0);
+    const output = JSON.parse(result.stdout);
+    recordIssuedValue(output.key);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    expect(output).toMatchObject({ team_id: teamId, environment: 'test', type: 'sk', id: expect.any(String), key: expect.any(String) });
+    expect(output.scopes).toContain('keys.manage');
+    expect(result.stderr).not.toContain(output.key);
+    expect(await lookupItemOf(output.key)).toBeDefined();
+    expect(await auditRecordsOf(output.id)).toHaveLength(1);
+
+    // Act: the key manages keys through the API
+    const server = await startTestServer();
+    try {
+      const created = await server.request('POST', '/functions/v1/generate-api-key', {
+        headers: { Authorization: `Bearer ${output.key}` },
+        body: { name: 'From bootstrap', type: 'sk', environment: 'test', team_id: teamId },
+      });
+
+      // Assess
+      expect({ status: created.status, body: created.body }).toMatchObject({ status: 201 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('prints the value once for a human, with the shown-once warning and the generated user id', () => {
+    // Act
+    const result = runBootstrap(['--team-id', randomUUID()]);
+
+    // Assess
+    expect(result.status).toBe(0);
+    const keyLine = result.stdout.split('\n').find((line) => line.startsWith('API key: '));
+    const key = (keyLine ?? '').slice('API key: '.length);
+    recordIssuedValue(key);
+    expect(key).toMatch(/^svc_sk_live_/);
+    expect(result.stdout.split(key)).toHaveLength(2);
+    expect(result.stdout).toMatch(/shown only once/);
+    expect(result.stdout).toMatch(/created_by: [0-9a-f-]{36} \(generated/);
+  });
+
+  describe('with a DATA_DIR', () => {
+    let dataDir: string;
+    beforeEach(() => {
+      dataDir = mkdtempSync(path.join(tmpdir(), 'bootstrap-data-'));
+    });
+    afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+    it('starts its own DynamoDB Local when npm start is not running, and stops it', () => {
+      // Act
+      const result = runBootstrap(['--team-id', randomUUID(), '--json'], envWithoutEngine(dataDir));
+
+      // Assess
+      expect(result.status).toBe(0);
+      const output = JSON.parse(result.stdout);
+      recordIssuedValue(output.key);
+      expect(output).toMatchObject({ key: expect.any(String), id: expect.any(String) });
+      expect(result.stderr).toContain('starting DynamoDB Local');
+      expect(existsSync(path.join(dataDir, 'dynamodb', 'shared-local-instance.db'))).toBe(true);
+      expect(existsSync(runtimeFilePath(dataDir))).toBe(false);
+      expect(enginesOn(dataDir)).toEqual([]);
+    }, 90_000);
+
+    it('writes through the engine of a running npm start, whose API then accepts the key', async () => {
+      // Prepare: `npm start` on a free port
+      const start: ChildProcess = spawn(process.execPath, [TSX, '--conditions=import', 'local/start.ts'], {
+        cwd: ROOT,
+        env: { ...envWithoutEngine(dataDir), PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let startOutput = '';
+      start.stderr?.on('data', (chunk: Buffer) => (startOutput += chunk.toString()));
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        start.stdout?.on('data', (chunk: Buffer) => {
+          startOutput += chunk.toString();
+          const match = /listening on (http:\/\/\S+)/.exec(startOutput);
+          if (match) resolve(match[1]);
+        });
+        start.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${startOutput}`)));
+      });
+      const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
+
+      try {
+        // Act
+        const teamId = randomUUID();
+        const result = runBootstrap(['--team-id', teamId, '--json'], envWithoutEngine(dataDir));
+        const output = JSON.parse(result.stdout);
+        recordIssuedValue(output.key);
+        const created = await requestTo(baseUrl, 'POST', '/functions/v1/generate-api-key', {
+          headers: { Authorization: `Bearer ${output.key}` },
+          body: { name: 'Through npm start', type: 'sk', environment: 'live', team_id: teamId },
+        });
+
+        // Assess
+        expect(result.status).toBe(0);
+        expect(result.stderr).toContain('Using the DynamoDB Local of npm start');
+        expect(created.status).toBe(201);
+      } finally {
+        start.kill('SIGTERM');
+      }
+
+      // Assess: a clean stop, nothing left behind
+      expect(await exited).toBe(0);
+      expect(enginesOn(dataDir)).toEqual([]);
+      expect(existsSync(runtimeFilePath(dataDir))).toBe(false);
+    }, 90_000);
+  });
+});

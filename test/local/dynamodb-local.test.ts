@@ -1,0 +1,242 @@
+/**
+ * DynamoDB Local as a child process (no Java left behind), the tables built
+ * from the schema module (TTL, stream, index), and the data-directory lock
+ * that keeps two engines off one store file.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DescribeTableCommand, DescribeTimeToLiveCommand, ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/shared/table-schema';
+import {
+  DataDirInUseError,
+  JAVA_NOT_FOUND_MESSAGE,
+  JavaNotFoundError,
+  claimDataDir,
+  emulatorDir,
+  enginesServing,
+  findFreePort,
+  localDynamoClient,
+  readRuntimeRecord,
+  runtimeFilePath,
+  startDynamoLocal,
+} from '../../local/dynamodb-local';
+import { ensureTables } from '../../local/tables';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A pid that belonged to a process which has exited. */
+function deadPid(): number {
+  const { pid } = spawnSync(process.execPath, ['-e', '0']);
+  return pid as number;
+}
+
+describe('startDynamoLocal', () => {
+  it('starts an in-memory engine that answers, and stop() leaves no Java process', async () => {
+    // Act
+    const engine = await startDynamoLocal({ inMemory: true });
+    const client = localDynamoClient(engine.endpoint);
+    const tables = await client.send(new ListTablesCommand({}));
+    client.destroy();
+    const aliveWhileRunning = processAlive(engine.pid);
+    await engine.stop();
+
+    // Assess
+    expect(tables.TableNames).toEqual([]);
+    expect(engine.endpoint).toBe(`http://127.0.0.1:${engine.port}`);
+    expect(aliveWhileRunning).toBe(true);
+    expect(processAlive(engine.pid)).toBe(false);
+  });
+
+  it('keeps tables in -dbPath across restarts, and each stop() ends its Java process', async () => {
+    // Prepare
+    const dbPath = mkdtempSync(path.join(tmpdir(), 'ddb-local-test-'));
+    try {
+      const first = await startDynamoLocal({ dbPath });
+      const firstClient = localDynamoClient(first.endpoint);
+      await ensureTables(firstClient, { keyTable: 'persisted-keys', auditTable: 'persisted-audit' });
+      firstClient.destroy();
+      await first.stop();
+
+      // Act
+      const second = await startDynamoLocal({ dbPath });
+      const secondClient = localDynamoClient(second.endpoint);
+      const tables = await secondClient.send(new ListTablesCommand({}));
+      secondClient.destroy();
+      await second.stop();
+
+      // Assess
+      expect(tables.TableNames).toEqual(['persisted-audit', 'persisted-keys']);
+      expect(existsSync(path.join(dbPath, 'shared-local-instance.db'))).toBe(true);
+      expect([processAlive(first.pid), processAlive(second.pid)]).toEqual([false, false]);
+    } finally {
+      rmSync(dbPath, { recursive: true, force: true });
+    }
+  });
+
+  it('fails with the one-line install hint when Java is missing', async () => {
+    // Act
+    const started = startDynamoLocal({ inMemory: true, java: '/nonexistent/bin/java' });
+
+    // Assess
+    await expect(started).rejects.toBeInstanceOf(JavaNotFoundError);
+    await expect(started).rejects.toThrow(JAVA_NOT_FOUND_MESSAGE);
+    expect(JAVA_NOT_FOUND_MESSAGE).toBe(
+      'Java runtime not found: DynamoDB Local needs it. Install it with: apt-get install -y default-jre-headless (Debian/Ubuntu)',
+    );
+  });
+
+  it('ends a stray engine left on the same -dbPath (its parent was SIGKILLed) before starting', async () => {
+    // Prepare: a Java process on the store that no one will stop
+    const dbPath = mkdtempSync(path.join(tmpdir(), 'ddb-local-stray-'));
+    const emulator = emulatorDir();
+    const stray = spawn(
+      'java',
+      [`-Djava.library.path=${path.join(emulator, 'DynamoDBLocal_lib')}`, '-jar', path.join(emulator, 'DynamoDBLocal.jar'),
+        '-port', String(await findFreePort()), '-disableTelemetry', '-dbPath', dbPath, '-sharedDb'],
+      { stdio: 'ignore' },
+    );
+    const strayExited = new Promise((resolve) => stray.once('exit', resolve));
+    const warned = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      // Act
+      const engine = await startDynamoLocal({ dbPath });
+      const serving = enginesServing(dbPath);
+      await engine.stop();
+
+      // Assess
+      await strayExited;
+      expect(serving).toEqual([engine.pid]);
+      expect(warned.mock.calls.join(' ')).toContain(`pid ${stray.pid}`);
+      expect(enginesServing(dbPath)).toEqual([]);
+    } finally {
+      warned.mockRestore();
+      stray.kill('SIGKILL');
+      rmSync(dbPath, { recursive: true, force: true });
+    }
+  });
+
+  it('stop() can be called twice', async () => {
+    // Prepare
+    const engine = await startDynamoLocal({ inMemory: true });
+
+    // Act
+    await Promise.all([engine.stop(), engine.stop()]);
+    await engine.stop();
+
+    // Assess
+    expect(processAlive(engine.pid)).toBe(false);
+  });
+});
+
+describe('ensureTables', () => {
+  let client: DynamoDBClient;
+  beforeAll(() => {
+    client = localDynamoClient(process.env.DYNAMODB_ENDPOINT as string);
+  });
+  afterAll(() => client.destroy());
+
+  const describeTable = async (name: string) => (await client.send(new DescribeTableCommand({ TableName: name }))).Table;
+  const describeTtl = async (name: string) =>
+    (await client.send(new DescribeTimeToLiveCommand({ TableName: name }))).TimeToLiveDescription;
+
+  it('creates both tables from the schema, with TTL on both and a NEW_IMAGE stream on the audit table', async () => {
+    // Prepare
+    const names = { keyTable: `keys-${randomUUID()}`, auditTable: `audit-${randomUUID()}` };
+
+    // Act
+    await ensureTables(client, names);
+
+    // Assess
+    const keyTable = await describeTable(names.keyTable);
+    const auditTable = await describeTable(names.auditTable);
+    expect(keyTable).toMatchObject({
+      TableStatus: 'ACTIVE',
+      BillingModeSummary: { BillingMode: 'PAY_PER_REQUEST' },
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [
+        expect.objectContaining({
+          IndexName: TEAM_INDEX,
+          KeySchema: [
+            { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        }),
+      ],
+    });
+    expect(keyTable?.StreamSpecification?.StreamEnabled ?? false).toBe(false);
+    expect(auditTable?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
+    expect(auditTable?.LatestStreamArn).toEqual(expect.any(String));
+    expect(await describeTtl(names.keyTable)).toEqual({ TimeToLiveStatus: 'ENABLED', AttributeName: TTL_ATTRIBUTE });
+    expect(await describeTtl(names.auditTable)).toEqual({ TimeToLiveStatus: 'ENABLED', AttributeName: TTL_ATTRIBUTE });
+  });
+
+  it('is idempotent', async () => {
+    // Prepare
+    const names = { keyTable: `keys-${randomUUID()}`, auditTable: `audit-${randomUUID()}` };
+    await ensureTables(client, names);
+
+    // Act
+    await ensureTables(client, names);
+
+    // Assess
+    expect((await describeTable(names.auditTable))?.TableStatus).toBe('ACTIVE');
+  });
+
+  it('made the run’s tables (global setup)', async () => {
+    // Assess
+    const { TableNames } = await client.send(new ListTablesCommand({}));
+    expect(TableNames).toEqual(expect.arrayContaining([process.env.KEY_TABLE_NAME, process.env.AUDIT_TABLE_NAME]));
+    expect(process.env.KEY_TABLE_NAME).toBe('test-api-keys');
+    expect(process.env.AUDIT_TABLE_NAME).toBe('test-api-key-audit');
+  });
+});
+
+describe('claimDataDir', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'data-dir-test-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('lets one process hold a data directory and records what it runs', () => {
+    // Prepare
+    const claim = claimDataDir(dataDir, 'start');
+
+    // Act
+    claim.update({ dynamodbEndpoint: 'http://127.0.0.1:1' });
+    const second = () => claimDataDir(dataDir, 'bootstrap');
+
+    // Assess
+    expect(second).toThrow(DataDirInUseError);
+    expect(readRuntimeRecord(dataDir)).toMatchObject({ pid: process.pid, owner: 'start', dynamodbEndpoint: 'http://127.0.0.1:1' });
+    claim.release();
+    expect(existsSync(runtimeFilePath(dataDir))).toBe(false);
+  });
+
+  it('takes over a record left by a process that died', () => {
+    // Prepare
+    const stale = { pid: deadPid(), owner: 'start', startedAt: new Date(0).toISOString() };
+    writeFileSync(runtimeFilePath(dataDir), JSON.stringify(stale));
+
+    // Act
+    const claim = claimDataDir(dataDir, 'bootstrap');
+
+    // Assess
+    expect(JSON.parse(readFileSync(runtimeFilePath(dataDir), 'utf8'))).toMatchObject({ pid: process.pid, owner: 'bootstrap' });
+    claim.release();
+  });
+});

@@ -1,0 +1,313 @@
+/**
+ * The local API Gateway stand-in: what it answers itself (404, 405, 413,
+ * 500) and the proxy event it hands to handlers. Handlers here are fakes
+ * injected through `loadHandler`, so each assertion is about the server.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { MAX_BODY_BYTES, ROUTES } from '../../lambda/shared/routes';
+import { moduleHandlerLoader, resolveRoute, sourceIpOf, type LocalRoute, type ProxyHandler } from '../../local/server';
+import { startTestServer, type TestServer } from '../support/http';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const ECHO_ROUTES: LocalRoute[] = [
+  { method: 'POST', path: '/echo', handler: 'echo' },
+  { method: 'DELETE', path: '/echo', handler: 'echo' },
+  { method: 'POST', path: '/boom', handler: 'boom' },
+  { method: 'POST', path: '/nothing', handler: 'nothing' },
+  { method: 'POST', path: '/missing', handler: 'missing' },
+];
+
+interface Invocation {
+  event: APIGatewayProxyEvent;
+  context: Context;
+}
+
+describe('local server', () => {
+  let server: TestServer;
+  let invocations: Invocation[];
+  let echoResult: APIGatewayProxyResult;
+
+  const fakeHandlers: Record<string, ProxyHandler> = {
+    echo: async (event, context) => {
+      invocations.push({ event, context });
+      return echoResult;
+    },
+    boom: async () => {
+      throw new Error('database password is hunter2');
+    },
+    nothing: async () => undefined,
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({ routes: ECHO_ROUTES, loadHandler: async (route) => fakeHandlers[route.handler] });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    invocations = [];
+    echoResult = { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{"ok":true}' };
+  });
+
+  function expectErrorShape(body: unknown, code: string): void {
+    expect(body).toEqual({
+      error: { code, message: expect.any(String), details: [], request_id: expect.stringMatching(UUID) },
+    });
+  }
+
+  describe('answers of its own', () => {
+    it('answers an unknown path with 404 ROUTE_NOT_FOUND in the error shape', async () => {
+      // Act
+      const response = await server.request('GET', '/nope');
+
+      // Assess
+      expect(response.status).toBe(404);
+      expectErrorShape(response.body, 'ROUTE_NOT_FOUND');
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.headers['x-request-id']).toBe(response.body.error.request_id);
+      expect(invocations).toHaveLength(0);
+    });
+
+    it('answers a known path with a wrong method with 405 METHOD_NOT_ALLOWED and an Allow header', async () => {
+      // Act
+      const response = await server.request('PUT', '/echo', { body: {} });
+
+      // Assess
+      expect(response.status).toBe(405);
+      expectErrorShape(response.body, 'METHOD_NOT_ALLOWED');
+      expect(response.headers.allow).toBe('POST, DELETE, OPTIONS');
+      expect(invocations).toHaveLength(0);
+    });
+
+    it('passes OPTIONS to the handler of the path (CORS preflight is the handler’s job)', async () => {
+      // Act
+      const response = await server.request('OPTIONS', '/echo', { headers: { Origin: 'https://app.example.com' } });
+
+      // Assess
+      expect(response.status).toBe(200);
+      expect(invocations.map(({ event }) => event.httpMethod)).toEqual(['OPTIONS']);
+    });
+
+    it.each([
+      ['with Content-Length', false],
+      ['chunked', true],
+    ])('refuses a body over MAX_BODY_BYTES (%s) with 413 without calling the handler', async (_label, chunked) => {
+      // Prepare
+      const body = 'x'.repeat(MAX_BODY_BYTES + 1);
+
+      // Act
+      const response = await server.request('POST', '/echo', { rawBody: body, chunked, headers: { 'Content-Type': 'application/json' } });
+
+      // Assess
+      expect(response.status).toBe(413);
+      expectErrorShape(response.body, 'PAYLOAD_TOO_LARGE');
+      expect(invocations).toHaveLength(0);
+    });
+
+    it('accepts a body of exactly MAX_BODY_BYTES', async () => {
+      // Act
+      const response = await server.request('POST', '/echo', { rawBody: 'y'.repeat(MAX_BODY_BYTES) });
+
+      // Assess
+      expect(response.status).toBe(200);
+      expect(invocations[0]?.event.body).toHaveLength(MAX_BODY_BYTES);
+    });
+
+    it('turns a throwing handler into a generic 500 without its message, and logs it with the request id', async () => {
+      // Prepare
+      const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+
+      // Act
+      const response = await server.request('POST', '/boom', { body: {} });
+
+      // Assess
+      const logLines = logged.mock.calls.flat().join(' ');
+      logged.mockRestore();
+      expect(response.status).toBe(500);
+      expectErrorShape(response.body, 'INTERNAL');
+      expect(response.text).not.toContain('hunter2');
+      expect(logLines).toContain(response.body.error.request_id);
+    });
+
+    it('answers 500 when a handler returns no proxy result', async () => {
+      // Prepare
+      const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+
+      // Act
+      const response = await server.request('POST', '/nothing', { body: {} });
+
+      // Assess
+      logged.mockRestore();
+      expect(response.status).toBe(500);
+      expectErrorShape(response.body, 'INTERNAL');
+    });
+
+    it('answers 500 cleanly for a route whose handler is not written yet', async () => {
+      // Prepare
+      const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+
+      // Act
+      const response = await server.request('POST', '/missing', { body: {} });
+
+      // Assess
+      logged.mockRestore();
+      expect(response.status).toBe(500);
+      expectErrorShape(response.body, 'INTERNAL');
+    });
+  });
+
+  describe('the proxy event', () => {
+    it('carries method, path, resource, headers as received, query and body', async () => {
+      // Act
+      await server.request('POST', '/echo?a=1&a=2&b=x', {
+        rawBody: '{"name":"k"}',
+        headers: { 'Content-Type': 'application/json', 'X-Custom-Header': 'kept', 'X-Multi': ['one', 'two'], 'User-Agent': 'jest-http/1' },
+      });
+
+      // Assess
+      const { event, context } = invocations[0];
+      expect(event).toMatchObject({
+        httpMethod: 'POST',
+        path: '/echo',
+        resource: '/echo',
+        body: '{"name":"k"}',
+        isBase64Encoded: false,
+        pathParameters: null,
+        queryStringParameters: { a: '2', b: 'x' },
+        multiValueQueryStringParameters: { a: ['1', '2'], b: ['x'] },
+      });
+      expect(event.headers['X-Custom-Header']).toBe('kept');
+      expect(event.headers['X-Multi']).toBe('two');
+      expect(event.multiValueHeaders['X-Multi']).toEqual(['one', 'two']);
+      expect(event.requestContext).toMatchObject({
+        stage: 'local',
+        httpMethod: 'POST',
+        path: '/echo',
+        resourcePath: '/echo',
+        identity: { sourceIp: '127.0.0.1', userAgent: 'jest-http/1' },
+      });
+      expect(Math.abs(event.requestContext.requestTimeEpoch - Date.now())).toBeLessThan(5000);
+      expect(context.awsRequestId).toBe(event.requestContext.requestId);
+      expect(context.getRemainingTimeInMillis()).toBeGreaterThan(29_000);
+    });
+
+    it('has a null body and null query when there are none', async () => {
+      // Act
+      await server.request('DELETE', '/echo');
+
+      // Assess
+      expect(invocations[0].event).toMatchObject({ body: null, queryStringParameters: null, multiValueQueryStringParameters: null });
+    });
+
+    it('gives every request a fresh UUID request id, also in x-amzn-RequestId', async () => {
+      // Act
+      const first = await server.request('POST', '/echo', { body: {} });
+      const second = await server.request('POST', '/echo', { body: {} });
+
+      // Assess
+      const ids = invocations.map(({ event }) => event.requestContext.requestId);
+      expect(ids[0]).toMatch(UUID);
+      expect(ids[1]).toMatch(UUID);
+      expect(ids[0]).not.toBe(ids[1]);
+      expect([first.headers['x-amzn-requestid'], second.headers['x-amzn-requestid']]).toEqual(ids);
+    });
+
+    it('takes sourceIp from the socket, never from X-Forwarded-For', async () => {
+      // Act
+      await server.request('POST', '/echo', { body: {}, headers: { 'X-Forwarded-For': '203.0.113.7' } });
+
+      // Assess
+      expect(invocations[0].event.requestContext.identity.sourceIp).toBe('127.0.0.1');
+    });
+
+    it('strips the IPv4-mapped prefix on a dual-stack socket', async () => {
+      // Prepare: bound to `::`, an IPv4 client shows up as ::ffff:127.0.0.1
+      const dualStack = await startTestServer({ host: '::', routes: ECHO_ROUTES, loadHandler: async (route) => fakeHandlers[route.handler] });
+
+      try {
+        // Act
+        const response = await fetch(`http://127.0.0.1:${new URL(dualStack.baseUrl).port}/echo`, { method: 'POST', body: '{}' });
+
+        // Assess
+        expect(response.status).toBe(200);
+        expect(invocations[0].event.requestContext.identity.sourceIp).toBe('127.0.0.1');
+      } finally {
+        await dualStack.close();
+      }
+    });
+  });
+
+  describe('the response', () => {
+    it('writes status, headers and multiValueHeaders back', async () => {
+      // Prepare
+      echoResult = {
+        statusCode: 201,
+        headers: { 'Content-Type': 'application/json', 'X-One': '1' },
+        multiValueHeaders: { 'Set-Cookie': ['a=1', 'b=2'] },
+        body: '{"created":true}',
+      };
+
+      // Act
+      const response = await server.request('POST', '/echo', { body: {} });
+
+      // Assess
+      expect(response.status).toBe(201);
+      expect(response.headers['x-one']).toBe('1');
+      expect(response.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+      expect(response.body).toEqual({ created: true });
+    });
+  });
+});
+
+describe('resolveRoute', () => {
+  it('matches the service routes and reports the allowed methods otherwise', () => {
+    // Act + Assess
+    expect(resolveRoute(ROUTES, 'POST', '/functions/v1/generate-api-key')).toEqual({ kind: 'matched', route: ROUTES[0] });
+    expect(resolveRoute(ROUTES, 'GET', '/functions/v1/generate-api-key')).toEqual({ kind: 'method-not-allowed', allow: ['POST', 'OPTIONS'] });
+    expect(resolveRoute(ROUTES, 'delete', '/functions/v1/delete-api-key')).toMatchObject({ kind: 'matched' });
+    expect(resolveRoute(ROUTES, 'OPTIONS', '/functions/v1/delete-api-key')).toMatchObject({ kind: 'matched', route: { handler: 'delete-api-key' } });
+    expect(resolveRoute(ROUTES, 'POST', '/functions/v1/generate-api-key/')).toEqual({ kind: 'not-found' });
+    expect(resolveRoute(ROUTES, 'POST', '/')).toEqual({ kind: 'not-found' });
+  });
+});
+
+describe('sourceIpOf', () => {
+  it.each([
+    ['::ffff:10.1.2.3', '10.1.2.3'],
+    ['10.1.2.3', '10.1.2.3'],
+    ['::1', '::1'],
+    ['2001:db8::1', '2001:db8::1'],
+  ])('reports %s as %s', (remote, expected) => {
+    expect(sourceIpOf(remote)).toBe(expected);
+  });
+});
+
+describe('the service routes with the real handler loader', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ loadHandler: moduleHandlerLoader('/nonexistent/handlers') });
+  });
+  afterAll(() => server.close());
+
+  it('answers GET on the create route with 405 and Allow: POST, OPTIONS', async () => {
+    // Act
+    const response = await server.request('GET', '/functions/v1/generate-api-key');
+
+    // Assess
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('POST, OPTIONS');
+    expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('answers 500 in the error shape when the handler file does not exist', async () => {
+    // Prepare
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+
+    // Act
+    const response = await server.request('POST', '/functions/v1/verify-api-key', { body: {} });
+
+    // Assess
+    logged.mockRestore();
+    expect(response.status).toBe(500);
+    expect(response.body.error.code).toBe('INTERNAL');
+  });
+});

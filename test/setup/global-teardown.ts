@@ -1,0 +1,28 @@
+/**
+ * Jest global teardown: the plaintext sweep (fails the run when any stored
+ * item holds an issued key value), then DynamoDB Local is stopped and the
+ * run's temp files are removed.
+ */
+import { rmSync } from 'node:fs';
+import { readIssuedValues } from '../support/issued-values';
+import { sweepPlaintext } from '../support/plaintext-scan';
+import { TEST_RUN_GLOBAL, type TestRun } from './global-setup';
+
+export default async function globalTeardown(): Promise<void> {
+  const run = (globalThis as Record<string, unknown>)[TEST_RUN_GLOBAL] as TestRun | undefined;
+  try {
+    const values = readIssuedValues();
+    const { itemsScanned, findings } = await sweepPlaintext(values);
+    console.info(`plaintext sweep: scanned ${itemsScanned} items against ${values.length} issued values, ${findings.length} found`);
+    if (findings.length > 0) {
+      const where = findings.map(({ table, pk, sk }) => `${table} ${pk} / ${sk}`).join('; ');
+      throw new Error(`plaintext sweep: issued key values are stored in plaintext in ${findings.length} item(s): ${where}`);
+    }
+  } finally {
+    await run?.engine.stop();
+    if (run) {
+      rmSync(run.runDir, { recursive: true, force: true });
+      rmSync(run.runFile, { force: true });
+    }
+  }
+}

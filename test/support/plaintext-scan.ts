@@ -1,0 +1,73 @@
+/**
+ * The plaintext sweep: scans both tables completely and reports every item
+ * whose JSON contains an issued key value, or the value's last 20
+ * characters (its random part), which would be just as bad.
+ */
+import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
+import { createDynamoClient } from '../../lambda/shared/dynamo';
+
+export interface PlaintextFinding {
+  readonly table: string;
+  readonly pk: string;
+  readonly sk: string;
+}
+
+export interface SweepResult {
+  readonly itemsScanned: number;
+  readonly findings: PlaintextFinding[];
+}
+
+/** Length of the tail of a value that counts as a leak on its own. */
+const TAIL_LENGTH = 20;
+
+/** What to look for: each value and its last 20 characters. */
+export function needlesOf(values: readonly string[]): string[] {
+  const needles = new Set<string>();
+  for (const value of values) {
+    needles.add(value);
+    if (value.length > TAIL_LENGTH) needles.add(value.slice(-TAIL_LENGTH));
+  }
+  return [...needles];
+}
+
+/** Item JSON in which sets are lists and binary is read as text, so nothing hides. */
+function itemText(item: Record<string, unknown>): string {
+  return JSON.stringify(item, (_name, value: unknown) => {
+    if (value instanceof Set) return [...value];
+    if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+    return value;
+  });
+}
+
+function tableNames(): string[] {
+  const names = [process.env.KEY_TABLE_NAME, process.env.AUDIT_TABLE_NAME];
+  if (names.some((name) => !name)) throw new Error('KEY_TABLE_NAME and AUDIT_TABLE_NAME must be set for the plaintext sweep');
+  return names as string[];
+}
+
+/** Scans both tables (every page) for the values; also counts the items read. */
+export async function sweepPlaintext(values: readonly string[], tables: readonly string[] = tableNames()): Promise<SweepResult> {
+  const needles = needlesOf(values);
+  const client = DynamoDBDocumentClient.from(createDynamoClient());
+  const findings: PlaintextFinding[] = [];
+  let itemsScanned = 0;
+  try {
+    for (const table of tables) {
+      for await (const page of paginateScan({ client, pageSize: 500 }, { TableName: table, ConsistentRead: true })) {
+        for (const item of page.Items ?? []) {
+          itemsScanned++;
+          const text = itemText(item);
+          if (needles.some((needle) => text.includes(needle))) findings.push({ table, pk: String(item.pk), sk: String(item.sk) });
+        }
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+  return { itemsScanned, findings };
+}
+
+/** Items of either table holding any of the values (or their random tail). */
+export async function findPlaintext(values: readonly string[]): Promise<PlaintextFinding[]> {
+  return (await sweepPlaintext(values)).findings;
+}
