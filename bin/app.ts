@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { createServiceApp } from '../lib/service-app';
+
+createServiceApp();

@@ -1,0 +1,119 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { Alarms } from './alarms';
+import { Api } from './api';
+import { AuditArchive } from './audit-archive';
+import type { ServiceConfig } from './config';
+import { KeyHandlers } from './key-handlers';
+import { KeyStore } from './key-store';
+import { Rotation } from './rotation';
+
+export interface ApiKeyServiceStackProps extends StackProps {
+  /** Validated configuration (see `readServiceConfig`). Required. */
+  readonly config: ServiceConfig;
+}
+
+/**
+ * The whole service in one stack: key store, audit archive, rotation
+ * schedules, the handlers, the REST API and the alarms.
+ */
+export class ApiKeyServiceStack extends Stack {
+  readonly keyStore: KeyStore;
+  readonly auditArchive: AuditArchive;
+  readonly rotation: Rotation;
+  readonly handlers: KeyHandlers;
+  readonly api: Api;
+  readonly alarms: Alarms;
+
+  constructor(scope: Construct, id: string, props: ApiKeyServiceStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const logRetention = config.logRetentionDays as logs.RetentionDays;
+
+    this.keyStore = new KeyStore(this, 'KeyStore', { production: config.production });
+
+    this.auditArchive = new AuditArchive(this, 'AuditArchive', {
+      production: config.production,
+      objectLockMode: config.archiveObjectLockMode,
+      objectLockDays: config.archiveObjectLockDays,
+      logRetentionDays: logRetention,
+    });
+
+    this.rotation = new Rotation(this, 'Rotation', {
+      keyTable: this.keyStore.table,
+      auditTable: this.auditArchive.table,
+      production: config.production,
+      logRetention,
+    });
+
+    this.handlers = new KeyHandlers(this, 'Handlers', {
+      keyTable: this.keyStore.table,
+      auditTable: this.auditArchive.table,
+      rotation: this.rotation,
+      planRateLimit: config.planRateLimit,
+      production: config.production,
+      logRetention,
+    });
+
+    const managementThrottle = { rateLimit: config.managementRateLimit, burstLimit: config.managementBurstLimit };
+    this.api = new Api(this, 'Api', {
+      stageName: config.stage,
+      handlers: this.handlers.byHandler,
+      stageThrottle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
+      methodThrottles: {
+        'generate-api-key': managementThrottle,
+        'regenerate-api-key': managementThrottle,
+        'delete-api-key': managementThrottle,
+      },
+      usagePlanThrottle: { rateLimit: config.usagePlanRateLimit, burstLimit: config.usagePlanBurstLimit },
+      usagePlanQuota: { limit: config.usagePlanQuota, period: config.usagePlanQuotaPeriod },
+      logRetention,
+      cloudWatchRole: config.apiGatewayCloudWatchRole,
+      webAclArn: config.webAclArn,
+      production: config.production,
+    });
+
+    const { Operation } = dynamodb;
+    this.alarms = new Alarms(this, 'Alarms', {
+      api: this.api.restApi,
+      functions: {
+        GenerateApiKey: this.handlers.generate,
+        RegenerateApiKey: this.handlers.regenerate,
+        DeleteApiKey: this.handlers.delete,
+        VerifyApiKey: this.handlers.verify,
+        Authorizer: this.handlers.authorizer,
+        ExpireOldValue: this.rotation.expireFunction,
+        ArchiveAudit: this.auditArchive.archiver,
+      },
+      tables: [
+        {
+          name: 'KeyTable',
+          table: this.keyStore.table,
+          operations: [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.QUERY, Operation.TRANSACT_WRITE_ITEMS],
+        },
+        { name: 'AuditTable', table: this.auditArchive.table, operations: [Operation.PUT_ITEM] },
+      ],
+      deadLetterQueues: {
+        Rotation: this.rotation.deadLetterQueue,
+        AuditArchive: this.auditArchive.deadLetterQueue,
+      },
+      scheduleGroup: this.rotation.scheduleGroup,
+      streamConsumer: this.auditArchive.archiver,
+      alarmTopicArn: config.alarmTopicArn,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the service (append /functions/v1/...)' });
+    new CfnOutput(this, 'KeyTableName', { value: this.keyStore.table.tableName, description: 'KEY_TABLE_NAME for npm run bootstrap -- --aws' });
+    new CfnOutput(this, 'AuditTableName', { value: this.auditArchive.table.tableName, description: 'AUDIT_TABLE_NAME for npm run bootstrap -- --aws' });
+    new CfnOutput(this, 'ArchiveBucketName', { value: this.auditArchive.bucket.bucketName, description: 'Object Lock bucket of archived audit records' });
+    new CfnOutput(this, 'AuthorizerFunctionArn', {
+      value: this.handlers.authorizer.functionArn,
+      description: 'Lambda authorizer for platform APIs (TOKEN or REQUEST authorizer; its cache TTL is the revocation delay)',
+      exportName: `${this.stackName}-AuthorizerFunctionArn`,
+    });
+    new CfnOutput(this, 'ScheduleGroupName', { value: this.rotation.scheduleGroup.scheduleGroupName, description: 'EventBridge Scheduler group of expiry schedules' });
+
+  }
+}

@@ -1,0 +1,233 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import { ROUTES, type RouteDefinition } from '../lambda/shared/routes';
+import type { QuotaPeriod } from './config';
+import { acknowledge, cfnOf } from './nag';
+
+/** A steady-state rate (requests per second) and a burst (requests). */
+export interface Throttle {
+  /** Steady-state requests per second. Required. */
+  readonly rateLimit: number;
+  /** Requests allowed in a burst above the rate. Required. */
+  readonly burstLimit: number;
+}
+
+export interface ApiProps {
+  /** API Gateway stage name (also part of the API name). Required. */
+  readonly stageName: string;
+  /** Function behind each route, by `RouteDefinition.handler`; every route needs one. Required. */
+  readonly handlers: Readonly<Record<string, lambda.IFunction>>;
+  /** Routes to serve. Default: `ROUTES` from `lambda/shared/routes.ts`. */
+  readonly routes?: readonly RouteDefinition[];
+  /** Stage-wide throttle applied to every method. Required. */
+  readonly stageThrottle: Throttle;
+  /** Tighter per-method throttles, by handler name. Default: none (stage throttle only). */
+  readonly methodThrottles?: Readonly<Record<string, Throttle>>;
+  /** Usage-plan throttle per API Gateway API key. Required. */
+  readonly usagePlanThrottle: Throttle;
+  /** Usage-plan quota per API Gateway API key: `limit` requests per `period`. Required. */
+  readonly usagePlanQuota: { readonly limit: number; readonly period: QuotaPeriod };
+  /** Retention of the access log group. Default: one year. */
+  readonly logRetention?: logs.RetentionDays;
+  /** Whether to create the account-wide API Gateway CloudWatch Logs role. Default: true. */
+  readonly cloudWatchRole?: boolean;
+  /** Production: the access log group is retained on stack deletion. Default: false. */
+  readonly production?: boolean;
+  /** Regional AWS WAFv2 web ACL to associate with the stage. Default: none. */
+  readonly webAclArn?: string;
+}
+
+/**
+ * Gateway-generated errors in the service's one error shape, so a caller
+ * parses throttling or an unknown route like any other error.
+ */
+function errorTemplate(code: string, message: string): Record<string, string> {
+  return {
+    'application/json': JSON.stringify({
+      error: { code, message, details: [], request_id: '$context.requestId' },
+    }),
+  };
+}
+
+/** Execution logging and metrics of every method. */
+const STAGE_METHOD_SETTINGS = {
+  loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+  // Never log request or response bodies: they carry key values.
+  dataTraceEnabled: false,
+  metricsEnabled: true,
+} as const satisfies apigateway.MethodDeploymentOptions;
+
+/** Key of a method in a stage's `methodOptions` (`/path/METHOD`). */
+function methodKey(route: RouteDefinition): string {
+  return `${route.path}/${route.method}`;
+}
+
+/**
+ * The REST API (usage plans exist only for REST APIs): one Lambda proxy
+ * method per route, JSON access logs, error-level execution logs without
+ * bodies (bodies carry key values), X-Ray, stage and per-method throttling,
+ * and a usage plan.
+ *
+ * Request size: API Gateway REST accepts bodies up to a fixed 10 MB, and a
+ * JSON schema model cannot bound a body's size in bytes. The handlers enforce
+ * `MAX_BODY_BYTES` (16 KiB, 413) and validate bodies strictly, listing every
+ * problem in one 400, the same way the local runtime does; the gateway
+ * does not validate bodies.
+ */
+export class Api extends Construct {
+  readonly restApi: apigateway.RestApi;
+  readonly usagePlan: apigateway.UsagePlan;
+  readonly accessLogGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const routes = props.routes ?? ROUTES;
+    const removalPolicy = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_YEAR,
+      removalPolicy,
+    });
+
+    const methodOptions: Record<string, apigateway.MethodDeploymentOptions> = {};
+    for (const route of routes) {
+      const throttle = props.methodThrottles?.[route.handler];
+      if (throttle !== undefined) {
+        // A method's settings replace the stage's `/*/*` ones instead of
+        // inheriting them, so logging and metrics are repeated here.
+        methodOptions[methodKey(route)] = {
+          ...STAGE_METHOD_SETTINGS,
+          throttlingRateLimit: throttle.rateLimit,
+          throttlingBurstLimit: throttle.burstLimit,
+        };
+      }
+    }
+
+    this.restApi = new apigateway.RestApi(this, 'RestApi', {
+      restApiName: `api-key-service-${props.stageName}`,
+      description: 'Issues, regenerates, deletes and verifies API keys',
+      endpointTypes: [apigateway.EndpointType.REGIONAL],
+      cloudWatchRole: props.cloudWatchRole ?? true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: props.stageName,
+        accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogGroup),
+        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields({
+          caller: false,
+          httpMethod: true,
+          ip: true,
+          protocol: true,
+          requestTime: true,
+          resourcePath: true,
+          responseLength: true,
+          status: true,
+          user: false,
+        }),
+        ...STAGE_METHOD_SETTINGS,
+        tracingEnabled: true,
+        throttlingRateLimit: props.stageThrottle.rateLimit,
+        throttlingBurstLimit: props.stageThrottle.burstLimit,
+        methodOptions,
+      },
+    });
+
+    // The stack exports the URL as `ApiUrl`; RestApi's own `Endpoint` output would repeat it.
+    this.restApi.node.tryRemoveChild('Endpoint');
+
+    for (const route of routes) {
+      const handler = props.handlers[route.handler];
+      if (handler === undefined) {
+        throw new Error(`No function for route ${route.method} ${route.path} (handler "${route.handler}")`);
+      }
+      const method = this.restApi.root.resourceForPath(route.path).addMethod(
+        route.method,
+        // No test-invoke permission: the console's test button is not worth a second grant.
+        new apigateway.LambdaIntegration(handler, { proxy: true, allowTestInvoke: false }),
+        { operationName: route.handler },
+      );
+      acknowledge(
+        cfnOf(method),
+        'AwsSolutions-APIG4',
+        'Callers authenticate with the service\'s own bearer keys, checked inside the handler on every request: a cached API Gateway authorizer would keep a deleted key working for the cache TTL. verify-api-key authenticates the key it is given.',
+      );
+      acknowledge(
+        cfnOf(method),
+        'AwsSolutions-COG4',
+        'Callers are machines holding API keys issued by this service, not Cognito users; see the AwsSolutions-APIG4 reason.',
+      );
+    }
+
+    this.restApi.addGatewayResponse('Throttled', {
+      type: apigateway.ResponseType.THROTTLED,
+      statusCode: '429',
+      responseHeaders: { 'Retry-After': "'1'" },
+      templates: errorTemplate('RATE_LIMITED', 'Too many requests'),
+    });
+    this.restApi.addGatewayResponse('QuotaExceeded', {
+      type: apigateway.ResponseType.QUOTA_EXCEEDED,
+      statusCode: '429',
+      templates: errorTemplate('RATE_LIMITED', 'Usage plan quota exceeded'),
+    });
+    // REST APIs answer an unknown path or method with 403 "Missing
+    // Authentication Token"; the service (and the local runtime) say 404.
+    this.restApi.addGatewayResponse('RouteNotFound', {
+      type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN,
+      statusCode: '404',
+      templates: errorTemplate('ROUTE_NOT_FOUND', 'No such route'),
+    });
+    this.restApi.addGatewayResponse('RequestTooLarge', {
+      type: apigateway.ResponseType.REQUEST_TOO_LARGE,
+      statusCode: '413',
+      templates: errorTemplate('PAYLOAD_TOO_LARGE', 'Request body too large'),
+    });
+    this.restApi.addGatewayResponse('Default5xx', {
+      type: apigateway.ResponseType.DEFAULT_5XX,
+      templates: errorTemplate('INTERNAL', 'Internal error'),
+    });
+
+    if (props.webAclArn !== undefined) {
+      new wafv2.CfnWebACLAssociation(this, 'WebAcl', {
+        resourceArn: this.restApi.deploymentStage.stageArn,
+        webAclArn: props.webAclArn,
+      });
+    } else {
+      acknowledge(
+        cfnOf(this.restApi.deploymentStage),
+        'AwsSolutions-APIG3',
+        'No web ACL is configured (context webAclArn): platform teams usually own one shared regional web ACL; stage and method throttling, the usage plan and per-key rate limits still apply. Set webAclArn to associate it.',
+      );
+    }
+    this.acknowledgeNagFindings();
+
+    // Applies to requests that carry an API Gateway API key (methods that set
+    // apiKeyRequired, or keys returned by an authorizer). The service's own
+    // keys are limited per key by the handlers (`rate_limit`, 429).
+    this.usagePlan = this.restApi.addUsagePlan('UsagePlan', {
+      name: `api-key-service-${props.stageName}`,
+      description: 'Throttle and quota per API Gateway API key',
+      throttle: { rateLimit: props.usagePlanThrottle.rateLimit, burstLimit: props.usagePlanThrottle.burstLimit },
+      quota: { limit: props.usagePlanQuota.limit, period: apigateway.Period[props.usagePlanQuota.period] },
+      apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
+    });
+  }
+
+  private acknowledgeNagFindings(): void {
+    acknowledge(
+      cfnOf(this.restApi),
+      'AwsSolutions-APIG2',
+      'Bodies are validated in the handlers (zod, strict: every problem listed in one 400, size capped at MAX_BODY_BYTES with 413), in the service\'s error shape and identically in the local runtime; a gateway model can neither bound the size in bytes nor list every problem.',
+    );
+    const cloudWatchRole = this.restApi.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole !== undefined) {
+      acknowledge(
+        cfnOf(cloudWatchRole),
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        'The account-wide API Gateway logging role uses the AWS-maintained policy made for it; the role is assumable only by API Gateway, and is created only when apiGatewayCloudWatchRole is true (the account has none yet).',
+      );
+    }
+  }
+}

@@ -1,0 +1,250 @@
+import type { Construct } from 'constructs';
+import { DEFAULT_PLAN_RATE_LIMIT } from '../lambda/shared/config';
+import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../lambda/shared/retention';
+
+/**
+ * The one typed reader of CDK context. Every setting has a default; a bad
+ * value fails synthesis with a message that names the context key, what was
+ * given and what is allowed. Values given on the command line
+ * (`-c key=value`) arrive as strings, so numbers and booleans are parsed here.
+ */
+
+export type ObjectLockMode = 'COMPLIANCE' | 'GOVERNANCE';
+export type QuotaPeriod = 'DAY' | 'WEEK' | 'MONTH';
+
+export interface ServiceConfig {
+  /** Deployment stage name; part of the stack name and the API stage name. */
+  readonly stage: string;
+  /** Production stages get deletion protection and retained tables. */
+  readonly production: boolean;
+  /** Default `rate_limit` (requests per hour) of a key created without one. */
+  readonly planRateLimit: number;
+  /** Stage-wide steady-state throttle, requests per second (all methods). */
+  readonly apiRateLimit: number;
+  /** Stage-wide burst throttle, requests (all methods). */
+  readonly apiBurstLimit: number;
+  /** Per-method steady-state throttle of create, regenerate and delete, requests per second. */
+  readonly managementRateLimit: number;
+  /** Per-method burst throttle of create, regenerate and delete, requests. */
+  readonly managementBurstLimit: number;
+  /** Usage-plan steady-state throttle, requests per second per API Gateway key. */
+  readonly usagePlanRateLimit: number;
+  /** Usage-plan burst throttle, requests per API Gateway key. */
+  readonly usagePlanBurstLimit: number;
+  /** Usage-plan quota: requests per API Gateway key per `usagePlanQuotaPeriod`. */
+  readonly usagePlanQuota: number;
+  /** Period of the usage-plan quota. */
+  readonly usagePlanQuotaPeriod: QuotaPeriod;
+  /** S3 Object Lock mode of archived audit objects. */
+  readonly archiveObjectLockMode: ObjectLockMode;
+  /** S3 Object Lock default retention of archived audit objects, in days. */
+  readonly archiveObjectLockDays: number;
+  /** Retention of every CloudWatch log group of the stack, in days. */
+  readonly logRetentionDays: number;
+  /** Whether the stack sets the account-wide API Gateway CloudWatch Logs role. */
+  readonly apiGatewayCloudWatchRole: boolean;
+  /** SNS topic that alarms notify; none means alarms only change state. */
+  readonly alarmTopicArn: string | undefined;
+  /** Regional WAFv2 web ACL associated with the API stage; none means no association. */
+  readonly webAclArn: string | undefined;
+}
+
+/** Context keys, in the order the README's configuration table lists them. */
+export const CONTEXT_KEYS = [
+  'stage',
+  'production',
+  'planRateLimit',
+  'apiRateLimit',
+  'apiBurstLimit',
+  'managementRateLimit',
+  'managementBurstLimit',
+  'usagePlanRateLimit',
+  'usagePlanBurstLimit',
+  'usagePlanQuota',
+  'usagePlanQuotaPeriod',
+  'archiveObjectLockMode',
+  'archiveObjectLockDays',
+  'logRetentionDays',
+  'apiGatewayCloudWatchRole',
+  'alarmTopicArn',
+  'webAclArn',
+] as const satisfies ReadonlyArray<keyof ServiceConfig>;
+
+export type ContextKey = (typeof CONTEXT_KEYS)[number];
+
+/** Defaults of every setting except `production`, which follows the stage name. */
+export const DEFAULTS = {
+  stage: 'dev',
+  planRateLimit: DEFAULT_PLAN_RATE_LIMIT,
+  apiRateLimit: 100,
+  apiBurstLimit: 200,
+  managementRateLimit: 10,
+  managementBurstLimit: 20,
+  usagePlanRateLimit: 50,
+  usagePlanBurstLimit: 100,
+  usagePlanQuota: 1_000_000,
+  usagePlanQuotaPeriod: 'MONTH',
+  archiveObjectLockMode: 'COMPLIANCE',
+  archiveObjectLockDays: ARCHIVE_RETENTION_DAYS,
+  logRetentionDays: 365,
+  apiGatewayCloudWatchRole: true,
+  alarmTopicArn: undefined,
+  webAclArn: undefined,
+} as const satisfies Omit<ServiceConfig, 'production'>;
+
+/** Stage names that count as production when `production` is not set. */
+export const PRODUCTION_STAGES: readonly string[] = ['prod', 'production'];
+
+/** Retention periods CloudWatch Logs accepts (never "forever": every log group expires). */
+export const LOG_RETENTION_DAYS: readonly number[] = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+];
+
+/** S3 Object Lock allows at most 100 years of default retention. */
+const MAX_OBJECT_LOCK_DAYS = 36_500;
+
+/** A source of context values; `Construct#node` satisfies it. */
+export interface ContextSource {
+  tryGetContext(key: string): unknown;
+}
+
+/**
+ * Reads and validates the service configuration from CDK context.
+ *
+ * @throws Error listing every invalid key, so one synth shows all problems.
+ */
+export function readServiceConfig(source: ContextSource | Construct): ServiceConfig {
+  const context: ContextSource = 'node' in source ? source.node : source;
+  const problems: string[] = [];
+  const reader = new ContextReader(context, problems);
+
+  const stage = reader.string('stage', DEFAULTS.stage, /^[a-z][a-z0-9-]{0,19}$/, 'lowercase letters, digits and hyphens, starting with a letter, at most 20 characters');
+  const production = reader.boolean('production', PRODUCTION_STAGES.includes(stage));
+  const config: ServiceConfig = {
+    stage,
+    production,
+    planRateLimit: reader.integer('planRateLimit', DEFAULTS.planRateLimit, 1, 10_000_000),
+    apiRateLimit: reader.number('apiRateLimit', DEFAULTS.apiRateLimit, 1, 10_000),
+    apiBurstLimit: reader.integer('apiBurstLimit', DEFAULTS.apiBurstLimit, 1, 5_000),
+    managementRateLimit: reader.number('managementRateLimit', DEFAULTS.managementRateLimit, 1, 10_000),
+    managementBurstLimit: reader.integer('managementBurstLimit', DEFAULTS.managementBurstLimit, 1, 5_000),
+    usagePlanRateLimit: reader.number('usagePlanRateLimit', DEFAULTS.usagePlanRateLimit, 1, 10_000),
+    usagePlanBurstLimit: reader.integer('usagePlanBurstLimit', DEFAULTS.usagePlanBurstLimit, 1, 5_000),
+    usagePlanQuota: reader.integer('usagePlanQuota', DEFAULTS.usagePlanQuota, 1, Number.MAX_SAFE_INTEGER),
+    usagePlanQuotaPeriod: reader.oneOf('usagePlanQuotaPeriod', DEFAULTS.usagePlanQuotaPeriod, ['DAY', 'WEEK', 'MONTH'] as const),
+    archiveObjectLockMode: reader.oneOf('archiveObjectLockMode', DEFAULTS.archiveObjectLockMode, ['COMPLIANCE', 'GOVERNANCE'] as const),
+    // Below the audit retention only outside production: a dev stack should not
+    // leave objects nobody can delete for two years.
+    archiveObjectLockDays: reader.integer(
+      'archiveObjectLockDays',
+      DEFAULTS.archiveObjectLockDays,
+      production ? AUDIT_RETENTION_DAYS : 1,
+      MAX_OBJECT_LOCK_DAYS,
+      production ? `production keeps audit records at least ${AUDIT_RETENTION_DAYS} days` : undefined,
+    ),
+    logRetentionDays: reader.member('logRetentionDays', DEFAULTS.logRetentionDays, LOG_RETENTION_DAYS),
+    apiGatewayCloudWatchRole: reader.boolean('apiGatewayCloudWatchRole', DEFAULTS.apiGatewayCloudWatchRole),
+    alarmTopicArn: reader.optionalString('alarmTopicArn', /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, 'an SNS topic ARN'),
+    webAclArn: reader.optionalString('webAclArn', /^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:\d{12}:regional\/webacl\/[A-Za-z0-9_-]+\/[a-f0-9-]+$/, 'a regional WAFv2 web ACL ARN'),
+  };
+
+  if (config.apiBurstLimit < config.apiRateLimit) {
+    problems.push(`apiBurstLimit (${config.apiBurstLimit}) must be at least apiRateLimit (${config.apiRateLimit})`);
+  }
+  if (config.managementBurstLimit < config.managementRateLimit) {
+    problems.push(`managementBurstLimit (${config.managementBurstLimit}) must be at least managementRateLimit (${config.managementRateLimit})`);
+  }
+  if (config.usagePlanBurstLimit < config.usagePlanRateLimit) {
+    problems.push(`usagePlanBurstLimit (${config.usagePlanBurstLimit}) must be at least usagePlanRateLimit (${config.usagePlanRateLimit})`);
+  }
+
+  if (problems.length > 0) {
+    throw new Error(`Invalid CDK context for the API key service:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+  return config;
+}
+
+/** Parses one context value at a time and records problems instead of throwing. */
+class ContextReader {
+  constructor(
+    private readonly context: ContextSource,
+    private readonly problems: string[],
+  ) {}
+
+  private raw(key: ContextKey): unknown {
+    const value = this.context.tryGetContext(key);
+    return value === '' || value === null ? undefined : value;
+  }
+
+  string(key: ContextKey, fallback: string, pattern: RegExp, allowed: string): string {
+    const value = this.raw(key);
+    if (value === undefined) return fallback;
+    if (typeof value !== 'string' || !pattern.test(value)) {
+      this.problems.push(`${key} must be ${allowed}; got ${JSON.stringify(value)}`);
+      return fallback;
+    }
+    return value;
+  }
+
+  optionalString(key: ContextKey, pattern: RegExp, allowed: string): string | undefined {
+    const value = this.raw(key);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || !pattern.test(value)) {
+      this.problems.push(`${key} must be ${allowed}; got ${JSON.stringify(value)}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  boolean(key: ContextKey, fallback: boolean): boolean {
+    const value = this.raw(key);
+    if (value === undefined) return fallback;
+    if (value === true || value === 'true') return true;
+    if (value === false || value === 'false') return false;
+    this.problems.push(`${key} must be true or false; got ${JSON.stringify(value)}`);
+    return fallback;
+  }
+
+  number(key: ContextKey, fallback: number, min: number, max: number): number {
+    const value = this.raw(key);
+    if (value === undefined) return fallback;
+    const parsed = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+    if (!Number.isFinite(parsed) || parsed < min || parsed > max) {
+      this.problems.push(`${key} must be a number from ${min} to ${max}; got ${JSON.stringify(value)}`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  integer(key: ContextKey, fallback: number, min: number, max: number, why?: string): number {
+    const value = this.raw(key);
+    if (value === undefined) return fallback;
+    const parsed = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      const reason = why === undefined ? '' : ` (${why})`;
+      this.problems.push(`${key} must be an integer from ${min} to ${max}${reason}; got ${JSON.stringify(value)}`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  member(key: ContextKey, fallback: number, allowed: readonly number[]): number {
+    const parsed = this.integer(key, fallback, Math.min(...allowed), Math.max(...allowed));
+    if (!allowed.includes(parsed)) {
+      this.problems.push(`${key} must be one of ${allowed.join(', ')}; got ${JSON.stringify(this.raw(key))}`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  oneOf<T extends string>(key: ContextKey, fallback: T, allowed: readonly T[]): T {
+    const value = this.raw(key);
+    if (value === undefined) return fallback;
+    const match = allowed.find((candidate) => candidate === value);
+    if (match === undefined) {
+      this.problems.push(`${key} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
+      return fallback;
+    }
+    return match;
+  }
+}

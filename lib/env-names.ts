@@ -1,0 +1,25 @@
+/**
+ * Names of the environment variables the stack sets on the functions. The
+ * first three are read by `lambda/shared/config.ts`; the rest are read by the
+ * rotation and archive code. One spelling, shared by the stack and its tests.
+ */
+export const ENV = {
+  /** Physical name of the key table. */
+  KEY_TABLE_NAME: 'KEY_TABLE_NAME',
+  /** Physical name of the audit table. */
+  AUDIT_TABLE_NAME: 'AUDIT_TABLE_NAME',
+  /** Plan limit: requests per hour for keys created without `rate_limit`. */
+  PLAN_RATE_LIMIT: 'PLAN_RATE_LIMIT',
+  /** EventBridge Scheduler group that holds the one-shot expiry schedules. */
+  SCHEDULE_GROUP_NAME: 'SCHEDULE_GROUP_NAME',
+  /** ARN of the function a schedule invokes to revoke an old key value. */
+  EXPIRE_FUNCTION_ARN: 'EXPIRE_FUNCTION_ARN',
+  /** Role EventBridge Scheduler assumes to invoke the expire function. */
+  SCHEDULER_ROLE_ARN: 'SCHEDULER_ROLE_ARN',
+  /** Dead-letter queue a schedule sends its event to when delivery fails. */
+  SCHEDULER_DLQ_ARN: 'SCHEDULER_DLQ_ARN',
+  /** Bucket the audit archiver writes date-partitioned objects to. */
+  ARCHIVE_BUCKET_NAME: 'ARCHIVE_BUCKET_NAME',
+} as const;
+
+export type EnvName = (typeof ENV)[keyof typeof ENV];

@@ -1,0 +1,144 @@
+import * as path from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { acknowledge, policyOf } from './nag';
+
+/** Repository root: the esbuild project root and home of the lock file. */
+const PROJECT_ROOT = path.resolve(__dirname, '..');
+
+/** Folder of the Lambda entry points, one file per handler. */
+export const HANDLERS_DIR = path.join(PROJECT_ROOT, 'lambda', 'handlers');
+
+/** Entry file of a handler named as in `ROUTES` (`generate-api-key` → `lambda/handlers/generate-api-key.ts`). */
+export function handlerEntry(handlerName: string): string {
+  return path.join(HANDLERS_DIR, `${handlerName}.ts`);
+}
+
+export interface HouseFunctionProps {
+  /** File name under `lambda/handlers/` without `.ts`; the file exports `handler`. Required. */
+  readonly handlerName: string;
+  /** One line saying what the function does, shown in the console. Default: none. */
+  readonly description?: string;
+  /** Environment variables (names from `lib/env-names.ts`). Default: none besides NODE_OPTIONS. */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** Memory in MB; CPU scales with it. Default: 512. */
+  readonly memorySize?: number;
+  /** Longest run before Lambda stops the function. Default: 10 seconds (API Gateway gives up at 29). */
+  readonly timeout?: Duration;
+  /** Retention of the function's log group. Default: one year. */
+  readonly logRetention?: logs.RetentionDays;
+  /** What happens to the log group when the stack is deleted. Default: DESTROY. */
+  readonly logRemovalPolicy?: RemovalPolicy;
+  /** Queue for events of failed asynchronous invocations. Default: none (synchronous callers see the error). */
+  readonly deadLetterQueue?: sqs.IQueue;
+  /**
+   * Other actions the role holds on "*" besides X-Ray, and why; added to the
+   * role's AwsSolutions-IAM5 acknowledgement. Default: none (X-Ray only).
+   */
+  readonly otherWildcardGrants?: string;
+}
+
+/**
+ * The project's one way to build a Lambda function: the newest Node.js
+ * runtime CDK offers, ARM64, esbuild (local, never Docker) with minification
+ * and source maps, JSON logs into an explicit log group with retention,
+ * active X-Ray tracing, and a role that starts with nothing but permission
+ * to write its own logs. Every other permission is granted explicitly with
+ * `grantTableActions` and friends.
+ */
+export class HouseFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: HouseFunctionProps) {
+    const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_YEAR,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY,
+    });
+    // An explicit role instead of AWSLambdaBasicExecutionRole: that managed
+    // policy may write to every log group of the account.
+    const role = new iam.Role(scope, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of the ${props.handlerName} function`,
+    });
+    logGroup.grantWrite(role);
+
+    super(scope, id, {
+      entry: handlerEntry(props.handlerName),
+      handler: 'handler',
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      role,
+      logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
+      systemLogLevelV2: lambda.SystemLogLevel.WARN,
+      tracing: lambda.Tracing.ACTIVE,
+      deadLetterQueue: props.deadLetterQueue,
+      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      bundling: {
+        forceDockerBundling: false,
+        minify: true,
+        sourceMap: true,
+        sourceMapMode: SourceMapMode.DEFAULT,
+        sourcesContent: false,
+        target: 'node24',
+        format: OutputFormat.CJS,
+        // Prefer the ES module build of dependencies (better tree shaking).
+        mainFields: ['module', 'main'],
+        // Ship the SDK versions the tests ran against, not the runtime's copy.
+        bundleAwsSDK: true,
+        // Bundle sizes on every synth are noise; warnings and errors still print.
+        logLevel: LogLevel.WARNING,
+      },
+    });
+    const xray =
+      'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so they are granted on "*".';
+    acknowledge(
+      policyOf(role),
+      'AwsSolutions-IAM5[Resource::*]',
+      props.otherWildcardGrants === undefined
+        ? `${xray} Every other statement of the role names its resources.`
+        : `${xray} Also on "*": ${props.otherWildcardGrants}`,
+    );
+  }
+}
+
+/** DynamoDB item and query actions the service's functions may be granted. */
+export type TableAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:ConditionCheckItem'
+  | 'dynamodb:Query';
+
+/**
+ * Grants exactly `actions` on the table itself (not its indexes). There is no
+ * IAM action for TransactWriteItems: a transaction needs the action of each
+ * item it writes or checks (PutItem, UpdateItem, DeleteItem, ConditionCheckItem).
+ */
+export function grantTableActions(
+  grantee: iam.IGrantable,
+  table: dynamodb.ITable,
+  actions: readonly TableAction[],
+): iam.Grant {
+  return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [table.tableArn] });
+}
+
+/** Grants `dynamodb:Query` on one named index of the table, and nothing on the table itself. */
+export function grantIndexQuery(grantee: iam.IGrantable, table: dynamodb.ITable, indexName: string): iam.Grant {
+  return iam.Grant.addToPrincipal({
+    grantee,
+    actions: ['dynamodb:Query'],
+    resourceArns: [`${table.tableArn}/index/${indexName}`],
+  });
+}

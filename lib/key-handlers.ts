@@ -1,0 +1,142 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { TEAM_INDEX } from '../lambda/shared/table-schema';
+import { ENV } from './env-names';
+import { grantIndexQuery, grantTableActions, HouseFunction } from './house-function';
+import { acknowledge, cfnOf } from './nag';
+import type { Rotation } from './rotation';
+
+export interface KeyHandlersProps {
+  /** The key table. Required. */
+  readonly keyTable: dynamodb.ITable;
+  /** The audit table; every change to a key writes one record. Required. */
+  readonly auditTable: dynamodb.ITable;
+  /** Expiry schedules of regenerated keys. Required. */
+  readonly rotation: Rotation;
+  /** Default `rate_limit` (requests per hour) of keys created without one. Required. */
+  readonly planRateLimit: number;
+  /** Retention of every handler's log group. Default: the house function default (one year). */
+  readonly logRetention?: logs.RetentionDays;
+  /** Production: log groups are retained on stack deletion. Default: false. */
+  readonly production?: boolean;
+}
+
+/**
+ * The functions behind the HTTP routes, plus the authorizer offered to the
+ * platform's own APIs. This file is the permission matrix: each function gets
+ * exactly the table actions, indexes and scheduler actions its code uses.
+ */
+export class KeyHandlers extends Construct {
+  /** Functions by handler name (`ROUTES[].handler`). */
+  readonly byHandler: Readonly<Record<string, lambda.IFunction>>;
+  readonly generate: HouseFunction;
+  readonly regenerate: HouseFunction;
+  readonly delete: HouseFunction;
+  readonly verify: HouseFunction;
+  /** Lambda authorizer for the platform's APIs; not routed here. */
+  readonly authorizer: HouseFunction;
+
+  constructor(scope: Construct, id: string, props: KeyHandlersProps) {
+    super(scope, id);
+    const { keyTable, auditTable, rotation } = props;
+    const common = {
+      logRetention: props.logRetention,
+      logRemovalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    };
+    const tables = {
+      [ENV.KEY_TABLE_NAME]: keyTable.tableName,
+      [ENV.AUDIT_TABLE_NAME]: auditTable.tableName,
+      [ENV.PLAN_RATE_LIMIT]: String(props.planRateLimit),
+    };
+
+    this.generate = new HouseFunction(this, 'GenerateApiKey', {
+      ...common,
+      handlerName: 'generate-api-key',
+      description: 'POST /functions/v1/generate-api-key: creates a key and returns its value once',
+      environment: tables,
+    });
+    grantTableActions(this.generate, keyTable, [
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:ConditionCheckItem',
+    ]);
+    grantIndexQuery(this.generate, keyTable, TEAM_INDEX);
+    grantTableActions(this.generate, auditTable, ['dynamodb:PutItem']);
+
+    this.regenerate = new HouseFunction(this, 'RegenerateApiKey', {
+      ...common,
+      handlerName: 'regenerate-api-key',
+      description: 'POST /functions/v1/regenerate-api-key: issues a new value and schedules the old one to expire',
+      environment: { ...tables, ...rotation.schedulerEnvironment },
+    });
+    grantTableActions(this.regenerate, keyTable, [
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:ConditionCheckItem',
+    ]);
+    grantTableActions(this.regenerate, auditTable, ['dynamodb:PutItem']);
+    rotation.grantScheduleCreation(this.regenerate);
+
+    this.delete = new HouseFunction(this, 'DeleteApiKey', {
+      ...common,
+      handlerName: 'delete-api-key',
+      description: 'DELETE /functions/v1/delete-api-key: revokes every value of a key and keeps a tombstone',
+      environment: { ...tables, ...rotation.schedulerEnvironment },
+    });
+    grantTableActions(this.delete, keyTable, [
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:ConditionCheckItem',
+    ]);
+    grantIndexQuery(this.delete, keyTable, TEAM_INDEX);
+    grantTableActions(this.delete, auditTable, ['dynamodb:PutItem']);
+    rotation.grantScheduleDeletion(this.delete);
+
+    // Verification reads the value lookup and bumps usage counters; it never
+    // writes audit records or touches schedules.
+    const verifyEnvironment = { [ENV.KEY_TABLE_NAME]: keyTable.tableName };
+    this.verify = new HouseFunction(this, 'VerifyApiKey', {
+      ...common,
+      handlerName: 'verify-api-key',
+      description: 'POST /functions/v1/verify-api-key: checks a presented key value',
+      environment: verifyEnvironment,
+    });
+    grantTableActions(this.verify, keyTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+
+    this.authorizer = new HouseFunction(this, 'Authorizer', {
+      ...common,
+      handlerName: 'authorizer',
+      description: 'Lambda authorizer for platform APIs: allows requests bearing a valid key',
+      environment: verifyEnvironment,
+    });
+    grantTableActions(this.authorizer, keyTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+
+    for (const fn of this.all) {
+      acknowledge(
+        cfnOf(fn),
+        'Serverless-LambdaDLQ',
+        'Invoked synchronously (API Gateway proxy integration or API Gateway authorizer): a failure goes back to the caller as an error response, so there is no event to park in a dead-letter queue.',
+      );
+    }
+
+    this.byHandler = {
+      'generate-api-key': this.generate,
+      'regenerate-api-key': this.regenerate,
+      'delete-api-key': this.delete,
+      'verify-api-key': this.verify,
+    };
+  }
+
+  /** Every function of this construct, for alarms. */
+  get all(): HouseFunction[] {
+    return [this.generate, this.regenerate, this.delete, this.verify, this.authorizer];
+  }
+}

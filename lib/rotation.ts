@@ -1,0 +1,163 @@
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ENV } from './env-names';
+import { grantTableActions, HouseFunction } from './house-function';
+import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';
+
+export interface RotationProps {
+  /** The key table; the expire function revokes old value hashes in it. Required. */
+  readonly keyTable: dynamodb.ITable;
+  /** The audit table; the expire function writes the expiration record. Required. */
+  readonly auditTable: dynamodb.ITable;
+  /** Retention of the expire function's log group. Default: the house function default (one year). */
+  readonly logRetention?: logs.RetentionDays;
+  /** Production: the schedule group and the log group are retained on stack deletion. Default: false. */
+  readonly production?: boolean;
+}
+
+/**
+ * End of a regeneration's grace period. The regenerate handler creates one
+ * EventBridge Scheduler `at()` schedule per transition in this group; the
+ * schedule invokes the expire function through a role that may invoke that
+ * function and nothing else, and parks undeliverable events in a dead-letter
+ * queue. Correctness never waits for the schedule (the old value stops
+ * authenticating by time); the schedule cleans up and writes the audit record.
+ */
+export class Rotation extends Construct {
+  /** Group holding the one-shot expiry schedules. */
+  readonly scheduleGroup: scheduler.ScheduleGroup;
+  /** Function a schedule invokes to revoke an old value (`lambda/handlers/expire-old-value.ts`). */
+  readonly expireFunction: HouseFunction;
+  /** Role EventBridge Scheduler assumes to invoke the expire function. */
+  readonly schedulerRole: iam.Role;
+  /** Expiry events that could not be delivered by the scheduler, or failed in the function after Lambda's retries. */
+  readonly deadLetterQueue: sqs.Queue;
+
+  constructor(scope: Construct, id: string, props: RotationProps) {
+    super(scope, id);
+    const production = props.production ?? false;
+    const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    // Both the scheduler (after its retries) and Lambda's asynchronous
+    // invocation (after its two retries) put the expire event itself in the
+    // message body, so one queue holds replayable expire events.
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledge(
+      cfnOf(this.deadLetterQueue),
+      'Serverless-SQSRedrivePolicy',
+      'This queue is itself the dead-letter queue of the expiry schedules and of the expire function; nothing consumes it automatically (an operator inspects and replays), so it has no redrive target.',
+    );
+
+    this.expireFunction = new HouseFunction(this, 'ExpireFunction', {
+      handlerName: 'expire-old-value',
+      description: 'Revokes the old value of a regenerated key when its grace period ends',
+      timeout: Duration.seconds(30),
+      logRetention: props.logRetention,
+      logRemovalPolicy: removalPolicy,
+      deadLetterQueue: this.deadLetterQueue,
+      environment: {
+        [ENV.KEY_TABLE_NAME]: props.keyTable.tableName,
+        [ENV.AUDIT_TABLE_NAME]: props.auditTable.tableName,
+      },
+    });
+    grantTableActions(this.expireFunction, props.keyTable, [
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:ConditionCheckItem',
+    ]);
+    grantTableActions(this.expireFunction, props.auditTable, ['dynamodb:PutItem']);
+
+    this.scheduleGroup = new scheduler.ScheduleGroup(this, 'ScheduleGroup', { removalPolicy });
+
+    const stack = Stack.of(this);
+    this.schedulerRole = new iam.Role(this, 'SchedulerRole', {
+      description: 'Assumed by EventBridge Scheduler to invoke the expire function of the API key service',
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        // Confused-deputy guard: only schedules of this group in this account.
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnEquals: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'scheduler',
+              resource: 'schedule-group',
+              resourceName: this.scheduleGroup.scheduleGroupName,
+              arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    });
+    this.schedulerRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: [this.expireFunction.functionArn],
+      }),
+    );
+    // The scheduler delivers to the dead-letter queue with this same role.
+    this.schedulerRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetterQueue.queueArn] }),
+    );
+  }
+
+  /** Environment a function needs to create or delete expiry schedules. */
+  get schedulerEnvironment(): Record<string, string> {
+    return {
+      [ENV.SCHEDULE_GROUP_NAME]: this.scheduleGroup.scheduleGroupName,
+      [ENV.EXPIRE_FUNCTION_ARN]: this.expireFunction.functionArn,
+      [ENV.SCHEDULER_ROLE_ARN]: this.schedulerRole.roleArn,
+      [ENV.SCHEDULER_DLQ_ARN]: this.deadLetterQueue.queueArn,
+    };
+  }
+
+  /**
+   * Lets `grantee` create and delete schedules in the group, and pass the
+   * scheduler role to EventBridge Scheduler (and to no other service).
+   */
+  grantScheduleCreation(grantee: iam.IGrantable): void {
+    this.grantOnSchedules(grantee, ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule']);
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [this.schedulerRole.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
+    );
+  }
+
+  /** Lets `grantee` delete schedules in the group (revoking a transition early). */
+  grantScheduleDeletion(grantee: iam.IGrantable): void {
+    this.grantOnSchedules(grantee, ['scheduler:DeleteSchedule']);
+  }
+
+  /** ARN pattern of every schedule in the group (schedule names are chosen at run time). */
+  get scheduleArnPattern(): string {
+    return Stack.of(this).formatArn({
+      service: 'scheduler',
+      resource: 'schedule',
+      resourceName: `${this.scheduleGroup.scheduleGroupName}/*`,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+  }
+
+  // ScheduleGroup#grant targets the group ARN, but schedule actions are
+  // authorized on schedule ARNs (`schedule/<group>/<name>`).
+  private grantOnSchedules(grantee: iam.IGrantable, actions: string[]): iam.Grant {
+    const grant = iam.Grant.addToPrincipal({ grantee, actions, resourceArns: [this.scheduleArnPattern] });
+    acknowledgeWildcardResource(
+      grantee,
+      this.scheduleArnPattern,
+      'Schedule names are chosen at run time (one per key transition), so the grant covers schedules of this one group only: schedule/<group>/*.',
+    );
+    return grant;
+  }
+}

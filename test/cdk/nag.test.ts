@@ -1,0 +1,93 @@
+/**
+ * cdk-nag (AwsSolutions and Serverless) runs on every synthesis. Here: no
+ * finding is left unacknowledged (warnings included), every acknowledgement
+ * has a specific reason and is documented, and every acknowledgement still
+ * matches a real finding (no stale or speculative ones).
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { ApiKeyServiceStack } from '../../lib/api-key-service-stack';
+import { readServiceConfig } from '../../lib/config';
+import { cdkJsonContext, REPO_ROOT, resourcesOf, synthesizeService, type SynthesizedService } from './service';
+
+interface Acknowledgement {
+  readonly resource: string;
+  readonly id: string;
+  readonly reason: string;
+}
+
+let service: SynthesizedService;
+let acknowledgements: Acknowledgement[];
+
+beforeAll(() => {
+  // Synthesis itself fails on an unacknowledged error-level finding.
+  service = synthesizeService();
+  acknowledgements = Object.entries(resourcesOf(service.template)).flatMap(([resource, { Metadata }]) =>
+    ((Metadata?.cdk_nag as { rules_to_suppress: Array<{ id: string; reason: string }> } | undefined)?.rules_to_suppress ?? []).map(
+      ({ id, reason }) => ({ resource, id, reason }),
+    ),
+  );
+});
+
+test('the AwsSolutions and Serverless packs report no unacknowledged finding, warnings included', () => {
+  // Act
+  const reports = service.nagPacks.map((pack) => ({ pack: pack.name, ...pack.validateScope(service.app) }));
+
+  // Assess
+  expect(reports.map(({ pack, violations }) => ({ pack, violations }))).toEqual([
+    { pack: 'AwsSolutions', violations: [] },
+    { pack: 'Serverless', violations: [] },
+  ]);
+});
+
+test('every acknowledgement carries a specific reason', () => {
+  expect(acknowledgements.length).toBeGreaterThan(0);
+  const vague = acknowledgements.filter(({ reason }) => reason.trim().length < 80);
+  expect(vague).toEqual([]);
+});
+
+test('every acknowledged rule is listed in docs/deploy.md', () => {
+  // Prepare
+  const docs = readFileSync(path.join(REPO_ROOT, 'docs', 'deploy.md'), 'utf8');
+  const rules = [...new Set(acknowledgements.map(({ id }) => id.replace(/\[.*$/, '')))].sort();
+
+  // Assess
+  expect(rules.filter((rule) => !docs.includes(rule))).toEqual([]);
+});
+
+test('every acknowledgement matches a finding the packs raise without it', () => {
+  // Prepare: the same stack with acknowledgements switched off
+  const acknowledge = jest.spyOn(Validations.prototype, 'acknowledge').mockImplementation(() => undefined);
+  let findings: Set<string>;
+  try {
+    const app = new App({ context: cdkJsonContext() });
+    // Same stack id: generated names (the schedule group's) appear in finding ids.
+    new ApiKeyServiceStack(app, service.stack.node.id, { config: readServiceConfig(app) });
+    app.synth();
+
+    // Act
+    findings = new Set(
+      [new AwsSolutionsChecks(), new ServerlessChecks()].flatMap((pack) =>
+        pack.validateScope(app).violations.flatMap((violation) =>
+          violation.violatingResources.map((resource) => `${resource.constructPath} ${violation.ruleName}`),
+        ),
+      ),
+    );
+  } finally {
+    acknowledge.mockRestore();
+  }
+
+  // Assess: each acknowledged (resource, rule) is a real finding on that resource
+  const constructPathOf = (logicalId: string) =>
+    service.stack.node.findAll().find((construct) => {
+      const cfn = construct as { logicalId?: unknown };
+      return cfn.logicalId !== undefined && service.stack.resolve(cfn.logicalId) === logicalId;
+    })?.node.path;
+  const stale = acknowledgements
+    .map(({ resource, id }) => `${constructPathOf(resource)} ${id}`)
+    .filter((finding) => !findings.has(finding));
+  expect(stale).toEqual([]);
+  expect(findings.size).toBe(acknowledgements.length);
+});

@@ -1,0 +1,93 @@
+/**
+ * A production stage with non-default settings: the configuration reaches
+ * the resources (Object Lock mode and days, lifecycle, usage plan, throttles,
+ * log retention, alarm actions, web ACL), and stateful resources are protected.
+ * One synthesis for the whole file.
+ */
+import { Match } from 'aws-cdk-lib/assertions';
+import { logicalIdOf, resourcesOf, synthesizeService, type SynthesizedService } from './service';
+
+const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:oncall';
+const WEB_ACL = 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
+
+let service: SynthesizedService;
+
+beforeAll(() => {
+  // Strings, as `cdk deploy -c key=value` passes them.
+  service = synthesizeService({
+    stage: 'prod',
+    archiveObjectLockMode: 'GOVERNANCE',
+    archiveObjectLockDays: '1000',
+    usagePlanRateLimit: '7',
+    usagePlanBurstLimit: '9',
+    usagePlanQuota: '12345',
+    usagePlanQuotaPeriod: 'WEEK',
+    apiRateLimit: '30',
+    apiBurstLimit: '60',
+    logRetentionDays: '90',
+    planRateLimit: '250',
+    alarmTopicArn: TOPIC,
+    webAclArn: WEB_ACL,
+  });
+});
+
+test('both tables have deletion protection and are retained', () => {
+  const tables = Object.values(resourcesOf(service.template, 'AWS::DynamoDB::Table'));
+  expect(tables).toHaveLength(2);
+  for (const table of tables) {
+    expect({ deletionProtection: table.Properties?.DeletionProtectionEnabled, ...table }).toMatchObject({
+      deletionProtection: true,
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+  }
+});
+
+test('the configured Object Lock mode and days apply, and the lifecycle follows the days', () => {
+  const bucket = resourcesOf(service.template, 'AWS::S3::Bucket')[logicalIdOf(service.stack.auditArchive.bucket)];
+  expect(bucket?.Properties).toMatchObject({
+    ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: 'GOVERNANCE', Days: 1000 } } },
+    LifecycleConfiguration: { Rules: [{ ExpirationInDays: 1000, NoncurrentVersionExpiration: { NoncurrentDays: 1000 } }] },
+  });
+});
+
+test('the usage plan and the stage carry the configured throttles and quota', () => {
+  service.template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+    Throttle: { RateLimit: 7, BurstLimit: 9 },
+    Quota: { Limit: 12345, Period: 'WEEK' },
+  });
+  service.template.hasResourceProperties('AWS::ApiGateway::Stage', {
+    StageName: 'prod',
+    MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 })]),
+  });
+});
+
+test('the plan rate limit reaches the create function', () => {
+  const create = resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(service.stack.handlers.generate)];
+  expect(create?.Properties?.Environment).toMatchObject({ Variables: { PLAN_RATE_LIMIT: '250' } });
+});
+
+test('every log group keeps the configured 90 days and is retained', () => {
+  for (const [id, group] of Object.entries(resourcesOf(service.template, 'AWS::Logs::LogGroup'))) {
+    expect({ id, retention: group.Properties?.RetentionInDays, policy: (group as { DeletionPolicy?: string }).DeletionPolicy }).toEqual({
+      id,
+      retention: 90,
+      policy: 'Retain',
+    });
+  }
+});
+
+test('every alarm notifies the configured topic', () => {
+  const alarms = Object.entries(resourcesOf(service.template, 'AWS::CloudWatch::Alarm'));
+  expect(alarms.length).toBeGreaterThan(0);
+  for (const [id, alarm] of alarms) {
+    expect({ id, actions: alarm.Properties?.AlarmActions }).toEqual({ id, actions: [TOPIC] });
+  }
+});
+
+test('the web ACL is associated with the stage', () => {
+  service.template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', {
+    WebACLArn: WEB_ACL,
+    ResourceArn: Match.objectLike({ 'Fn::Join': Match.anyValue() }),
+  });
+});

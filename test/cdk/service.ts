@@ -1,0 +1,165 @@
+/**
+ * Builds the service app for the CDK tests the way `cdk synth` does: with the
+ * context of cdk.json (feature flags included) plus the test's overrides, and
+ * the cdk-nag packs registered. Synthesis bundles every handler with esbuild,
+ * so each test file synthesizes once, in `beforeAll`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { CfnElement, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import type { ApiKeyServiceStack } from '../../lib/api-key-service-stack';
+import { handlerEntry, type HouseFunction } from '../../lib/house-function';
+import { createServiceApp, type ServiceApp } from '../../lib/service-app';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/** Every handler the stack wires (routes, authorizer, expire, archive). */
+export const HANDLER_NAMES = [
+  'generate-api-key',
+  'regenerate-api-key',
+  'delete-api-key',
+  'verify-api-key',
+  'authorizer',
+  'expire-old-value',
+  'archive-audit',
+] as const;
+
+/** The `context` block of cdk.json. */
+export function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  return cdkJson.context;
+}
+
+/** Fails with the list of handler entry files that do not exist yet (the stack cannot bundle them). */
+export function requireHandlerEntries(): void {
+  const missing = HANDLER_NAMES.filter((name) => !existsSync(handlerEntry(name)));
+  if (missing.length > 0) {
+    throw new Error(`The stack bundles every handler, and these entries are missing: ${missing.map((name) => `lambda/handlers/${name}.ts`).join(', ')}`);
+  }
+}
+
+export interface SynthesizedService extends ServiceApp {
+  readonly template: Template;
+}
+
+/** Builds and synthesizes the app (cdk-nag runs as part of synthesis). */
+export function synthesizeService(context: Record<string, unknown> = {}): SynthesizedService {
+  requireHandlerEntries();
+  const service = createServiceApp({ context: { ...cdkJsonContext(), ...context } });
+  return { ...service, template: Template.fromStack(service.stack) };
+}
+
+// ---------------------------------------------------------------------------
+// Reading the template.
+
+export type Resources = Record<string, { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> }>;
+
+export interface PolicyStatement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+export function resourcesOf(template: Template, type?: string): Resources {
+  const all = template.toJSON().Resources as Resources;
+  if (type === undefined) return all;
+  return Object.fromEntries(Object.entries(all).filter(([, resource]) => resource.Type === type));
+}
+
+/** The stack's functions by handler name (`lambda/handlers/<name>.ts`). */
+export function functionsByHandler(stack: ApiKeyServiceStack): Record<(typeof HANDLER_NAMES)[number], HouseFunction> {
+  return {
+    'generate-api-key': stack.handlers.generate,
+    'regenerate-api-key': stack.handlers.regenerate,
+    'delete-api-key': stack.handlers.delete,
+    'verify-api-key': stack.handlers.verify,
+    authorizer: stack.handlers.authorizer,
+    'expire-old-value': stack.rotation.expireFunction,
+    'archive-audit': stack.auditArchive.archiver,
+  };
+}
+
+/** Logical id of an L2 construct's CloudFormation resource. */
+export function logicalIdOf(construct: IConstruct): string {
+  const cfn = construct.node.defaultChild ?? construct;
+  if (!CfnElement.isCfnElement(cfn)) throw new Error(`${construct.node.path} has no CloudFormation resource`);
+  return Stack.of(cfn).resolve(cfn.logicalId) as string;
+}
+
+/** Every statement of every policy attached to the role of the function `functionId`. */
+export function statementsOfFunction(template: Template, functionId: string): PolicyStatement[] {
+  const resources = resourcesOf(template);
+  const fn = resources[functionId];
+  if (fn?.Type !== 'AWS::Lambda::Function') throw new Error(`${functionId} is not a function`);
+  const roleId = ((fn.Properties?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'])[0];
+  return statementsOfRole(template, roleId);
+}
+
+/** Every statement of every AWS::IAM::Policy attached to role `roleId` (inline role policies too). */
+export function statementsOfRole(template: Template, roleId: string): PolicyStatement[] {
+  const statements: PolicyStatement[] = [];
+  for (const resource of Object.values(resourcesOf(template))) {
+    if (resource.Type === 'AWS::IAM::Policy') {
+      const roles = (resource.Properties?.Roles as Array<{ Ref: string }>) ?? [];
+      if (roles.some((role) => role.Ref === roleId)) {
+        statements.push(...(resource.Properties?.PolicyDocument as { Statement: PolicyStatement[] }).Statement);
+      }
+    }
+  }
+  const role = resourcesOf(template)[roleId];
+  for (const policy of (role?.Properties?.Policies as Array<{ PolicyDocument: { Statement: PolicyStatement[] } }>) ?? []) {
+    statements.push(...policy.PolicyDocument.Statement);
+  }
+  return statements;
+}
+
+export function actionsOf(statement: PolicyStatement): string[] {
+  return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+}
+
+export function resourcesOfStatement(statement: PolicyStatement): unknown[] {
+  return Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+}
+
+/**
+ * A policy resource in words: `{"Fn::GetAtt": [<key table>, "Arn"]}` becomes
+ * `KeyTable`, a join becomes its parts, pseudo parameters `<AWS::Region>`.
+ * `names` maps logical ids (and literal strings such as generated names) to words.
+ */
+export function describeResource(resource: unknown, names: Readonly<Record<string, string>>): string {
+  if (typeof resource === 'string') {
+    return Object.entries(names).reduce((text, [from, to]) => text.split(from).join(to), resource);
+  }
+  const value = resource as Record<string, unknown>;
+  if ('Fn::GetAtt' in value) {
+    const [id, attribute] = value['Fn::GetAtt'] as [string, string];
+    const name = names[id] ?? id;
+    return attribute === 'Arn' ? name : `${name}.${attribute}`;
+  }
+  if ('Ref' in value) {
+    const ref = value.Ref as string;
+    return names[ref] ?? `<${ref}>`;
+  }
+  if ('Fn::Join' in value) {
+    const [separator, parts] = value['Fn::Join'] as [string, unknown[]];
+    return parts.map((part) => describeResource(part, names)).join(separator);
+  }
+  return JSON.stringify(resource);
+}
+
+/** Sorted actions by described resource, over all statements of a role. */
+export function permissionMatrix(statements: readonly PolicyStatement[], names: Readonly<Record<string, string>>): Record<string, string[]> {
+  const matrix: Record<string, Set<string>> = {};
+  for (const statement of statements) {
+    if (statement.Effect !== 'Allow') continue;
+    for (const resource of resourcesOfStatement(statement)) {
+      const key = describeResource(resource, names);
+      matrix[key] ??= new Set();
+      for (const action of actionsOf(statement)) matrix[key].add(action);
+    }
+  }
+  return Object.fromEntries(Object.entries(matrix).map(([key, actions]) => [key, [...actions].sort()]));
+}

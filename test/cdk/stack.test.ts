@@ -1,0 +1,451 @@
+/**
+ * What matters in the synthesized stack (default `dev` context): tables built
+ * from the shared schema, the rotation wiring, the Object Lock archive, the
+ * API's throttling, and that each function holds exactly the permissions its
+ * code uses. One synthesis for the whole file.
+ */
+import { Match } from 'aws-cdk-lib/assertions';
+import { ROUTES } from '../../lambda/shared/routes';
+import { ARCHIVE_RETENTION_DAYS } from '../../lambda/shared/retention';
+import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/shared/table-schema';
+import { DEFAULTS } from '../../lib/config';
+import { ENV } from '../../lib/env-names';
+import {
+  actionsOf,
+  functionsByHandler,
+  HANDLER_NAMES,
+  logicalIdOf,
+  permissionMatrix,
+  resourcesOf,
+  statementsOfFunction,
+  statementsOfRole,
+  synthesizeService,
+  type SynthesizedService,
+} from './service';
+
+let service: SynthesizedService;
+let ids: {
+  keyTable: string;
+  auditTable: string;
+  archiveBucket: string;
+  accessLogBucket: string;
+  scheduleGroup: string;
+  scheduleGroupName: string;
+  schedulerRole: string;
+  rotationQueue: string;
+  archiveQueue: string;
+  functions: Record<(typeof HANDLER_NAMES)[number], string>;
+};
+
+beforeAll(() => {
+  service = synthesizeService();
+  const { stack } = service;
+  const functions = functionsByHandler(stack);
+  ids = {
+    keyTable: logicalIdOf(stack.keyStore.table),
+    auditTable: logicalIdOf(stack.auditArchive.table),
+    archiveBucket: logicalIdOf(stack.auditArchive.bucket),
+    accessLogBucket: logicalIdOf(stack.auditArchive.accessLogBucket),
+    scheduleGroup: logicalIdOf(stack.rotation.scheduleGroup),
+    scheduleGroupName: stack.rotation.scheduleGroup.scheduleGroupName,
+    schedulerRole: logicalIdOf(stack.rotation.schedulerRole),
+    rotationQueue: logicalIdOf(stack.rotation.deadLetterQueue),
+    archiveQueue: logicalIdOf(stack.auditArchive.deadLetterQueue),
+    functions: Object.fromEntries(HANDLER_NAMES.map((name) => [name, logicalIdOf(functions[name])])) as Record<(typeof HANDLER_NAMES)[number], string>,
+  };
+});
+
+/** Words for the logical ids in policy resources, so matrices read like the design. */
+function resourceNames(): Record<string, string> {
+  const names: Record<string, string> = {
+    [ids.keyTable]: 'KeyTable',
+    [ids.auditTable]: 'AuditTable',
+    [ids.archiveBucket]: 'ArchiveBucket',
+    [ids.schedulerRole]: 'SchedulerRole',
+    [ids.rotationQueue]: 'RotationDLQ',
+    [ids.archiveQueue]: 'ArchiveDLQ',
+    [ids.functions['expire-old-value']]: 'ExpireFunction',
+    [ids.scheduleGroupName]: '<group>',
+  };
+  for (const [name, fn] of Object.entries(functionsByHandler(service.stack))) {
+    names[logicalIdOf(fn.logGroup)] = `LogGroup(${name})`;
+  }
+  return names;
+}
+
+describe('key store', () => {
+  test('the key table is built from KEY_TABLE: keys, team index, TTL, on demand, point-in-time recovery', () => {
+    service.template.hasResource('AWS::DynamoDB::Table', {
+      Properties: {
+        KeySchema: [
+          { AttributeName: KEY_TABLE.partitionKey.name, KeyType: 'HASH' },
+          { AttributeName: KEY_TABLE.sortKey.name, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [
+          Match.objectLike({
+            IndexName: TEAM_INDEX,
+            KeySchema: [
+              { AttributeName: KEY_TABLE.globalSecondaryIndexes[0]!.partitionKey.name, KeyType: 'HASH' },
+              { AttributeName: KEY_TABLE.globalSecondaryIndexes[0]!.sortKey.name, KeyType: 'RANGE' },
+            ],
+          }),
+        ],
+        BillingMode: 'PAY_PER_REQUEST',
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        StreamSpecification: Match.absent(),
+        DeletionProtectionEnabled: false,
+      },
+      // A dev stack can be torn down; production retains (production.test.ts).
+      DeletionPolicy: 'Delete',
+    });
+    expect(resourcesOf(service.template, 'AWS::DynamoDB::Table')[ids.keyTable]?.Properties?.StreamSpecification).toBeUndefined();
+  });
+
+  test('the audit table streams NEW_IMAGE and has the TTL attribute and point-in-time recovery', () => {
+    const audit = resourcesOf(service.template, 'AWS::DynamoDB::Table')[ids.auditTable];
+    expect(audit?.Properties).toMatchObject({
+      KeySchema: [
+        { AttributeName: AUDIT_TABLE.partitionKey.name, KeyType: 'HASH' },
+        { AttributeName: AUDIT_TABLE.sortKey.name, KeyType: 'RANGE' },
+      ],
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      BillingMode: 'PAY_PER_REQUEST',
+    });
+  });
+});
+
+describe('rotation', () => {
+  test('the scheduler role trusts only EventBridge Scheduler, for schedules of this group in this account', () => {
+    service.template.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: {
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: 'sts:AssumeRole',
+            Principal: { Service: 'scheduler.amazonaws.com' },
+            Condition: {
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+              ArnEquals: { 'aws:SourceArn': { 'Fn::Join': ['', Match.arrayWith([`:schedule-group/${ids.scheduleGroupName}`])] } },
+            },
+          },
+        ],
+      },
+    });
+  });
+
+  test('the scheduler role may invoke the expire function and nothing else, and reach its dead-letter queue', () => {
+    // Act
+    const matrix = permissionMatrix(statementsOfRole(service.template, ids.schedulerRole), resourceNames());
+
+    // Assess
+    expect(matrix).toEqual({
+      ExpireFunction: ['lambda:InvokeFunction'],
+      RotationDLQ: ['sqs:SendMessage'],
+    });
+  });
+
+  test('schedules target the expire function through the scheduler role, with the dead-letter queue, via the regenerate environment', () => {
+    for (const handler of ['regenerate-api-key', 'delete-api-key'] as const) {
+      const fn = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions[handler]];
+      expect(fn?.Properties?.Environment).toEqual({
+        Variables: expect.objectContaining({
+          [ENV.SCHEDULE_GROUP_NAME]: ids.scheduleGroupName,
+          [ENV.EXPIRE_FUNCTION_ARN]: { 'Fn::GetAtt': [ids.functions['expire-old-value'], 'Arn'] },
+          [ENV.SCHEDULER_ROLE_ARN]: { 'Fn::GetAtt': [ids.schedulerRole, 'Arn'] },
+          [ENV.SCHEDULER_DLQ_ARN]: { 'Fn::GetAtt': [ids.rotationQueue, 'Arn'] },
+        }),
+      });
+    }
+    service.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: ids.scheduleGroupName });
+  });
+
+  test('the expire function parks failed asynchronous invocations in the rotation dead-letter queue', () => {
+    const expire = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['expire-old-value']];
+    expect(expire?.Properties?.DeadLetterConfig).toEqual({ TargetArn: { 'Fn::GetAtt': [ids.rotationQueue, 'Arn'] } });
+  });
+});
+
+describe('audit archive', () => {
+  test('the archive bucket locks objects in COMPLIANCE mode for ARCHIVE_RETENTION_DAYS, versioned', () => {
+    const bucket = resourcesOf(service.template, 'AWS::S3::Bucket')[ids.archiveBucket];
+    expect(bucket?.Properties).toMatchObject({
+      ObjectLockEnabled: true,
+      ObjectLockConfiguration: {
+        ObjectLockEnabled: 'Enabled',
+        Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: ARCHIVE_RETENTION_DAYS } },
+      },
+      VersioningConfiguration: { Status: 'Enabled' },
+    });
+  });
+
+  test('the lifecycle expires objects, and noncurrent versions, only after the retention period', () => {
+    const bucket = resourcesOf(service.template, 'AWS::S3::Bucket')[ids.archiveBucket];
+    expect(bucket?.Properties?.LifecycleConfiguration).toEqual({
+      Rules: [
+        {
+          Id: 'expire-after-retention',
+          Status: 'Enabled',
+          ExpirationInDays: ARCHIVE_RETENTION_DAYS,
+          NoncurrentVersionExpiration: { NoncurrentDays: ARCHIVE_RETENTION_DAYS },
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 },
+        },
+      ],
+    });
+  });
+
+  test('the archive bucket blocks public access, is encrypted, and logs access to the separate log bucket', () => {
+    const bucket = resourcesOf(service.template, 'AWS::S3::Bucket')[ids.archiveBucket];
+    expect(bucket?.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LoggingConfiguration: { DestinationBucketName: { Ref: ids.accessLogBucket } },
+    });
+  });
+
+  test.each([
+    ['archive', () => ids.archiveBucket],
+    ['access log', () => ids.accessLogBucket],
+  ])('the %s bucket denies requests without TLS', (_name, bucketId) => {
+    service.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucketId() },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  test('the archiver reads INSERT records only, bisects failing batches, retries a bounded number of times, reports item failures and sends failures to SQS', () => {
+    service.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: ids.functions['archive-audit'] },
+      EventSourceArn: { 'Fn::GetAtt': [ids.auditTable, 'StreamArn'] },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'] }) }] },
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [ids.archiveQueue, 'Arn'] } } },
+    });
+  });
+});
+
+describe('API', () => {
+  test('every route of ROUTES is a Lambda proxy method on its path, to its own handler', () => {
+    const resources = resourcesOf(service.template, 'AWS::ApiGateway::Resource');
+    const pathOf = (resourceId: string): string => {
+      const resource = resources[resourceId];
+      if (resource === undefined) return '';
+      const parent = resource.Properties?.ParentId as { Ref?: string };
+      return `${parent.Ref === undefined ? '' : pathOf(parent.Ref)}/${resource.Properties?.PathPart as string}`;
+    };
+    const methods = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::Method')).map((method) => {
+      const uri = JSON.stringify((method.Properties?.Integration as { Uri: unknown }).Uri);
+      const target = Object.entries(ids.functions).find(([, id]) => uri.includes(`"${id}"`))?.[0];
+      return {
+        method: method.Properties?.HttpMethod,
+        path: pathOf((method.Properties?.ResourceId as { Ref: string }).Ref),
+        handler: target,
+        integration: (method.Properties?.Integration as { Type: string }).Type,
+      };
+    });
+
+    expect(methods).toEqual(expect.arrayContaining(ROUTES.map((route) => ({ ...route, integration: 'AWS_PROXY' }))));
+    expect(methods).toHaveLength(ROUTES.length);
+  });
+
+  test('the stage throttles every method, more tightly for create, regenerate and delete, and keeps access logs', () => {
+    const managementSetting = (method: string, path: string) => ({
+      HttpMethod: method,
+      ResourcePath: `/${path.replace(/\//g, '~1')}`,
+      ThrottlingRateLimit: DEFAULTS.managementRateLimit,
+      ThrottlingBurstLimit: DEFAULTS.managementBurstLimit,
+      LoggingLevel: 'ERROR',
+      DataTraceEnabled: false,
+      MetricsEnabled: true,
+    });
+    service.template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'dev',
+      TracingEnabled: true,
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('\\$context\\.requestId') },
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: DEFAULTS.apiRateLimit,
+          ThrottlingBurstLimit: DEFAULTS.apiBurstLimit,
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+        }),
+        ...ROUTES.filter((route) => route.handler !== 'verify-api-key').map((route) => Match.objectLike(managementSetting(route.method, route.path))),
+      ]),
+    });
+  });
+
+  test('the usage plan carries the configured throttle and quota on the stage', () => {
+    service.template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: DEFAULTS.usagePlanRateLimit, BurstLimit: DEFAULTS.usagePlanBurstLimit },
+      Quota: { Limit: DEFAULTS.usagePlanQuota, Period: DEFAULTS.usagePlanQuotaPeriod },
+      ApiStages: [Match.objectLike({ ApiId: { Ref: logicalIdOf(service.stack.api.restApi) } })],
+    });
+  });
+
+  test('throttled requests get 429 with Retry-After in the service error shape', () => {
+    service.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'THROTTLED',
+      StatusCode: '429',
+      ResponseParameters: { 'gatewayresponse.header.Retry-After': "'1'" },
+      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"code":"RATE_LIMITED"') },
+    });
+  });
+});
+
+describe('functions', () => {
+  test('every function runs on Node.js 24, ARM64, traced, with JSON logs into its own log group', () => {
+    for (const [name, id] of Object.entries(ids.functions)) {
+      const fn = resourcesOf(service.template, 'AWS::Lambda::Function')[id];
+      const logGroupId = logicalIdOf(functionsByHandler(service.stack)[name as (typeof HANDLER_NAMES)[number]].logGroup);
+      expect({ name, ...fn?.Properties }).toMatchObject({
+        name,
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: logGroupId } },
+      });
+    }
+  });
+
+  test(`every log group expires after the configured ${DEFAULTS.logRetentionDays} days`, () => {
+    const retentions = Object.values(resourcesOf(service.template, 'AWS::Logs::LogGroup')).map((group) => group.Properties?.RetentionInDays);
+    expect(retentions.length).toBeGreaterThanOrEqual(HANDLER_NAMES.length + 1);
+    expect(new Set(retentions)).toEqual(new Set([DEFAULTS.logRetentionDays]));
+  });
+
+  test('no execution role uses a managed policy', () => {
+    for (const [name, id] of Object.entries(ids.functions)) {
+      const fn = resourcesOf(service.template, 'AWS::Lambda::Function')[id];
+      const roleId = (fn?.Properties?.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
+      expect({ name, managed: resourcesOf(service.template, 'AWS::IAM::Role')[roleId]?.Properties?.ManagedPolicyArns }).toEqual({ name, managed: undefined });
+    }
+  });
+});
+
+describe('least privilege', () => {
+  const own = (name: string) => ({ [`LogGroup(${name})`]: ['logs:CreateLogStream', 'logs:PutLogEvents'] });
+  const xray = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
+  const schedules = 'arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<group>/*';
+
+  test('each function holds exactly the actions its code uses, on exactly its resources', () => {
+    // Act
+    const matrices = Object.fromEntries(
+      Object.entries(ids.functions).map(([name, id]) => [name, permissionMatrix(statementsOfFunction(service.template, id), resourceNames())]),
+    );
+
+    // Assess
+    expect(matrices).toEqual({
+      'generate-api-key': {
+        ...own('generate-api-key'),
+        '*': xray,
+        KeyTable: ['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        [`KeyTable/index/${TEAM_INDEX}`]: ['dynamodb:Query'],
+        AuditTable: ['dynamodb:PutItem'],
+      },
+      'regenerate-api-key': {
+        ...own('regenerate-api-key'),
+        '*': xray,
+        KeyTable: ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        AuditTable: ['dynamodb:PutItem'],
+        [schedules]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+        SchedulerRole: ['iam:PassRole'],
+      },
+      'delete-api-key': {
+        ...own('delete-api-key'),
+        '*': xray,
+        KeyTable: ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        [`KeyTable/index/${TEAM_INDEX}`]: ['dynamodb:Query'],
+        AuditTable: ['dynamodb:PutItem'],
+        [schedules]: ['scheduler:DeleteSchedule'],
+      },
+      'verify-api-key': { ...own('verify-api-key'), '*': xray, KeyTable: ['dynamodb:GetItem', 'dynamodb:UpdateItem'] },
+      authorizer: { ...own('authorizer'), '*': xray, KeyTable: ['dynamodb:GetItem', 'dynamodb:UpdateItem'] },
+      'expire-old-value': {
+        ...own('expire-old-value'),
+        '*': xray,
+        KeyTable: ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        AuditTable: ['dynamodb:PutItem'],
+        RotationDLQ: ['sqs:SendMessage'],
+      },
+      'archive-audit': {
+        ...own('archive-audit'),
+        '*': ['dynamodb:ListStreams', ...xray],
+        'AuditTable.StreamArn': ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+        'ArchiveBucket/audit/*': ['s3:PutObject'],
+        ArchiveDLQ: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
+      },
+    });
+  });
+
+  test('the audit table is append-only: no role of the stack may update or delete its items', () => {
+    const offenders: string[] = [];
+    for (const [roleId] of Object.entries(resourcesOf(service.template, 'AWS::IAM::Role'))) {
+      for (const statement of statementsOfRole(service.template, roleId)) {
+        const onAudit = JSON.stringify(statement.Resource).includes(`"${ids.auditTable}"`);
+        const writes = actionsOf(statement).filter((action) => /^dynamodb:(UpdateItem|DeleteItem|BatchWriteItem|\*)$/.test(action));
+        if (onAudit && writes.length > 0) offenders.push(`${roleId}: ${writes.join(', ')}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  test('only the regenerate and delete functions may touch schedules, and only regenerate may create them', () => {
+    const scheduleActions = Object.fromEntries(
+      Object.entries(resourcesOf(service.template, 'AWS::IAM::Role')).map(([roleId]) => [
+        roleId,
+        statementsOfRole(service.template, roleId).flatMap(actionsOf).filter((action) => action.startsWith('scheduler:')).sort(),
+      ]),
+    );
+    const roleOf = (handler: (typeof HANDLER_NAMES)[number]) => logicalIdOf(functionsByHandler(service.stack)[handler].role!);
+
+    expect(Object.entries(scheduleActions).filter(([, actions]) => actions.length > 0)).toEqual([
+      [roleOf('regenerate-api-key'), ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule']],
+      [roleOf('delete-api-key'), ['scheduler:DeleteSchedule']],
+    ]);
+  });
+
+  test('the scheduler role can be passed only to EventBridge Scheduler', () => {
+    const passRole = statementsOfFunction(service.template, ids.functions['regenerate-api-key']).find((statement) => actionsOf(statement).includes('iam:PassRole'));
+    expect(passRole?.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } });
+  });
+
+  test('no policy grants a service-wide or global action', () => {
+    const wildcards = Object.values(resourcesOf(service.template, 'AWS::IAM::Policy'))
+      .flatMap((policy) => (policy.Properties?.PolicyDocument as { Statement: Array<{ Action: string | string[] }> }).Statement)
+      .flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]))
+      .filter((action) => action.includes('*'));
+    expect(wildcards).toEqual([]);
+  });
+});
+
+describe('alarms', () => {
+  test('every dead-letter queue has a depth alarm', () => {
+    const alarmed = Object.values(resourcesOf(service.template, 'AWS::CloudWatch::Alarm'))
+      .filter((alarm) => alarm.Properties?.MetricName === 'ApproximateNumberOfMessagesVisible')
+      .map((alarm) => JSON.stringify(alarm.Properties?.Dimensions));
+    for (const queueId of Object.keys(resourcesOf(service.template, 'AWS::SQS::Queue'))) {
+      expect({ queueId, alarmed: alarmed.some((dimensions) => dimensions.includes(`"${queueId}"`)) }).toEqual({ queueId, alarmed: true });
+    }
+  });
+
+  test('the API 5xx rate, every function\'s throttles and both tables\' throttles are alarmed', () => {
+    const alarms = Object.values(resourcesOf(service.template, 'AWS::CloudWatch::Alarm'));
+    expect(alarms.filter((alarm) => alarm.Properties?.MetricName === '5XXError' && alarm.Properties?.Statistic === 'Average')).toHaveLength(1);
+    const throttled = alarms.filter((alarm) => alarm.Properties?.MetricName === 'Throttles').map((alarm) => JSON.stringify(alarm.Properties?.Dimensions));
+    for (const [name, id] of Object.entries(ids.functions)) {
+      expect({ name, alarmed: throttled.some((dimensions) => dimensions.includes(`"${id}"`)) }).toEqual({ name, alarmed: true });
+    }
+    const tableAlarms = alarms.filter((alarm) => JSON.stringify(alarm.Properties?.Metrics ?? []).includes('ThrottledRequests'));
+    expect(tableAlarms).toHaveLength(2);
+  });
+});
