@@ -50,13 +50,16 @@ export function inLiveTransition(key: KeyItem, now: Date): boolean {
 }
 
 /**
- * The team's other live manager keys (`sk` with `keys.manage`, not expired):
- * candidates to keep the team manageable when one is deleted.
+ * The team's other live manager keys (`sk` with `keys.manage`, not expired)
+ * that can manage keys of `environment`: candidates to keep the team
+ * manageable when one is deleted. A `test` manager cannot act on `live`
+ * keys, so it never keeps a team's live keys manageable.
  */
 export async function otherLiveManagers(
   deps: KeyReadDeps,
   teamId: string,
   exceptKeyId: string,
+  environment: KeyItem['environment'],
   now: Date,
 ): Promise<KeyItem[]> {
   const managers: KeyItem[] = [];
@@ -75,7 +78,8 @@ export async function otherLiveManagers(
     );
     for (const item of (page.Items ?? []) as KeyItem[]) {
       const expired = item.expires_at !== null && Date.parse(item.expires_at) <= now.getTime();
-      if (item.id !== exceptKeyId && !expired) managers.push(item);
+      const reaches = environment === 'test' || item.environment === 'live';
+      if (item.id !== exceptKeyId && !expired && reaches) managers.push(item);
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);

@@ -65,10 +65,11 @@ export async function deleteKey(
   if (!key) throw notFound(input.key_id);
   assertEnvironmentReach(caller, key.environment);
 
-  // Keep the team manageable: another live manager key must survive this delete.
+  // Keep the team manageable: another live manager key that can reach this
+  // key's environment must survive this delete.
   let survivor: KeyItem | undefined;
   if (key.is_manager) {
-    const others = await otherLiveManagers(deps, key.team_id, key.id, now);
+    const others = await otherLiveManagers(deps, key.team_id, key.id, key.environment, now);
     survivor = others.find((other) => other.id === caller.id) ?? others[0];
     if (!survivor) {
       throw new ApiError(ErrorCode.CONFLICT, LAST_MANAGER_MESSAGE, [{ field: 'key_id', issue: 'last manager key of the team' }]);
@@ -111,9 +112,9 @@ export async function deleteKey(
       ConditionCheck: {
         TableName: table,
         Key: keyTableKeys.key(survivor.id),
-        ConditionExpression: '#state = :active AND is_manager = :true AND is_active = :true',
+        ConditionExpression: '#state = :active AND is_manager = :true AND is_active = :true AND environment = :environment',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':active': 'active', ':true': true },
+        ExpressionAttributeValues: { ':active': 'active', ':true': true, ':environment': survivor.environment },
       },
     });
   }
