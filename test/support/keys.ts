@@ -1,0 +1,77 @@
+/**
+ * Generic helpers for tests about a key's life: the clock, status checks
+ * whose failure message shows the whole response, verification of a value
+ * without going through an endpoint, and a snapshot of everything the key
+ * table stores about one key.
+ */
+import { ManualClock, systemClock } from '../../lambda/shared/clock';
+import { runtimeDeps, useClock } from '../../lambda/shared/runtime';
+import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyResult } from '../../lambda/shared/verify';
+import type { CallResult } from './api';
+import { keyItem, lookupItemsForKey, usageItem } from './store';
+
+/** Scopes of a key that can itself call the management endpoints. */
+export const MANAGER_SCOPES = ['keys.manage', 'enc.*:read'];
+
+/** A 26-character ULID that no key has (well-formed, so it passes validation). */
+export const UNKNOWN_KEY_ID = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+
+/**
+ * Installs a ManualClock as the clock every handler uses, starting at the
+ * current real time (stored TTLs derive from it, so it must not run behind
+ * the real clock: DynamoDB Local removes TTL-expired items).
+ * Pair with `restoreSystemClock()` in `afterEach`.
+ */
+export function installManualClock(start: number = Date.now()): ManualClock {
+  const clock = new ManualClock(start);
+  useClock(clock);
+  return clock;
+}
+
+export function restoreSystemClock(): void {
+  useClock(systemClock);
+}
+
+/** Fails with the received status and body unless the response has `status`. */
+export function expectStatus(response: CallResult, status: number): void {
+  if (response.status !== status) {
+    throw new Error(`expected HTTP ${status}, received ${response.status}: ${JSON.stringify(response.body)}`);
+  }
+}
+
+/** Read-only verification of a value (writes no usage). */
+export function checkValue(value: string, request: Omit<VerifyRequest, 'value'> = {}): Promise<CheckResult> {
+  return checkKey(runtimeDeps(), { value, ...request });
+}
+
+/** Full verification of a value: an authenticated use, recorded in the key's usage. */
+export function useValue(value: string, request: Omit<VerifyRequest, 'value'> = {}): Promise<VerifyResult> {
+  return verifyKey(runtimeDeps(), { value, ...request });
+}
+
+/** Uses a value `times` times, one after the other; fails unless every use is valid. */
+export async function useValueTimes(value: string, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    const result = await useValue(value);
+    if (!result.valid) throw new Error(`use ${i + 1} of ${times} was refused: ${JSON.stringify(result)}`);
+  }
+}
+
+/** The sorted own keys of an object, for exact key-set assertions. */
+export function keysOf(value: unknown): string[] {
+  return Object.keys(value as object).sort();
+}
+
+export interface StoredKeyState {
+  key: Record<string, unknown> | undefined;
+  /** Value lookups of the key, sorted by pk. */
+  lookups: Record<string, unknown>[];
+  usage: Record<string, unknown> | undefined;
+}
+
+/** Everything the key table holds about one key (key item, value lookups, usage item). */
+export async function storedKeyState(keyId: string): Promise<StoredKeyState> {
+  const [key, lookups, usage] = await Promise.all([keyItem(keyId), lookupItemsForKey(keyId), usageItem(keyId)]);
+  lookups.sort((a, b) => String(a.pk).localeCompare(String(b.pk)));
+  return { key, lookups, usage };
+}
