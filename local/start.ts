@@ -25,6 +25,9 @@ import {
 } from './dynamodb-local';
 import { createLocalServer, type LocalServer } from './server';
 import { ensureTables } from './tables';
+import { createLocalScheduler } from './scheduler';
+import { useRevocationScheduler } from '../lambda/shared/scheduling';
+import { systemClock } from '../lambda/shared/clock';
 
 /** `.data/` at the repository root. */
 export const DEFAULT_DATA_DIR = path.resolve(__dirname, '..', '.data');
@@ -147,6 +150,27 @@ export const tablesPart: LocalRuntimePart = {
   },
 };
 
+/**
+ * The local revocation scheduler: in-process timers in place of EventBridge
+ * Scheduler. On start it re-arms every key in transition and expires at once
+ * those whose grace period ended while the service was stopped.
+ */
+export const schedulerPart: LocalRuntimePart = {
+  name: 'revocation scheduler',
+  async start() {
+    const scheduler = createLocalScheduler({ clock: systemClock });
+    useRevocationScheduler(scheduler);
+    const summary = await scheduler.rearmFromStore();
+    if (summary.armed + summary.firedAtOnce > 0) {
+      console.info(`Revocation scheduler: ${summary.armed} transition(s) armed, ${summary.firedAtOnce} expired at once`);
+    }
+    return async () => {
+      useRevocationScheduler(undefined);
+      await scheduler.stop();
+    };
+  },
+};
+
 /** The API on HOST:PORT; one log line per request. */
 export const httpServerPart: LocalRuntimePart = {
   name: 'HTTP server',
@@ -160,7 +184,13 @@ export const httpServerPart: LocalRuntimePart = {
 };
 
 /** The parts `npm start` runs, in start order. */
-export const LOCAL_RUNTIME_PARTS: readonly LocalRuntimePart[] = [dataDirPart, dynamoLocalPart, tablesPart, httpServerPart];
+export const LOCAL_RUNTIME_PARTS: readonly LocalRuntimePart[] = [
+  dataDirPart,
+  dynamoLocalPart,
+  tablesPart,
+  schedulerPart,
+  httpServerPart,
+];
 
 export interface LocalRuntime {
   readonly context: LocalRuntimeContext;

@@ -18,6 +18,7 @@ import type { RequestMeta } from '../http/event';
 import { generateRegeneratedValue, hashKeyValue, keyPrefixOf, lastFourOf, shortPrefix } from '../key-values';
 import { valueLookupItem } from '../key-records';
 import { cancellationReasons, getKeyItem, getLiveKey, inLiveTransition } from '../key-repository';
+import { describeError, log } from '../log';
 import type { KeyItem } from '../model';
 import type { RuntimeDeps } from '../runtime';
 import type { RevocationScheduler } from '../revocation-scheduler';
@@ -95,7 +96,20 @@ export async function regenerateKey(
   // Scheduled before the commit: if scheduling fails nothing has changed; a
   // schedule whose transaction then fails finds nothing to do when it fires.
   if (transition && deps.scheduler) {
-    await deps.scheduler.schedule({ keyId: key.id, generation, at: endsAt });
+    try {
+      await deps.scheduler.schedule({ keyId: key.id, generation, at: endsAt });
+    } catch (error) {
+      log.error('could not schedule the end of a grace period', {
+        key_id: key.id,
+        generation,
+        request_id: meta.requestId,
+        ...describeError(error),
+      });
+      throw new ApiError(
+        ErrorCode.SERVICE_UNAVAILABLE,
+        'Could not schedule the end of the grace period; nothing was changed. Retry shortly.',
+      );
+    }
   }
 
   const table = deps.keyTableName;

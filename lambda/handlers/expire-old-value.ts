@@ -1,0 +1,68 @@
+/**
+ * Invoked by the grace-period schedule (EventBridge Scheduler, asynchronously)
+ * with `{key_id, generation}`: revokes the old value of a regenerated key.
+ *
+ * Failure policy: a malformed event is logged and dropped (retrying cannot
+ * fix it). An unexpected error is thrown, so Lambda's asynchronous retries
+ * and then the dead-letter queue keep the event. Expected no-ops are logged
+ * and returned. `not_due` (the schedule fired before the transition's end,
+ * e.g. a schedule replaced by a concurrent attempt a second earlier) is thrown
+ * when the end is close enough for Lambda's retries (about 1 and 3 minutes
+ * later) to find it due; otherwise it is dropped: authentication refuses the
+ * old value by the clock anyway, and the previous lookup's TTL (end + 1 day)
+ * removes it in the end.
+ */
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { z } from 'zod';
+import { KEY_ID_PATTERN } from '../shared/ids';
+import { log } from '../shared/log';
+import { runtimeDeps } from '../shared/runtime';
+import { expireOldValue, type ExpireOldValueOutcome } from '../shared/services/expire-old-value';
+
+/** The schedule's input (lambda/shared/scheduler-eventbridge.ts `expireEventOf`). */
+export const expireEventSchema = z.strictObject({
+  key_id: z.string().regex(KEY_ID_PATTERN),
+  // Generation 1 is the created value; only a regeneration (2+) opens a transition.
+  generation: z.int().min(2),
+});
+export type ExpireEvent = z.infer<typeof expireEventSchema>;
+
+/** A `not_due` this close to the end is retried by Lambda instead of dropped. */
+export const NOT_DUE_RETRY_WINDOW_MS = 3 * 60 * 1000;
+
+export type ExpireHandlerResult = ExpireOldValueOutcome | { outcome: 'invalid_event' };
+
+/** Thrown to have Lambda retry an early fire. */
+export class ExpiryNotDueError extends Error {
+  override name = 'ExpiryNotDueError';
+}
+
+async function lambdaHandler(event: unknown, context: Context): Promise<ExpireHandlerResult> {
+  const requestId = context.awsRequestId;
+  const parsed = expireEventSchema.safeParse(event);
+  if (!parsed.success) {
+    log.error('expire event rejected', {
+      request_id: requestId,
+      problems: parsed.error.issues.map((issue) => ({ path: issue.path.join('.') || '(root)', code: issue.code })),
+    });
+    return { outcome: 'invalid_event' };
+  }
+
+  const deps = runtimeDeps();
+  const result = await expireOldValue(deps, parsed.data, requestId);
+  const fields = { request_id: requestId, key_id: parsed.data.key_id, generation: parsed.data.generation, ...result };
+  if (result.outcome === 'not_due') {
+    const remainingMs = Date.parse(result.transition_ends_at) - deps.clock.now().getTime();
+    if (remainingMs <= NOT_DUE_RETRY_WINDOW_MS) {
+      log.warn('expiry fired before the transition end; retrying', { ...fields, remaining_ms: remainingMs });
+      throw new ExpiryNotDueError(`Transition of generation ${parsed.data.generation} ends at ${result.transition_ends_at}`);
+    }
+    log.warn('expiry fired long before the transition end; dropped', { ...fields, remaining_ms: remainingMs });
+    return result;
+  }
+  log.info(result.outcome === 'expired' ? 'old value expired' : 'expiry had nothing to do', fields);
+  return result;
+}
+
+export const handler = middy<unknown, ExpireHandlerResult>({ timeoutEarlyInMillis: 0 }).handler(lambdaHandler);

@@ -1,0 +1,238 @@
+/**
+ * The local runtime's revocation scheduler: the same port as the EventBridge
+ * adapter, on in-process timers.
+ *
+ * Timers live in memory, so a restart would lose them: `rearmFromStore` scans
+ * the key table for every key still in a transition, arms each, and expires
+ * at once those already past their end. A restart therefore loses no
+ * expiration, only delays it to the next start.
+ *
+ * Time: whether a transition is due is decided by the injected clock (the
+ * one the services use), never by the timer alone. A timer that wakes early
+ * (a long wait split into chained timers, a clock moved by hand) re-arms
+ * itself. With a `ManualClock`, `tick`/`runDue` fire what is due without
+ * waiting for timers, so tests move time instead of sleeping.
+ */
+import { randomUUID } from 'node:crypto';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { systemClock, type Clock } from '../lambda/shared/clock';
+import type { KeyReadDeps } from '../lambda/shared/key-repository';
+import { describeError, log } from '../lambda/shared/log';
+import type { RevocationRequest, RevocationScheduler } from '../lambda/shared/revocation-scheduler';
+import { runtimeDeps } from '../lambda/shared/runtime';
+import { expireOldValue, type ExpireOldValueOutcome } from '../lambda/shared/services/expire-old-value';
+
+/** The longest delay `setTimeout` honours (about 24.8 days); longer waits are chained. */
+export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+export interface LocalSchedulerOptions {
+  /** Decides when a transition is due; must be the clock the services use. Default: the system clock. */
+  clock?: Clock;
+  /** Runs one expiry. Default: the expire service with the runtime's dependencies. */
+  expire?: (request: RevocationRequest) => Promise<unknown>;
+  /** Tries per expiry before giving up until the next `rearmFromStore` (as Scheduler retries). Default: 3. */
+  maxAttempts?: number;
+  /** Wait between tries, by the clock. Default: 60 s. */
+  retryDelayMs?: number;
+}
+
+/** A transition the scheduler waits for. */
+export interface PendingExpiry extends RevocationRequest {
+  /** ISO 8601. */
+  at: string;
+}
+
+export interface RearmSummary {
+  /** Transitions found in the store that end in the future: armed. */
+  armed: number;
+  /** Transitions already past their end: expired at once (awaited). */
+  firedAtOnce: number;
+}
+
+export interface LocalRevocationScheduler extends RevocationScheduler {
+  /**
+   * Arms every key of the table that is in a transition (active, with a
+   * previous value); runs those already due before resolving.
+   */
+  rearmFromStore(deps?: KeyReadDeps): Promise<RearmSummary>;
+  /** Fires every schedule due by the clock and waits for all running expiries; returns how many it fired. */
+  runDue(): Promise<number>;
+  /** Moves a `ManualClock` forward by `ms`, then `runDue()`. */
+  tick(ms: number): Promise<number>;
+  /** What is armed, soonest first. */
+  pending(): PendingExpiry[];
+  /** Clears every timer and waits for running expiries; `schedule` fails afterwards. */
+  stop(): Promise<void>;
+}
+
+interface Entry {
+  readonly request: RevocationRequest;
+  /** Epoch ms. */
+  at: number;
+  attempts: number;
+  timer?: NodeJS.Timeout;
+}
+
+const nameOf = (request: RevocationRequest) => `${request.keyId}#g${request.generation}`;
+
+/** The default expiry: the expire service with the runtime's dependencies, as the Lambda handler runs it. */
+export function expireWithRuntimeDeps(request: RevocationRequest): Promise<ExpireOldValueOutcome> {
+  return expireOldValue(runtimeDeps(), { key_id: request.keyId, generation: request.generation }, `local-${randomUUID()}`);
+}
+
+function notDueUntil(result: unknown): number | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { outcome, transition_ends_at: endsAt } = result as { outcome?: unknown; transition_ends_at?: unknown };
+  if (outcome !== 'not_due' || typeof endsAt !== 'string') return undefined;
+  const at = Date.parse(endsAt);
+  return Number.isNaN(at) ? undefined : at;
+}
+
+/** Creates the local scheduler. Wire it with `useRevocationScheduler` and call `rearmFromStore` on start. */
+export function createLocalScheduler(options: LocalSchedulerOptions = {}): LocalRevocationScheduler {
+  const clock = options.clock ?? systemClock;
+  const expire = options.expire ?? expireWithRuntimeDeps;
+  const maxAttempts = options.maxAttempts ?? 3;
+  const retryDelayMs = options.retryDelayMs ?? 60_000;
+  const entries = new Map<string, Entry>();
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+
+  const clearTimer = (entry: Entry) => {
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = undefined;
+  };
+
+  const arm = (entry: Entry) => {
+    clearTimer(entry);
+    entries.set(nameOf(entry.request), entry);
+    const delay = Math.max(0, Math.min(entry.at - clock.now().getTime(), MAX_TIMER_DELAY_MS));
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      if (entries.get(nameOf(entry.request)) !== entry) return;
+      if (clock.now().getTime() < entry.at) arm(entry);
+      else void fire(entry);
+    }, delay);
+    // A pending expiry never keeps the process alive: the next start re-arms it.
+    entry.timer.unref();
+  };
+
+  const fire = (entry: Entry): Promise<void> => {
+    const name = nameOf(entry.request);
+    if (entries.get(name) === entry) entries.delete(name);
+    clearTimer(entry);
+    entry.attempts += 1;
+    const run = (async () => {
+      try {
+        const result = await expire(entry.request);
+        log.info('local expiry ran', {
+          key_id: entry.request.keyId,
+          generation: entry.request.generation,
+          outcome: (result as { outcome?: unknown } | undefined)?.outcome,
+        });
+        const dueAt = notDueUntil(result);
+        // Fired before the end (a replaced schedule): wait for the end, unless another schedule took its place.
+        if (dueAt !== undefined && !stopped && !entries.has(name)) arm({ ...entry, at: dueAt, attempts: 0, timer: undefined });
+      } catch (error) {
+        const retry = entry.attempts < maxAttempts && !stopped && !entries.has(name);
+        log.error('local expiry failed', {
+          key_id: entry.request.keyId,
+          generation: entry.request.generation,
+          attempt: entry.attempts,
+          will_retry: retry,
+          ...describeError(error),
+        });
+        if (retry) arm({ ...entry, at: clock.now().getTime() + retryDelayMs, timer: undefined });
+      }
+    })();
+    running.add(run);
+    void run.finally(() => running.delete(run));
+    return run;
+  };
+
+  const settle = async () => {
+    while (running.size > 0) await Promise.allSettled([...running]);
+  };
+
+  const runDue = async (): Promise<number> => {
+    const now = clock.now().getTime();
+    const due = [...entries.values()].filter((entry) => entry.at <= now).sort((a, b) => a.at - b.at);
+    for (const entry of due) void fire(entry);
+    await settle();
+    return due.length;
+  };
+
+  const schedule = async (request: PendingExpiry): Promise<void> => {
+    if (stopped) throw new Error('The local scheduler is stopped');
+    const at = Date.parse(request.at);
+    if (Number.isNaN(at)) throw new Error(`Not an instant: ${request.at}`);
+    const existing = entries.get(nameOf(request));
+    if (existing) clearTimer(existing);
+    // Same transition scheduled again (a retried regenerate): the latest call wins, as with EventBridge.
+    arm({ request: { keyId: request.keyId, generation: request.generation }, at, attempts: 0 });
+  };
+
+  return {
+    schedule,
+
+    async cancel(request) {
+      const entry = entries.get(nameOf(request));
+      if (!entry) return;
+      clearTimer(entry);
+      entries.delete(nameOf(request));
+    },
+
+    async rearmFromStore(deps = runtimeDeps()) {
+      const found: PendingExpiry[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await deps.db.send(
+          new ScanCommand({
+            TableName: deps.keyTableName,
+            FilterExpression: 'entity = :key AND #state = :active AND attribute_exists(previous_hash)',
+            ProjectionExpression: 'id, generation, transition_ends_at',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':key': 'key', ':active': 'active' },
+            ConsistentRead: true,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          const { id, generation, transition_ends_at: endsAt } = item as { id: string; generation: number; transition_ends_at?: string };
+          // A previous value with no end recorded cannot be valid: expire it now.
+          found.push({ keyId: id, generation, at: endsAt ?? clock.now().toISOString() });
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+
+      for (const transition of found) await schedule(transition);
+      const now = clock.now().getTime();
+      const dueCount = found.filter((transition) => Date.parse(transition.at) <= now).length;
+      await runDue();
+      log.info('local scheduler re-armed', { armed: found.length - dueCount, fired_at_once: dueCount });
+      return { armed: found.length - dueCount, firedAtOnce: dueCount };
+    },
+
+    runDue,
+
+    async tick(ms) {
+      const manual = clock as Clock & { advance?: (ms: number) => void };
+      if (typeof manual.advance !== 'function') throw new Error('tick needs a ManualClock');
+      manual.advance(ms);
+      return runDue();
+    },
+
+    pending() {
+      return [...entries.values()]
+        .sort((a, b) => a.at - b.at)
+        .map((entry) => ({ ...entry.request, at: new Date(entry.at).toISOString() }));
+    },
+
+    async stop() {
+      stopped = true;
+      for (const entry of entries.values()) clearTimer(entry);
+      entries.clear();
+      await settle();
+    },
+  };
+}
