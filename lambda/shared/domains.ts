@@ -7,7 +7,11 @@
  * `https://a.example.com`, not `https://example.com`, not
  * `https://a.b.example.com`, and never `https://a.example.com.evil.com`.
  * Scheme and port must match exactly (a missing port is the scheme's default).
+ * Internationalised names are compared in their punycode form, as browsers
+ * send them. Matching is by plain label comparison: no public-suffix list, so
+ * `https://*.co.uk` is accepted as an entry and means what it says.
  */
+import { domainToASCII } from 'node:url';
 
 const LABEL = '(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)';
 const HOST = `(?:${LABEL}(?:\\.${LABEL})*)`;
@@ -25,15 +29,34 @@ function defaultPort(scheme: string): number {
   return scheme === 'https' ? 443 : 80;
 }
 
+/**
+ * An internationalised host in its ASCII (punycode) form, which is how
+ * browsers send it in `Origin`; undefined when it cannot be converted.
+ */
+function asciiEntry(entry: string): string | undefined {
+  const text = entry.trim().toLowerCase();
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(text)) return text;
+  const match = /^(https?:\/\/)(\*\.)?([^:/]+)(:\d{1,5})?$/.exec(text);
+  if (!match) return undefined;
+  const host = domainToASCII(match[3]);
+  return host === '' ? undefined : `${match[1]}${match[2] ?? ''}${host}${match[4] ?? ''}`;
+}
+
 /** Parses an allowed-origin entry; undefined when it is not a valid entry. */
 export function parseDomainEntry(entry: string): DomainEntry | undefined {
-  const match = ENTRY_PATTERN.exec(entry.trim().toLowerCase());
+  const text = asciiEntry(entry);
+  if (text === undefined) return undefined;
+  const match = ENTRY_PATTERN.exec(text);
   if (!match) return undefined;
   const [, scheme, wildcard, host, portText] = match;
   const port = portText === undefined ? defaultPort(scheme) : Number(portText);
   if (port < 1 || port > 65535) return undefined;
-  // A wildcard needs at least a registrable-looking base (`*.example.com`, not `*.com`).
-  if (wildcard && !host.includes('.')) return undefined;
+  if (wildcard) {
+    // A wildcard needs a registrable-looking base (`*.example.com`, not `*.com`)
+    // and a name, not an address (`*.0.0.1` would match 127.0.0.1).
+    if (!host.includes('.') || /^\d+$/.test(host.slice(host.lastIndexOf('.') + 1))) return undefined;
+  }
   return { scheme: scheme as 'http' | 'https', wildcard: Boolean(wildcard), host, port };
 }
 

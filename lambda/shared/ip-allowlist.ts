@@ -15,7 +15,8 @@ function unmap(address: Address): Address {
 }
 
 function parseAddress(text: string): Address | undefined {
-  if (!ipaddr.isValid(text)) return undefined;
+  // A zone id (`fe80::1%eth0`) names a local interface; it never appears in a source IP.
+  if (text.includes('%') || !ipaddr.isValid(text)) return undefined;
   // ipaddr.isValid accepts legacy IPv4 forms ("10", "0x0a.1"); only dotted quads are allowed.
   if (!text.includes(':') && !ipaddr.IPv4.isValidFourPartDecimal(text)) return undefined;
   return unmap(ipaddr.parse(text));
@@ -59,4 +60,17 @@ export function ipAllowed(entries: readonly string[], sourceIp: string | undefin
     const [network, prefix] = ipaddr.parseCIDR(normalised);
     return network.kind() === source.kind() && source.match([network, prefix] as never);
   });
+}
+
+/**
+ * The unit a per-source limit counts: an IPv4 address as is, an IPv6 address
+ * by its /64 network (one subscriber usually holds a whole /64, so counting
+ * single IPv6 addresses would let one client rotate through billions), and
+ * `unknown` when the source is missing or unparseable.
+ */
+export function sourceBucketOf(sourceIp: string | undefined): string {
+  const address = sourceIp ? parseAddress(sourceIp) : undefined;
+  if (!address) return 'unknown';
+  if (address.kind() === 'ipv4') return address.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`).toString()}/64`;
 }

@@ -2,19 +2,26 @@
  * The one verify function: the platform's verify endpoint, the Lambda
  * authorizer and the management endpoints' authentication all call it.
  *
- * Cost of a valid verification: one strongly consistent GetItem (the value
- * lookup, which carries a snapshot of the key's configuration) and one
- * UpdateItem (usage + rate limit). A malformed value or a bad checksum costs
- * nothing: it is refused before any I/O.
+ * `checkKey` is the read-only part (shape and checksum, lookup, revocation,
+ * state, expiry, IP, origin, scope); `admitUse` records the use and applies
+ * the key's rate limit; `verifyKey` is the two together. Management endpoints
+ * call them separately so that a request refused with 400 writes nothing.
+ *
+ * Cost of a valid verification: one strongly consistent read (GetItem of the
+ * value lookup, which carries a snapshot of the key's configuration; a
+ * BatchGetItem when a caller adds a companion item such as the verify
+ * endpoint's per-IP counter) and one conditional UpdateItem (usage + rate
+ * limit). A malformed value or a bad checksum costs nothing: it is refused
+ * before any I/O.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from './clock';
 import { hashKeyValue, parseKeyValue, type Environment, type KeyType } from './key-values';
 import { keyTableKeys } from './table-schema';
 import type { ValueLookupItem, ValueSlot } from './model';
 import { ipAllowed } from './ip-allowlist';
-import { originAllowed } from './domains';
-import { anyScopeCovers } from './scopes';
+import { originAllowed, originOf } from './domains';
+import { uncoveredScopes } from './scopes';
 import { recordUse, type RateLimitState } from './usage';
 
 export const VerifyFailure = {
@@ -38,8 +45,8 @@ export interface VerifyRequest {
   origin?: string;
   /** `Referer` header, for public keys. */
   referer?: string;
-  /** Scope the route needs; omitted when any valid key will do. */
-  scope?: string;
+  /** Scope(s) the route needs, every one of them; omitted when any valid key will do. */
+  scope?: string | readonly string[];
 }
 
 /** What a valid verification knows about the key. */
@@ -56,10 +63,16 @@ export interface VerifiedKey {
   slot: ValueSlot;
 }
 
+/**
+ * `allowedOrigin`: the request's `Origin`, exactly as sent, when the key is a
+ * public key whose domains allow it (or that has no domain restriction). Set
+ * on every result reached after the origin check, so a browser page on that
+ * origin may read the answer (CORS); never set for secret keys.
+ */
 export type VerifyResult =
-  | { valid: true; code: 'VALID'; key: VerifiedKey; ratelimit: RateLimitState }
-  | { valid: false; code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>; keyId?: string }
-  | { valid: false; code: 'RATE_LIMITED'; keyId: string; ratelimit: RateLimitState };
+  | { valid: true; code: 'VALID'; key: VerifiedKey; ratelimit: RateLimitState; allowedOrigin?: string }
+  | { valid: false; code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>; keyId?: string; allowedOrigin?: string }
+  | { valid: false; code: 'RATE_LIMITED'; keyId: string; ratelimit: RateLimitState; allowedOrigin?: string };
 
 export interface VerifyDeps {
   db: DynamoDBDocumentClient;
@@ -68,12 +81,19 @@ export interface VerifyDeps {
   pepper?: string;
 }
 
-function originOk(lookup: ValueLookupItem, request: VerifyRequest): boolean {
-  if (lookup.type !== 'pk' || lookup.domains.length === 0) return true;
-  // A browser sends Origin on CORS requests and Referer on most others; every one present must match.
-  const presented = [request.origin, request.referer].filter((v): v is string => v !== undefined && v !== '');
-  if (presented.length === 0) return false;
-  return presented.every((url) => originAllowed(lookup.domains, url));
+/** Primary key of an item in the key table. */
+export interface ItemKey {
+  pk: string;
+  sk: string;
+}
+
+export interface CheckOptions {
+  /**
+   * Another key-table item to read in the same round trip as the value
+   * lookup (one BatchGetItem instead of a GetItem). Read only when the value
+   * is well formed; returned as `companion`.
+   */
+  companionKey?: ItemKey;
 }
 
 /** A key that passed every check, before its use is recorded. */
@@ -81,45 +101,107 @@ export interface CheckedKey {
   key: VerifiedKey;
   /** Set while the key is in a transition: which transition, and which value was used. */
   transition?: { generation: number; role: 'old' | 'new' };
+  /** See `VerifyResult`. */
+  allowedOrigin?: string;
 }
 
-export type CheckResult =
+export type CheckResult = (
   | { valid: true; checked: CheckedKey }
-  | { valid: false; code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>; keyId?: string };
+  | { valid: false; code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>; keyId?: string; allowedOrigin?: string }
+) & {
+  /** Whether the value had the shape and checksum of an issued value (false: nothing was read). */
+  wellFormed: boolean;
+  /** The companion item, when one was asked for and the value was well formed (undefined: no such item). */
+  companion?: Record<string, unknown>;
+};
 
 /**
- * Read-only part of verification: shape, lookup, revocation, expiry, IP,
- * origin and scope. Writes nothing.
+ * Public keys: `domains` restrict the `Origin` (CORS) and `Referer` headers.
+ * Every one of them that is present must be allowed, and at least one must
+ * be present. A public key without domains is not restricted by origin.
  */
-export async function checkKey(deps: VerifyDeps, request: VerifyRequest): Promise<CheckResult> {
-  if (!parseKeyValue(request.value)) return { valid: false, code: VerifyFailure.NOT_FOUND };
+function originOk(lookup: ValueLookupItem, request: VerifyRequest): boolean {
+  if (lookup.type !== 'pk' || lookup.domains.length === 0) return true;
+  const presented = [request.origin, request.referer].filter((v): v is string => v !== undefined && v !== '');
+  if (presented.length === 0) return false;
+  return presented.every((url) => originAllowed(lookup.domains, url));
+}
 
-  const { Item } = await deps.db.send(
-    new GetCommand({
-      TableName: deps.keyTableName,
-      Key: keyTableKeys.valueLookup(hashKeyValue(request.value, deps.pepper)),
-      ConsistentRead: true,
-    }),
-  );
-  const lookup = Item as ValueLookupItem | undefined;
-  if (!lookup) return { valid: false, code: VerifyFailure.NOT_FOUND };
+/** The Origin a browser on it may read the answer from (public keys only). */
+function allowedOriginOf(lookup: ValueLookupItem, request: VerifyRequest): string | undefined {
+  if (lookup.type !== 'pk' || request.origin === undefined || originOf(request.origin) === undefined) return undefined;
+  return request.origin;
+}
+
+function scopesOf(request: VerifyRequest): readonly string[] {
+  if (request.scope === undefined) return [];
+  return typeof request.scope === 'string' ? [request.scope] : request.scope;
+}
+
+const sameKey = (a: Record<string, unknown>, b: ItemKey) => a.pk === b.pk && a.sk === b.sk;
+
+/** Reads the lookup (and the companion, in the same round trip). */
+async function readLookup(
+  deps: VerifyDeps,
+  lookupKey: ItemKey,
+  companionKey: ItemKey | undefined,
+): Promise<{ lookup?: ValueLookupItem; companion?: Record<string, unknown> }> {
+  if (!companionKey) {
+    const { Item } = await deps.db.send(new GetCommand({ TableName: deps.keyTableName, Key: lookupKey, ConsistentRead: true }));
+    return { lookup: Item as ValueLookupItem | undefined };
+  }
+  const found: Record<string, unknown>[] = [];
+  let keys: Record<string, unknown>[] = [{ ...lookupKey }, { ...companionKey }];
+  // BatchGetItem may leave keys unprocessed under throttling; ask again for those.
+  for (let attempt = 0; keys.length > 0; attempt++) {
+    if (attempt === 5) throw new Error('BatchGetItem left keys unprocessed after 5 attempts');
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    const result = await deps.db.send(
+      new BatchGetCommand({ RequestItems: { [deps.keyTableName]: { Keys: keys, ConsistentRead: true } } }),
+    );
+    found.push(...(result.Responses?.[deps.keyTableName] ?? []));
+    keys = result.UnprocessedKeys?.[deps.keyTableName]?.Keys ?? [];
+  }
+  return {
+    lookup: found.find((item) => sameKey(item, lookupKey)) as ValueLookupItem | undefined,
+    companion: found.find((item) => sameKey(item, companionKey)),
+  };
+}
+
+/**
+ * Read-only part of verification: shape, lookup, revocation, state, expiry,
+ * IP, origin and scope. Writes nothing.
+ */
+export async function checkKey(deps: VerifyDeps, request: VerifyRequest, options: CheckOptions = {}): Promise<CheckResult> {
+  if (!parseKeyValue(request.value)) return { valid: false, code: VerifyFailure.NOT_FOUND, wellFormed: false };
+
+  const lookupKey = keyTableKeys.valueLookup(hashKeyValue(request.value, deps.pepper));
+  const { lookup, companion } = await readLookup(deps, lookupKey, options.companionKey);
+  const fail = (code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>, keyId?: string, allowedOrigin?: string): CheckResult => ({
+    valid: false,
+    code,
+    keyId,
+    allowedOrigin,
+    wellFormed: true,
+    companion,
+  });
+  if (!lookup || lookup.entity !== 'value') return fail(VerifyFailure.NOT_FOUND);
 
   const now = deps.clock.now().getTime();
   const keyId = lookup.key_id;
   // The clock decides when an old value dies, whether or not clean-up has run.
   if (lookup.slot === 'previous' && (!lookup.valid_until || Date.parse(lookup.valid_until) <= now)) {
-    return { valid: false, code: VerifyFailure.REVOKED, keyId };
+    return fail(VerifyFailure.REVOKED, keyId);
   }
-  if (!lookup.is_active) return { valid: false, code: VerifyFailure.INACTIVE, keyId };
-  if (lookup.expires_at !== null && Date.parse(lookup.expires_at) <= now) {
-    return { valid: false, code: VerifyFailure.EXPIRED, keyId };
-  }
-  if (!ipAllowed(lookup.ip_whitelist, request.sourceIp)) {
-    return { valid: false, code: VerifyFailure.IP_NOT_ALLOWED, keyId };
-  }
-  if (!originOk(lookup, request)) return { valid: false, code: VerifyFailure.ORIGIN_NOT_ALLOWED, keyId };
-  if (request.scope !== undefined && !anyScopeCovers(lookup.scopes, request.scope)) {
-    return { valid: false, code: VerifyFailure.SCOPE_DENIED, keyId };
+  // DynamoDB TTL deletes late (up to days): an item past its TTL is gone.
+  if (lookup.ttl !== undefined && lookup.ttl * 1000 <= now) return fail(VerifyFailure.NOT_FOUND);
+  if (!lookup.is_active) return fail(VerifyFailure.INACTIVE, keyId);
+  if (lookup.expires_at !== null && Date.parse(lookup.expires_at) <= now) return fail(VerifyFailure.EXPIRED, keyId);
+  if (!ipAllowed(lookup.ip_whitelist, request.sourceIp)) return fail(VerifyFailure.IP_NOT_ALLOWED, keyId);
+  if (!originOk(lookup, request)) return fail(VerifyFailure.ORIGIN_NOT_ALLOWED, keyId);
+  const allowedOrigin = allowedOriginOf(lookup, request);
+  if (uncoveredScopes(lookup.scopes, scopesOf(request)).length > 0) {
+    return fail(VerifyFailure.SCOPE_DENIED, keyId, allowedOrigin);
   }
 
   const inTransition =
@@ -128,6 +210,8 @@ export async function checkKey(deps: VerifyDeps, request: VerifyRequest): Promis
     Date.parse(lookup.transition_ends_at) > now;
   return {
     valid: true,
+    wellFormed: true,
+    companion,
     checked: {
       key: {
         id: keyId,
@@ -143,6 +227,7 @@ export async function checkKey(deps: VerifyDeps, request: VerifyRequest): Promis
       transition: inTransition
         ? { generation: lookup.transition_generation as number, role: lookup.slot === 'previous' ? 'old' : 'new' }
         : undefined,
+      allowedOrigin,
     },
   };
 }
@@ -152,7 +237,7 @@ export type AdmitResult =
   | { admitted: false; code: 'RATE_LIMITED'; ratelimit: RateLimitState }
   | { admitted: false; code: 'NOT_FOUND' };
 
-/** Records the use of a checked key and applies its rate limit (one UpdateItem). */
+/** Records the use of a checked key and applies its rate limit (one conditional UpdateItem when admitted). */
 export async function admitUse(deps: VerifyDeps, checked: CheckedKey): Promise<AdmitResult> {
   const use = await recordUse(deps.db, deps.keyTableName, {
     keyId: checked.key.id,
@@ -166,12 +251,23 @@ export async function admitUse(deps: VerifyDeps, checked: CheckedKey): Promise<A
   return { admitted: false, code: 'RATE_LIMITED', ratelimit: use.rateLimit };
 }
 
+/** `admitUse` for a checked key, as a verification result. */
+export async function useCheckedKey(deps: VerifyDeps, checked: CheckedKey): Promise<VerifyResult> {
+  const admit = await admitUse(deps, checked);
+  const { key, allowedOrigin } = checked;
+  if (admit.admitted) return { valid: true, code: 'VALID', key, ratelimit: admit.ratelimit, allowedOrigin };
+  if (admit.code === 'NOT_FOUND') return { valid: false, code: VerifyFailure.NOT_FOUND };
+  return { valid: false, code: VerifyFailure.RATE_LIMITED, keyId: key.id, ratelimit: admit.ratelimit, allowedOrigin };
+}
+
+/** The verification result of a failed check (without the check's bookkeeping fields). */
+export function failureOf(check: Extract<CheckResult, { valid: false }>): VerifyResult {
+  return { valid: false, code: check.code, keyId: check.keyId, allowedOrigin: check.allowedOrigin };
+}
+
 /** Verifies a presented value and records the use: `checkKey` then `admitUse`. */
 export async function verifyKey(deps: VerifyDeps, request: VerifyRequest): Promise<VerifyResult> {
   const check = await checkKey(deps, request);
-  if (!check.valid) return check;
-  const admit = await admitUse(deps, check.checked);
-  if (admit.admitted) return { valid: true, code: 'VALID', key: check.checked.key, ratelimit: admit.ratelimit };
-  if (admit.code === 'NOT_FOUND') return { valid: false, code: VerifyFailure.NOT_FOUND };
-  return { valid: false, code: VerifyFailure.RATE_LIMITED, keyId: check.checked.key.id, ratelimit: admit.ratelimit };
+  if (!check.valid) return failureOf(check);
+  return useCheckedKey(deps, check.checked);
 }

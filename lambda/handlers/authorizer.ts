@@ -1,0 +1,185 @@
+/**
+ * Lambda REQUEST authorizer for the platform's own REST APIs: the same
+ * verification as POST /functions/v1/verify-api-key (`checkKey` +
+ * `admitUse`), answered as an IAM policy. See docs/verification.md.
+ *
+ * Key: `Authorization: Bearer <value>`, else `x-api-key: <value>`.
+ *
+ * Route scopes (read once, at cold start; an invalid setting fails it):
+ * - `AUTHORIZER_SCOPE`: a scope every route needs (optional).
+ * - `AUTHORIZER_ROUTE_SCOPES`: JSON `{"<METHOD> <path>": "<scope>"}`, e.g.
+ *   `{"GET /tiles/*": "enc.tiles:read"}`. METHOD may be `*`; `*` in the path
+ *   matches any characters, `/` included (IAM resource semantics). A route
+ *   needs the scope of every entry it matches; a route matching none is
+ *   denied (fail closed).
+ * With neither, any valid key is allowed everywhere.
+ *
+ * The policy is written so that API Gateway may cache it per key: it does
+ * not cover just this method but lists every mapped route of the stage,
+ * Allow where the key holds the scope and Deny where it does not. A cached
+ * answer therefore stays right for every route; what caching does change is
+ * that revocation, rate limits and usage only see cache misses (the cache
+ * TTL is the revocation delay).
+ *
+ * Outcomes: unknown, expired, revoked or inactive key, or no key → throws
+ * `Unauthorized` (API Gateway answers 401). IP or origin refused, over the
+ * key's rate limit → Deny for the whole stage (403). Scope missing → the
+ * policy above (403 for this route). Allowed → `principalId` and
+ * `usageIdentifierKey` = the key id, context `{key_id, team_id, scopes
+ * (comma-joined), key_type, environment, ratelimit_*}`.
+ */
+import middy from '@middy/core';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Statement } from 'aws-lambda';
+import { runtimeDeps } from '../shared/runtime';
+import { isValidScope, uncoveredScopes } from '../shared/scopes';
+import { checkKey, useCheckedKey, VerifyFailure } from '../shared/verify';
+
+/** One `AUTHORIZER_ROUTE_SCOPES` entry (or `AUTHORIZER_SCOPE`, as `* /*`). */
+export interface RouteScope {
+  /** `METHOD/path` as in an execute-api ARN after the stage, e.g. `GET/tiles/*`. */
+  readonly resource: string;
+  readonly pattern: RegExp;
+  readonly scope: string;
+}
+
+const METHODS = new Set(['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+function globPattern(resource: string): RegExp {
+  const escaped = resource.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${escaped.join('.*')}$`);
+}
+
+function routeScope(route: string, scope: string, source: string): RouteScope {
+  const match = /^(\S+) (\/\S*)$/.exec(route);
+  if (!match || !METHODS.has(match[1].toUpperCase())) {
+    throw new Error(`${source}: "${route}" must be "<METHOD> /<path>", e.g. "GET /tiles/*"`);
+  }
+  if (typeof scope !== 'string' || !isValidScope(scope)) throw new Error(`${source}: "${String(scope)}" is not a valid scope`);
+  const resource = `${match[1].toUpperCase()}/${match[2].slice(1)}`;
+  return { resource, pattern: globPattern(resource), scope };
+}
+
+/** The route → scope table from the environment. */
+export function routeScopesFromEnv(env: NodeJS.ProcessEnv = process.env): RouteScope[] {
+  const routes: RouteScope[] = [];
+  const everywhere = env.AUTHORIZER_SCOPE;
+  if (everywhere !== undefined && everywhere !== '') routes.push(routeScope('* /*', everywhere, 'AUTHORIZER_SCOPE'));
+  const table = env.AUTHORIZER_ROUTE_SCOPES;
+  if (table !== undefined && table !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(table);
+    } catch {
+      throw new Error('AUTHORIZER_ROUTE_SCOPES must be a JSON object {"<METHOD> /<path>": "<scope>"}');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new Error('AUTHORIZER_ROUTE_SCOPES must be a JSON object {"<METHOD> /<path>": "<scope>"}');
+    }
+    for (const [route, scope] of Object.entries(parsed)) routes.push(routeScope(route, scope as string, 'AUTHORIZER_ROUTE_SCOPES'));
+  }
+  return routes;
+}
+
+
+/** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/` and `METHOD/path` of a method ARN. */
+function splitMethodArn(methodArn: string): { stageArn: string; resource: string } {
+  const [api, stage, ...rest] = methodArn.split('/');
+  if (!api.startsWith('arn:') || stage === undefined || rest.length === 0) throw new Error('Unexpected methodArn');
+  return { stageArn: `${api}/${stage}/`, resource: rest.join('/') };
+}
+
+function header(event: APIGatewayRequestAuthorizerEvent, name: string): string | undefined {
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === name && value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** The presented value: `Authorization: Bearer <value>`, else `x-api-key`. */
+export function presentedValue(event: APIGatewayRequestAuthorizerEvent): string | undefined {
+  const bearer = /^Bearer ([^\s]+)$/i.exec(header(event, 'authorization')?.trim() ?? '');
+  if (bearer) return bearer[1];
+  const apiKey = header(event, 'x-api-key')?.trim();
+  return apiKey === '' ? undefined : apiKey;
+}
+
+function policy(principalId: string, statements: Statement[]): APIGatewayAuthorizerResult {
+  return { principalId, policyDocument: { Version: '2012-10-17', Statement: statements } };
+}
+
+function statement(effect: 'Allow' | 'Deny', resources: string[]): Statement {
+  return { Action: 'execute-api:Invoke', Effect: effect, Resource: resources };
+}
+
+function denyAll(principalId: string, stageArn: string, code: string, extra: Record<string, string | number> = {}): APIGatewayAuthorizerResult {
+  return { ...policy(principalId, [statement('Deny', [`${stageArn}*/*`])]), context: { code, ...extra } };
+}
+
+async function authorize(routes: readonly RouteScope[], event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+  const { stageArn, resource } = splitMethodArn(event.methodArn);
+  const value = presentedValue(event);
+  // API Gateway turns exactly this message into 401.
+  if (value === undefined) throw new Error('Unauthorized');
+
+  const deps = runtimeDeps();
+  const check = await checkKey(deps, {
+    value,
+    sourceIp: event.requestContext?.identity?.sourceIp,
+    origin: header(event, 'origin'),
+    referer: header(event, 'referer'),
+  });
+  if (!check.valid) {
+    if (check.code === VerifyFailure.IP_NOT_ALLOWED || check.code === VerifyFailure.ORIGIN_NOT_ALLOWED) {
+      return denyAll(check.keyId ?? 'unknown', stageArn, check.code);
+    }
+    throw new Error('Unauthorized');
+  }
+
+  const { key } = check.checked;
+  const matching = routes.filter((route) => route.pattern.test(resource));
+  const covered = (route: RouteScope) => uncoveredScopes(key.scopes, [route.scope]).length === 0;
+  const statements: Statement[] = [];
+  if (routes.length === 0) {
+    statements.push(statement('Allow', [`${stageArn}*/*`]));
+  } else {
+    const allowed = routes.filter(covered).map((route) => stageArn + route.resource);
+    const denied = routes.filter((route) => !covered(route)).map((route) => stageArn + route.resource);
+    if (allowed.length > 0) statements.push(statement('Allow', allowed));
+    if (denied.length > 0) statements.push(statement('Deny', denied));
+  }
+  const allowedHere = routes.length === 0 || (matching.length > 0 && matching.every(covered));
+  if (!allowedHere) {
+    return { ...policy(key.id, statements), context: { code: matching.length === 0 ? 'ROUTE_NOT_MAPPED' : VerifyFailure.SCOPE_DENIED } };
+  }
+
+  const result = await useCheckedKey(deps, check.checked);
+  if (result.code === VerifyFailure.RATE_LIMITED) {
+    return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
+  }
+  if (!result.valid) throw new Error('Unauthorized');
+  return {
+    ...policy(key.id, statements),
+    context: {
+      key_id: key.id,
+      team_id: key.team_id,
+      scopes: key.scopes.join(','),
+      key_type: key.type,
+      environment: key.environment,
+      ratelimit_limit: result.ratelimit.limit,
+      ratelimit_remaining: result.ratelimit.remaining,
+      ratelimit_reset: result.ratelimit.reset,
+    },
+    usageIdentifierKey: key.id,
+  };
+}
+
+/** An authorizer with the given route table (read on first use). */
+export function authorizerWith(routeTable: () => readonly RouteScope[]) {
+  let routes: readonly RouteScope[] | undefined;
+  return middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>({ timeoutEarlyInMillis: 0 }).handler((event) => {
+    routes ??= routeTable();
+    return authorize(routes, event);
+  });
+}
+
+export const handler = authorizerWith(() => routeScopesFromEnv());

@@ -1,0 +1,87 @@
+/**
+ * Cost: a valid verification is at most one read and one write round trip
+ * to DynamoDB, counted by a middleware on the shared client's stack
+ * (installed through `setDynamoClient`).
+ */
+import { call, createKey, newTeam, type TestTeam } from '../support/api';
+import { installManualClock, restoreSystemClock, UNKNOWN_KEY_ID, useValue, MANAGER_SCOPES } from '../support/keys';
+import { forgetRememberedWindows, RATE_WINDOW_MS } from '../../lambda/shared/usage';
+import { authorizerWith } from '../../lambda/handlers/authorizer';
+import { callAuthorizer, callVerify, countDynamoRequests } from './helpers';
+
+describe('cost of a verification (DynamoDB requests, counted on the client)', () => {
+  let team: TestTeam;
+  let counter: ReturnType<typeof countDynamoRequests>;
+  beforeAll(async () => {
+    team = await newTeam('live');
+  });
+  beforeEach(() => {
+    counter = countDynamoRequests();
+  });
+  afterEach(() => {
+    counter.restore();
+    restoreSystemClock();
+  });
+
+  const commands = () => counter.requests.map((r) => `${r.command}×${r.attempts}`);
+
+  it('verifyKey, valid: one GetItem and one UpdateItem', async () => {
+    const created = await createKey(team);
+    counter.reset();
+    const result = await useValue(created.key, { scope: 'enc.tiles:read' });
+    expect(result.valid).toBe(true);
+    expect(commands()).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1']);
+  });
+
+  it('verify endpoint, valid: one BatchGetItem (value lookup + per-source counter) and one UpdateItem', async () => {
+    const created = await createKey(team, { type: 'pk', domains: ['https://maps.example.com'] });
+    counter.reset();
+    const response = await callVerify({ key: created.key }, { headers: { Origin: 'https://maps.example.com' } });
+    expect(response.body.code).toBe('VALID');
+    expect(commands()).toEqual(['BatchGetItemCommand×1', 'UpdateItemCommand×1']);
+  });
+
+  it('still one write in a new hour after a busy one, in a process that never saw the key', async () => {
+    const created = await createKey(team, { rate_limit: 10 });
+    const hour = (Math.floor((Date.now() + 60_000) / RATE_WINDOW_MS) + 1) * RATE_WINDOW_MS;
+    const clock = installManualClock(hour + 1000);
+    for (let i = 0; i < 8; i++) await useValue(created.key);
+    clock.set(hour + RATE_WINDOW_MS + RATE_WINDOW_MS / 2);
+    forgetRememberedWindows();
+    counter.reset();
+    expect((await useValue(created.key)).valid).toBe(true);
+    expect(commands()).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1']);
+  });
+
+  it('authorizer, allowed: one GetItem and one UpdateItem', async () => {
+    const created = await createKey(team);
+    const authorizer = authorizerWith(() => []);
+    counter.reset();
+    const { result } = await callAuthorizer(authorizer, { headers: { Authorization: `Bearer ${created.key}` } });
+    expect(result?.usageIdentifierKey).toBe(created.id);
+    expect(commands()).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1']);
+  });
+
+  it('management endpoint: authentication is one GetItem, metering one UpdateItem, before the handler’s own work', async () => {
+    const caller = await createKey(team, { scopes: MANAGER_SCOPES });
+    counter.reset();
+    const response = await call('delete', { key: caller.key, body: { key_id: UNKNOWN_KEY_ID, confirm_deletion: true } });
+    expect(response.status).toBe(404);
+    expect(commands().slice(0, 2)).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1']);
+  });
+
+  it('malformed values and bad checksums cost nothing', async () => {
+    await useValue('svc_sk_live_1b4e28ba_aaaaaaaaaaaaaaaaaaaaaaaaaaaa');
+    await callVerify({ key: 'not-a-key' });
+    expect(commands()).toEqual([]);
+  });
+
+  it('a refused (rate-limited) verification: one read and two writes (a failed conditional write, then the use alone)', async () => {
+    const created = await createKey(team, { rate_limit: 1 });
+    installManualClock();
+    await useValue(created.key);
+    counter.reset();
+    expect((await useValue(created.key)).code).toBe('RATE_LIMITED');
+    expect(commands()).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1', 'UpdateItemCommand×1']);
+  });
+});

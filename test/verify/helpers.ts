@@ -1,0 +1,172 @@
+/**
+ * Helpers of the verification tests: calls to the verify endpoint and the
+ * authorizer the way API Gateway makes them, keys with restrictions, and a
+ * DynamoDB client that counts its requests.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import fixture from '../fixtures/apigw-rest-event.json';
+import { handler as verifyHandler } from '../../lambda/handlers/verify-api-key';
+import { createDynamoClient, setDynamoClient } from '../../lambda/shared/dynamo';
+import type { CallResult } from '../support/api';
+
+export const VERIFY_PATH = '/functions/v1/verify-api-key';
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** A random address in 10.0.0.0/8, so per-source guess counters of different tests never meet. */
+export function randomSourceIp(): string {
+  return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+}
+
+export interface VerifyCallOptions {
+  /** Extra or replacing headers; undefined removes one. */
+  headers?: Record<string, string | undefined>;
+  /** Sent verbatim instead of the JSON body. */
+  rawBody?: string | null;
+  sourceIp?: string;
+  method?: 'POST' | 'OPTIONS';
+}
+
+function lambdaContext(requestId: string): Context {
+  return { awsRequestId: requestId, getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
+}
+
+/** Calls POST (or OPTIONS) /functions/v1/verify-api-key through its handler, as API Gateway does. */
+export async function callVerify(body: unknown, options: VerifyCallOptions = {}): Promise<CallResult> {
+  const requestId = randomUUID();
+  const method = options.method ?? 'POST';
+  const headers: Record<string, string> = { ...fixture.headers };
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (value === undefined) delete headers[name];
+    else headers[name] = value;
+  }
+  const event = {
+    ...fixture,
+    resource: VERIFY_PATH,
+    path: VERIFY_PATH,
+    httpMethod: method,
+    headers,
+    body: options.rawBody !== undefined ? options.rawBody : body === undefined ? null : JSON.stringify(body),
+    requestContext: {
+      ...fixture.requestContext,
+      resourcePath: VERIFY_PATH,
+      httpMethod: method,
+      requestId,
+      identity: { ...fixture.requestContext.identity, sourceIp: options.sourceIp ?? randomSourceIp() },
+    },
+  } as unknown as APIGatewayProxyEvent;
+  const result = await (verifyHandler as unknown as ProxyHandler)(event, lambdaContext(requestId));
+  let parsed: unknown = result.body;
+  try {
+    parsed = JSON.parse(result.body);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: result.statusCode, headers: (result.headers ?? {}) as Record<string, string>, body: parsed };
+}
+
+export const METHOD_ARN_PREFIX = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/';
+
+export interface AuthorizerCallOptions {
+  headers?: Record<string, string>;
+  /** `METHOD/path` after the stage, e.g. `GET/tiles/1`. */
+  resource?: string;
+  sourceIp?: string;
+}
+
+/** A REQUEST authorizer event for `resource`. */
+export function authorizerEvent(options: AuthorizerCallOptions = {}): APIGatewayRequestAuthorizerEvent {
+  const resource = options.resource ?? 'GET/tiles/1';
+  const [httpMethod, ...path] = resource.split('/');
+  return {
+    type: 'REQUEST',
+    methodArn: METHOD_ARN_PREFIX + resource,
+    resource: `/${path.join('/')}`,
+    path: `/${path.join('/')}`,
+    httpMethod,
+    headers: options.headers ?? {},
+    multiValueHeaders: {},
+    pathParameters: {},
+    queryStringParameters: {},
+    multiValueQueryStringParameters: {},
+    stageVariables: {},
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'abc123',
+      httpMethod,
+      identity: { sourceIp: options.sourceIp ?? randomSourceIp(), userAgent: 'jest' },
+      path: `/prod/${path.join('/')}`,
+      stage: 'prod',
+      requestId: randomUUID(),
+      resourceId: 'r1',
+      resourcePath: `/${path.join('/')}`,
+    },
+  } as unknown as APIGatewayRequestAuthorizerEvent;
+}
+
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent, context: Context) => Promise<APIGatewayAuthorizerResult>;
+
+/** Invokes an authorizer handler; resolves with its result or the message it threw. */
+export async function callAuthorizer(
+  handler: unknown,
+  options: AuthorizerCallOptions = {},
+): Promise<{ result?: APIGatewayAuthorizerResult; thrown?: string }> {
+  try {
+    const result = await (handler as AuthorizerHandler)(authorizerEvent(options), lambdaContext(randomUUID()));
+    return { result };
+  } catch (error) {
+    return { thrown: (error as Error).message };
+  }
+}
+
+export interface CountedRequest {
+  /** e.g. `GetItemCommand`, `UpdateItemCommand`. */
+  command: string;
+  /** HTTP attempts (retries included). */
+  attempts: number;
+}
+
+/**
+ * Replaces the shared DynamoDB client with one whose middleware stack records
+ * every request it sends. Call `restore()` afterwards.
+ */
+export function countDynamoRequests(): { requests: CountedRequest[]; reset(): void; restore(): void } {
+  const requests: CountedRequest[] = [];
+  const client = DynamoDBDocumentClient.from(createDynamoClient(), { marshallOptions: { removeUndefinedValues: true } });
+  const counted = new WeakMap<object, CountedRequest>();
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const entry: CountedRequest = { command: String(context.commandName), attempts: 0 };
+      counted.set(context, entry);
+      requests.push(entry);
+      return next(args);
+    },
+    { step: 'initialize', name: 'countCommands' },
+  );
+  // After the retry middleware: runs once per HTTP attempt.
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const entry = counted.get(context);
+      if (entry) entry.attempts += 1;
+      return next(args);
+    },
+    { step: 'finalizeRequest', priority: 'low', name: 'countAttempts' },
+  );
+  setDynamoClient(client);
+  return {
+    requests,
+    reset: () => requests.splice(0, requests.length),
+    restore: () => {
+      setDynamoClient(undefined);
+      client.destroy();
+    },
+  };
+}
