@@ -30,7 +30,7 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Statement } from 'aws-lambda';
-import { runtimeDeps } from '../shared/runtime';
+import { verificationDeps } from '../shared/runtime';
 import { isValidScope, uncoveredScopes } from '../shared/scopes';
 import { checkKey, useCheckedKey, VerifyFailure } from '../shared/verify';
 
@@ -121,7 +121,7 @@ async function authorize(routes: readonly RouteScope[], event: APIGatewayRequest
   // API Gateway turns exactly this message into 401.
   if (value === undefined) throw new Error('Unauthorized');
 
-  const deps = runtimeDeps();
+  const deps = verificationDeps();
   const check = await checkKey(deps, {
     value,
     sourceIp: event.requestContext?.identity?.sourceIp,

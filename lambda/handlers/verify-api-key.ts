@@ -23,7 +23,7 @@ import { errorResponses, jsonBody } from '../shared/http/middleware';
 import { jsonResponse } from '../shared/http/response';
 import { originOf } from '../shared/domains';
 import { verifyWithGuessLimit } from '../shared/guess-limiter';
-import { runtimeDeps } from '../shared/runtime';
+import { verificationDeps } from '../shared/runtime';
 import { verifyKeyRequestSchema, type VerifyKeyRequest, type VerifyKeyResponse } from '../shared/schemas/verify-key';
 import type { VerifyResult } from '../shared/verify';
 
@@ -99,7 +99,7 @@ function headersOf(result: VerifyResult): Record<string, string> {
 }
 
 async function verifyApiKey(event: VerifyEvent): Promise<APIGatewayProxyResult> {
-  const outcome = await verifyWithGuessLimit(runtimeDeps(), {
+  const outcome = await verifyWithGuessLimit(verificationDeps(), {
     value: event.input.key,
     scope: event.input.scope,
     sourceIp: event.meta.sourceIp ?? undefined,

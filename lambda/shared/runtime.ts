@@ -19,6 +19,19 @@ export interface RuntimeDeps {
 
 let clock: Clock = systemClock;
 
+/** What verification needs: the key table only (the verify and authorizer functions have no audit table). */
+export interface VerificationDeps {
+  db: DynamoDBDocumentClient;
+  keyTableName: string;
+  clock: Clock;
+  pepper?: string;
+}
+
+export function verificationDeps(): VerificationDeps {
+  return { db: dynamo(), keyTableName: config.keyTableName, clock, pepper: config.hashPepper };
+}
+
+/** Everything the management services need. */
 export function runtimeDeps(): RuntimeDeps {
   return {
     db: dynamo(),

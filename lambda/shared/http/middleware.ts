@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../errors';
 import { log, describeError } from '../log';
 import { MAX_BODY_BYTES } from '../routes';
-import { runtimeDeps } from '../runtime';
+import { verificationDeps } from '../runtime';
 import { VerifyFailure, admitUse, checkKey, type CheckResult, type CheckedKey } from '../verify';
 import { header, requestMetaOf, type ManagementEvent } from './event';
 import { jsonResponse } from './response';
@@ -91,7 +91,7 @@ export function authenticate(options: { scope: string }): MiddlewareObj<AnyEvent
           WWW_AUTHENTICATE,
         );
       }
-      const result = await checkKey(runtimeDeps(), {
+      const result = await checkKey(verificationDeps(), {
         value: match[1],
         sourceIp: request.event.meta.sourceIp ?? undefined,
         origin: header(request.event, 'origin'),
@@ -115,7 +115,7 @@ export function meterUsage(): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
     before: async (request: HttpRequest) => {
       const checked = request.event.checkedCaller;
       if (!checked) throw new Error('meterUsage needs authenticate() before it');
-      const result = await admitUse(runtimeDeps(), checked);
+      const result = await admitUse(verificationDeps(), checked);
       if (result.admitted) return;
       if (result.code === 'NOT_FOUND') {
         throw new ApiError(ErrorCode.UNAUTHORIZED, 'The API key is invalid.', [], WWW_AUTHENTICATE);
