@@ -3,9 +3,8 @@
  *
  * The runtime is a list of parts started in order and stopped in reverse:
  * lock the data directory, DynamoDB Local (persisted under
- * `<DATA_DIR>/dynamodb`), the tables, the HTTP API. Later pieces (a local
- * scheduler, the audit-stream archiver) are more parts: add them to
- * `LOCAL_RUNTIME_PARTS` between `tables` and `httpServer`.
+ * `<DATA_DIR>/dynamodb`), the tables, the revocation scheduler, the audit
+ * archive (stream → S3 API on loopback), the HTTP API.
  *
  * Environment: PORT (3000), HOST (127.0.0.1), DATA_DIR (`.data/` in the repo),
  * KEY_TABLE_NAME (api-keys), AUDIT_TABLE_NAME (api-key-audit),
@@ -28,6 +27,8 @@ import { ensureTables } from './tables';
 import { createLocalScheduler } from './scheduler';
 import { useRevocationScheduler } from '../lambda/shared/scheduling';
 import { systemClock } from '../lambda/shared/clock';
+import { LOCAL_ARCHIVE_BUCKET, startLocalS3 } from './s3-local';
+import { startAuditStreamArchiver } from './audit-stream';
 
 /** `.data/` at the repository root. */
 export const DEFAULT_DATA_DIR = path.resolve(__dirname, '..', '.data');
@@ -171,6 +172,41 @@ export const schedulerPart: LocalRuntimePart = {
   },
 };
 
+/**
+ * The audit archive: DynamoDB Local's stream of the audit table feeds the
+ * same archiver Lambda runs in AWS; objects go to an S3 API on loopback
+ * (s3rver, data under `<DATA_DIR>/s3`), or to the folder `ARCHIVE_DIR` when
+ * that is set. A checkpoint file makes restarts lose and repeat nothing.
+ */
+export const auditArchivePart: LocalRuntimePart = {
+  name: 'audit archive',
+  async start(context) {
+    const { settings } = context;
+    let stopS3: (() => Promise<void>) | undefined;
+    if (process.env.ARCHIVE_DIR) {
+      console.info(`Audit archive: folder ${path.resolve(process.env.ARCHIVE_DIR)}`);
+    } else {
+      const s3 = await startLocalS3({ directory: path.join(settings.dataDir, 's3') });
+      process.env.S3_ENDPOINT = s3.endpoint;
+      process.env.ARCHIVE_BUCKET_NAME = LOCAL_ARCHIVE_BUCKET;
+      stopS3 = () => s3.stop();
+      console.info(`Audit archive: S3 API on ${s3.endpoint}, bucket ${LOCAL_ARCHIVE_BUCKET} (files under ${path.join(settings.dataDir, 's3')})`);
+    }
+    // Imported only now: the archiver reads its settings from the environment at load.
+    const { handler } = await import('../lambda/handlers/archive-audit');
+    const archiver = await startAuditStreamArchiver({
+      dynamoEndpoint: required(context.dynamo, 'DynamoDB Local').endpoint,
+      auditTableName: settings.auditTableName,
+      handler,
+      checkpointFile: path.join(settings.dataDir, 'audit-stream-checkpoint.json'),
+    });
+    return async () => {
+      await archiver.stop();
+      await stopS3?.();
+    };
+  },
+};
+
 /** The API on HOST:PORT; one log line per request. */
 export const httpServerPart: LocalRuntimePart = {
   name: 'HTTP server',
@@ -189,6 +225,7 @@ export const LOCAL_RUNTIME_PARTS: readonly LocalRuntimePart[] = [
   dynamoLocalPart,
   tablesPart,
   schedulerPart,
+  auditArchivePart,
   httpServerPart,
 ];
 
