@@ -98,8 +98,8 @@ export interface UsageItem {
   last_used_at: string | null;
   /** Requests per UTC day, `YYYY-MM-DD` → count. */
   daily: Record<string, number>;
-  /** Uses per transition: `g<generation>` → counts of the old and new value. */
-  transitions: Record<string, { old: number; new: number }>;
+  /** Uses per transition: `g<generation>_old` / `g<generation>_new` → count (see `summariseUsage`). */
+  transitions: Record<string, number>;
   /** Rate-limit windows: window index (hours since epoch) → admitted requests. */
   windows: Record<string, number>;
 }

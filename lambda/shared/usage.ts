@@ -164,9 +164,12 @@ function usageClauses(use: UseToRecord): UsageUpdate {
     'daily.#day = if_not_exists(daily.#day, :zero) + :one',
   ];
   if (use.transition) {
-    names['#g'] = `g${use.transition.generation}`;
-    names['#role'] = use.transition.role;
-    sets.push('transitions.#g.#role = if_not_exists(transitions.#g.#role, :zero) + :one');
+    // A flat entry (`g2_old`) in the map that exists since creation: no
+    // per-transition map has to be made first, so the regenerate transaction
+    // never writes this hot item (a standard write racing a transaction on
+    // the same item makes one of them fail in DynamoDB).
+    names['#gr'] = transitionCounterName(use.transition.generation, use.transition.role);
+    sets.push('transitions.#gr = if_not_exists(transitions.#gr, :zero) + :one');
   }
   return { names, values, sets };
 }
@@ -337,6 +340,23 @@ export async function readUsage(
   return summariseUsage(item, at);
 }
 
+/** Name of a transition counter in the usage item's `transitions` map. */
+export function transitionCounterName(generation: number, role: 'old' | 'new'): string {
+  return `g${generation}_${role}`;
+}
+
+/** Flat counters (`g2_old`, `g2_new`) as `{ g2: { old, new } }`. */
+function transitionsOf(counters: Record<string, number>): Record<string, { old: number; new: number }> {
+  const out: Record<string, { old: number; new: number }> = {};
+  for (const [name, count] of Object.entries(counters)) {
+    const match = /^(g\d+)_(old|new)$/.exec(name);
+    if (!match) continue;
+    const entry = (out[match[1]] ??= { old: 0, new: 0 });
+    entry[match[2] as 'old' | 'new'] = count;
+  }
+  return out;
+}
+
 /** `usage_last_30_days` counts today and the 29 UTC days before it. */
 export function summariseUsage(item: UsageItem | undefined, at: Date): UsageSummary {
   if (!item) return { last_used_at: null, total_requests: 0, usage_last_30_days: 0, transitions: {} };
@@ -349,6 +369,6 @@ export function summariseUsage(item: UsageItem | undefined, at: Date): UsageSumm
     last_used_at: item.last_used_at ?? null,
     total_requests: item.total_requests ?? 0,
     usage_last_30_days: last30,
-    transitions: item.transitions ?? {},
+    transitions: transitionsOf(item.transitions ?? {}),
   };
 }

@@ -4,6 +4,8 @@ import { dynamo } from '../../lambda/shared/dynamo';
 import { keyTableKeys } from '../../lambda/shared/table-schema';
 import { hashKeyValue } from '../../lambda/shared/key-values';
 import { config } from '../../lambda/shared/config';
+import { summariseUsage } from '../../lambda/shared/usage';
+import type { UsageItem } from '../../lambda/shared/model';
 
 export async function getItem(key: { pk: string; sk: string }, table = config.keyTableName) {
   const { Item } = await dynamo().send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
@@ -58,4 +60,9 @@ export async function teamKeyCount(teamId: string): Promise<number> {
     }),
   );
   return Items?.length ?? 0;
+}
+
+/** Per-transition use counts of a stored usage item, as `{ g2: { old, new } }`. */
+export function transitionsOf(usage: Record<string, unknown> | undefined) {
+  return summariseUsage(usage as UsageItem | undefined, new Date()).transitions;
 }

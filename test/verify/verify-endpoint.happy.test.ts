@@ -4,7 +4,7 @@
  */
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../support/keys';
-import { usageItem } from '../support/store';
+import { transitionsOf, usageItem } from '../support/store';
 import { dayOf, RATE_WINDOW_MS } from '../../lambda/shared/usage';
 import { callVerify } from './helpers';
 
@@ -76,7 +76,7 @@ describe('POST /functions/v1/verify-api-key — valid keys', () => {
     expect(answers.slice(0, 4).map((a) => a.body.ratelimit.remaining)).toEqual([3, 2, 1, 0]);
     expect(answers[0].body.key.id).toBe(answers[1].body.key.id);
     const usage = await usageItem(created.id);
-    expect(usage?.transitions).toEqual({ g2: { old: 3, new: 2 } });
+    expect(transitionsOf(usage)).toEqual({ g2: { old: 3, new: 2 } });
     expect(usage?.total_requests).toBe(5);
   });
 

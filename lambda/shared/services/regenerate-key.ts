@@ -178,16 +178,6 @@ export async function regenerateKey(
         },
       },
     });
-    items.push({
-      Update: {
-        TableName: table,
-        Key: keyTableKeys.usage(key.id),
-        UpdateExpression: 'SET transitions.#g = :fresh',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#g': `g${generation}` },
-        ExpressionAttributeValues: { ':fresh': { old: 0, new: 0 } },
-      },
-    });
   } else {
     items.push({ Delete: { TableName: table, Key: keyTableKeys.valueLookup(key.current_hash) } });
   }
