@@ -74,6 +74,19 @@ export function generateRegeneratedValue(type: KeyType, environment: Environment
   return withChecksum(`${type}_${environment}_${keyId}_${randomBase62(RANDOM_LENGTH)}`);
 }
 
+const VALUE_ANYWHERE = new RegExp(
+  `(?:svc_(?:pk|sk)_(?:test|live)_[0-9a-f]{8}|(?:pk|sk)_(?:test|live)_[0-9A-HJKMNP-TV-Z]{26})_[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}`,
+);
+
+/**
+ * Whether free text contains something shaped like an issued value (a key
+ * pasted into a name, description or deletion reason). Such text is refused
+ * so that no value ever reaches storage or the audit trail.
+ */
+export function containsKeyValue(text: string): boolean {
+  return VALUE_ANYWHERE.test(text);
+}
+
 export interface ParsedKeyValue {
   readonly shape: 'created' | 'regenerated';
   readonly type: KeyType;

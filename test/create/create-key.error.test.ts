@@ -66,6 +66,13 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     expect(await usageItem(team.keyId)).toEqual(usageBefore);
   });
 
+  it.each(['name', 'description'])('a key value pasted into %s → 400, stored nowhere', async (field) => {
+    const response = await call('create', { key: team.key, body: { ...validBody(team), [field]: `old key: ${team.key}` } });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual([{ field, issue: 'must not contain an API key value' }]);
+    expect(JSON.stringify(response.body)).not.toContain(team.key);
+  });
+
   it('lists every problem of a body at once', async () => {
     const response = await call('create', {
       key: team.key,

@@ -14,6 +14,7 @@ import {
   storedKeyState,
 } from '../support/keys';
 import { auditRecordsOf } from '../support/store';
+import { generateRegeneratedValue } from '../../lambda/shared/key-values';
 
 beforeEach(() => {
   installManualClock();
@@ -70,6 +71,12 @@ describe('delete: invalid bodies are refused with 400 and change nothing', () =>
     { name: 'an unknown field', bodyFor: (id) => ({ key_id: id, confirm_deletion: true, force: true }), field: '', issue: /force/ },
     { name: 'reason not a string', bodyFor: (id) => ({ key_id: id, confirm_deletion: true, reason: 7 }), field: 'reason' },
     { name: 'reason over 1000 characters', bodyFor: (id) => ({ key_id: id, confirm_deletion: true, reason: 'x'.repeat(1001) }), field: 'reason' },
+    {
+      name: 'reason quoting a key value',
+      bodyFor: (id) => ({ key_id: id, confirm_deletion: true, reason: `leaked: ${generateRegeneratedValue('sk', 'live', id)}` }),
+      field: 'reason',
+      issue: /API key value/,
+    },
   ];
 
   test.each(cases)('$name → 400 VALIDATION_FAILED naming the field', async ({ bodyFor, field, issue }) => {

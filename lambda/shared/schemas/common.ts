@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KEY_ID_PATTERN } from '../ids';
+import { containsKeyValue } from '../key-values';
 
 /** A key id as issued (ULID). */
 export const keyIdSchema = z
@@ -12,5 +13,6 @@ export function text(max: number) {
     .string({ error: 'must be a string' })
     // eslint-disable-next-line no-control-regex
     .refine((value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), 'must not contain control characters')
-    .refine((value) => value.length <= max, `must be at most ${max} characters`);
+    .refine((value) => value.length <= max, `must be at most ${max} characters`)
+    .refine((value) => !containsKeyValue(value), 'must not contain an API key value');
 }
