@@ -20,8 +20,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from './clock';
 import { sourceBucketOf } from './ip-allowlist';
-import { IP_RATE_ENTITY, ipRateKeys } from './ip-rate-keys';
-import { TTL_ATTRIBUTE } from './table-schema';
+import { IP_RATE_ENTITY, TTL_ATTRIBUTE, keyTableKeys } from './table-schema';
 import { checkKey, failureOf, useCheckedKey, VerifyFailure, type VerifyDeps, type VerifyRequest, type VerifyResult } from './verify';
 
 export const GUESS_WINDOW_MS = 60_000;
@@ -58,7 +57,7 @@ export async function verifyWithGuessLimit(
     kind: 'too-many-guesses',
     retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)),
   };
-  const counterKey = ipRateKeys.counter(sourceBucketOf(request.sourceIp), minute);
+  const counterKey = keyTableKeys.ipRateCounter(sourceBucketOf(request.sourceIp), minute);
 
   const check = await checkKey(deps, request, { companionKey: counterKey });
   const failures = Number(check.companion?.n ?? 0);

@@ -10,6 +10,7 @@
  * | key             | `KEY#<id>`        | `KEY`             | metadata; tombstone after delete (TTL 90 d)    |
  * | value lookup    | `HASH#<sha256>`   | `HASH`            | one per valid value; auth snapshot of the key |
  * | usage           | `KEY#<id>`        | `USAGE`           | counters and rate windows; never expires       |
+ * | ip-rate         | `IPRATE#<source>` | `<minute index>`  | verify endpoint's guess counter; TTL 2 min     |
  *
  * GSI `byTeam` (`gsi1pk` = `TEAM#<team_id>`, `gsi1sk` = `KEY#<id>`) lists a
  * team's keys (last-manager check on delete). Usage items are not in it.
@@ -87,7 +88,15 @@ export const keyTableKeys = {
   /** Team index attributes carried by a key item. */
   teamIndex: (teamId: string, keyId: string) => ({ gsi1pk: `TEAM#${teamId}`, gsi1sk: `KEY#${keyId}` }),
   teamPartition: (teamId: string) => `TEAM#${teamId}`,
+  /**
+   * The verify endpoint's failed-verification counter of one source (an IPv4
+   * address or an IPv6 /64) in one minute (minutes since the epoch).
+   */
+  ipRateCounter: (source: string, minute: number) => ({ pk: `IPRATE#${source}`, sk: String(minute) }),
 } as const;
+
+/** `entity` attribute of the verify endpoint's guess counters. */
+export const IP_RATE_ENTITY = 'ip-rate';
 
 /** Item keys of the audit table. */
 export const auditTableKeys = {
