@@ -3,7 +3,7 @@
  * TTL-expired item (DynamoDB may take up to 48 h to remove it) and a key of
  * another team all read as absent.
  */
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { keyTableKeys, TEAM_INDEX } from './table-schema';
 import type { KeyItem } from './model';
@@ -91,3 +91,6 @@ export function cancellationReasons(error: unknown): string[] | undefined {
   if (!(error instanceof TransactionCanceledException)) return undefined;
   return (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
 }
+
+/** One item of a TransactWriteItems request. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

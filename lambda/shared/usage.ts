@@ -340,6 +340,11 @@ export async function readUsage(
   return summariseUsage(item, at);
 }
 
+/** The usage figures audit records keep. */
+export function usageFigures(usage: UsageSummary): Pick<UsageSummary, 'total_requests' | 'usage_last_30_days' | 'last_used_at'> {
+  return { total_requests: usage.total_requests, usage_last_30_days: usage.usage_last_30_days, last_used_at: usage.last_used_at };
+}
+
 /** Name of a transition counter in the usage item's `transitions` map. */
 export function transitionCounterName(generation: number, role: 'old' | 'new'): string {
   return `g${generation}_${role}`;

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { VerifiedKey } from '../verify';
+import type { AuditActor } from '../audit-events';
 
 /** Facts about the HTTP request that audit records keep. */
 export interface RequestMeta {
@@ -29,5 +30,16 @@ export function requestMetaOf(event: APIGatewayProxyEvent, fallbackRequestId: st
     requestId: event.requestContext?.requestId || fallbackRequestId,
     sourceIp: event.requestContext?.identity?.sourceIp || null,
     userAgent: header(event, 'user-agent') ?? event.requestContext?.identity?.userAgent ?? null,
+  };
+}
+
+/** The audit actor of a management call: the calling key, its user, and the request. */
+export function actorOf(caller: VerifiedKey, meta: RequestMeta): AuditActor {
+  return {
+    user_id: caller.created_by,
+    key_id: caller.id,
+    source_ip: meta.sourceIp,
+    user_agent: meta.userAgent,
+    request_id: meta.requestId,
   };
 }

@@ -3,7 +3,7 @@
  * atomic write.
  */
 import { authorizeCreate } from '../authorization';
-import type { RequestMeta } from '../http/event';
+import { actorOf, type RequestMeta } from '../http/event';
 import type { RuntimeDeps } from '../runtime';
 import type { CreateKeyRequest } from '../schemas/create-key';
 import type { VerifiedKey } from '../verify';
@@ -31,13 +31,7 @@ export async function createKey(
       description: input.description ?? '',
       created_by: caller.created_by,
     },
-    {
-      user_id: caller.created_by,
-      key_id: caller.id,
-      source_ip: meta.sourceIp,
-      user_agent: meta.userAgent,
-      request_id: meta.requestId,
-    },
+    actorOf(caller, meta),
     'api',
   );
 }

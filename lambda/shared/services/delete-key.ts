@@ -14,15 +14,15 @@ import { ApiError, ErrorCode } from '../errors';
 import { assertEnvironmentReach, notFound } from '../authorization';
 import { AuditEventType, auditItem } from '../audit-events';
 import { MS_PER_DAY, epochSeconds } from '../clock';
-import type { RequestMeta } from '../http/event';
-import { cancellationReasons, getKeyItem, getLiveKey, inLiveTransition, otherLiveManagers } from '../key-repository';
+import { actorOf, type RequestMeta } from '../http/event';
+import { type TransactItem, cancellationReasons, getKeyItem, getLiveKey, inLiveTransition, otherLiveManagers } from '../key-repository';
 import type { KeyItem } from '../model';
 import { KEY_METADATA_RETENTION_DAYS } from '../retention';
 import type { RuntimeDeps } from '../runtime';
 import type { RevocationScheduler } from '../revocation-scheduler';
 import type { DeleteKeyRequest } from '../schemas/delete-key';
 import { keyTableKeys } from '../table-schema';
-import { readUsage } from '../usage';
+import { readUsage, usageFigures } from '../usage';
 import type { VerifiedKey } from '../verify';
 import { log, describeError } from '../log';
 
@@ -82,7 +82,7 @@ export async function deleteKey(
   const transitionLive = inLiveTransition(key, now);
   const table = deps.keyTableName;
 
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+  const items: TransactItem[] = [
     {
       Update: {
         TableName: table,
@@ -127,23 +127,13 @@ export async function deleteKey(
         occurred_at: deletedAt,
         key_id: key.id,
         team_id: key.team_id,
-        actor: {
-          user_id: caller.created_by,
-          key_id: caller.id,
-          source_ip: meta.sourceIp,
-          user_agent: meta.userAgent,
-          request_id: meta.requestId,
-        },
+        actor: actorOf(caller, meta),
         key: { name: key.name, type: key.type, environment: key.environment, created_at: key.created_at },
         last_four: key.last_four,
         reason,
         revoked_values: transitionLive ? 2 : 1,
         session: { key_id: caller.id, request_id: meta.requestId },
-        usage: {
-          total_requests: usage.total_requests,
-          usage_last_30_days: usage.usage_last_30_days,
-          last_used_at: usage.last_used_at,
-        },
+        usage: usageFigures(usage),
       }),
     },
   });

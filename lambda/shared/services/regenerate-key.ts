@@ -14,16 +14,16 @@ import { ApiError, ErrorCode } from '../errors';
 import { assertEnvironmentReach, notFound } from '../authorization';
 import { AuditEventType, auditItem } from '../audit-events';
 import { MS_PER_DAY, epochSeconds } from '../clock';
-import type { RequestMeta } from '../http/event';
+import { actorOf, type RequestMeta } from '../http/event';
 import { generateRegeneratedValue, hashKeyValue, keyPrefixOf, lastFourOf, shortPrefix } from '../key-values';
 import { valueLookupItem } from '../key-records';
-import { cancellationReasons, getKeyItem, getLiveKey, inLiveTransition } from '../key-repository';
+import { type TransactItem, cancellationReasons, getKeyItem, getLiveKey, inLiveTransition } from '../key-repository';
 import { describeError, log } from '../log';
 import type { KeyItem } from '../model';
 import type { RuntimeDeps } from '../runtime';
 import type { RevocationScheduler } from '../revocation-scheduler';
 import { keyTableKeys } from '../table-schema';
-import { readUsage } from '../usage';
+import { readUsage, usageFigures } from '../usage';
 import type { VerifiedKey } from '../verify';
 import type { RegenerateKeyRequest } from '../schemas/regenerate-key';
 
@@ -141,7 +141,7 @@ export async function regenerateKey(
     keyUpdate += ' REMOVE previous_hash, previous_last_four, previous_key_prefix';
   }
 
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+  const items: TransactItem[] = [
     {
       Update: {
         TableName: table,
@@ -194,13 +194,7 @@ export async function regenerateKey(
         occurred_at: regeneratedAt,
         key_id: key.id,
         team_id: key.team_id,
-        actor: {
-          user_id: caller.created_by,
-          key_id: caller.id,
-          source_ip: meta.sourceIp,
-          user_agent: meta.userAgent,
-          request_id: meta.requestId,
-        },
+        actor: actorOf(caller, meta),
         key: { name: key.name, type: key.type, environment: key.environment },
         generation,
         old_value: { key_prefix: key.key_prefix, last_four: key.last_four },
@@ -208,11 +202,7 @@ export async function regenerateKey(
         grace_period_days: graceDays,
         revoke_immediately: revokeNow,
         transition_ends_at: endsAt,
-        usage: {
-          total_requests: usage.total_requests,
-          usage_last_30_days: usage.usage_last_30_days,
-          last_used_at: usage.last_used_at,
-        },
+        usage: usageFigures(usage),
       }),
     },
   });
