@@ -53,6 +53,9 @@ export class ApiKeyServiceStack extends Stack {
       auditTable: this.auditArchive.table,
       rotation: this.rotation,
       planRateLimit: config.planRateLimit,
+      verifyGuessLimitPerMinute: config.verifyGuessLimitPerMinute,
+      authorizerRouteScopes: config.authorizerRouteScopes,
+      authorizerScope: config.authorizerScope,
       production: config.production,
       logRetention,
     });
@@ -61,6 +64,8 @@ export class ApiKeyServiceStack extends Stack {
     this.api = new Api(this, 'Api', {
       stageName: config.stage,
       handlers: this.handlers.byHandler,
+      // The verify handler decides CORS itself (docs/verification.md).
+      preflightHandlers: ['verify-api-key'],
       stageThrottle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
       methodThrottles: {
         'generate-api-key': managementThrottle,
@@ -91,7 +96,16 @@ export class ApiKeyServiceStack extends Stack {
         {
           name: 'KeyTable',
           table: this.keyStore.table,
-          operations: [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.QUERY, Operation.TRANSACT_WRITE_ITEMS],
+          // BATCH_GET_ITEM: the verify endpoint's read (value lookup + guess counter).
+          operations: [
+            Operation.GET_ITEM,
+            Operation.BATCH_GET_ITEM,
+            Operation.PUT_ITEM,
+            Operation.UPDATE_ITEM,
+            Operation.DELETE_ITEM,
+            Operation.QUERY,
+            Operation.TRANSACT_WRITE_ITEMS,
+          ],
         },
         { name: 'AuditTable', table: this.auditArchive.table, operations: [Operation.PUT_ITEM] },
       ],
@@ -110,7 +124,7 @@ export class ApiKeyServiceStack extends Stack {
     new CfnOutput(this, 'ArchiveBucketName', { value: this.auditArchive.bucket.bucketName, description: 'Object Lock bucket of archived audit records' });
     new CfnOutput(this, 'AuthorizerFunctionArn', {
       value: this.handlers.authorizer.functionArn,
-      description: 'Lambda authorizer for platform APIs (TOKEN or REQUEST authorizer; its cache TTL is the revocation delay)',
+      description: 'Lambda REQUEST authorizer for platform APIs (reads the Authorization or x-api-key header; its cache TTL is the revocation delay)',
       exportName: `${this.stackName}-AuthorizerFunctionArn`,
     });
     new CfnOutput(this, 'ScheduleGroupName', { value: this.rotation.scheduleGroup.scheduleGroupName, description: 'EventBridge Scheduler group of expiry schedules' });

@@ -23,6 +23,12 @@ export interface ApiProps {
   readonly handlers: Readonly<Record<string, lambda.IFunction>>;
   /** Routes to serve. Default: `ROUTES` from `lambda/shared/routes.ts`. */
   readonly routes?: readonly RouteDefinition[];
+  /**
+   * Handlers that answer their own CORS preflight: their route's path also
+   * gets an OPTIONS method, a Lambda proxy to the same function (never API
+   * Gateway's mock CORS preflight). Default: none.
+   */
+  readonly preflightHandlers?: readonly string[];
   /** Stage-wide throttle applied to every method. Required. */
   readonly stageThrottle: Throttle;
   /** Tighter per-method throttles, by handler name. Default: none (stage throttle only). */
@@ -68,7 +74,8 @@ function methodKey(route: RouteDefinition): string {
 
 /**
  * The REST API (usage plans exist only for REST APIs): one Lambda proxy
- * method per route, JSON access logs, error-level execution logs without
+ * method per route (plus OPTIONS, to the same function, on the paths of
+ * `preflightHandlers`), JSON access logs, error-level execution logs without
  * bodies (bodies carry key values), X-Ray, stage and per-method throttling,
  * and a usage plan.
  *
@@ -158,6 +165,29 @@ export class Api extends Construct {
         cfnOf(method),
         'AwsSolutions-COG4',
         'Callers are machines holding API keys issued by this service, not Cognito users; see the AwsSolutions-APIG4 reason.',
+      );
+    }
+
+    for (const handlerName of props.preflightHandlers ?? []) {
+      const route = routes.find((candidate) => candidate.handler === handlerName);
+      const handler = props.handlers[handlerName];
+      if (route === undefined || handler === undefined) {
+        throw new Error(`Preflight handler "${handlerName}" serves no route`);
+      }
+      // The handler answers the preflight (which origins, methods and headers
+      // are granted); a mock integration would answer it differently.
+      const preflight = this.restApi.root.resourceForPath(route.path).addMethod(
+        'OPTIONS',
+        new apigateway.LambdaIntegration(handler, { proxy: true, allowTestInvoke: false }),
+        { operationName: `${handlerName}-preflight` },
+      );
+      // AwsSolutions-COG4 does not apply to OPTIONS methods; APIG4 exempts
+      // only mock-style CORS methods (204 method responses with
+      // Access-Control-Allow-* headers), so it is raised here.
+      acknowledge(
+        cfnOf(preflight),
+        'AwsSolutions-APIG4',
+        `CORS preflight of ${route.path}: browsers send a preflight without credentials (no Authorization header, no key), so any authorizer would refuse every preflight and break browser use of public keys. The function answers it from the request headers alone (no key, no table access, no use recorded); the ${route.method} that follows is authenticated.`,
       );
     }
 

@@ -129,7 +129,7 @@ export class AuditArchive extends Construct {
     acknowledgeWildcardResource(
       this.archiver,
       archiveObjects,
-      'The archiver writes one object per stream batch under audit/year=YYYY/month=MM/day=DD/, with names known only at run time; the grant is PutObject alone (no read, delete or retention change) under that prefix.',
+      'The archiver writes one write-once object per audit event (If-None-Match: *), named audit/year=YYYY/month=MM/day=DD/<stream sequence number>-<event id>.jsonl.gz, so names are known only at run time; the grant is PutObject alone (no read, delete or retention change) under that prefix.',
     );
     // The event source grants stream read (table.grantStreamRead) and
     // SendMessage on the failure queue.

@@ -1,6 +1,8 @@
 import type { Construct } from 'constructs';
 import { DEFAULT_PLAN_RATE_LIMIT } from '../lambda/shared/config';
+import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../lambda/shared/guess-limiter';
 import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../lambda/shared/retention';
+import { isValidScope } from '../lambda/shared/scopes';
 
 /**
  * The one typed reader of CDK context. Every setting has a default; a bad
@@ -47,6 +49,16 @@ export interface ServiceConfig {
   readonly alarmTopicArn: string | undefined;
   /** Regional WAFv2 web ACL associated with the API stage; none means no association. */
   readonly webAclArn: string | undefined;
+  /** Verify endpoint: unknown values one source may verify per minute (`VERIFY_GUESS_LIMIT_PER_MINUTE`). */
+  readonly verifyGuessLimitPerMinute: number;
+  /**
+   * Authorizer route table `{"<METHOD> /<path>": "<scope>"}` (`AUTHORIZER_ROUTE_SCOPES`).
+   * Empty: no route table, so every valid key is allowed on every route
+   * (unless `authorizerScope` is set); non-empty: unmapped routes are denied.
+   */
+  readonly authorizerRouteScopes: Readonly<Record<string, string>>;
+  /** Authorizer: a scope every route needs (`AUTHORIZER_SCOPE`); none means no such scope. */
+  readonly authorizerScope: string | undefined;
 }
 
 /** Context keys, in the order the README's configuration table lists them. */
@@ -68,6 +80,9 @@ export const CONTEXT_KEYS = [
   'apiGatewayCloudWatchRole',
   'alarmTopicArn',
   'webAclArn',
+  'verifyGuessLimitPerMinute',
+  'authorizerRouteScopes',
+  'authorizerScope',
 ] as const satisfies ReadonlyArray<keyof ServiceConfig>;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -90,6 +105,9 @@ export const DEFAULTS = {
   apiGatewayCloudWatchRole: true,
   alarmTopicArn: undefined,
   webAclArn: undefined,
+  verifyGuessLimitPerMinute: DEFAULT_GUESS_LIMIT_PER_MINUTE,
+  authorizerRouteScopes: {},
+  authorizerScope: undefined,
 } as const satisfies Omit<ServiceConfig, 'production'>;
 
 /** Stage names that count as production when `production` is not set. */
@@ -102,6 +120,31 @@ export const LOG_RETENTION_DAYS: readonly number[] = [
 
 /** S3 Object Lock allows at most 100 years of default retention. */
 const MAX_OBJECT_LOCK_DAYS = 36_500;
+
+/**
+ * Longest `AUTHORIZER_ROUTE_SCOPES` JSON: Lambda allows 4 KB of environment
+ * variables per function in total, and the authorizer has a few others.
+ */
+export const MAX_ROUTE_SCOPES_JSON_LENGTH = 3_072;
+
+/**
+ * The authorizer's route grammar (`routeScope` in lambda/handlers/authorizer.ts,
+ * which cannot be imported here: it loads middy, an ES module the CDK app's
+ * CommonJS loader cannot resolve). test/cdk/config.test.ts checks that both
+ * accept and refuse the same tables.
+ */
+const AUTHORIZER_ROUTE = /^(\S+) (\/\S*)$/;
+const AUTHORIZER_METHODS: readonly string[] = ['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+/** Why the authorizer would refuse this route entry at cold start, or undefined. */
+function authorizerRouteProblem(route: string, scope: unknown): string | undefined {
+  const match = AUTHORIZER_ROUTE.exec(route);
+  if (!match || !AUTHORIZER_METHODS.includes(match[1]!.toUpperCase())) {
+    return `"${route}" must be "<METHOD> /<path>" (METHOD one of ${AUTHORIZER_METHODS.join(', ')}), e.g. "GET /tiles/*"`;
+  }
+  if (typeof scope !== 'string' || !isValidScope(scope)) return `"${String(scope)}" is not a valid scope`;
+  return undefined;
+}
 
 /** A source of context values; `Construct#node` satisfies it. */
 export interface ContextSource {
@@ -146,6 +189,9 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
     apiGatewayCloudWatchRole: reader.boolean('apiGatewayCloudWatchRole', DEFAULTS.apiGatewayCloudWatchRole),
     alarmTopicArn: reader.optionalString('alarmTopicArn', /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, 'an SNS topic ARN'),
     webAclArn: reader.optionalString('webAclArn', /^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:\d{12}:regional\/webacl\/[A-Za-z0-9_-]+\/[a-f0-9-]+$/, 'a regional WAFv2 web ACL ARN'),
+    verifyGuessLimitPerMinute: reader.integer('verifyGuessLimitPerMinute', DEFAULTS.verifyGuessLimitPerMinute, 1, 10_000),
+    authorizerRouteScopes: reader.routeScopes('authorizerRouteScopes'),
+    authorizerScope: reader.authorizerScope('authorizerScope'),
   };
 
   if (config.apiBurstLimit < config.apiRateLimit) {
@@ -235,6 +281,52 @@ class ContextReader {
       return fallback;
     }
     return parsed;
+  }
+
+  /**
+   * A route → scope map, as an object (cdk.json) or its JSON text (`-c`),
+   * checked with the authorizer's grammar so that synthesis fails where the
+   * authorizer's cold start would.
+   */
+  routeScopes(key: ContextKey): Readonly<Record<string, string>> {
+    const value = this.raw(key);
+    if (value === undefined) return {};
+    const shape = '{"<METHOD> /<path>": "<scope>", ...}';
+    let parsed: unknown = value;
+    if (typeof value === 'string') {
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        this.problems.push(`${key} must be a JSON object ${shape}; got ${JSON.stringify(value)}`);
+        return {};
+      }
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      this.problems.push(`${key} must be a JSON object ${shape}; got ${JSON.stringify(value)}`);
+      return {};
+    }
+    const entryProblems = Object.entries(parsed).flatMap(([route, scope]) => authorizerRouteProblem(route, scope) ?? []);
+    if (entryProblems.length > 0) {
+      this.problems.push(...entryProblems.map((problem) => `${key}: ${problem}`));
+      return {};
+    }
+    const json = JSON.stringify(parsed);
+    if (json.length > MAX_ROUTE_SCOPES_JSON_LENGTH) {
+      this.problems.push(`${key} must be at most ${MAX_ROUTE_SCOPES_JSON_LENGTH} characters of JSON (Lambda allows 4 KB of environment variables); got ${json.length}`);
+      return {};
+    }
+    return parsed as Record<string, string>;
+  }
+
+  /** One scope (`AUTHORIZER_SCOPE`), checked like the authorizer does. */
+  authorizerScope(key: ContextKey): string | undefined {
+    const value = this.raw(key);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || !isValidScope(value)) {
+      this.problems.push(`${key} must be a scope such as enc.*:read; "${String(value)}" is not a valid scope`);
+      return undefined;
+    }
+    return value;
   }
 
   oneOf<T extends string>(key: ContextKey, fallback: T, allowed: readonly T[]): T {

@@ -115,6 +115,7 @@ export class HouseFunction extends NodejsFunction {
 /** DynamoDB item and query actions the service's functions may be granted. */
 export type TableAction =
   | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
   | 'dynamodb:PutItem'
   | 'dynamodb:UpdateItem'
   | 'dynamodb:DeleteItem'

@@ -18,6 +18,15 @@ export interface KeyHandlersProps {
   readonly rotation: Rotation;
   /** Default `rate_limit` (requests per hour) of keys created without one. Required. */
   readonly planRateLimit: number;
+  /** Verify endpoint: unknown values one source (IPv4 address or IPv6 /64) may verify per minute. Required. */
+  readonly verifyGuessLimitPerMinute: number;
+  /**
+   * Authorizer route table, `{"<METHOD> /<path>": "<scope>"}` (see
+   * `lambda/handlers/authorizer.ts`). Empty: no route table. Required.
+   */
+  readonly authorizerRouteScopes: Readonly<Record<string, string>>;
+  /** Authorizer: a scope every route needs. Default: none. */
+  readonly authorizerScope?: string;
   /** Retention of every handler's log group. Default: the house function default (one year). */
   readonly logRetention?: logs.RetentionDays;
   /** Production: log groups are retained on stack deletion. Default: false. */
@@ -101,22 +110,33 @@ export class KeyHandlers extends Construct {
     rotation.grantScheduleDeletion(this.delete);
 
     // Verification reads the value lookup and bumps usage counters; it never
-    // writes audit records or touches schedules.
-    const verifyEnvironment = { [ENV.KEY_TABLE_NAME]: keyTable.tableName };
+    // writes audit records or touches schedules (no audit table name either).
     this.verify = new HouseFunction(this, 'VerifyApiKey', {
       ...common,
       handlerName: 'verify-api-key',
-      description: 'POST /functions/v1/verify-api-key: checks a presented key value',
-      environment: verifyEnvironment,
+      description: 'POST /functions/v1/verify-api-key: checks a presented key value (OPTIONS: its CORS preflight)',
+      environment: {
+        [ENV.KEY_TABLE_NAME]: keyTable.tableName,
+        [ENV.VERIFY_GUESS_LIMIT_PER_MINUTE]: String(props.verifyGuessLimitPerMinute),
+      },
     });
-    grantTableActions(this.verify, keyTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    // BatchGetItem: the value lookup and the source's guess counter
+    // (`IPRATE#<source>`) in one read; it never issues a plain GetItem.
+    // UpdateItem: the key's usage item (use and rate limit) and the guess counter.
+    grantTableActions(this.verify, keyTable, ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem']);
 
     this.authorizer = new HouseFunction(this, 'Authorizer', {
       ...common,
       handlerName: 'authorizer',
-      description: 'Lambda authorizer for platform APIs: allows requests bearing a valid key',
-      environment: verifyEnvironment,
+      description: 'Lambda REQUEST authorizer for platform APIs: allows requests bearing a valid key',
+      environment: {
+        [ENV.KEY_TABLE_NAME]: keyTable.tableName,
+        // Always set, `{}` included, so the console shows the table in force.
+        [ENV.AUTHORIZER_ROUTE_SCOPES]: JSON.stringify(props.authorizerRouteScopes),
+        ...(props.authorizerScope === undefined ? {} : { [ENV.AUTHORIZER_SCOPE]: props.authorizerScope }),
+      },
     });
+    // GetItem: the value lookup; UpdateItem: the key's usage item.
     grantTableActions(this.authorizer, keyTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
 
     for (const fn of this.all) {

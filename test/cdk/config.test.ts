@@ -3,10 +3,14 @@
  * (always strings), and bad values failing synthesis with a clear message.
  * No synthesis here.
  */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
 import { DEFAULT_PLAN_RATE_LIMIT } from '../../lambda/shared/config';
+import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/shared/guess-limiter';
 import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../../lambda/shared/retention';
-import { CONTEXT_KEYS, DEFAULTS, readServiceConfig } from '../../lib/config';
-import { cdkJsonContext } from './service';
+import { CONTEXT_KEYS, DEFAULTS, MAX_ROUTE_SCOPES_JSON_LENGTH, readServiceConfig } from '../../lib/config';
+import { cdkJsonContext, REPO_ROOT } from './service';
 
 function contextOf(values: Record<string, unknown>) {
   return { tryGetContext: (key: string): unknown => values[key] };
@@ -57,6 +61,9 @@ describe('service configuration from CDK context', () => {
         logRetentionDays: '90',
         apiGatewayCloudWatchRole: 'false',
         alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall',
+        verifyGuessLimitPerMinute: '60',
+        authorizerRouteScopes: '{"GET /tiles/*": "enc.tiles:read", "* /admin/*": "keys.manage"}',
+        authorizerScope: 'enc.*:read',
       }),
     );
 
@@ -74,7 +81,90 @@ describe('service configuration from CDK context', () => {
       logRetentionDays: 90,
       apiGatewayCloudWatchRole: false,
       alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall',
+      verifyGuessLimitPerMinute: 60,
+      authorizerRouteScopes: { 'GET /tiles/*': 'enc.tiles:read', '* /admin/*': 'keys.manage' },
+      authorizerScope: 'enc.*:read',
     });
+  });
+
+  test('the verify guess limit defaults to the handler\'s default; the authorizer to no route table and no scope', () => {
+    // Act
+    const config = readServiceConfig(contextOf({}));
+
+    // Assess
+    expect(config.verifyGuessLimitPerMinute).toBe(DEFAULT_GUESS_LIMIT_PER_MINUTE);
+    expect(config.authorizerRouteScopes).toEqual({});
+    expect(config.authorizerScope).toBeUndefined();
+  });
+
+  test('authorizerRouteScopes may be an object, as cdk.json gives it', () => {
+    const routes = { 'GET /tiles/*': 'enc.tiles:read' };
+    expect(readServiceConfig(contextOf({ authorizerRouteScopes: routes })).authorizerRouteScopes).toEqual(routes);
+  });
+
+  test('authorizer settings the authorizer would refuse at cold start fail synthesis, naming the entry', () => {
+    // Act
+    const message = problemsOf({
+      verifyGuessLimitPerMinute: '0',
+      authorizerRouteScopes: { 'GET tiles': 'enc.tiles:read' },
+      authorizerScope: 'tiles',
+    });
+
+    // Assess
+    expect(message).toContain('verifyGuessLimitPerMinute must be an integer from 1 to 10000; got "0"');
+    expect(message).toContain('authorizerRouteScopes: "GET tiles" must be "<METHOD> /<path>"');
+    expect(message).toContain('authorizerScope must be a scope such as enc.*:read; "tiles" is not a valid scope');
+  });
+
+  test.each([
+    ['not JSON', '{GET /tiles/*: enc.tiles:read}', 'authorizerRouteScopes must be a JSON object'],
+    ['an array', '["GET /tiles/*"]', 'authorizerRouteScopes must be a JSON object'],
+    ['an unknown method', '{"FETCH /tiles/*": "enc.tiles:read"}', 'authorizerRouteScopes: "FETCH /tiles/*" must be "<METHOD> /<path>" (METHOD one of *, GET,'],
+    ['a bad scope', '{"GET /tiles/*": "tiles"}', 'authorizerRouteScopes: "tiles" is not a valid scope'],
+    ['a scope that is not a string', '{"GET /tiles/*": 7}', 'authorizerRouteScopes: "7" is not a valid scope'],
+  ])('authorizerRouteScopes that is %s is rejected', (_what, value, expected) => {
+    expect(problemsOf({ authorizerRouteScopes: value })).toContain(expected);
+  });
+
+  test.each<[string, Record<string, unknown>]>([
+    ['a glob route', { 'GET /tiles/*': 'enc.tiles:read' }],
+    ['any method, lowercase method', { '* /admin/*': 'keys.manage', 'post /identify': 'interact.identify:read' }],
+    ['the root path', { 'GET /': 'enc.tiles:read' }],
+    ['no space', { 'GET/tiles': 'enc.tiles:read' }],
+    ['no leading slash', { 'GET tiles/*': 'enc.tiles:read' }],
+    ['two spaces', { 'GET  /tiles': 'enc.tiles:read' }],
+    ['a space in the path', { 'GET /a b': 'enc.tiles:read' }],
+    ['an unknown method', { 'CONNECT /tiles': 'enc.tiles:read' }],
+    ['a bad scope', { 'GET /tiles': 'ENC.tiles:read' }],
+    ['a wildcard action', { 'GET /tiles': 'enc.tiles:*' }],
+    ['an empty scope', { 'GET /tiles': '' }],
+    ['a number as scope', { 'GET /tiles': 1 }],
+  ])('synthesis and the authorizer\'s cold start agree on a table with %s', (_what, routes) => {
+    // Act
+    const byConfig = (() => {
+      try {
+        readServiceConfig(contextOf({ authorizerRouteScopes: JSON.stringify(routes) }));
+        return 'accepted';
+      } catch {
+        return 'refused';
+      }
+    })();
+    const byAuthorizer = (() => {
+      try {
+        routeScopesFromEnv({ AUTHORIZER_ROUTE_SCOPES: JSON.stringify(routes) });
+        return 'accepted';
+      } catch {
+        return 'refused';
+      }
+    })();
+
+    // Assess
+    expect(byConfig).toBe(byAuthorizer);
+  });
+
+  test('an authorizer route table too large for the Lambda environment is rejected', () => {
+    const routes = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`GET /resource-${i}/*`, 'enc.tiles:read']));
+    expect(problemsOf({ authorizerRouteScopes: routes })).toContain(`authorizerRouteScopes must be at most ${MAX_ROUTE_SCOPES_JSON_LENGTH} characters of JSON`);
   });
 
   test.each(['prod', 'production'])('stage %s is production unless production=false says otherwise', (stage) => {
@@ -130,5 +220,17 @@ describe('service configuration from CDK context', () => {
 
     // Assess
     expect([...CONTEXT_KEYS].sort()).toEqual(fields);
+  });
+
+  test('docs/deploy.md\'s configuration table lists exactly the context keys, in order', () => {
+    // Prepare
+    const docs = readFileSync(path.join(REPO_ROOT, 'docs', 'deploy.md'), 'utf8');
+    const table = docs.split('\n## Configuration\n')[1]?.split('\n## ')[0] ?? '';
+
+    // Act
+    const documented = [...table.matchAll(/^\| `([A-Za-z]+)` \|/gm)].map((match) => match[1]);
+
+    // Assess
+    expect(documented).toEqual([...CONTEXT_KEYS]);
   });
 });

@@ -48,6 +48,27 @@ test('every acknowledgement carries a specific reason', () => {
   expect(vague).toEqual([]);
 });
 
+test('the archive PutObject grant is acknowledged as one write-once object per audit event, not per stream batch', () => {
+  const archive = acknowledgements.filter(({ id }) => id.startsWith('AwsSolutions-IAM5[Resource::<') && id.includes('/audit/*'));
+  expect(archive).toHaveLength(1);
+  expect(archive[0]!.reason).toContain('one write-once object per audit event');
+  expect(archive[0]!.reason).not.toContain('batch');
+});
+
+test('the verify preflight method carries its own APIG4 reason (a preflight has no credentials; COG4 skips OPTIONS)', () => {
+  // Prepare
+  const methods = resourcesOf(service.template, 'AWS::ApiGateway::Method');
+  const preflights = Object.keys(methods).filter((id) => methods[id]?.Properties?.HttpMethod === 'OPTIONS');
+
+  // Act
+  const acknowledged = acknowledgements.filter(({ resource }) => preflights.includes(resource));
+
+  // Assess
+  expect(preflights).toHaveLength(1);
+  expect(acknowledged.map(({ id }) => id)).toEqual(['AwsSolutions-APIG4']);
+  for (const { reason } of acknowledged) expect(reason).toMatch(/^CORS preflight of \/functions\/v1\/verify-api-key: /);
+});
+
 test('every acknowledged rule is listed in docs/deploy.md', () => {
   // Prepare
   const docs = readFileSync(path.join(REPO_ROOT, 'docs', 'deploy.md'), 'utf8');

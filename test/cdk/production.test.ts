@@ -5,10 +5,13 @@
  * One synthesis for the whole file.
  */
 import { Match } from 'aws-cdk-lib/assertions';
+import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
+import { ENV } from '../../lib/env-names';
 import { logicalIdOf, resourcesOf, synthesizeService, type SynthesizedService } from './service';
 
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:oncall';
 const WEB_ACL = 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
+const ROUTE_SCOPES = { 'GET /tiles/*': 'enc.tiles:read', 'POST /identify': 'interact.identify:read' };
 
 let service: SynthesizedService;
 
@@ -28,6 +31,9 @@ beforeAll(() => {
     planRateLimit: '250',
     alarmTopicArn: TOPIC,
     webAclArn: WEB_ACL,
+    verifyGuessLimitPerMinute: '12',
+    authorizerRouteScopes: JSON.stringify(ROUTE_SCOPES),
+    authorizerScope: 'enc.*:read',
   });
 });
 
@@ -65,6 +71,22 @@ test('the usage plan and the stage carry the configured throttles and quota', ()
 test('the plan rate limit reaches the create function', () => {
   const create = resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(service.stack.handlers.generate)];
   expect(create?.Properties?.Environment).toMatchObject({ Variables: { PLAN_RATE_LIMIT: '250' } });
+});
+
+test('the guess limit reaches the verify function, the route table and scope the authorizer', () => {
+  const functions = resourcesOf(service.template, 'AWS::Lambda::Function');
+  const verify = functions[logicalIdOf(service.stack.handlers.verify)];
+  const authorizer = functions[logicalIdOf(service.stack.handlers.authorizer)];
+  expect(verify?.Properties?.Environment).toMatchObject({ Variables: { [ENV.VERIFY_GUESS_LIMIT_PER_MINUTE]: '12' } });
+  const variables = (authorizer?.Properties?.Environment as { Variables: Record<string, string> }).Variables;
+  expect(variables).toMatchObject({ [ENV.AUTHORIZER_SCOPE]: 'enc.*:read' });
+  expect(JSON.parse(variables[ENV.AUTHORIZER_ROUTE_SCOPES]!)).toEqual(ROUTE_SCOPES);
+  // What the authorizer will read at cold start.
+  expect(routeScopesFromEnv(variables).map(({ resource, scope }) => ({ resource, scope }))).toEqual([
+    { resource: '*/*', scope: 'enc.*:read' },
+    { resource: 'GET/tiles/*', scope: 'enc.tiles:read' },
+    { resource: 'POST/identify', scope: 'interact.identify:read' },
+  ]);
 });
 
 test('every log group keeps the configured 90 days and is retained', () => {

@@ -5,6 +5,8 @@
  * code uses. One synthesis for the whole file.
  */
 import { Match } from 'aws-cdk-lib/assertions';
+import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
+import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/shared/guess-limiter';
 import { ROUTES } from '../../lambda/shared/routes';
 import { ARCHIVE_RETENTION_DAYS } from '../../lambda/shared/retention';
 import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/shared/table-schema';
@@ -219,6 +221,14 @@ describe('audit archive', () => {
     });
   });
 
+  test('the archiver\'s environment leaves the SDK\'s default request checksum on (Object Lock PutObject needs a checksum header)', () => {
+    // AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED would drop the CRC32 header (docs/deploy.md, first deploy checks).
+    const archiver = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['archive-audit']];
+    expect(archiver?.Properties?.Environment).toEqual({
+      Variables: { NODE_OPTIONS: '--enable-source-maps', [ENV.ARCHIVE_BUCKET_NAME]: { Ref: ids.archiveBucket } },
+    });
+  });
+
   test('the archiver reads INSERT records only, bisects failing batches, retries a bounded number of times, reports item failures and sends failures to SQS', () => {
     service.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: ids.functions['archive-audit'] },
@@ -253,7 +263,39 @@ describe('API', () => {
     });
 
     expect(methods).toEqual(expect.arrayContaining(ROUTES.map((route) => ({ ...route, integration: 'AWS_PROXY' }))));
-    expect(methods).toHaveLength(ROUTES.length);
+    // Besides the routes, only the verify endpoint's CORS preflight (next test).
+    expect(methods.filter((method) => method.method !== 'OPTIONS')).toHaveLength(ROUTES.length);
+    expect(methods.filter((method) => method.method === 'OPTIONS').map((method) => method.path)).toEqual(['/functions/v1/verify-api-key']);
+  });
+
+  test('OPTIONS on the verify path is a Lambda proxy to the verify function itself, not a mock CORS preflight', () => {
+    // Prepare
+    const verifyPath = ROUTES.find((route) => route.handler === 'verify-api-key')!.path;
+    const verifyResource = logicalIdOf(service.stack.api.restApi.root.resourceForPath(verifyPath));
+    const restApi = logicalIdOf(service.stack.api.restApi);
+    const stage = logicalIdOf(service.stack.api.restApi.deploymentStage);
+
+    // Assess: the method, and API Gateway's permission to invoke the function for it
+    service.template.hasResourceProperties('AWS::ApiGateway::Method', {
+      HttpMethod: 'OPTIONS',
+      ResourceId: { Ref: verifyResource },
+      AuthorizationType: 'NONE',
+      Integration: {
+        Type: 'AWS_PROXY',
+        IntegrationHttpMethod: 'POST',
+        Uri: { 'Fn::Join': ['', Match.arrayWith([{ 'Fn::GetAtt': [ids.functions['verify-api-key'], 'Arn'] }])] },
+      },
+    });
+    service.template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [ids.functions['verify-api-key'], 'Arn'] },
+      Principal: 'apigateway.amazonaws.com',
+      SourceArn: { 'Fn::Join': ['', Match.arrayWith([{ Ref: restApi }, '/', { Ref: stage }, `/OPTIONS${verifyPath}`])] },
+    });
+    const mocks = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::Method')).filter(
+      (method) => (method.Properties?.Integration as { Type?: string } | undefined)?.Type === 'MOCK',
+    );
+    expect(mocks).toEqual([]);
   });
 
   test('the stage throttles every method, more tightly for create, regenerate and delete, and keeps access logs', () => {
@@ -323,6 +365,32 @@ describe('functions', () => {
     expect(new Set(retentions)).toEqual(new Set([DEFAULTS.logRetentionDays]));
   });
 
+  test('the verify function gets the key table and the guess limit, and no audit table', () => {
+    const verify = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['verify-api-key']];
+    expect(verify?.Properties?.Environment).toEqual({
+      Variables: {
+        NODE_OPTIONS: '--enable-source-maps',
+        [ENV.KEY_TABLE_NAME]: { Ref: ids.keyTable },
+        [ENV.VERIFY_GUESS_LIMIT_PER_MINUTE]: String(DEFAULTS.verifyGuessLimitPerMinute),
+      },
+    });
+    // The CDK default is the handler's own default.
+    expect(DEFAULTS.verifyGuessLimitPerMinute).toBe(DEFAULT_GUESS_LIMIT_PER_MINUTE);
+  });
+
+  test('the authorizer gets the key table and an empty route table by default (every valid key allowed), and no audit table', () => {
+    const authorizer = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions.authorizer];
+    expect(authorizer?.Properties?.Environment).toEqual({
+      Variables: {
+        NODE_OPTIONS: '--enable-source-maps',
+        [ENV.KEY_TABLE_NAME]: { Ref: ids.keyTable },
+        [ENV.AUTHORIZER_ROUTE_SCOPES]: '{}',
+      },
+    });
+    // `{}` is no route table at all, exactly as if the variable were unset.
+    expect(routeScopesFromEnv({ [ENV.AUTHORIZER_ROUTE_SCOPES]: '{}' })).toEqual([]);
+  });
+
   test('no execution role uses a managed policy', () => {
     for (const [name, id] of Object.entries(ids.functions)) {
       const fn = resourcesOf(service.template, 'AWS::Lambda::Function')[id];
@@ -368,7 +436,7 @@ describe('least privilege', () => {
         AuditTable: ['dynamodb:PutItem'],
         [schedules]: ['scheduler:DeleteSchedule'],
       },
-      'verify-api-key': { ...own('verify-api-key'), '*': xray, KeyTable: ['dynamodb:GetItem', 'dynamodb:UpdateItem'] },
+      'verify-api-key': { ...own('verify-api-key'), '*': xray, KeyTable: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem'] },
       authorizer: { ...own('authorizer'), '*': xray, KeyTable: ['dynamodb:GetItem', 'dynamodb:UpdateItem'] },
       'expire-old-value': {
         ...own('expire-old-value'),
@@ -385,6 +453,16 @@ describe('least privilege', () => {
         ArchiveDLQ: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
       },
     });
+  });
+
+  test('verify reads the value and its guess counter in one BatchGetItem and writes with UpdateItem; the authorizer reads with GetItem', () => {
+    // Act
+    const keyTableActions = (handler: (typeof HANDLER_NAMES)[number]) =>
+      permissionMatrix(statementsOfFunction(service.template, ids.functions[handler]), resourceNames()).KeyTable;
+
+    // Assess: exactly what lambda/shared/verify.ts, guess-limiter.ts and usage.ts send
+    expect(keyTableActions('verify-api-key')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:UpdateItem']);
+    expect(keyTableActions('authorizer')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });
 
   test('the audit table is append-only: no role of the stack may update or delete its items', () => {
@@ -447,5 +525,13 @@ describe('alarms', () => {
     }
     const tableAlarms = alarms.filter((alarm) => JSON.stringify(alarm.Properties?.Metrics ?? []).includes('ThrottledRequests'));
     expect(tableAlarms).toHaveLength(2);
+  });
+
+  test('the key table throttle alarm watches BatchGetItem, the verify endpoint\'s read', () => {
+    const keyTableAlarm = Object.values(resourcesOf(service.template, 'AWS::CloudWatch::Alarm')).find((alarm) => {
+      const metrics = JSON.stringify(alarm.Properties?.Metrics ?? []);
+      return metrics.includes('ThrottledRequests') && metrics.includes(`"${ids.keyTable}"`);
+    });
+    expect(JSON.stringify(keyTableAlarm?.Properties?.Metrics)).toContain('"Operation","Value":"BatchGetItem"');
   });
 });
