@@ -1,0 +1,185 @@
+/**
+ * `npm start` as a user runs it: a real process on a DATA_DIR. Keys made
+ * before a stop still authenticate after a restart; Ctrl-C (SIGINT) and
+ * SIGTERM both leave no child process (DynamoDB Local's Java, s3rver) behind;
+ * the audit archive holds one line per audit event where the README says.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { recordIssuedValue } from '../support/issued-values';
+import { requestTo } from '../support/http';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+function isolatedEnv(dataDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0' };
+  delete env.DYNAMODB_ENDPOINT;
+  delete env.KEY_TABLE_NAME;
+  delete env.AUDIT_TABLE_NAME;
+  delete env.ARCHIVE_DIR;
+  return env;
+}
+
+/** Processes whose command line names the data directory (DynamoDB Local, s3rver). */
+function childrenOn(dataDir: string): string[] {
+  const result = spawnSync('pgrep', ['-af', dataDir], { encoding: 'utf8' });
+  return result.stdout.split('\n').filter((line) => line && !line.includes('pgrep'));
+}
+
+interface Running {
+  baseUrl: string;
+  stop(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+async function npmStart(dataDir: string): Promise<Running> {
+  const child = spawn(process.execPath, [TSX, '--conditions=import', 'local/start.ts'], {
+    cwd: ROOT,
+    env: isolatedEnv(dataDir),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${output}`)));
+  });
+  return {
+    baseUrl,
+    stop: (signal) => {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+function bootstrap(dataDir: string, teamId: string): { key: string; id: string } {
+  const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/bootstrap.ts', '--team-id', teamId, '--json'], {
+    cwd: ROOT,
+    env: isolatedEnv(dataDir),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (result.status !== 0) throw new Error(`bootstrap failed: ${result.stderr}`);
+  const output = JSON.parse(result.stdout);
+  recordIssuedValue(output.key);
+  return output;
+}
+
+/** Every archived audit line under `<DATA_DIR>/s3/…/audit/`, parsed. */
+function archivedLines(dataDir: string): Array<{ event_type: string; key_id: string }> {
+  const root = path.join(dataDir, 's3', 'api-key-audit-archive', 'audit');
+  const lines: Array<{ event_type: string; key_id: string }> = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (name.endsWith('.jsonl.gz._S3rver_object')) {
+        for (const line of gunzipSync(readFileSync(full)).toString('utf8').split('\n').filter(Boolean)) {
+          lines.push(JSON.parse(line));
+        }
+      }
+    }
+  };
+  try {
+    walk(root);
+  } catch {
+    // nothing archived yet
+  }
+  return lines;
+}
+
+async function waitFor<T>(probe: () => T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = probe();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    value = probe();
+  }
+  return value;
+}
+
+describe('npm start, end to end', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'apikeys-start-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('keeps keys across a restart, archives each audit event once, and leaves no process after SIGINT or SIGTERM', async () => {
+    // Prepare: a running service and a bootstrapped team
+    const teamId = randomUUID();
+    const first = await npmStart(dataDir);
+    const boot = bootstrap(dataDir, teamId);
+    const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+    // Act 1: a pk key with a wildcard domain, an sk manager with an IP allow-list
+    const publicKey = await requestTo(first.baseUrl, 'POST', '/functions/v1/generate-api-key', {
+      headers: auth(boot.key),
+      body: { name: 'Web', type: 'pk', environment: 'live', team_id: teamId, domains: ['https://*.example.com'] },
+    });
+    const manager = await requestTo(first.baseUrl, 'POST', '/functions/v1/generate-api-key', {
+      headers: auth(boot.key),
+      body: {
+        name: 'Backend',
+        type: 'sk',
+        environment: 'live',
+        team_id: teamId,
+        ip_whitelist: ['127.0.0.1', '::1'],
+        scopes: ['keys.manage', 'enc.tiles:read'],
+      },
+    });
+    const managerValue = (manager.body as { data: { key: string } }).data.key;
+    const whileRunning = childrenOn(dataDir);
+    const stoppedBySigint = await first.stop('SIGINT');
+
+    // Assess 1
+    expect([publicKey.status, manager.status]).toEqual([201, 201]);
+    // The probe sees DynamoDB Local's Java and s3rver while the service runs…
+    expect(whileRunning.some((line) => line.includes('DynamoDBLocal.jar'))).toBe(true);
+    expect(whileRunning.some((line) => line.includes('s3rver'))).toBe(true);
+    // …and none of them once it stopped.
+    expect(stoppedBySigint).toBe(0);
+    expect(await waitFor(() => childrenOn(dataDir), (left) => left.length === 0, 10_000)).toEqual([]);
+
+    // Act 2: restart; the keys made before still authenticate
+    const second = await npmStart(dataDir);
+    const byBootstrapKey = await requestTo(second.baseUrl, 'POST', '/functions/v1/generate-api-key', {
+      headers: auth(boot.key),
+      body: { name: 'After restart', type: 'sk', environment: 'live', team_id: teamId },
+    });
+    const byManager = await requestTo(second.baseUrl, 'POST', '/functions/v1/generate-api-key', {
+      headers: auth(managerValue),
+      body: { name: 'By the new manager', type: 'sk', environment: 'live', team_id: teamId },
+    });
+    const managerId = (manager.body as { data: { id: string } }).data.id;
+    const regenerated = await requestTo(second.baseUrl, 'POST', '/functions/v1/regenerate-api-key', {
+      headers: auth(boot.key),
+      body: { key_id: managerId, grace_period_days: 1 },
+    });
+    const deleted = await requestTo(second.baseUrl, 'DELETE', '/functions/v1/delete-api-key', {
+      headers: auth(boot.key),
+      body: { key_id: managerId, confirm_deletion: true, reason: 'end-to-end' },
+    });
+    const teamLines = await waitFor(
+      () => archivedLines(dataDir).filter((line) => line.key_id === managerId),
+      (lines) => lines.length >= 3,
+    );
+    const stoppedBySigterm = await second.stop('SIGTERM');
+
+    // Assess 2
+    expect([byBootstrapKey.status, byManager.status, regenerated.status, deleted.status]).toEqual([201, 201, 200, 200]);
+    expect(teamLines.map((line) => line.event_type).sort()).toEqual(['key.created', 'key.deleted', 'key.regenerated']);
+    expect(stoppedBySigterm).toBe(0);
+    expect(await waitFor(() => childrenOn(dataDir), (left) => left.length === 0, 10_000)).toEqual([]);
+  }, 120_000);
+});
