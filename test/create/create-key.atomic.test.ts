@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { createKeyRecord } from '../../lambda/shared/services/create-key';
+import { runtimeDeps } from '../../lambda/shared/runtime';
+import { teamKeyCount, lookupItemOf } from '../support/store';
+import { recordIssuedValue } from '../support/issued-values';
+
+describe('creation is all or nothing', () => {
+  it('when the audit record cannot be written, neither the key nor its lookup nor its usage exist', async () => {
+    // Prepare: the audit write fails (its table does not exist), the key-table writes would succeed
+    const teamId = randomUUID();
+    const deps = { ...runtimeDeps(), auditTableName: 'no-such-audit-table' };
+    const spec = {
+      name: 'Atomic',
+      type: 'sk' as const,
+      environment: 'live' as const,
+      team_id: teamId,
+      scopes: ['enc.tiles:read'],
+      domains: [],
+      ip_whitelist: [],
+      rate_limit: 10,
+      expires_at: null,
+      description: '',
+      created_by: randomUUID(),
+    };
+    const actor = { user_id: spec.created_by, key_id: null, source_ip: null, user_agent: null, request_id: randomUUID() };
+
+    // Act
+    const failed = await createKeyRecord(deps, spec, actor, 'api').then(
+      (created) => {
+        recordIssuedValue(created.key);
+        return created;
+      },
+      (error: Error) => error,
+    );
+
+    // Assess
+    expect(failed).toBeInstanceOf(Error);
+    expect(await teamKeyCount(teamId)).toBe(0);
+
+    // And the same spec with the real audit table writes all of it.
+    const created = await createKeyRecord(runtimeDeps(), spec, actor, 'api');
+    recordIssuedValue(created.key);
+    expect(await teamKeyCount(teamId)).toBe(1);
+    expect(await lookupItemOf(created.key)).toMatchObject({ key_id: created.id });
+  });
+});
