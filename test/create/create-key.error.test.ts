@@ -73,6 +73,17 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     expect(JSON.stringify(response.body)).not.toContain(team.key);
   });
 
+  it('tells a missing field from a field of the wrong type', async () => {
+    const { name: _dropped, ...withoutName } = validBody(team);
+    const missing = await call('create', { key: team.key, body: withoutName });
+    const wrongType = await call('create', { key: team.key, body: { ...validBody(team), name: 42, scopes: 'enc.tiles:read' } });
+    expect(missing.body.error.details).toEqual([{ field: 'name', issue: 'is required' }]);
+    expect(wrongType.body.error.details).toEqual([
+      { field: 'name', issue: 'must be a string' },
+      { field: 'scopes', issue: 'must be an array of scope strings' },
+    ]);
+  });
+
   it('lists every problem of a body at once', async () => {
     const response = await call('create', {
       key: team.key,

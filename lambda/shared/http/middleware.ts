@@ -127,13 +127,24 @@ export function meterUsage(): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   };
 }
 
-function detailsOf(error: z.ZodError): ErrorDetail[] {
+/** Whether the body holds a value (even a wrong one) at the path. */
+function present(body: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+  let node: unknown = body;
+  for (const segment of path) {
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, segment)) return false;
+    node = (node as Record<PropertyKey, unknown>)[segment];
+  }
+  return node !== undefined;
+}
+
+function detailsOf(error: z.ZodError, body: unknown): ErrorDetail[] {
   return error.issues.map((issue) => {
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       return { field, issue: `unknown field(s): ${issue.keys.join(', ')}` };
     }
-    if (issue.code === 'invalid_type' && issue.input === undefined) {
+    // zod does not report the input by default: look at the body itself.
+    if (issue.code === 'invalid_type' && !present(body, issue.path)) {
       return { field, issue: 'is required' };
     }
     return { field, issue: issue.message };
@@ -178,7 +189,7 @@ export function jsonBody<TSchema extends z.ZodType>(
       }
       const result = schemaFor().safeParse(parsed);
       if (!result.success) {
-        const details = detailsOf(result.error);
+        const details = detailsOf(result.error, parsed);
         const summary = details.map((d) => (d.field ? `${d.field} ${d.issue}` : d.issue)).join('; ');
         if (options.confirmationField && details.every((d) => d.field === options.confirmationField)) {
           throw new ApiError(
