@@ -5,9 +5,8 @@
  */
 import type { Environment, KeyType } from './key-values';
 
-/** Configuration of a key that authentication needs; copied into each value lookup. */
-export interface KeyAuthSnapshot {
-  key_id: string;
+/** A key's configuration as set at creation and kept by regeneration. */
+export interface KeyConfiguration {
   team_id: string;
   name: string;
   type: KeyType;
@@ -16,30 +15,25 @@ export interface KeyAuthSnapshot {
   domains: string[];
   ip_whitelist: string[];
   rate_limit: number;
-  is_active: boolean;
   expires_at: string | null;
   created_by: string;
+}
+
+/** Configuration of a key that authentication needs; copied into each value lookup. */
+export interface KeyAuthSnapshot extends KeyConfiguration {
+  key_id: string;
+  is_active: boolean;
 }
 
 export type KeyState = 'active' | 'deleted';
 
 /** Key metadata item (`KEY#<id>` / `KEY`). */
-export interface KeyItem {
+export interface KeyItem extends KeyConfiguration {
   pk: string;
   sk: string;
   entity: 'key';
   id: string;
-  team_id: string;
-  name: string;
-  type: KeyType;
-  environment: Environment;
-  scopes: string[];
-  domains: string[];
-  ip_whitelist: string[];
-  rate_limit: number;
   is_active: boolean;
-  expires_at: string | null;
-  created_by: string;
   created_at: string;
   description: string;
   state: KeyState;

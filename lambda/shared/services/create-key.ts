@@ -6,16 +6,9 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../clock';
 import { newKeyId } from '../ids';
-import {
-  generateCreatedValue,
-  hashKeyValue,
-  keyPrefixOf,
-  lastFourOf,
-  type Environment,
-  type KeyType,
-} from '../key-values';
+import { generateCreatedValue, hashKeyValue, keyPrefixOf, lastFourOf } from '../key-values';
 import { keyTableKeys } from '../table-schema';
-import type { KeyItem } from '../model';
+import type { KeyConfiguration, KeyItem } from '../model';
 import { isManager, valueLookupItem } from '../key-records';
 import { newUsageItem } from '../usage';
 import { AuditEventType, auditItem, type AuditActor } from '../audit-events';
@@ -29,38 +22,17 @@ export interface KeyStoreDeps {
 }
 
 /** A fully validated and authorized request to create a key. */
-export interface NewKeySpec {
-  name: string;
-  type: KeyType;
-  environment: Environment;
-  team_id: string;
-  scopes: string[];
-  domains: string[];
-  ip_whitelist: string[];
-  rate_limit: number;
-  expires_at: string | null;
+export interface NewKeySpec extends KeyConfiguration {
   description: string;
-  /** Acting user, becomes `created_by`. */
-  created_by: string;
 }
 
 /** The API key resource as the create response shows it (with the value, once). */
-export interface CreatedKey {
+export interface CreatedKey extends KeyConfiguration {
   id: string;
-  name: string;
   key: string;
   key_prefix: string;
   last_four: string;
-  type: KeyType;
-  environment: Environment;
-  team_id: string;
-  scopes: string[];
-  domains: string[];
-  ip_whitelist: string[];
-  rate_limit: number;
   is_active: boolean;
-  expires_at: string | null;
-  created_by: string;
   created_at: string;
   last_used_at: string | null;
   description: string;
