@@ -52,6 +52,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { parseAuditEvent, type AuditEvent, type AuditEventProblem } from './audit-events';
 import { LOCAL_S3_CREDENTIALS, type ArchiveTarget } from './archive-config';
 import { describeError, log } from './log';
+import { keyValuePattern } from './key-values';
 
 /** Every archived object's key starts with this. */
 export const ARCHIVE_PREFIX = 'audit/';
@@ -81,13 +82,9 @@ export function archiveObjectKey(event: Pick<AuditEvent, 'occurred_at' | 'event_
   return `${partitionOf(event.occurred_at)}${sequenceNumber}-${event.event_id}${ARCHIVE_SUFFIX}`;
 }
 
-// Shapes of issued values (lambda/shared/key-values.ts) and of a SHA-256 /
-// HMAC-SHA256 hex digest, found anywhere inside a string.
-const SECRET_SHAPES: readonly RegExp[] = [
-  /svc_(?:pk|sk)_(?:test|live)_[0-9a-f]{8}_[0-9A-Za-z]{28}/g,
-  /(?:pk|sk)_(?:test|live)_[0-9A-HJKMNP-TV-Z]{26}_[0-9A-Za-z]{28}/g,
-  /(?<![0-9A-Fa-f])[0-9A-Fa-f]{64}(?![0-9A-Fa-f])/g,
-];
+// Shapes of issued values and of a SHA-256 / HMAC-SHA256 hex digest, found
+// anywhere inside a string.
+const SECRET_SHAPES: readonly RegExp[] = [keyValuePattern('g'), /(?<![0-9A-Fa-f])[0-9A-Fa-f]{64}(?![0-9A-Fa-f])/g];
 
 /** What replaces a secret-shaped string in an archived line. */
 export const REDACTED = '[REDACTED]';

@@ -74,9 +74,15 @@ export function generateRegeneratedValue(type: KeyType, environment: Environment
   return withChecksum(`${type}_${environment}_${keyId}_${randomBase62(RANDOM_LENGTH)}`);
 }
 
-const VALUE_ANYWHERE = new RegExp(
-  `(?:svc_(?:pk|sk)_(?:test|live)_[0-9a-f]{8}|(?:pk|sk)_(?:test|live)_[0-9A-HJKMNP-TV-Z]{26})_[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}`,
-);
+/** Either value shape, unanchored: for finding values inside other text (pass flags such as `g`). */
+export function keyValuePattern(flags = ''): RegExp {
+  return new RegExp(
+    `(?:svc_(?:pk|sk)_(?:test|live)_[0-9a-f]{8}|(?:pk|sk)_(?:test|live)_[0-9A-HJKMNP-TV-Z]{26})_[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}`,
+    flags,
+  );
+}
+
+const VALUE_ANYWHERE = keyValuePattern();
 
 /**
  * Whether free text contains something shaped like an issued value (a key
