@@ -19,6 +19,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/shared/errors';
 import { describeError, log } from '../lambda/shared/log';
 import { MAX_BODY_BYTES, ROUTES } from '../lambda/shared/routes';
+import { jsonResponse } from '../lambda/shared/http/response';
 
 /** A Lambda proxy handler as the handler modules export it. */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult | undefined | void>;
@@ -208,17 +209,10 @@ interface Reply {
   readonly body: string | Buffer;
 }
 
+/** An error answered by the server itself, with the handlers' own response headers. */
 function errorReply(status: number, body: ErrorBody, requestId: string, headers: Record<string, string> = {}): Reply {
-  return {
-    status,
-    headers: {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'X-Request-Id': requestId,
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  };
+  const response = jsonResponse(status, body, requestId, headers);
+  return { status, headers: response.headers as Record<string, string>, body: response.body };
 }
 
 function apiErrorReply(error: ApiError, requestId: string): Reply {
