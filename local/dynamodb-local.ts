@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFile
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { superviseChild } from './child-process';
 
 /** Credentials DynamoDB Local accepts; they never reach AWS. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
@@ -193,23 +194,7 @@ async function startOnPort(port: number, options: DynamoLocalOptions): Promise<D
   });
   const tail = outputTail(child);
 
-  let running = true;
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    // A spawn failure (no `java`) emits `error` and never `exit`.
-    child.once('error', () => {
-      if (child.pid === undefined) resolve();
-    });
-  }).then(() => {
-    running = false;
-  });
-
-  // `exit` handlers run for process.exit() and for an uncaught exception; a
-  // synchronous kill is the only thing that can happen there.
-  const killOnExit = () => {
-    if (running) child.kill('SIGKILL');
-  };
-  process.on('exit', killOnExit);
+  const { stop } = superviseChild(child);
 
   const failure = new Promise<never>((_, reject) => {
     child.once('error', (error: NodeJS.ErrnoException) => {
@@ -220,20 +205,6 @@ async function startOnPort(port: number, options: DynamoLocalOptions): Promise<D
     });
   });
   failure.catch(() => undefined);
-
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      if (running) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(killer);
-      }
-      process.removeListener('exit', killOnExit);
-    })();
-    return stopping;
-  };
 
   const endpoint = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);

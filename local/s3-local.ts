@@ -21,6 +21,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { superviseChild } from './child-process';
 
 /** Default bucket name of the local archive. */
 export const LOCAL_ARCHIVE_BUCKET = 'api-key-audit-archive';
@@ -101,38 +102,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
   });
-  let running = true;
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => {
-      running = false;
-      resolve();
-    });
-    child.once('error', () => {
-      if (child.pid === undefined) {
-        running = false;
-        resolve();
-      }
-    });
-  });
-  // `exit` handlers can only do synchronous work: kill the child outright.
-  const killOnExit = () => {
-    if (running) child.kill('SIGKILL');
-  };
-  process.on('exit', killOnExit);
-
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      if (running) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(killer);
-      }
-      process.removeListener('exit', killOnExit);
-    })();
-    return stopping;
-  };
+  const { stop } = superviseChild(child);
 
   const timeoutMs = options.startTimeoutMs ?? 15_000;
   let port: number;
