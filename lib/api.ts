@@ -4,7 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { ROUTES, type RouteDefinition } from '../lambda/shared/routes';
+import { ROUTES, type RouteDefinition } from '../lambda/contract/routes';
 import type { QuotaPeriod } from './config';
 import { acknowledge, cfnOf } from './nag';
 
@@ -21,7 +21,7 @@ export interface ApiProps {
   readonly stageName: string;
   /** Function behind each route, by `RouteDefinition.handler`; every route needs one. Required. */
   readonly handlers: Readonly<Record<string, lambda.IFunction>>;
-  /** Routes to serve. Default: `ROUTES` from `lambda/shared/routes.ts`. */
+  /** Routes to serve. Default: `ROUTES` from `lambda/contract/routes.ts`. */
   readonly routes?: readonly RouteDefinition[];
   /**
    * Handlers that answer their own CORS preflight: their route's path also

@@ -1,8 +1,8 @@
 import type { Construct } from 'constructs';
-import { DEFAULT_PLAN_RATE_LIMIT } from '../lambda/shared/config';
-import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../lambda/shared/guess-limiter';
-import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../lambda/shared/retention';
-import { isValidScope } from '../lambda/shared/scopes';
+import { DEFAULT_PLAN_RATE_LIMIT } from '../lambda/shared/platform/config';
+import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../lambda/shared/usage/guess-limiter';
+import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../lambda/contract/retention';
+import { isValidScope } from '../lambda/contract/scopes';
 
 /**
  * The one typed reader of CDK context. Every setting has a default; a bad

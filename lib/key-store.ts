@@ -1,6 +1,6 @@
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { KEY_TABLE } from '../lambda/shared/table-schema';
+import { KEY_TABLE } from '../lambda/contract/tables';
 import { createServiceTable } from './table-definition';
 
 export interface KeyStoreProps {

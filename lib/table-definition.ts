@@ -1,11 +1,11 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import type { AttributeType, TableDefinition } from '../lambda/shared/table-schema';
+import type { AttributeType, TableDefinition } from '../lambda/contract/tables';
 
 /** Options every table of the service shares, beyond its schema. */
 export interface ServiceTableProps {
-  /** Engine-neutral schema from `lambda/shared/table-schema.ts`. */
+  /** Engine-neutral schema from `lambda/contract/tables.ts`. */
   readonly definition: TableDefinition;
   /** Production: deletion protection on and the table retained on stack deletion. Default: false. */
   readonly production?: boolean;

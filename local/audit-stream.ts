@@ -40,7 +40,7 @@ import type {
   DynamoDBRecord,
   DynamoDBStreamEvent,
 } from 'aws-lambda';
-import { describeError, log } from '../lambda/shared/log';
+import { describeError, log } from '../lambda/shared/platform/log';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, localDynamoClient } from './dynamodb-local';
 
 /** A stream-batch handler: the archive handler, or anything shaped like it. */
@@ -200,7 +200,7 @@ export async function startAuditStreamArchiver(options: AuditStreamArchiverOptio
   if (firstArn === undefined) {
     dynamo.destroy();
     streams.destroy();
-    throw new Error(`Audit table ${options.auditTableName} has no stream: create it from AUDIT_TABLE (lambda/shared/table-schema.ts)`);
+    throw new Error(`Audit table ${options.auditTableName} has no stream: create it from AUDIT_TABLE (lambda/contract/tables.ts)`);
   }
 
   let checkpoint = readCheckpoint(options.checkpointFile);

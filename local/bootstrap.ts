@@ -26,7 +26,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { AUDIT_TABLE, KEY_TABLE } from '../lambda/shared/table-schema';
+import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
 import {
   DataDirInUseError,
   JavaNotFoundError,
@@ -294,7 +294,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
   let output: string;
   try {
-    const { bootstrapTeamKey } = await import('../lambda/shared/services/bootstrap-key');
+    const { bootstrapTeamKey } = await import('../lambda/shared/keys/bootstrap-key');
     const result = await bootstrapTeamKey({ teamId: args.teamId, environment: args.environment, userId: args.userId, name: args.name });
     if (args.json) {
       if (args.userIdGenerated) say(`Acting user: ${args.userId} (generated)`);

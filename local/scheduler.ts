@@ -15,12 +15,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { systemClock, type Clock } from '../lambda/shared/clock';
-import type { KeyReadDeps } from '../lambda/shared/key-repository';
-import { describeError, log } from '../lambda/shared/log';
-import type { RevocationRequest, RevocationScheduler } from '../lambda/shared/revocation-scheduler';
-import { runtimeDeps } from '../lambda/shared/runtime';
-import { expireOldValue, type ExpireOldValueOutcome } from '../lambda/shared/services/expire-old-value';
+import { systemClock, type Clock } from '../lambda/shared/platform/clock';
+import type { KeyReadDeps } from '../lambda/shared/keys/key-repository';
+import { describeError, log } from '../lambda/shared/platform/log';
+import type { RevocationRequest, RevocationScheduler } from '../lambda/shared/rotation/revocation-scheduler';
+import { runtimeDeps } from '../lambda/shared/platform/runtime';
+import { expireOldValue, type ExpireOldValueOutcome } from '../lambda/shared/rotation/expire-old-value';
 
 /** The longest delay `setTimeout` honours (about 24.8 days); longer waits are chained. */
 export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;

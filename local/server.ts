@@ -16,9 +16,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/shared/errors';
-import { describeError, log } from '../lambda/shared/log';
-import { MAX_BODY_BYTES, ROUTES } from '../lambda/shared/routes';
+import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/contract/errors';
+import { describeError, log } from '../lambda/shared/platform/log';
+import { MAX_BODY_BYTES, ROUTES } from '../lambda/contract/routes';
 import { jsonResponse } from '../lambda/shared/http/response';
 
 /** A Lambda proxy handler as the handler modules export it. */
@@ -286,7 +286,7 @@ export interface LocalServerOptions {
   readonly port: number;
   /** Interface to bind. Default `127.0.0.1` (loopback only). */
   readonly host?: string;
-  /** Routes to serve. Default: `ROUTES` from lambda/shared/routes.ts. */
+  /** Routes to serve. Default: `ROUTES` from lambda/contract/routes.ts. */
   readonly routes?: readonly LocalRoute[];
   /** How handlers are found. Default: lazy import from `lambda/handlers/`. */
   readonly loadHandler?: HandlerLoader;

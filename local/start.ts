@@ -8,10 +8,10 @@
  *
  * Environment: PORT (3000), HOST (127.0.0.1), DATA_DIR (`.data/` in the repo),
  * KEY_TABLE_NAME (api-keys), AUDIT_TABLE_NAME (api-key-audit),
- * DYNAMODB_PORT (a free port), PLAN_RATE_LIMIT (see lambda/shared/config.ts).
+ * DYNAMODB_PORT (a free port), PLAN_RATE_LIMIT (see lambda/shared/platform/config.ts).
  */
 import path from 'node:path';
-import { AUDIT_TABLE, KEY_TABLE } from '../lambda/shared/table-schema';
+import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
 import {
   JavaNotFoundError,
   DataDirInUseError,
@@ -25,8 +25,8 @@ import {
 import { createLocalServer, type LocalServer } from './server';
 import { ensureTables } from './tables';
 import { createLocalScheduler } from './scheduler';
-import { useRevocationScheduler } from '../lambda/shared/scheduling';
-import { systemClock } from '../lambda/shared/clock';
+import { useRevocationScheduler } from '../lambda/shared/rotation/scheduling';
+import { systemClock } from '../lambda/shared/platform/clock';
 import { LOCAL_ARCHIVE_BUCKET, startLocalS3 } from './s3-local';
 import { startAuditStreamArchiver } from './audit-stream';
 
@@ -138,7 +138,7 @@ export const dynamoLocalPart: LocalRuntimePart = {
   },
 };
 
-/** The key and audit tables, from lambda/shared/table-schema.ts. */
+/** The key and audit tables, from lambda/contract/tables.ts. */
 export const tablesPart: LocalRuntimePart = {
   name: 'tables',
   async start(context) {

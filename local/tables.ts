@@ -1,6 +1,6 @@
 /**
  * Creates the service's tables in DynamoDB Local from the same definitions
- * the CDK stack uses (`lambda/shared/table-schema.ts`), so the local and the
+ * the CDK stack uses (`lambda/contract/tables.ts`), so the local and the
  * deployed tables cannot drift apart.
  */
 import {
@@ -14,7 +14,7 @@ import {
   type CreateTableCommandInput,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { AUDIT_TABLE, KEY_TABLE, keyAttributes, type TableDefinition } from '../lambda/shared/table-schema';
+import { AUDIT_TABLE, KEY_TABLE, keyAttributes, type TableDefinition } from '../lambda/contract/tables';
 
 /** Physical table names. */
 export interface TableNames {

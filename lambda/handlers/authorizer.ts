@@ -30,9 +30,9 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Statement } from 'aws-lambda';
-import { verificationDeps } from '../shared/runtime';
-import { isValidScope, uncoveredScopes } from '../shared/scopes';
-import { checkKey, useCheckedKey, VerifyFailure } from '../shared/verify';
+import { verificationDeps } from '../shared/platform/runtime';
+import { isValidScope, uncoveredScopes } from '../contract/scopes';
+import { checkKey, useCheckedKey, VerifyFailure } from '../shared/auth/verify';
 
 /** One `AUTHORIZER_ROUTE_SCOPES` entry (or `AUTHORIZER_SCOPE`, as `* /*`). */
 export interface RouteScope {

@@ -1,10 +1,10 @@
 /** DELETE /functions/v1/delete-api-key — permanently deletes a key (JSON body). */
 import { managementHandler } from '../shared/http/management-handler';
 import { jsonResponse } from '../shared/http/response';
-import { runtimeDeps } from '../shared/runtime';
-import { CONFIRMATION_FIELD, deleteKeyRequestSchema } from '../shared/schemas/delete-key';
-import { deleteKey } from '../shared/services/delete-key';
-import { revocationScheduler } from '../shared/scheduling';
+import { runtimeDeps } from '../shared/platform/runtime';
+import { CONFIRMATION_FIELD, deleteKeyRequestSchema } from '../shared/http/schemas/delete-key';
+import { deleteKey } from '../shared/keys/delete-key';
+import { revocationScheduler } from '../shared/rotation/scheduling';
 
 export const handler = managementHandler(
   () => deleteKeyRequestSchema,

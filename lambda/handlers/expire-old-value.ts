@@ -15,12 +15,12 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
-import { KEY_ID_PATTERN } from '../shared/ids';
-import { log } from '../shared/log';
-import { runtimeDeps } from '../shared/runtime';
-import { expireOldValue, type ExpireOldValueOutcome } from '../shared/services/expire-old-value';
+import { KEY_ID_PATTERN } from '../shared/platform/ids';
+import { log } from '../shared/platform/log';
+import { runtimeDeps } from '../shared/platform/runtime';
+import { expireOldValue, type ExpireOldValueOutcome } from '../shared/rotation/expire-old-value';
 
-/** The schedule's input (lambda/shared/scheduler-eventbridge.ts `expireEventOf`). */
+/** The schedule's input (lambda/shared/rotation/scheduler-eventbridge.ts `expireEventOf`). */
 export const expireEventSchema = z.strictObject({
   key_id: z.string().regex(KEY_ID_PATTERN),
   // Generation 1 is the created value; only a regeneration (2+) opens a transition.

@@ -1,9 +1,9 @@
 /** POST /functions/v1/generate-api-key — creates a key; its value is returned once. */
 import { managementHandler } from '../shared/http/management-handler';
 import { jsonResponse } from '../shared/http/response';
-import { runtimeDeps } from '../shared/runtime';
-import { createKeyRequestSchema } from '../shared/schemas/create-key';
-import { createKey } from '../shared/services/create-key-service';
+import { runtimeDeps } from '../shared/platform/runtime';
+import { createKeyRequestSchema } from '../shared/http/schemas/create-key';
+import { createKey } from '../shared/keys/create-key';
 
 export const handler = managementHandler(
   () => createKeyRequestSchema(() => runtimeDeps().clock.now()),

@@ -17,15 +17,15 @@
  */
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError, ErrorCode } from '../shared/errors';
+import { ApiError, ErrorCode } from '../contract/errors';
 import { header, type ManagementEvent } from '../shared/http/event';
 import { errorResponses, jsonBody } from '../shared/http/middleware';
 import { jsonResponse } from '../shared/http/response';
-import { originOf } from '../shared/domains';
-import { verifyWithGuessLimit } from '../shared/guess-limiter';
-import { verificationDeps } from '../shared/runtime';
-import { verifyKeyRequestSchema, type VerifyKeyRequest, type VerifyKeyResponse } from '../shared/schemas/verify-key';
-import type { VerifyResult } from '../shared/verify';
+import { originOf } from '../shared/keys/domains';
+import { verifyWithGuessLimit } from '../shared/usage/guess-limiter';
+import { verificationDeps } from '../shared/platform/runtime';
+import { verifyKeyRequestSchema, type VerifyKeyRequest, type VerifyKeyResponse } from '../shared/http/schemas/verify-key';
+import type { VerifyResult } from '../shared/auth/verify';
 
 type VerifyEvent = ManagementEvent<VerifyKeyRequest>;
 type AnyEvent = ManagementEvent<unknown>;

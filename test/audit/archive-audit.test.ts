@@ -9,9 +9,9 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { AUDIT_STORAGE_ATTRIBUTES, auditItem, type NewAuditEvent } from '../../lambda/shared/audit-events';
-import { archiveStreamBatch, folderArchiveWriter, type ArchiveWriter } from '../../lambda/shared/audit-archive';
-import { hashKeyValue } from '../../lambda/shared/key-values';
+import { AUDIT_STORAGE_ATTRIBUTES, auditItem, type NewAuditEvent } from '../../lambda/shared/audit/audit-events';
+import { archiveStreamBatch, folderArchiveWriter, type ArchiveWriter } from '../../lambda/shared/audit/audit-archive';
+import { hashKeyValue } from '../../lambda/shared/keys/key-values';
 import { startLocalS3, type LocalS3 } from '../../local/s3-local';
 import { linesOf, loopbackS3, readArchive, sampleEvents, streamRecord } from './helpers';
 

@@ -6,12 +6,12 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
-import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/shared/guess-limiter';
-import { ROUTES } from '../../lambda/shared/routes';
-import { ARCHIVE_RETENTION_DAYS } from '../../lambda/shared/retention';
-import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/shared/table-schema';
+import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/shared/usage/guess-limiter';
+import { ROUTES } from '../../lambda/contract/routes';
+import { ARCHIVE_RETENTION_DAYS } from '../../lambda/contract/retention';
+import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
 import { DEFAULTS } from '../../lib/config';
-import { ENV } from '../../lib/env-names';
+import { ENV } from '../../lambda/contract/env-names';
 import {
   actionsOf,
   functionsByHandler,
@@ -460,7 +460,7 @@ describe('least privilege', () => {
     const keyTableActions = (handler: (typeof HANDLER_NAMES)[number]) =>
       permissionMatrix(statementsOfFunction(service.template, ids.functions[handler]), resourceNames()).KeyTable;
 
-    // Assess: exactly what lambda/shared/verify.ts, guess-limiter.ts and usage.ts send
+    // Assess: exactly what lambda/shared/auth/verify.ts, guess-limiter.ts and usage.ts send
     expect(keyTableActions('verify-api-key')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:UpdateItem']);
     expect(keyTableActions('authorizer')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });

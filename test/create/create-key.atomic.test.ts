@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createKeyRecord } from '../../lambda/shared/services/create-key';
-import { runtimeDeps } from '../../lambda/shared/runtime';
+import { createKeyRecord } from '../../lambda/shared/keys/create-key-record';
+import { runtimeDeps } from '../../lambda/shared/platform/runtime';
 import { teamKeyCount, lookupItemOf } from '../support/store';
 import { recordIssuedValue } from '../support/issued-values';
 

@@ -1,12 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { teamKeyCount } from '../support/store';
-import { dynamo } from '../../lambda/shared/dynamo';
-import { config } from '../../lambda/shared/config';
-import { keyTableKeys } from '../../lambda/shared/table-schema';
-import { hashKeyValue } from '../../lambda/shared/key-values';
-import { ManualClock, systemClock } from '../../lambda/shared/clock';
-import { useClock } from '../../lambda/shared/runtime';
+import { dynamo } from '../../lambda/shared/platform/dynamo';
+import { config } from '../../lambda/shared/platform/config';
+import { keyTableKeys } from '../../lambda/contract/tables';
+import { hashKeyValue } from '../../lambda/shared/keys/key-values';
+import { ManualClock, systemClock } from '../../lambda/shared/platform/clock';
+import { useClock } from '../../lambda/shared/platform/runtime';
 
 const MANAGER_SCOPES = ['keys.manage', 'enc.*:read'];
 

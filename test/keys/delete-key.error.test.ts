@@ -14,7 +14,7 @@ import {
   storedKeyState,
 } from '../support/keys';
 import { auditRecordsOf } from '../support/store';
-import { generateRegeneratedValue } from '../../lambda/shared/key-values';
+import { generateRegeneratedValue } from '../../lambda/shared/keys/key-values';
 
 beforeEach(() => {
   installManualClock();

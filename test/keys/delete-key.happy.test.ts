@@ -3,7 +3,7 @@
  * its 90-day TTL, every value revoked at once (an in-transition old value
  * included), usage kept, and the deletion audit record.
  */
-import { MS_PER_DAY, epochSeconds, type ManualClock } from '../../lambda/shared/clock';
+import { MS_PER_DAY, epochSeconds, type ManualClock } from '../../lambda/shared/platform/clock';
 import { call, createKey, newTeam } from '../support/api';
 import {
   MANAGER_SCOPES,

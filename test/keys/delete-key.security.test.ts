@@ -13,8 +13,8 @@ import {
   storedKeyState,
 } from '../support/keys';
 import { auditRecordsOf, keyItem } from '../support/store';
-import { hashKeyValue } from '../../lambda/shared/key-values';
-import { config } from '../../lambda/shared/config';
+import { hashKeyValue } from '../../lambda/shared/keys/key-values';
+import { config } from '../../lambda/shared/platform/config';
 
 beforeEach(() => {
   installManualClock();

@@ -3,7 +3,7 @@
  * configuration kept, both values valid under a grace period, immediate
  * revocation, and the regeneration audit record.
  */
-import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/clock';
+import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
 import { call, createKey, newTeam } from '../support/api';
 import {
   MANAGER_SCOPES,

@@ -4,8 +4,8 @@
  * the figures the delete response and the audit trail report are the ones
  * produced, and usage outlives the key.
  */
-import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/clock';
-import { dayOf } from '../../lambda/shared/usage';
+import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
+import { dayOf } from '../../lambda/shared/usage/usage';
 import { call, createKey, newTeam } from '../support/api';
 import {
   MANAGER_SCOPES,

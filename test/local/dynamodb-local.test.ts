@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/shared/table-schema';
+import { TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
 import {
   DataDirInUseError,
   JAVA_NOT_FOUND_MESSAGE,

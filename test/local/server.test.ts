@@ -4,7 +4,7 @@
  * injected through `loadHandler`, so each assertion is about the server.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { MAX_BODY_BYTES, ROUTES } from '../../lambda/shared/routes';
+import { MAX_BODY_BYTES, ROUTES } from '../../lambda/contract/routes';
 import { moduleHandlerLoader, resolveRoute, sourceIpOf, type LocalRoute, type ProxyHandler } from '../../local/server';
 import { startTestServer, type TestServer } from '../support/http';
 

@@ -8,9 +8,9 @@
  * `rearmFromStore` sees their transitions too: the expiries here act only on
  * this file's keys (`ownKeysOnly`), and the others are left alone.
  */
-import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/clock';
-import type { RevocationRequest } from '../../lambda/shared/revocation-scheduler';
-import { useRevocationScheduler } from '../../lambda/shared/scheduling';
+import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
+import type { RevocationRequest } from '../../lambda/shared/rotation/revocation-scheduler';
+import { useRevocationScheduler } from '../../lambda/shared/rotation/scheduling';
 import {
   createLocalScheduler,
   expireWithRuntimeDeps,

@@ -13,15 +13,15 @@ import {
   ResourceNotFoundException,
   SchedulerClient,
 } from '@aws-sdk/client-scheduler';
-import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/clock';
-import { revocationScheduler, useRevocationScheduler } from '../../lambda/shared/scheduling';
+import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
+import { revocationScheduler, useRevocationScheduler } from '../../lambda/shared/rotation/scheduling';
 import {
   createEventBridgeRevocationScheduler,
   EXPIRY_RETRY_POLICY,
   scheduleExpressionOf,
   scheduleNameOf,
-} from '../../lambda/shared/scheduler-eventbridge';
-import type { RevocationScheduler } from '../../lambda/shared/revocation-scheduler';
+} from '../../lambda/shared/rotation/scheduler-eventbridge';
+import type { RevocationScheduler } from '../../lambda/shared/rotation/revocation-scheduler';
 import { call, createKey, newTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, restoreSystemClock, storedKeyState } from '../support/keys';
 import { auditRecordsOf } from '../support/store';
@@ -211,7 +211,7 @@ describe('EventBridge adapter: requests', () => {
   });
 });
 
-describe('adapter selection (lambda/shared/scheduling.ts)', () => {
+describe('adapter selection (lambda/shared/rotation/scheduling.ts)', () => {
   it('none without SCHEDULE_GROUP_NAME; EventBridge with it; an installed adapter wins', async () => {
     // No group: no scheduler at all.
     clearEnvironment();

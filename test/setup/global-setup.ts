@@ -1,6 +1,6 @@
 /**
  * Jest global setup: ONE DynamoDB Local (in memory, free port) for the whole
- * run, with the tables built from lambda/shared/table-schema.ts. Its
+ * run, with the tables built from lambda/contract/tables.ts. Its
  * endpoint and the table names reach the workers through `process.env`
  * (inherited) and, as a fallback, a JSON file named after the jest process
  * id (read by test/setup/env.ts).

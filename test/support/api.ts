@@ -10,7 +10,7 @@ import { recordIssuedValue } from './issued-values';
 import { handler as generateHandler } from '../../lambda/handlers/generate-api-key';
 import { handler as regenerateHandler } from '../../lambda/handlers/regenerate-api-key';
 import { handler as deleteHandler } from '../../lambda/handlers/delete-api-key';
-import { bootstrapTeamKey } from '../../lambda/shared/services/bootstrap-key';
+import { bootstrapTeamKey } from '../../lambda/shared/keys/bootstrap-key';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 

@@ -4,9 +4,9 @@
  * without going through an endpoint, and a snapshot of everything the key
  * table stores about one key.
  */
-import { ManualClock, systemClock } from '../../lambda/shared/clock';
-import { runtimeDeps, useClock } from '../../lambda/shared/runtime';
-import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyResult } from '../../lambda/shared/verify';
+import { ManualClock, systemClock } from '../../lambda/shared/platform/clock';
+import { runtimeDeps, useClock } from '../../lambda/shared/platform/runtime';
+import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyResult } from '../../lambda/shared/auth/verify';
 import type { CallResult } from './api';
 import { keyItem, lookupItemsForKey, usageItem } from './store';
 

@@ -1,11 +1,11 @@
 /** Direct reads of the tables, for assertions about what is (and is not) stored. */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../lambda/shared/dynamo';
-import { keyTableKeys } from '../../lambda/shared/table-schema';
-import { hashKeyValue } from '../../lambda/shared/key-values';
-import { config } from '../../lambda/shared/config';
-import { summariseUsage } from '../../lambda/shared/usage';
-import type { UsageItem } from '../../lambda/shared/model';
+import { dynamo } from '../../lambda/shared/platform/dynamo';
+import { keyTableKeys } from '../../lambda/contract/tables';
+import { hashKeyValue } from '../../lambda/shared/keys/key-values';
+import { config } from '../../lambda/shared/platform/config';
+import { summariseUsage } from '../../lambda/shared/usage/usage';
+import type { UsageItem } from '../../lambda/shared/keys/model';
 
 export async function getItem(key: { pk: string; sk: string }, table = config.keyTableName) {
   const { Item } = await dynamo().send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));

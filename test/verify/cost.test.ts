@@ -5,7 +5,7 @@
  */
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { installManualClock, restoreSystemClock, UNKNOWN_KEY_ID, useValue, MANAGER_SCOPES } from '../support/keys';
-import { forgetRememberedWindows, RATE_WINDOW_MS } from '../../lambda/shared/usage';
+import { forgetRememberedWindows, RATE_WINDOW_MS } from '../../lambda/shared/usage/usage';
 import { authorizerWith } from '../../lambda/handlers/authorizer';
 import { callAuthorizer, callVerify, countDynamoRequests } from './helpers';
 

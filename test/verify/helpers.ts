@@ -14,7 +14,7 @@ import type {
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import fixture from '../fixtures/apigw-rest-event.json';
 import { handler as verifyHandler } from '../../lambda/handlers/verify-api-key';
-import { createDynamoClient, setDynamoClient } from '../../lambda/shared/dynamo';
+import { createDynamoClient, setDynamoClient } from '../../lambda/shared/platform/dynamo';
 import type { CallResult } from '../support/api';
 
 export const VERIFY_PATH = '/functions/v1/verify-api-key';

@@ -3,9 +3,9 @@
  * allowed origins of public keys, IP allowlists, scopes.
  */
 import fc from 'fast-check';
-import { normaliseDomainEntry, originAllowed, parseDomainEntry } from '../../lambda/shared/domains';
-import { ipAllowed, normaliseIpEntry, sourceBucketOf } from '../../lambda/shared/ip-allowlist';
-import { anyScopeCovers, isValidScope, scopeCovers, uncoveredScopes } from '../../lambda/shared/scopes';
+import { normaliseDomainEntry, originAllowed, parseDomainEntry } from '../../lambda/shared/keys/domains';
+import { ipAllowed, normaliseIpEntry, sourceBucketOf } from '../../lambda/shared/keys/ip-allowlist';
+import { anyScopeCovers, isValidScope, scopeCovers, uncoveredScopes } from '../../lambda/contract/scopes';
 
 const RUNS = { numRuns: 300 };
 

@@ -6,7 +6,7 @@
 import { call, createKey, newTeam, type CallResult, type TestTeam } from '../support/api';
 import { expectStatus, installManualClock, MANAGER_SCOPES, restoreSystemClock, UNKNOWN_KEY_ID } from '../support/keys';
 import { usageItem } from '../support/store';
-import { forgetRememberedWindows, RATE_WINDOW_MS, windowIndex } from '../../lambda/shared/usage';
+import { forgetRememberedWindows, RATE_WINDOW_MS, windowIndex } from '../../lambda/shared/usage/usage';
 import { callVerify } from './helpers';
 
 const HOUR = RATE_WINDOW_MS;

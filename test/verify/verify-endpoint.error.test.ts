@@ -7,11 +7,11 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../support/keys';
 import { usageItem } from '../support/store';
-import { dynamo } from '../../lambda/shared/dynamo';
-import { config } from '../../lambda/shared/config';
-import { generateCreatedValue, hashKeyValue } from '../../lambda/shared/key-values';
-import { keyTableKeys } from '../../lambda/shared/table-schema';
-import { MS_PER_DAY } from '../../lambda/shared/clock';
+import { dynamo } from '../../lambda/shared/platform/dynamo';
+import { config } from '../../lambda/shared/platform/config';
+import { generateCreatedValue, hashKeyValue } from '../../lambda/shared/keys/key-values';
+import { keyTableKeys } from '../../lambda/contract/tables';
+import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
 import { callVerify, countDynamoRequests } from './helpers';
 
 describe('POST /functions/v1/verify-api-key — keys that do not verify', () => {

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { VerifiedKey } from '../verify';
-import type { AuditActor } from '../audit-events';
+import type { VerifiedKey } from '../auth/verify';
+import type { AuditActor } from '../audit/audit-events';
 
 /** Facts about the HTTP request that audit records keep. */
 export interface RequestMeta {

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { KEYS_MANAGE } from '../scopes';
+import { KEYS_MANAGE } from '../../contract/scopes';
 import type { ManagementEvent } from './event';
 import { authenticate, errorResponses, jsonBody, meterUsage } from './middleware';
 

@@ -8,11 +8,11 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { z } from 'zod';
-import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../errors';
-import { log, describeError } from '../log';
-import { MAX_BODY_BYTES } from '../routes';
-import { verificationDeps } from '../runtime';
-import { VerifyFailure, admitUse, checkKey, type CheckResult, type CheckedKey } from '../verify';
+import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../../contract/errors';
+import { log, describeError } from '../platform/log';
+import { MAX_BODY_BYTES } from '../../contract/routes';
+import { verificationDeps } from '../platform/runtime';
+import { VerifyFailure, admitUse, checkKey, type CheckResult, type CheckedKey } from '../auth/verify';
 import { header, requestMetaOf, type ManagementEvent } from './event';
 import { jsonResponse } from './response';
 

@@ -51,8 +51,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { parseAuditEvent, type AuditEvent, type AuditEventProblem } from './audit-events';
 import { LOCAL_S3_CREDENTIALS, type ArchiveTarget } from './archive-config';
-import { describeError, log } from './log';
-import { keyValuePattern } from './key-values';
+import { describeError, log } from '../platform/log';
+import { keyValuePattern } from '../keys/key-values';
 
 /** Every archived object's key starts with this. */
 export const ARCHIVE_PREFIX = 'audit/';

@@ -2,9 +2,9 @@
  * Builders of the key table's items from a key's configuration: one place
  * decides what a key item, a value lookup and a usage item hold.
  */
-import { keyTableKeys } from './table-schema';
+import { keyTableKeys } from '../../contract/tables';
 import type { KeyAuthSnapshot, KeyItem, ValueLookupItem, ValueSlot } from './model';
-import { KEYS_MANAGE } from './scopes';
+import { KEYS_MANAGE } from '../../contract/scopes';
 
 /** The part of a key item that authentication needs, copied into value lookups. */
 export function authSnapshotOf(key: KeyItem): KeyAuthSnapshot {

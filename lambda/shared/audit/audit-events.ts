@@ -4,11 +4,11 @@
  * prefix and last four characters only.
  */
 import { z } from 'zod';
-import { auditTableKeys } from './table-schema';
-import { KEY_ID_PATTERN, newEventId } from './ids';
-import { AUDIT_TABLE_TTL_DAYS } from './retention';
-import { MS_PER_DAY, epochSeconds } from './clock';
-import type { Environment, KeyType } from './key-values';
+import { auditTableKeys } from '../../contract/tables';
+import { KEY_ID_PATTERN, newEventId } from '../platform/ids';
+import { AUDIT_TABLE_TTL_DAYS } from '../../contract/retention';
+import { MS_PER_DAY, epochSeconds } from '../platform/clock';
+import type { Environment, KeyType } from '../keys/key-values';
 
 export const AuditEventType = {
   KEY_CREATED: 'key.created',

@@ -5,9 +5,9 @@
  */
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { keyTableKeys, TEAM_INDEX } from './table-schema';
+import { keyTableKeys, TEAM_INDEX } from '../../contract/tables';
 import type { KeyItem } from './model';
-import { epochSeconds } from './clock';
+import { epochSeconds } from '../platform/clock';
 
 export interface KeyReadDeps {
   db: DynamoDBDocumentClient;

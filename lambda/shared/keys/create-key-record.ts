@@ -4,14 +4,14 @@
  * either exists completely (and is audited) or not at all.
  */
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Clock } from '../clock';
-import { newKeyId } from '../ids';
-import { generateCreatedValue, hashKeyValue, keyPrefixOf, lastFourOf } from '../key-values';
-import { keyTableKeys } from '../table-schema';
-import type { KeyConfiguration, KeyItem } from '../model';
-import { isManager, valueLookupItem } from '../key-records';
-import { newUsageItem } from '../usage';
-import { AuditEventType, auditItem, type AuditActor } from '../audit-events';
+import type { Clock } from '../platform/clock';
+import { newKeyId } from '../platform/ids';
+import { generateCreatedValue, hashKeyValue, keyPrefixOf, lastFourOf } from './key-values';
+import { keyTableKeys } from '../../contract/tables';
+import type { KeyConfiguration, KeyItem } from './model';
+import { isManager, valueLookupItem } from './key-records';
+import { newUsageItem } from '../usage/usage';
+import { AuditEventType, auditItem, type AuditActor } from '../audit/audit-events';
 
 export interface KeyStoreDeps {
   db: DynamoDBDocumentClient;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { KEY_ID_PATTERN } from '../ids';
-import { containsKeyValue } from '../key-values';
+import { KEY_ID_PATTERN } from '../../platform/ids';
+import { containsKeyValue } from '../../keys/key-values';
 
 /** A key id as issued (ULID). */
 export const keyIdSchema = z

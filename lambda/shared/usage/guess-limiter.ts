@@ -18,10 +18,10 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { epochSeconds } from './clock';
-import { sourceBucketOf } from './ip-allowlist';
-import { IP_RATE_ENTITY, TTL_ATTRIBUTE, keyTableKeys } from './table-schema';
-import { checkKey, failureOf, useCheckedKey, VerifyFailure, type VerifyDeps, type VerifyRequest, type VerifyResult } from './verify';
+import { epochSeconds } from '../platform/clock';
+import { sourceBucketOf } from '../keys/ip-allowlist';
+import { IP_RATE_ENTITY, TTL_ATTRIBUTE, keyTableKeys } from '../../contract/tables';
+import { checkKey, failureOf, useCheckedKey, VerifyFailure, type VerifyDeps, type VerifyRequest, type VerifyResult } from '../auth/verify';
 
 export const GUESS_WINDOW_MS = 60_000;
 export const DEFAULT_GUESS_LIMIT_PER_MINUTE = 30;

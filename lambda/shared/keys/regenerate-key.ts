@@ -10,22 +10,22 @@
  * at once.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError, ErrorCode } from '../errors';
-import { assertEnvironmentReach, notFound } from '../authorization';
-import { AuditEventType, auditItem } from '../audit-events';
-import { MS_PER_DAY, epochSeconds } from '../clock';
+import { ApiError, ErrorCode } from '../../contract/errors';
+import { assertEnvironmentReach, notFound } from '../auth/authorization';
+import { AuditEventType, auditItem } from '../audit/audit-events';
+import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { actorOf, type RequestMeta } from '../http/event';
-import { generateRegeneratedValue, hashKeyValue, keyPrefixOf, lastFourOf, shortPrefix } from '../key-values';
-import { valueLookupItem } from '../key-records';
-import { type TransactItem, cancellationReasons, getKeyItem, getLiveKey, inLiveTransition } from '../key-repository';
-import { describeError, log } from '../log';
-import type { KeyItem } from '../model';
-import type { RuntimeDeps } from '../runtime';
-import type { RevocationScheduler } from '../revocation-scheduler';
-import { keyTableKeys } from '../table-schema';
-import { readUsage, usageFigures } from '../usage';
-import type { VerifiedKey } from '../verify';
-import type { RegenerateKeyRequest } from '../schemas/regenerate-key';
+import { generateRegeneratedValue, hashKeyValue, keyPrefixOf, lastFourOf, shortPrefix } from './key-values';
+import { valueLookupItem } from './key-records';
+import { type TransactItem, cancellationReasons, getKeyItem, getLiveKey, inLiveTransition } from './key-repository';
+import { describeError, log } from '../platform/log';
+import type { KeyItem } from './model';
+import type { RuntimeDeps } from '../platform/runtime';
+import type { RevocationScheduler } from '../rotation/revocation-scheduler';
+import { keyTableKeys } from '../../contract/tables';
+import { readUsage, usageFigures } from '../usage/usage';
+import type { VerifiedKey } from '../auth/verify';
+import type { RegenerateKeyRequest } from '../http/schemas/regenerate-key';
 
 /** A previous value's lookup lingers this long past its end, for clean-up by TTL if nothing else ran. */
 const PREVIOUS_LOOKUP_TTL_MARGIN_MS = MS_PER_DAY;

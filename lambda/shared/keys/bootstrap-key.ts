@@ -4,11 +4,11 @@
  * (the same atomic write as the create endpoint).
  */
 import { randomUUID } from 'node:crypto';
-import type { Environment } from '../key-values';
-import type { RuntimeDeps } from '../runtime';
-import { runtimeDeps } from '../runtime';
-import { BOOTSTRAP_SCOPES } from '../scopes';
-import { createKeyRecord } from './create-key';
+import type { Environment } from './key-values';
+import type { RuntimeDeps } from '../platform/runtime';
+import { runtimeDeps } from '../platform/runtime';
+import { BOOTSTRAP_SCOPES } from '../../contract/scopes';
+import { createKeyRecord } from './create-key-record';
 
 export interface BootstrapInput {
   teamId: string;

@@ -2,12 +2,12 @@
  * The create endpoint's service: authorization rules, defaults, then the
  * atomic write.
  */
-import { authorizeCreate } from '../authorization';
+import { authorizeCreate } from '../auth/authorization';
 import { actorOf, type RequestMeta } from '../http/event';
-import type { RuntimeDeps } from '../runtime';
-import type { CreateKeyRequest } from '../schemas/create-key';
-import type { VerifiedKey } from '../verify';
-import { createKeyRecord, type CreatedKey } from './create-key';
+import type { RuntimeDeps } from '../platform/runtime';
+import type { CreateKeyRequest } from '../http/schemas/create-key';
+import type { VerifiedKey } from '../auth/verify';
+import { createKeyRecord, type CreatedKey } from './create-key-record';
 
 export async function createKey(
   deps: RuntimeDeps,

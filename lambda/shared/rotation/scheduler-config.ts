@@ -2,7 +2,7 @@
  * Environment of the EventBridge Scheduler adapter, read through getters like
  * `config.ts`: a missing variable fails the first read, which in Lambda is the
  * first regenerate or delete of a cold function, never half-way through a
- * schedule. The stack sets all four (lib/env-names.ts, `Rotation#schedulerEnvironment`).
+ * schedule. The stack sets all four (lambda/contract/env-names.ts, `Rotation#schedulerEnvironment`).
  */
 
 function required(name: string): string {

@@ -10,21 +10,21 @@
  * concurrent deletes cannot lock a team out.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError, ErrorCode } from '../errors';
-import { assertEnvironmentReach, notFound } from '../authorization';
-import { AuditEventType, auditItem } from '../audit-events';
-import { MS_PER_DAY, epochSeconds } from '../clock';
+import { ApiError, ErrorCode } from '../../contract/errors';
+import { assertEnvironmentReach, notFound } from '../auth/authorization';
+import { AuditEventType, auditItem } from '../audit/audit-events';
+import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { actorOf, type RequestMeta } from '../http/event';
-import { type TransactItem, cancellationReasons, getKeyItem, getLiveKey, inLiveTransition, otherLiveManagers } from '../key-repository';
-import type { KeyItem } from '../model';
-import { KEY_METADATA_RETENTION_DAYS } from '../retention';
-import type { RuntimeDeps } from '../runtime';
-import type { RevocationScheduler } from '../revocation-scheduler';
-import type { DeleteKeyRequest } from '../schemas/delete-key';
-import { keyTableKeys } from '../table-schema';
-import { readUsage, usageFigures } from '../usage';
-import type { VerifiedKey } from '../verify';
-import { log, describeError } from '../log';
+import { type TransactItem, cancellationReasons, getKeyItem, getLiveKey, inLiveTransition, otherLiveManagers } from './key-repository';
+import type { KeyItem } from './model';
+import { KEY_METADATA_RETENTION_DAYS } from '../../contract/retention';
+import type { RuntimeDeps } from '../platform/runtime';
+import type { RevocationScheduler } from '../rotation/revocation-scheduler';
+import type { DeleteKeyRequest } from '../http/schemas/delete-key';
+import { keyTableKeys } from '../../contract/tables';
+import { readUsage, usageFigures } from '../usage/usage';
+import type { VerifiedKey } from '../auth/verify';
+import { log, describeError } from '../platform/log';
 
 export interface DeleteDeps extends RuntimeDeps {
   scheduler?: RevocationScheduler;

@@ -13,12 +13,12 @@
  * there). Of two concurrent runs exactly one commits, so one audit record.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { AuditEventType, auditItem } from '../audit-events';
-import { cancellationReasons, getKeyItem } from '../key-repository';
-import type { KeyItem } from '../model';
-import type { RuntimeDeps } from '../runtime';
-import { keyTableKeys } from '../table-schema';
-import { readUsage } from '../usage';
+import { AuditEventType, auditItem } from '../audit/audit-events';
+import { cancellationReasons, getKeyItem } from '../keys/key-repository';
+import type { KeyItem } from '../keys/model';
+import type { RuntimeDeps } from '../platform/runtime';
+import { keyTableKeys } from '../../contract/tables';
+import { readUsage } from '../usage/usage';
 
 /** Which transition to end: the generation of the value that replaced the old one. */
 export interface ExpireOldValueRequest {

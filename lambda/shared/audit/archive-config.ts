@@ -4,7 +4,7 @@
  * variable fails the cold start instead of a batch.
  *
  * - `ARCHIVE_BUCKET_NAME` (required unless `ARCHIVE_DIR` is set): the bucket
- *   archived objects go to (set by the stack; see lib/env-names.ts).
+ *   archived objects go to (set by the stack; see lambda/contract/env-names.ts).
  * - `ARCHIVE_DIR` (local runtime only): write the objects as files under this
  *   folder instead of to S3, with the same key layout.
  * - `S3_ENDPOINT` (local runtime only): an S3 API on loopback (s3rver); the

@@ -35,9 +35,9 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { keyTableKeys } from './table-schema';
-import type { UsageItem } from './model';
-import { MS_PER_DAY } from './clock';
+import { keyTableKeys } from '../../contract/tables';
+import type { UsageItem } from '../keys/model';
+import { MS_PER_DAY } from '../platform/clock';
 
 export const RATE_WINDOW_MS = 60 * 60 * 1000;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isValidScope } from '../scopes';
-import type { VerifyFailureCode } from '../verify';
-import type { Environment, KeyType } from '../key-values';
+import { isValidScope } from '../../../contract/scopes';
+import type { VerifyFailureCode } from '../../auth/verify';
+import type { Environment, KeyType } from '../../keys/key-values';
 
 /**
  * Body of `POST /functions/v1/verify-api-key`. The value itself is checked by

@@ -3,9 +3,9 @@
  * every rule of DESIGN.md's validation list are reported together.
  */
 import { z } from 'zod';
-import { DEFAULT_SCOPES, KEYS_MANAGE, isValidScope } from '../scopes';
-import { normaliseDomainEntry } from '../domains';
-import { normaliseIpEntry } from '../ip-allowlist';
+import { DEFAULT_SCOPES, KEYS_MANAGE, isValidScope } from '../../../contract/scopes';
+import { normaliseDomainEntry } from '../../keys/domains';
+import { normaliseIpEntry } from '../../keys/ip-allowlist';
 import { text } from './common';
 
 const MAX_LIST = 100;

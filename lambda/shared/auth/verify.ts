@@ -15,14 +15,14 @@
  * before any I/O.
  */
 import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Clock } from './clock';
-import { hashKeyValue, parseKeyValue, type Environment, type KeyType } from './key-values';
-import { keyTableKeys } from './table-schema';
-import type { ValueLookupItem, ValueSlot } from './model';
-import { ipAllowed } from './ip-allowlist';
-import { originAllowed, originOf } from './domains';
-import { uncoveredScopes } from './scopes';
-import { recordUse, type RateLimitState } from './usage';
+import type { Clock } from '../platform/clock';
+import { hashKeyValue, parseKeyValue, type Environment, type KeyType } from '../keys/key-values';
+import { keyTableKeys } from '../../contract/tables';
+import type { ValueLookupItem, ValueSlot } from '../keys/model';
+import { ipAllowed } from '../keys/ip-allowlist';
+import { originAllowed, originOf } from '../keys/domains';
+import { uncoveredScopes } from '../../contract/scopes';
+import { recordUse, type RateLimitState } from '../usage/usage';
 
 export const VerifyFailure = {
   NOT_FOUND: 'NOT_FOUND',

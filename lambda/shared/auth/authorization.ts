@@ -2,10 +2,10 @@
  * Authorization rules of the management endpoints, as pure functions over
  * the verified caller. Authentication itself is `verifyKey`.
  */
-import { ApiError, ErrorCode } from './errors';
+import { ApiError, ErrorCode } from '../../contract/errors';
 import type { VerifiedKey } from './verify';
-import type { Environment } from './key-values';
-import { uncoveredScopes } from './scopes';
+import type { Environment } from '../keys/key-values';
+import { uncoveredScopes } from '../../contract/scopes';
 
 /** A create request may not reach outside the caller's team, environment or scopes. */
 export function authorizeCreate(
