@@ -7,7 +7,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ARCHIVE_PREFIX } from '../lambda/shared/audit/audit-archive';
+import { ARCHIVE_PREFIX } from '../lambda/contract/archive';
 import { ARCHIVE_RETENTION_DAYS } from '../lambda/contract/retention';
 import { AUDIT_TABLE } from '../lambda/contract/tables';
 import type { ObjectLockMode } from './config';

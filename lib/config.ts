@@ -1,6 +1,6 @@
 import type { Construct } from 'constructs';
-import { DEFAULT_PLAN_RATE_LIMIT } from '../lambda/shared/platform/config';
-import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../lambda/shared/usage/guess-limiter';
+import { DEFAULT_GUESS_LIMIT_PER_MINUTE, DEFAULT_PLAN_RATE_LIMIT } from '../lambda/contract/defaults';
+import { parseRouteScopeTable } from '../lambda/contract/route-scopes';
 import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../lambda/contract/retention';
 import { isValidScope } from '../lambda/contract/scopes';
 
@@ -126,25 +126,6 @@ const MAX_OBJECT_LOCK_DAYS = 36_500;
  * variables per function in total, and the authorizer has a few others.
  */
 export const MAX_ROUTE_SCOPES_JSON_LENGTH = 3_072;
-
-/**
- * The authorizer's route grammar (`routeScope` in lambda/handlers/authorizer.ts,
- * which cannot be imported here: it loads middy, an ES module the CDK app's
- * CommonJS loader cannot resolve). test/cdk/config.test.ts checks that both
- * accept and refuse the same tables.
- */
-const AUTHORIZER_ROUTE = /^(\S+) (\/\S*)$/;
-const AUTHORIZER_METHODS: readonly string[] = ['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-
-/** Why the authorizer would refuse this route entry at cold start, or undefined. */
-function authorizerRouteProblem(route: string, scope: unknown): string | undefined {
-  const match = AUTHORIZER_ROUTE.exec(route);
-  if (!match || !AUTHORIZER_METHODS.includes(match[1]!.toUpperCase())) {
-    return `"${route}" must be "<METHOD> /<path>" (METHOD one of ${AUTHORIZER_METHODS.join(', ')}), e.g. "GET /tiles/*"`;
-  }
-  if (typeof scope !== 'string' || !isValidScope(scope)) return `"${String(scope)}" is not a valid scope`;
-  return undefined;
-}
 
 /** A source of context values; `Construct#node` satisfies it. */
 export interface ContextSource {
@@ -291,25 +272,17 @@ class ContextReader {
   routeScopes(key: ContextKey): Readonly<Record<string, string>> {
     const value = this.raw(key);
     if (value === undefined) return {};
-    const shape = '{"<METHOD> /<path>": "<scope>", ...}';
-    let parsed: unknown = value;
-    if (typeof value === 'string') {
-      try {
-        parsed = JSON.parse(value);
-      } catch {
-        this.problems.push(`${key} must be a JSON object ${shape}; got ${JSON.stringify(value)}`);
-        return {};
-      }
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      this.problems.push(`${key} must be a JSON object ${shape}; got ${JSON.stringify(value)}`);
+    const table = parseRouteScopeTable(value);
+    if (table.kind === 'not-a-table') {
+      this.problems.push(`${key} ${table.problem}; got ${JSON.stringify(value)}`);
       return {};
     }
-    const entryProblems = Object.entries(parsed).flatMap(([route, scope]) => authorizerRouteProblem(route, scope) ?? []);
-    if (entryProblems.length > 0) {
-      this.problems.push(...entryProblems.map((problem) => `${key}: ${problem}`));
+    if (table.problems.length > 0) {
+      this.problems.push(...table.problems.map((problem) => `${key}: ${problem}`));
       return {};
     }
+    // Valid JSON by now: the table parsed.
+    const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
     const json = JSON.stringify(parsed);
     if (json.length > MAX_ROUTE_SCOPES_JSON_LENGTH) {
       this.problems.push(`${key} must be at most ${MAX_ROUTE_SCOPES_JSON_LENGTH} characters of JSON (Lambda allows 4 KB of environment variables); got ${json.length}`);

@@ -7,18 +7,12 @@ import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-l
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { handlerEntry } from '../lambda/contract/routes';
 import { acknowledge, policyOf } from './nag';
 
 /** Repository root: the esbuild project root and home of the lock file. */
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 
-/** Folder of the Lambda entry points, one file per handler. */
-export const HANDLERS_DIR = path.join(PROJECT_ROOT, 'lambda', 'handlers');
-
-/** Entry file of a handler named as in `ROUTES` (`generate-api-key` → `lambda/handlers/generate-api-key.ts`). */
-export function handlerEntry(handlerName: string): string {
-  return path.join(HANDLERS_DIR, `${handlerName}.ts`);
-}
 
 export interface HouseFunctionProps {
   /** File name under `lambda/handlers/` without `.ts`; the file exports `handler`. Required. */

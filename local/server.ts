@@ -18,7 +18,7 @@ import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/contract/errors';
 import { describeError, log } from '../lambda/shared/platform/log';
-import { MAX_BODY_BYTES, ROUTES } from '../lambda/contract/routes';
+import { HANDLERS_DIR, MAX_BODY_BYTES, ROUTES } from '../lambda/contract/routes';
 import { jsonResponse } from '../lambda/shared/http/response';
 
 /** A Lambda proxy handler as the handler modules export it. */
@@ -53,9 +53,6 @@ export function resolveRoute(routes: readonly LocalRoute[], method: string, path
   if (upper === 'OPTIONS') return { kind: 'matched', route: onPath[0] };
   return { kind: 'method-not-allowed', allow: [...new Set([...onPath.map((route) => route.method), 'OPTIONS'])] };
 }
-
-/** `lambda/handlers/` next to this folder. */
-export const HANDLERS_DIR = path.resolve(__dirname, '..', 'lambda', 'handlers');
 
 /**
  * Imports `lambda/handlers/<handler>.ts` on first use and keeps it. A missing

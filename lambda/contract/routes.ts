@@ -4,6 +4,8 @@
  * `handler` is the file name under `lambda/handlers/` (without `.ts`), which
  * exports `handler`.
  */
+import path from 'node:path';
+
 export interface RouteDefinition {
   readonly method: 'POST' | 'DELETE';
   readonly path: string;
@@ -19,3 +21,11 @@ export const ROUTES: readonly RouteDefinition[] = [
 
 /** Largest request body accepted, in bytes (bigger bodies get 413). */
 export const MAX_BODY_BYTES = 16 * 1024;
+
+/** Folder of the Lambda entry points, one file per handler: the CDK bundles them, the local server imports them. */
+export const HANDLERS_DIR = path.resolve(__dirname, '..', 'handlers');
+
+/** Entry file of a handler named as in `ROUTES` (`generate-api-key` → `lambda/handlers/generate-api-key.ts`). */
+export function handlerEntry(handlerName: string): string {
+  return path.join(HANDLERS_DIR, `${handlerName}.ts`);
+}

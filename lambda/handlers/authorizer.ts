@@ -31,55 +31,28 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Statement } from 'aws-lambda';
 import { verificationDeps } from '../shared/platform/runtime';
-import { isValidScope, uncoveredScopes } from '../contract/scopes';
+import { parseRouteScope, parseRouteScopeTable, type RouteScope } from '../contract/route-scopes';
+import { uncoveredScopes } from '../contract/scopes';
 import { checkKey, useCheckedKey, VerifyFailure } from '../shared/auth/verify';
 
-/** One `AUTHORIZER_ROUTE_SCOPES` entry (or `AUTHORIZER_SCOPE`, as `* /*`). */
-export interface RouteScope {
-  /** `METHOD/path` as in an execute-api ARN after the stage, e.g. `GET/tiles/*`. */
-  readonly resource: string;
-  readonly pattern: RegExp;
-  readonly scope: string;
-}
-
-const METHODS = new Set(['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
-
-function globPattern(resource: string): RegExp {
-  const escaped = resource.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`);
-}
-
-function routeScope(route: string, scope: string, source: string): RouteScope {
-  const match = /^(\S+) (\/\S*)$/.exec(route);
-  if (!match || !METHODS.has(match[1].toUpperCase())) {
-    throw new Error(`${source}: "${route}" must be "<METHOD> /<path>", e.g. "GET /tiles/*"`);
-  }
-  if (typeof scope !== 'string' || !isValidScope(scope)) throw new Error(`${source}: "${String(scope)}" is not a valid scope`);
-  const resource = `${match[1].toUpperCase()}/${match[2].slice(1)}`;
-  return { resource, pattern: globPattern(resource), scope };
-}
-
-/** The route → scope table from the environment. */
+/** The route → scope table from the environment (grammar: lambda/contract/route-scopes.ts). */
 export function routeScopesFromEnv(env: NodeJS.ProcessEnv = process.env): RouteScope[] {
   const routes: RouteScope[] = [];
   const everywhere = env.AUTHORIZER_SCOPE;
-  if (everywhere !== undefined && everywhere !== '') routes.push(routeScope('* /*', everywhere, 'AUTHORIZER_SCOPE'));
+  if (everywhere !== undefined && everywhere !== '') {
+    const entry = parseRouteScope('* /*', everywhere);
+    if (typeof entry === 'string') throw new Error(`AUTHORIZER_SCOPE: ${entry}`);
+    routes.push(entry);
+  }
   const table = env.AUTHORIZER_ROUTE_SCOPES;
   if (table !== undefined && table !== '') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(table);
-    } catch {
-      throw new Error('AUTHORIZER_ROUTE_SCOPES must be a JSON object {"<METHOD> /<path>": "<scope>"}');
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new Error('AUTHORIZER_ROUTE_SCOPES must be a JSON object {"<METHOD> /<path>": "<scope>"}');
-    }
-    for (const [route, scope] of Object.entries(parsed)) routes.push(routeScope(route, scope as string, 'AUTHORIZER_ROUTE_SCOPES'));
+    const read = parseRouteScopeTable(table);
+    if (read.kind === 'not-a-table') throw new Error(`AUTHORIZER_ROUTE_SCOPES ${read.problem}`);
+    if (read.problems.length > 0) throw new Error(`AUTHORIZER_ROUTE_SCOPES: ${read.problems.join('; ')}`);
+    routes.push(...read.routes);
   }
   return routes;
 }
-
 
 /** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/` and `METHOD/path` of a method ARN. */
 function splitMethodArn(methodArn: string): { stageArn: string; resource: string } {

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
-import { DEFAULT_PLAN_RATE_LIMIT } from '../../lambda/shared/platform/config';
-import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/shared/usage/guess-limiter';
+import { DEFAULT_PLAN_RATE_LIMIT } from '../../lambda/contract/defaults';
+import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/contract/defaults';
 import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../../lambda/contract/retention';
 import { CONTEXT_KEYS, DEFAULTS, MAX_ROUTE_SCOPES_JSON_LENGTH, readServiceConfig } from '../../lib/config';
 import { cdkJsonContext, REPO_ROOT } from './service';

@@ -10,7 +10,8 @@ import { CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import type { ApiKeyServiceStack } from '../../lib/api-key-service-stack';
-import { handlerEntry, type HouseFunction } from '../../lib/house-function';
+import type { HouseFunction } from '../../lib/house-function';
+import { handlerEntry } from '../../lambda/contract/routes';
 import { createServiceApp, type ServiceApp } from '../../lib/service-app';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');

@@ -6,7 +6,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
-import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/shared/usage/guess-limiter';
+import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/contract/defaults';
 import { ROUTES } from '../../lambda/contract/routes';
 import { ARCHIVE_RETENTION_DAYS } from '../../lambda/contract/retention';
 import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';

@@ -53,9 +53,8 @@ import { parseAuditEvent, type AuditEvent, type AuditEventProblem } from './audi
 import { LOCAL_S3_CREDENTIALS, type ArchiveTarget } from './archive-config';
 import { describeError, log } from '../platform/log';
 import { keyValuePattern } from '../keys/key-values';
+import { ARCHIVE_PREFIX } from '../../contract/archive';
 
-/** Every archived object's key starts with this. */
-export const ARCHIVE_PREFIX = 'audit/';
 
 /** Archived objects end with this: gzip-compressed JSON Lines. */
 export const ARCHIVE_SUFFIX = '.jsonl.gz';

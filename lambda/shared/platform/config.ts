@@ -1,3 +1,5 @@
+import { DEFAULT_PLAN_RATE_LIMIT } from '../../contract/defaults';
+
 /**
  * Environment read through getters. A missing required variable fails the
  * first time it is read, which in Lambda is the cold start: a misconfigured
@@ -21,9 +23,6 @@ function positiveInteger(name: string, fallback: number): number {
   }
   return value;
 }
-
-/** Default `rate_limit` (requests per hour) of a key created without one. */
-export const DEFAULT_PLAN_RATE_LIMIT = 1000;
 
 export const config = {
   /** Physical name of the key table. */

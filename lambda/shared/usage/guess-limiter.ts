@@ -18,13 +18,13 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../contract/defaults';
 import { epochSeconds } from '../platform/clock';
 import { sourceBucketOf } from '../keys/ip-allowlist';
 import { IP_RATE_ENTITY, TTL_ATTRIBUTE, keyTableKeys } from '../../contract/tables';
 import { checkKey, failureOf, useCheckedKey, VerifyFailure, type VerifyDeps, type VerifyRequest, type VerifyResult } from '../auth/verify';
 
 export const GUESS_WINDOW_MS = 60_000;
-export const DEFAULT_GUESS_LIMIT_PER_MINUTE = 30;
 
 /** Unknown values a source may verify per minute (`VERIFY_GUESS_LIMIT_PER_MINUTE`). */
 export function guessLimitPerMinute(): number {

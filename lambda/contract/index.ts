@@ -1,0 +1,16 @@
+/**
+ * The contract: what the CDK app (lib/), the local runtime (local/), the
+ * handlers and the tests share, with no dependency beyond Node's own
+ * modules. Routes, table definitions and item keys, environment names,
+ * defaults, retention, the route-scope grammar, the archive prefix and the
+ * error vocabulary. See docs/architecture.md.
+ */
+export * from './archive';
+export * from './defaults';
+export * from './env-names';
+export * from './errors';
+export * from './retention';
+export * from './route-scopes';
+export * from './routes';
+export * from './scopes';
+export * from './tables';
