@@ -11,6 +11,15 @@ const contractOnly = {
   message: 'lib/ and bin/ may import only lambda/contract/ (see docs/architecture.md).',
 };
 
+/**
+ * The local runtime runs the handlers and wires the platform (clients,
+ * clock, config, the composition root); it never reaches into the domain.
+ */
+const handlersAndPlatform = {
+  group: ['**/lambda/shared/**', '!**/lambda/shared/platform', '!**/lambda/shared/platform/**'],
+  message: 'local/ may import lambda/contract/, lambda/handlers/ and lambda/shared/platform/ only (see docs/architecture.md).',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'cdk.out/**', '.data/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -25,6 +34,12 @@ export default tseslint.config(
     files: ['lib/**/*.ts', 'bin/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ ...contractOnly, allowTypeImports: true }] }],
+    },
+  },
+  {
+    files: ['local/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ ...handlersAndPlatform, allowTypeImports: true }] }],
     },
   },
 );

@@ -8,6 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { handlerEntry } from '../lambda/contract/routes';
+import { accessOf, FUNCTION_OPERATIONS, type FunctionWithStore, type TableAction } from '../lambda/contract/store-operations';
 import { acknowledge, policyOf } from './nag';
 
 /** Repository root: the esbuild project root and home of the lock file. */
@@ -106,16 +107,6 @@ export class HouseFunction extends NodejsFunction {
   }
 }
 
-/** DynamoDB item and query actions the service's functions may be granted. */
-export type TableAction =
-  | 'dynamodb:GetItem'
-  | 'dynamodb:BatchGetItem'
-  | 'dynamodb:PutItem'
-  | 'dynamodb:UpdateItem'
-  | 'dynamodb:DeleteItem'
-  | 'dynamodb:ConditionCheckItem'
-  | 'dynamodb:Query';
-
 /**
  * Grants exactly `actions` on the table itself (not its indexes). There is no
  * IAM action for TransactWriteItems: a transaction needs the action of each
@@ -129,11 +120,28 @@ export function grantTableActions(
   return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [table.tableArn] });
 }
 
-/** Grants `dynamodb:Query` on one named index of the table, and nothing on the table itself. */
-export function grantIndexQuery(grantee: iam.IGrantable, table: dynamodb.ITable, indexName: string): iam.Grant {
-  return iam.Grant.addToPrincipal({
-    grantee,
-    actions: ['dynamodb:Query'],
-    resourceArns: [`${table.tableArn}/index/${indexName}`],
-  });
+
+/**
+ * Grants a function exactly what its storage operations declare
+ * (lambda/contract/store-operations.ts): the key table's and audit table's
+ * item actions, and Query on the key table's team index.
+ */
+export function grantStoreOperations(
+  fn: iam.IGrantable,
+  handlerName: FunctionWithStore,
+  tables: { readonly keyTable: dynamodb.ITable; readonly auditTable?: dynamodb.ITable; readonly teamIndexName: string },
+): void {
+  const access = accessOf(FUNCTION_OPERATIONS[handlerName]);
+  if (access.keyTable.length > 0) grantTableActions(fn, tables.keyTable, access.keyTable);
+  if (access.keyTeamIndex.length > 0) {
+    iam.Grant.addToPrincipal({
+      grantee: fn,
+      actions: [...access.keyTeamIndex],
+      resourceArns: [`${tables.keyTable.tableArn}/index/${tables.teamIndexName}`],
+    });
+  }
+  if (access.auditTable.length > 0) {
+    if (!tables.auditTable) throw new Error(`${handlerName} writes audit records but was given no audit table`);
+    grantTableActions(fn, tables.auditTable, access.auditTable);
+  }
 }

@@ -5,7 +5,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { TEAM_INDEX } from '../lambda/contract/tables';
 import { ENV } from '../lambda/contract/env-names';
-import { grantIndexQuery, grantTableActions, HouseFunction } from './house-function';
+import { grantStoreOperations, HouseFunction } from './house-function';
 import { acknowledge, cfnOf } from './nag';
 import type { Rotation } from './rotation';
 
@@ -35,8 +35,9 @@ export interface KeyHandlersProps {
 
 /**
  * The functions behind the HTTP routes, plus the authorizer offered to the
- * platform's own APIs. This file is the permission matrix: each function gets
- * exactly the table actions, indexes and scheduler actions its code uses.
+ * platform's own APIs. Each function's DynamoDB grants come from the
+ * operations it declares (lambda/contract/store-operations.ts); scheduler
+ * grants from the rotation construct.
  */
 export class KeyHandlers extends Construct {
   /** Functions by handler name (`ROUTES[].handler`). */
@@ -55,6 +56,7 @@ export class KeyHandlers extends Construct {
       logRetention: props.logRetention,
       logRemovalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     };
+    const stores = { keyTable, auditTable, teamIndexName: TEAM_INDEX };
     const tables = {
       [ENV.KEY_TABLE_NAME]: keyTable.tableName,
       [ENV.AUDIT_TABLE_NAME]: auditTable.tableName,
@@ -67,14 +69,7 @@ export class KeyHandlers extends Construct {
       description: 'POST /functions/v1/generate-api-key: creates a key and returns its value once',
       environment: tables,
     });
-    grantTableActions(this.generate, keyTable, [
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:ConditionCheckItem',
-    ]);
-    grantIndexQuery(this.generate, keyTable, TEAM_INDEX);
-    grantTableActions(this.generate, auditTable, ['dynamodb:PutItem']);
+    grantStoreOperations(this.generate, 'generate-api-key', stores);
 
     this.regenerate = new HouseFunction(this, 'RegenerateApiKey', {
       ...common,
@@ -82,14 +77,7 @@ export class KeyHandlers extends Construct {
       description: 'POST /functions/v1/regenerate-api-key: issues a new value and schedules the old one to expire',
       environment: { ...tables, ...rotation.schedulerEnvironment },
     });
-    grantTableActions(this.regenerate, keyTable, [
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:ConditionCheckItem',
-    ]);
-    grantTableActions(this.regenerate, auditTable, ['dynamodb:PutItem']);
+    grantStoreOperations(this.regenerate, 'regenerate-api-key', stores);
     rotation.grantScheduleCreation(this.regenerate);
 
     this.delete = new HouseFunction(this, 'DeleteApiKey', {
@@ -98,15 +86,7 @@ export class KeyHandlers extends Construct {
       description: 'DELETE /functions/v1/delete-api-key: revokes every value of a key and keeps a tombstone',
       environment: { ...tables, ...rotation.schedulerEnvironment },
     });
-    grantTableActions(this.delete, keyTable, [
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:ConditionCheckItem',
-    ]);
-    grantIndexQuery(this.delete, keyTable, TEAM_INDEX);
-    grantTableActions(this.delete, auditTable, ['dynamodb:PutItem']);
+    grantStoreOperations(this.delete, 'delete-api-key', stores);
     rotation.grantScheduleDeletion(this.delete);
 
     // Verification reads the value lookup and bumps usage counters; it never
@@ -120,10 +100,7 @@ export class KeyHandlers extends Construct {
         [ENV.VERIFY_GUESS_LIMIT_PER_MINUTE]: String(props.verifyGuessLimitPerMinute),
       },
     });
-    // BatchGetItem: the value lookup and the source's guess counter
-    // (`IPRATE#<source>`) in one read; it never issues a plain GetItem.
-    // UpdateItem: the key's usage item (use and rate limit) and the guess counter.
-    grantTableActions(this.verify, keyTable, ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem']);
+    grantStoreOperations(this.verify, 'verify-api-key', stores);
 
     this.authorizer = new HouseFunction(this, 'Authorizer', {
       ...common,
@@ -136,8 +113,7 @@ export class KeyHandlers extends Construct {
         ...(props.authorizerScope === undefined ? {} : { [ENV.AUTHORIZER_SCOPE]: props.authorizerScope }),
       },
     });
-    // GetItem: the value lookup; UpdateItem: the key's usage item.
-    grantTableActions(this.authorizer, keyTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    grantStoreOperations(this.authorizer, 'authorizer', stores);
 
     for (const fn of this.all) {
       acknowledge(

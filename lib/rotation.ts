@@ -6,7 +6,8 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV } from '../lambda/contract/env-names';
-import { grantTableActions, HouseFunction } from './house-function';
+import { TEAM_INDEX } from '../lambda/contract/tables';
+import { grantStoreOperations, HouseFunction } from './house-function';
 import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';
 
 export interface RotationProps {
@@ -69,13 +70,11 @@ export class Rotation extends Construct {
         [ENV.AUDIT_TABLE_NAME]: props.auditTable.tableName,
       },
     });
-    grantTableActions(this.expireFunction, props.keyTable, [
-      'dynamodb:GetItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:ConditionCheckItem',
-    ]);
-    grantTableActions(this.expireFunction, props.auditTable, ['dynamodb:PutItem']);
+    grantStoreOperations(this.expireFunction, 'expire-old-value', {
+      keyTable: props.keyTable,
+      auditTable: props.auditTable,
+      teamIndexName: TEAM_INDEX,
+    });
 
     this.scheduleGroup = new scheduler.ScheduleGroup(this, 'ScheduleGroup', { removalPolicy });
 

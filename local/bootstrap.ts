@@ -30,7 +30,6 @@ import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
 import {
   DataDirInUseError,
   JavaNotFoundError,
-  LOCAL_REGION,
   claimDataDir,
   endpointAnswers,
   localDynamoClient,
@@ -39,6 +38,12 @@ import {
   type DataDirClaim,
   type DynamoLocal,
 } from './dynamodb-local';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { bootstrapTeamKey } from '../lambda/handlers/bootstrap-team-key';
+import { systemClock } from '../lambda/shared/platform/clock';
+import { config } from '../lambda/shared/platform/config';
+import { documentClientOf } from '../lambda/shared/platform/dynamo';
+import { createServices } from '../lambda/shared/platform/services';
 import { dataDirFrom, dynamoDbPath } from './start';
 import { ensureTables } from './tables';
 
@@ -285,17 +290,23 @@ async function main(argv: readonly string[]): Promise<void> {
     throw error;
   }
 
-  // The handlers' modules read these when first used: set them before the import.
-  if (store.endpoint) process.env.DYNAMODB_ENDPOINT = store.endpoint;
-  else delete process.env.DYNAMODB_ENDPOINT;
-  process.env.KEY_TABLE_NAME = store.keyTableName;
-  process.env.AUDIT_TABLE_NAME = store.auditTableName;
-  if (store.endpoint) process.env.AWS_REGION ??= LOCAL_REGION;
-
   let output: string;
   try {
-    const { bootstrapTeamKey } = await import('../lambda/shared/keys/bootstrap-key');
-    const result = await bootstrapTeamKey({ teamId: args.teamId, environment: args.environment, userId: args.userId, name: args.name });
+    // The store's own engine (or AWS with the operator's credentials), never DYNAMODB_ENDPOINT's.
+    const client = store.endpoint ? localDynamoClient(store.endpoint) : new DynamoDBClient({});
+    const services = createServices({
+      db: documentClientOf(client),
+      clock: systemClock,
+      settings: {
+        keyTableName: store.keyTableName,
+        auditTableName: store.auditTableName,
+        planRateLimit: config.planRateLimit,
+        guessLimitPerMinute: config.guessLimitPerMinute,
+        pepper: config.pepper,
+      },
+    });
+    const result = await bootstrapTeamKey(services, { teamId: args.teamId, environment: args.environment, userId: args.userId, name: args.name });
+    client.destroy();
     if (args.json) {
       if (args.userIdGenerated) say(`Acting user: ${args.userId} (generated)`);
       say('The key value is shown only once: store it now.');

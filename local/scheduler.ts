@@ -13,14 +13,11 @@
  * itself. With a `ManualClock`, `tick`/`runDue` fire what is due without
  * waiting for timers, so tests move time instead of sleeping.
  */
-import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { systemClock, type Clock } from '../lambda/shared/platform/clock';
-import type { KeyReadDeps } from '../lambda/shared/keys/key-repository';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describeError, log } from '../lambda/shared/platform/log';
 import type { RevocationRequest, RevocationScheduler } from '../lambda/shared/rotation/revocation-scheduler';
-import { runtimeDeps } from '../lambda/shared/platform/runtime';
-import { expireOldValue, type ExpireOldValueOutcome } from '../lambda/shared/rotation/expire-old-value';
 
 /** The longest delay `setTimeout` honours (about 24.8 days); longer waits are chained. */
 export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
@@ -28,8 +25,8 @@ export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 export interface LocalSchedulerOptions {
   /** Decides when a transition is due; must be the clock the services use. Default: the system clock. */
   clock?: Clock;
-  /** Runs one expiry. Default: the expire service with the runtime's dependencies. */
-  expire?: (request: RevocationRequest) => Promise<unknown>;
+  /** Runs one expiry (locally: the expire function's handler, as EventBridge Scheduler invokes it). */
+  expire: (request: RevocationRequest) => Promise<unknown>;
   /** Tries per expiry before giving up until the next `rearmFromStore` (as Scheduler retries). Default: 3. */
   maxAttempts?: number;
   /** Wait between tries, by the clock. Default: 60 s. */
@@ -54,7 +51,7 @@ export interface LocalRevocationScheduler extends RevocationScheduler {
    * Arms every key of the table that is in a transition (active, with a
    * previous value); runs those already due before resolving.
    */
-  rearmFromStore(deps?: KeyReadDeps): Promise<RearmSummary>;
+  rearmFromStore(store: KeyTableAccess): Promise<RearmSummary>;
   /** Fires every schedule due by the clock and waits for all running expiries; returns how many it fired. */
   runDue(): Promise<number>;
   /** Moves a `ManualClock` forward by `ms`, then `runDue()`. */
@@ -75,9 +72,10 @@ interface Entry {
 
 const nameOf = (request: RevocationRequest) => `${request.keyId}#g${request.generation}`;
 
-/** The default expiry: the expire service with the runtime's dependencies, as the Lambda handler runs it. */
-export function expireWithRuntimeDeps(request: RevocationRequest): Promise<ExpireOldValueOutcome> {
-  return expireOldValue(runtimeDeps(), { key_id: request.keyId, generation: request.generation }, `local-${randomUUID()}`);
+/** The key table, for `rearmFromStore`'s scan. */
+export interface KeyTableAccess {
+  readonly db: DynamoDBDocumentClient;
+  readonly keyTableName: string;
 }
 
 function notDueUntil(result: unknown): number | undefined {
@@ -88,10 +86,10 @@ function notDueUntil(result: unknown): number | undefined {
   return Number.isNaN(at) ? undefined : at;
 }
 
-/** Creates the local scheduler. Wire it with `useRevocationScheduler` and call `rearmFromStore` on start. */
-export function createLocalScheduler(options: LocalSchedulerOptions = {}): LocalRevocationScheduler {
+/** Creates the local scheduler. Give it to `createServices` and call `rearmFromStore` on start. */
+export function createLocalScheduler(options: LocalSchedulerOptions): LocalRevocationScheduler {
   const clock = options.clock ?? systemClock;
-  const expire = options.expire ?? expireWithRuntimeDeps;
+  const { expire } = options;
   const maxAttempts = options.maxAttempts ?? 3;
   const retryDelayMs = options.retryDelayMs ?? 60_000;
   const entries = new Map<string, Entry>();
@@ -182,7 +180,7 @@ export function createLocalScheduler(options: LocalSchedulerOptions = {}): Local
       entries.delete(nameOf(request));
     },
 
-    async rearmFromStore(deps = runtimeDeps()) {
+    async rearmFromStore(deps) {
       const found: PendingExpiry[] = [];
       let startKey: Record<string, unknown> | undefined;
       do {

@@ -19,7 +19,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/contract/errors';
 import { describeError, log } from '../lambda/shared/platform/log';
 import { HANDLERS_DIR, MAX_BODY_BYTES, ROUTES } from '../lambda/contract/routes';
-import { jsonResponse } from '../lambda/shared/http/response';
+import { jsonResponse } from '../lambda/contract/response';
+import type { Services } from '../lambda/shared/platform/services';
 
 /** A Lambda proxy handler as the handler modules export it. */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult | undefined | void>;
@@ -59,15 +60,18 @@ export function resolveRoute(routes: readonly LocalRoute[], method: string, path
  * file is not cached, so a handler written while the server runs is found
  * on the next restart of tsx's module graph (or the next request, in tests).
  */
-export function moduleHandlerLoader(handlersDir: string = HANDLERS_DIR): HandlerLoader {
+export function moduleHandlerLoader(services?: () => Services, handlersDir: string = HANDLERS_DIR): HandlerLoader {
   const loaded = new Map<string, ProxyHandler>();
   return async (route) => {
     const cached = loaded.get(route.handler);
     if (cached) return cached;
     const file = path.join(handlersDir, `${route.handler}.ts`);
     if (!existsSync(file)) return undefined;
-    const module = (await import(file)) as { handler?: unknown; default?: { handler?: unknown } };
-    const handler = module.handler ?? module.default?.handler;
+    type HandlerModule = { handler?: unknown; makeHandler?: (services: () => Services) => unknown };
+    const imported = (await import(file)) as HandlerModule & { default?: HandlerModule };
+    const makeHandler = imported.makeHandler ?? imported.default?.makeHandler;
+    // The local runtime's own services (its engine, clock, scheduler), never the environment's.
+    const handler = services && makeHandler ? makeHandler(services) : (imported.handler ?? imported.default?.handler);
     if (typeof handler !== 'function') throw new Error(`${file} does not export a handler function`);
     loaded.set(route.handler, handler as ProxyHandler);
     return handler as ProxyHandler;

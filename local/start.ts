@@ -11,21 +11,26 @@
  * DYNAMODB_PORT (a free port), PLAN_RATE_LIMIT (see lambda/shared/platform/config.ts).
  */
 import path from 'node:path';
+import { DEFAULT_PLAN_RATE_LIMIT } from '../lambda/contract/defaults';
 import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
 import {
   JavaNotFoundError,
   DataDirInUseError,
-  LOCAL_REGION,
   claimDataDir,
   localDynamoClient,
   startDynamoLocal,
   type DataDirClaim,
   type DynamoLocal,
 } from './dynamodb-local';
-import { createLocalServer, type LocalServer } from './server';
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+import { makeHandler as makeExpireHandler } from '../lambda/handlers/expire-old-value';
+import { config } from '../lambda/shared/platform/config';
+import { documentClientOf } from '../lambda/shared/platform/dynamo';
+import { createServices, type Services } from '../lambda/shared/platform/services';
+import { createLocalServer, moduleHandlerLoader, type LocalServer } from './server';
 import { ensureTables } from './tables';
 import { createLocalScheduler } from './scheduler';
-import { useRevocationScheduler } from '../lambda/shared/rotation/scheduling';
 import { systemClock } from '../lambda/shared/platform/clock';
 import { LOCAL_ARCHIVE_BUCKET, startLocalS3 } from './s3-local';
 import { startAuditStreamArchiver } from './audit-stream';
@@ -42,6 +47,8 @@ export interface LocalSettings {
   readonly auditTableName: string;
   /** Fixed DynamoDB Local port, or undefined for a free one. */
   readonly dynamoPort?: number;
+  /** Default `rate_limit` of keys created without one (`PLAN_RATE_LIMIT`). */
+  readonly planRateLimit: number;
 }
 
 /** A setting that cannot be used: printed as one line, exit code 2. */
@@ -80,6 +87,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): LocalSetting
     keyTableName: env.KEY_TABLE_NAME || KEY_TABLE.logicalName,
     auditTableName: env.AUDIT_TABLE_NAME || AUDIT_TABLE.logicalName,
     dynamoPort: portFrom(env, 'DYNAMODB_PORT', undefined),
+    planRateLimit: planRateLimit ? Number(planRateLimit) : DEFAULT_PLAN_RATE_LIMIT,
   };
 }
 
@@ -88,6 +96,7 @@ export interface LocalRuntimeContext {
   readonly settings: LocalSettings;
   dataDirClaim?: DataDirClaim;
   dynamo?: DynamoLocal;
+  services?: Services;
   server?: LocalServer;
 }
 
@@ -125,10 +134,6 @@ export const dynamoLocalPart: LocalRuntimePart = {
     const { settings } = context;
     const dynamo = await startDynamoLocal({ port: settings.dynamoPort, dbPath: dynamoDbPath(settings.dataDir) });
     context.dynamo = dynamo;
-    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-    process.env.KEY_TABLE_NAME = settings.keyTableName;
-    process.env.AUDIT_TABLE_NAME = settings.auditTableName;
-    process.env.AWS_REGION ??= LOCAL_REGION;
     context.dataDirClaim?.update({
       dynamodbEndpoint: dynamo.endpoint,
       keyTableName: settings.keyTableName,
@@ -152,22 +157,45 @@ export const tablesPart: LocalRuntimePart = {
 };
 
 /**
- * The local revocation scheduler: in-process timers in place of EventBridge
- * Scheduler. On start it re-arms every key in transition and expires at once
- * those whose grace period ended while the service was stopped.
+ * The services every handler runs with, built once: this runtime's own
+ * DynamoDB Local (never an engine named by the environment), the system
+ * clock, and the local revocation scheduler: in-process timers in place of
+ * EventBridge Scheduler, invoking the expire function's handler as the
+ * schedule would. On start it re-arms every key in transition and expires at
+ * once those whose grace period ended while the service was stopped.
  */
-export const schedulerPart: LocalRuntimePart = {
-  name: 'revocation scheduler',
-  async start() {
-    const scheduler = createLocalScheduler({ clock: systemClock });
-    useRevocationScheduler(scheduler);
-    const summary = await scheduler.rearmFromStore();
+export const servicesPart: LocalRuntimePart = {
+  name: 'services and revocation scheduler',
+  async start(context) {
+    const { settings } = context;
+    const client = localDynamoClient(required(context.dynamo, 'DynamoDB Local').endpoint);
+    const db = documentClientOf(client);
+    const expireHandler = makeExpireHandler(() => services);
+    const scheduler = createLocalScheduler({
+      clock: systemClock,
+      expire: (request) =>
+        expireHandler({ key_id: request.keyId, generation: request.generation }, { awsRequestId: `local-${randomUUID()}` } as Context),
+    });
+    const services = createServices({
+      db,
+      clock: systemClock,
+      scheduler,
+      settings: {
+        keyTableName: settings.keyTableName,
+        auditTableName: settings.auditTableName,
+        planRateLimit: settings.planRateLimit,
+        guessLimitPerMinute: config.guessLimitPerMinute,
+        pepper: config.pepper,
+      },
+    });
+    context.services = services;
+    const summary = await scheduler.rearmFromStore({ db, keyTableName: settings.keyTableName });
     if (summary.armed + summary.firedAtOnce > 0) {
       console.info(`Revocation scheduler: ${summary.armed} transition(s) armed, ${summary.firedAtOnce} expired at once`);
     }
     return async () => {
-      useRevocationScheduler(undefined);
       await scheduler.stop();
+      client.destroy();
     };
   },
 };
@@ -187,6 +215,8 @@ export const auditArchivePart: LocalRuntimePart = {
       console.info(`Audit archive: folder ${path.resolve(process.env.ARCHIVE_DIR)}`);
     } else {
       const s3 = await startLocalS3({ directory: path.join(settings.dataDir, 's3') });
+      // The archive handler takes its target from its environment at load, as
+      // in Lambda (the stack sets ARCHIVE_BUCKET_NAME): set what the stack would.
       process.env.S3_ENDPOINT = s3.endpoint;
       process.env.ARCHIVE_BUCKET_NAME = LOCAL_ARCHIVE_BUCKET;
       stopS3 = () => s3.stop();
@@ -212,7 +242,13 @@ export const httpServerPart: LocalRuntimePart = {
   name: 'HTTP server',
   async start(context) {
     const { settings } = context;
-    const server = await createLocalServer({ port: settings.port, host: settings.host, logRequest: (line) => console.info(line) });
+    const services = required(context.services, 'services');
+    const server = await createLocalServer({
+      port: settings.port,
+      host: settings.host,
+      loadHandler: moduleHandlerLoader(() => services),
+      logRequest: (line) => console.info(line),
+    });
     context.server = server;
     context.dataDirClaim?.update({ baseUrl: server.url });
     return () => server.close();
@@ -224,7 +260,7 @@ export const LOCAL_RUNTIME_PARTS: readonly LocalRuntimePart[] = [
   dataDirPart,
   dynamoLocalPart,
   tablesPart,
-  schedulerPart,
+  servicesPart,
   auditArchivePart,
   httpServerPart,
 ];

@@ -29,4 +29,3 @@ export const ENV = {
   AUTHORIZER_ROUTE_SCOPES: 'AUTHORIZER_ROUTE_SCOPES',
 } as const;
 
-export type EnvName = (typeof ENV)[keyof typeof ENV];

@@ -11,6 +11,7 @@ export * from './env-names';
 export * from './errors';
 export * from './retention';
 export * from './route-scopes';
+export * from './response';
 export * from './routes';
 export * from './scopes';
 export * from './tables';

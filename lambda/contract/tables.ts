@@ -73,6 +73,12 @@ export const AUDIT_TABLE: TableDefinition = {
   stream: 'NEW_IMAGE',
 };
 
+/** Primary key of an item in either table. */
+export interface ItemKey {
+  pk: string;
+  sk: string;
+}
+
 export const SK_KEY = 'KEY';
 export const SK_HASH = 'HASH';
 export const SK_USAGE = 'USAGE';

@@ -30,7 +30,9 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Statement } from 'aws-lambda';
-import { verificationDeps } from '../shared/platform/runtime';
+import { presentedValue } from '../shared/auth/authorization';
+import { header } from '../shared/http/headers';
+import { environmentServices, type Services } from '../shared/platform/services';
 import { parseRouteScope, parseRouteScopeTable, type RouteScope } from '../contract/route-scopes';
 import { uncoveredScopes } from '../contract/scopes';
 import { checkKey, useCheckedKey, VerifyFailure } from '../shared/auth/verify';
@@ -61,21 +63,6 @@ function splitMethodArn(methodArn: string): { stageArn: string; resource: string
   return { stageArn: `${api}/${stage}/`, resource: rest.join('/') };
 }
 
-function header(event: APIGatewayRequestAuthorizerEvent, name: string): string | undefined {
-  for (const [key, value] of Object.entries(event.headers ?? {})) {
-    if (key.toLowerCase() === name && value !== undefined) return value;
-  }
-  return undefined;
-}
-
-/** The presented value: `Authorization: Bearer <value>`, else `x-api-key`. */
-export function presentedValue(event: APIGatewayRequestAuthorizerEvent): string | undefined {
-  const bearer = /^Bearer ([^\s]+)$/i.exec(header(event, 'authorization')?.trim() ?? '');
-  if (bearer) return bearer[1];
-  const apiKey = header(event, 'x-api-key')?.trim();
-  return apiKey === '' ? undefined : apiKey;
-}
-
 function policy(principalId: string, statements: Statement[]): APIGatewayAuthorizerResult {
   return { principalId, policyDocument: { Version: '2012-10-17', Statement: statements } };
 }
@@ -88,13 +75,16 @@ function denyAll(principalId: string, stageArn: string, code: string, extra: Rec
   return { ...policy(principalId, [statement('Deny', [`${stageArn}*/*`])]), context: { code, ...extra } };
 }
 
-async function authorize(routes: readonly RouteScope[], event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+async function authorize(
+  deps: Services,
+  routes: readonly RouteScope[],
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> {
   const { stageArn, resource } = splitMethodArn(event.methodArn);
   const value = presentedValue(event);
   // API Gateway turns exactly this message into 401.
   if (value === undefined) throw new Error('Unauthorized');
 
-  const deps = verificationDeps();
   const check = await checkKey(deps, {
     value,
     sourceIp: event.requestContext?.identity?.sourceIp,
@@ -147,11 +137,11 @@ async function authorize(routes: readonly RouteScope[], event: APIGatewayRequest
 }
 
 /** An authorizer with the given route table (read on first use). */
-export function authorizerWith(routeTable: () => readonly RouteScope[]) {
+export function authorizerWith(routeTable: () => readonly RouteScope[], services: () => Services = environmentServices) {
   let routes: readonly RouteScope[] | undefined;
   return middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>({ timeoutEarlyInMillis: 0 }).handler((event) => {
     routes ??= routeTable();
-    return authorize(routes, event);
+    return authorize(services(), routes, event);
   });
 }
 

@@ -17,7 +17,7 @@ import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import { KEY_ID_PATTERN } from '../shared/platform/ids';
 import { log } from '../shared/platform/log';
-import { runtimeDeps } from '../shared/platform/runtime';
+import { environmentServices, type Services } from '../shared/platform/services';
 import { expireOldValue, type ExpireOldValueOutcome } from '../shared/rotation/expire-old-value';
 
 /** The schedule's input (lambda/shared/rotation/scheduler-eventbridge.ts `expireEventOf`). */
@@ -26,7 +26,6 @@ export const expireEventSchema = z.strictObject({
   // Generation 1 is the created value; only a regeneration (2+) opens a transition.
   generation: z.int().min(2),
 });
-export type ExpireEvent = z.infer<typeof expireEventSchema>;
 
 /** A `not_due` this close to the end is retried by Lambda instead of dropped. */
 export const NOT_DUE_RETRY_WINDOW_MS = 3 * 60 * 1000;
@@ -38,7 +37,7 @@ export class ExpiryNotDueError extends Error {
   override name = 'ExpiryNotDueError';
 }
 
-async function lambdaHandler(event: unknown, context: Context): Promise<ExpireHandlerResult> {
+async function expire(services: Services, event: unknown, context: Context): Promise<ExpireHandlerResult> {
   const requestId = context.awsRequestId;
   const parsed = expireEventSchema.safeParse(event);
   if (!parsed.success) {
@@ -49,11 +48,10 @@ async function lambdaHandler(event: unknown, context: Context): Promise<ExpireHa
     return { outcome: 'invalid_event' };
   }
 
-  const deps = runtimeDeps();
-  const result = await expireOldValue(deps, parsed.data, requestId);
+  const result = await expireOldValue(services, parsed.data, requestId);
   const fields = { request_id: requestId, key_id: parsed.data.key_id, generation: parsed.data.generation, ...result };
   if (result.outcome === 'not_due') {
-    const remainingMs = Date.parse(result.transition_ends_at) - deps.clock.now().getTime();
+    const remainingMs = Date.parse(result.transition_ends_at) - services.clock.now().getTime();
     if (remainingMs <= NOT_DUE_RETRY_WINDOW_MS) {
       log.warn('expiry fired before the transition end; retrying', { ...fields, remaining_ms: remainingMs });
       throw new ExpiryNotDueError(`Transition of generation ${parsed.data.generation} ends at ${result.transition_ends_at}`);
@@ -65,4 +63,7 @@ async function lambdaHandler(event: unknown, context: Context): Promise<ExpireHa
   return result;
 }
 
-export const handler = middy<unknown, ExpireHandlerResult>({ timeoutEarlyInMillis: 0 }).handler(lambdaHandler);
+export const makeHandler = (services: () => Services) =>
+  middy<unknown, ExpireHandlerResult>({ timeoutEarlyInMillis: 0 }).handler((event, context) => expire(services(), event, context));
+
+export const handler = makeHandler(environmentServices);

@@ -1,20 +1,15 @@
 /** POST /functions/v1/regenerate-api-key — rolls a key's value; the new value is returned once. */
 import { managementHandler } from '../shared/http/management-handler';
-import { jsonResponse } from '../shared/http/response';
-import { runtimeDeps } from '../shared/platform/runtime';
+import { jsonResponse } from '../contract/response';
 import { regenerateKeyRequestSchema } from '../shared/http/schemas/regenerate-key';
 import { regenerateKey } from '../shared/keys/regenerate-key';
-import { revocationScheduler } from '../shared/rotation/scheduling';
+import { environmentServices, type Services } from '../shared/platform/services';
 
-export const handler = managementHandler(
-  () => regenerateKeyRequestSchema,
-  async (event) => {
-    const result = await regenerateKey(
-      { ...runtimeDeps(), scheduler: revocationScheduler() },
-      event.caller,
-      event.input,
-      event.meta,
-    );
-    return jsonResponse(200, result, event.meta.requestId);
-  },
-);
+export const makeHandler = (services: () => Services) =>
+  managementHandler(
+    services,
+    () => regenerateKeyRequestSchema,
+    async (event, deps) => jsonResponse(200, await regenerateKey(deps, event.caller, event.input, event.meta), event.meta.requestId),
+  );
+
+export const handler = makeHandler(environmentServices);

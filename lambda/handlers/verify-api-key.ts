@@ -18,12 +18,13 @@
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError, ErrorCode } from '../contract/errors';
-import { header, type ManagementEvent } from '../shared/http/event';
+import type { ManagementEvent } from '../shared/http/event';
+import { header } from '../shared/http/headers';
 import { errorResponses, jsonBody } from '../shared/http/middleware';
-import { jsonResponse } from '../shared/http/response';
+import { jsonResponse } from '../contract/response';
 import { originOf } from '../shared/keys/domains';
 import { verifyWithGuessLimit } from '../shared/usage/guess-limiter';
-import { verificationDeps } from '../shared/platform/runtime';
+import { environmentServices, type Services } from '../shared/platform/services';
 import { verifyKeyRequestSchema, type VerifyKeyRequest, type VerifyKeyResponse } from '../shared/http/schemas/verify-key';
 import type { VerifyResult } from '../shared/auth/verify';
 
@@ -98,8 +99,8 @@ function headersOf(result: VerifyResult): Record<string, string> {
   return headers;
 }
 
-async function verifyApiKey(event: VerifyEvent): Promise<APIGatewayProxyResult> {
-  const outcome = await verifyWithGuessLimit(verificationDeps(), {
+async function verifyApiKey(services: Services, event: VerifyEvent): Promise<APIGatewayProxyResult> {
+  const outcome = await verifyWithGuessLimit(services, {
     value: event.input.key,
     scope: event.input.scope,
     sourceIp: event.meta.sourceIp ?? undefined,
@@ -117,9 +118,12 @@ async function verifyApiKey(event: VerifyEvent): Promise<APIGatewayProxyResult> 
   return jsonResponse(200, bodyOf(outcome.result), event.meta.requestId, headersOf(outcome.result));
 }
 
-export const handler = middy<AnyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
-  .use(varyOnOrigin())
-  .use(errorResponses())
-  .use(preflight())
-  .use(jsonBody(() => verifyKeyRequestSchema))
-  .handler((event) => verifyApiKey(event as VerifyEvent));
+export const makeHandler = (services: () => Services) =>
+  middy<AnyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
+    .use(varyOnOrigin())
+    .use(errorResponses())
+    .use(preflight())
+    .use(jsonBody(() => verifyKeyRequestSchema))
+    .handler((event) => verifyApiKey(services(), event as VerifyEvent));
+
+export const handler = makeHandler(environmentServices);

@@ -13,7 +13,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { auditItem } from '../../lambda/shared/audit/audit-events';
-import { dynamo } from '../../lambda/shared/platform/dynamo';
+import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { AUDIT_TABLE } from '../../lambda/contract/tables';
 import { startAuditStreamArchiver, readCheckpoint, type AuditStreamArchiver } from '../../local/audit-stream';
 import { localDynamoClient } from '../../local/dynamodb-local';
@@ -164,7 +164,7 @@ describe('audit stream → archive: errors', () => {
     const after = auditItem(events.deleted);
     const poison: Record<string, unknown> = { ...auditItem(events.regenerated), event_type: 'key.renamed' };
     for (const item of [before, poison, after]) {
-      await dynamo().send(new PutCommand({ TableName: auditTableName, Item: item }));
+      await documentClient().send(new PutCommand({ TableName: auditTableName, Item: item }));
     }
     // Act
     archiver = await startArchiver({ checkpoint: true });
@@ -193,7 +193,7 @@ describe('audit stream → archive: handler errors', () => {
     await archiver?.stop();
     const { events } = sampleEvents(new Date().toISOString());
     const item = auditItem(events.created);
-    await dynamo().send(new PutCommand({ TableName: auditTableName, Item: item }));
+    await documentClient().send(new PutCommand({ TableName: auditTableName, Item: item }));
     let calls = 0;
     const flaky = await startAuditStreamArchiver({
       dynamoEndpoint: dynamoEndpoint(),

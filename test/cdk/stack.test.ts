@@ -7,6 +7,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
 import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/contract/defaults';
+import { accessOf, FUNCTION_OPERATIONS, type FunctionWithStore } from '../../lambda/contract/store-operations';
 import { ROUTES } from '../../lambda/contract/routes';
 import { ARCHIVE_RETENTION_DAYS } from '../../lambda/contract/retention';
 import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
@@ -405,7 +406,17 @@ describe('least privilege', () => {
   const xray = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
   const schedules = 'arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<group>/*';
 
-  test('each function holds exactly the actions its code uses, on exactly its resources', () => {
+  /** DynamoDB grants a function must hold: exactly what its declared storage operations need. */
+  const declared = (name: FunctionWithStore) => {
+    const access = accessOf(FUNCTION_OPERATIONS[name]);
+    return {
+      ...(access.keyTable.length > 0 ? { KeyTable: access.keyTable } : {}),
+      ...(access.keyTeamIndex.length > 0 ? { [`KeyTable/index/${TEAM_INDEX}`]: access.keyTeamIndex } : {}),
+      ...(access.auditTable.length > 0 ? { AuditTable: access.auditTable } : {}),
+    };
+  };
+
+  test('each function holds exactly its declared storage operations\' actions and its own resources, nothing more', () => {
     // Act
     const matrices = Object.fromEntries(
       Object.entries(ids.functions).map(([name, id]) => [name, permissionMatrix(statementsOfFunction(service.template, id), resourceNames())]),
@@ -413,38 +424,23 @@ describe('least privilege', () => {
 
     // Assess
     expect(matrices).toEqual({
-      'generate-api-key': {
-        ...own('generate-api-key'),
-        '*': xray,
-        KeyTable: ['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-        [`KeyTable/index/${TEAM_INDEX}`]: ['dynamodb:Query'],
-        AuditTable: ['dynamodb:PutItem'],
-      },
+      'generate-api-key': { ...own('generate-api-key'), '*': xray, ...declared('generate-api-key') },
       'regenerate-api-key': {
         ...own('regenerate-api-key'),
         '*': xray,
-        KeyTable: ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-        AuditTable: ['dynamodb:PutItem'],
+        ...declared('regenerate-api-key'),
         [schedules]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
         SchedulerRole: ['iam:PassRole'],
       },
       'delete-api-key': {
         ...own('delete-api-key'),
         '*': xray,
-        KeyTable: ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-        [`KeyTable/index/${TEAM_INDEX}`]: ['dynamodb:Query'],
-        AuditTable: ['dynamodb:PutItem'],
+        ...declared('delete-api-key'),
         [schedules]: ['scheduler:DeleteSchedule'],
       },
-      'verify-api-key': { ...own('verify-api-key'), '*': xray, KeyTable: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem'] },
-      authorizer: { ...own('authorizer'), '*': xray, KeyTable: ['dynamodb:GetItem', 'dynamodb:UpdateItem'] },
-      'expire-old-value': {
-        ...own('expire-old-value'),
-        '*': xray,
-        KeyTable: ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
-        AuditTable: ['dynamodb:PutItem'],
-        RotationDLQ: ['sqs:SendMessage'],
-      },
+      'verify-api-key': { ...own('verify-api-key'), '*': xray, ...declared('verify-api-key') },
+      authorizer: { ...own('authorizer'), '*': xray, ...declared('authorizer') },
+      'expire-old-value': { ...own('expire-old-value'), '*': xray, ...declared('expire-old-value'), RotationDLQ: ['sqs:SendMessage'] },
       'archive-audit': {
         ...own('archive-audit'),
         '*': ['dynamodb:ListStreams', ...xray],
@@ -455,12 +451,26 @@ describe('least privilege', () => {
     });
   });
 
+  test('no grant a function\'s code never uses: ConditionCheckItem only where a delete checks a surviving manager, the team index only for delete', () => {
+    // Act
+    const matrix = (name: FunctionWithStore) => permissionMatrix(statementsOfFunction(service.template, ids.functions[name]), resourceNames());
+
+    // Assess
+    for (const name of ['generate-api-key', 'regenerate-api-key', 'expire-old-value', 'verify-api-key', 'authorizer'] as const) {
+      expect({ name, keyTable: matrix(name).KeyTable }).not.toEqual(
+        expect.objectContaining({ keyTable: expect.arrayContaining(['dynamodb:ConditionCheckItem']) }),
+      );
+      expect({ name, index: matrix(name)[`KeyTable/index/${TEAM_INDEX}`] }).toEqual({ name, index: undefined });
+    }
+    expect(matrix('delete-api-key').KeyTable).not.toContain('dynamodb:PutItem');
+  });
+
   test('verify reads the value and its guess counter in one BatchGetItem and writes with UpdateItem; the authorizer reads with GetItem', () => {
     // Act
     const keyTableActions = (handler: (typeof HANDLER_NAMES)[number]) =>
       permissionMatrix(statementsOfFunction(service.template, ids.functions[handler]), resourceNames()).KeyTable;
 
-    // Assess: exactly what lambda/shared/auth/verify.ts, guess-limiter.ts and usage.ts send
+    // Assess: exactly what lambda/shared/auth/verify.ts, guess-limiter.ts and usage-store.ts send
     expect(keyTableActions('verify-api-key')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:UpdateItem']);
     expect(keyTableActions('authorizer')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });

@@ -1,6 +1,9 @@
+import { testServices } from '../support/services';
 import { randomUUID } from 'node:crypto';
-import { createKeyRecord } from '../../lambda/shared/keys/create-key-record';
-import { runtimeDeps } from '../../lambda/shared/platform/runtime';
+import { createKeyRecord } from '../../lambda/shared/keys/create-key';
+import { config } from '../../lambda/shared/platform/config';
+import { documentClient } from '../../lambda/shared/platform/dynamo';
+import { createServices } from '../../lambda/shared/platform/services';
 import { teamKeyCount, lookupItemOf } from '../support/store';
 import { recordIssuedValue } from '../support/issued-values';
 
@@ -8,7 +11,11 @@ describe('creation is all or nothing', () => {
   it('when the audit record cannot be written, neither the key nor its lookup nor its usage exist', async () => {
     // Prepare: the audit write fails (its table does not exist), the key-table writes would succeed
     const teamId = randomUUID();
-    const deps = { ...runtimeDeps(), auditTableName: 'no-such-audit-table' };
+    const deps = createServices({
+      db: documentClient(),
+      clock: testServices().clock,
+      settings: { ...config, auditTableName: 'no-such-audit-table' },
+    });
     const spec = {
       name: 'Atomic',
       type: 'sk' as const,
@@ -38,7 +45,7 @@ describe('creation is all or nothing', () => {
     expect(await teamKeyCount(teamId)).toBe(0);
 
     // And the same spec with the real audit table writes all of it.
-    const created = await createKeyRecord(runtimeDeps(), spec, actor, 'api');
+    const created = await createKeyRecord(testServices(), spec, actor, 'api');
     recordIssuedValue(created.key);
     expect(await teamKeyCount(teamId)).toBe(1);
     expect(await lookupItemOf(created.key)).toMatchObject({ key_id: created.id });

@@ -1,12 +1,12 @@
+import { testClock } from '../support/services';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { teamKeyCount } from '../support/store';
-import { dynamo } from '../../lambda/shared/platform/dynamo';
+import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { config } from '../../lambda/shared/platform/config';
 import { keyTableKeys } from '../../lambda/contract/tables';
 import { hashKeyValue } from '../../lambda/shared/keys/key-values';
 import { ManualClock, systemClock } from '../../lambda/shared/platform/clock';
-import { useClock } from '../../lambda/shared/platform/runtime';
 
 const MANAGER_SCOPES = ['keys.manage', 'enc.*:read'];
 
@@ -19,7 +19,7 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
   beforeAll(async () => {
     team = await newTeam('live');
   });
-  afterEach(() => useClock(systemClock));
+  afterEach(() => testClock.use(systemClock));
 
   describe('401: who is calling cannot be established', () => {
     it.each([
@@ -63,7 +63,7 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
       const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
       const shortLived = await createKey(team, { name: 'Short', scopes: MANAGER_SCOPES, expires_at: expiresAt });
       expect((await call('create', { key: shortLived.key, body: body(team) })).status).toBe(201);
-      useClock(new ManualClock(Date.parse(expiresAt)));
+      testClock.use(new ManualClock(Date.parse(expiresAt)));
       const response = await call('create', { key: shortLived.key, body: body(team) });
       expect({ status: response.status, message: response.body.error.message }).toEqual({
         status: 401,
@@ -73,7 +73,7 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
 
     it('an inactive key → 401', async () => {
       const paused = await createKey(team, { name: 'Paused', scopes: MANAGER_SCOPES });
-      await dynamo().send(
+      await documentClient().send(
         new UpdateCommand({
           TableName: config.keyTableName,
           Key: keyTableKeys.valueLookup(hashKeyValue(paused.key)),

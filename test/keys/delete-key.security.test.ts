@@ -205,7 +205,7 @@ describe('delete: no value or hash survives', () => {
     // Assess
     expectStatus(response, 200);
     const stored = JSON.stringify({ state: await storedKeyState(target.id), audit: await auditRecordsOf(target.id) });
-    const secrets = [target.key, newValue, hashKeyValue(target.key, config.hashPepper), hashKeyValue(newValue, config.hashPepper)];
+    const secrets = [target.key, newValue, hashKeyValue(target.key, config.pepper), hashKeyValue(newValue, config.pepper)];
     const leaked = secrets.filter((secret) => stored.includes(secret));
     expect({ leaked, stored }).toMatchObject({ leaked: [] });
   });

@@ -152,7 +152,7 @@ describe('regenerate: values are never stored or audited', () => {
     expectStatus(response, 200);
     const newValue: string = response.body.new_key;
     const records = JSON.stringify(await auditRecordsOf(target.id));
-    const secrets = [target.key, newValue, hashKeyValue(target.key, config.hashPepper), hashKeyValue(newValue, config.hashPepper)];
+    const secrets = [target.key, newValue, hashKeyValue(target.key, config.pepper), hashKeyValue(newValue, config.pepper)];
     const leaked = secrets.filter((secret) => records.includes(secret));
     expect({ leaked, records }).toMatchObject({ leaked: [] });
     // The team's calling key is not leaked either.
@@ -175,7 +175,7 @@ describe('regenerate: values are never stored or audited', () => {
       containsNew: false,
       containsOld: false,
     });
-    expect(stored).toContain(hashKeyValue(newValue, config.hashPepper));
+    expect(stored).toContain(hashKeyValue(newValue, config.pepper));
   });
 
   test('the response that carries the new value may not be cached', async () => {

@@ -5,7 +5,7 @@
  * produced, and usage outlives the key.
  */
 import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
-import { dayOf } from '../../lambda/shared/usage/usage';
+import { dayOf } from '../../lambda/shared/usage/usage-figures';
 import { call, createKey, newTeam } from '../support/api';
 import {
   MANAGER_SCOPES,

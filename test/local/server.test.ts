@@ -284,7 +284,7 @@ describe('sourceIpOf', () => {
 describe('the service routes with the real handler loader', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ loadHandler: moduleHandlerLoader('/nonexistent/handlers') });
+    server = await startTestServer({ loadHandler: moduleHandlerLoader(undefined, '/nonexistent/handlers') });
   });
   afterAll(() => server.close());
 

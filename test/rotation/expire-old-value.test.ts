@@ -4,19 +4,22 @@
  * `key.old_value_expired` record; every other situation is a no-op, and
  * races with regenerate and delete leave one consistent state.
  */
+import { servicesWith, testServices } from '../support/services';
+import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
 import { parseAuditEvent } from '../../lambda/shared/audit/audit-events';
-import { ExpiryNotDueError, handler, NOT_DUE_RETRY_WINDOW_MS } from '../../lambda/handlers/expire-old-value';
+import { ExpiryNotDueError, makeHandler, NOT_DUE_RETRY_WINDOW_MS } from '../../lambda/handlers/expire-old-value';
 import { hashKeyValue } from '../../lambda/shared/keys/key-values';
 import { config } from '../../lambda/shared/platform/config';
-import { runtimeDeps } from '../../lambda/shared/platform/runtime';
 import { expireOldValue, type ExpireOldValueOutcome } from '../../lambda/shared/rotation/expire-old-value';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, restoreSystemClock, storedKeyState, useValueTimes } from '../support/keys';
 import { auditRecordsOf, keyItem, lookupItemOf } from '../support/store';
+
+const handler = makeHandler(testServices);
 
 const EXPIRED = 'key.old_value_expired';
 
@@ -116,7 +119,7 @@ describe('expire handler: happy path', () => {
       transition_ends_at: t.endsAt,
       transition_usage: { old: 2, new: 3 },
     });
-    expect(JSON.stringify(records[0])).not.toContain(hashKeyValue(t.oldValue, config.hashPepper));
+    expect(JSON.stringify(records[0])).not.toContain(hashKeyValue(t.oldValue, config.pepper));
   });
 
   it('records the Lambda request id as the actor request id', async () => {
@@ -305,7 +308,7 @@ describe('expire handler: no-ops', () => {
 
 /** A document client that runs `competitor` right before forwarding the first transaction. */
 function racingClient(competitor: () => Promise<void>): DynamoDBDocumentClient {
-  const real = runtimeDeps().db;
+  const real = documentClient();
   let raced = false;
   return new Proxy(real, {
     get(target, property, receiver) {
@@ -331,7 +334,7 @@ describe('expire handler: races', () => {
     });
 
     // Act
-    const result = await expireOldValue({ ...runtimeDeps(), db }, { key_id: t.keyId, generation: t.generation }, 'race-delete');
+    const result = await expireOldValue(servicesWith({ db }), { key_id: t.keyId, generation: t.generation }, 'race-delete');
 
     // Assess
     expect(result).toEqual({ outcome: 'deleted' });
@@ -353,12 +356,12 @@ describe('expire handler: races', () => {
     });
 
     // Act
-    const result = await expireOldValue({ ...runtimeDeps(), db }, { key_id: t.keyId, generation: t.generation }, 'race-regen');
+    const result = await expireOldValue(servicesWith({ db }), { key_id: t.keyId, generation: t.generation }, 'race-regen');
 
     // Assess
     expect(result).toEqual({ outcome: 'superseded', current_generation: 3 });
     const key = await keyItem(t.keyId);
-    expect(key).toMatchObject({ generation: 3, previous_hash: hashKeyValue(t.newValue, config.hashPepper) });
+    expect(key).toMatchObject({ generation: 3, previous_hash: hashKeyValue(t.newValue, config.pepper) });
     expect((await checkValue(t.newValue)).valid).toBe(true);
     expect((await checkValue(third)).valid).toBe(true);
     expect(await lookupItemOf(t.oldValue)).toBeUndefined();
@@ -374,7 +377,7 @@ describe('expire handler: races', () => {
     });
 
     // Act
-    const result = await expireOldValue({ ...runtimeDeps(), db }, { key_id: t.keyId, generation: t.generation }, 'race-twin');
+    const result = await expireOldValue(servicesWith({ db }), { key_id: t.keyId, generation: t.generation }, 'race-twin');
 
     // Assess
     expect(result).toEqual({ outcome: 'already_expired' });
@@ -398,7 +401,7 @@ describe('expire handler: races', () => {
     const records = await expiryRecords(t.keyId);
     expect(records).toHaveLength((expiry as ExpireOldValueOutcome).outcome === 'expired' ? 1 : 0);
     const state = await storedKeyState(t.keyId);
-    expect(state.key).toMatchObject({ generation: 3, previous_hash: hashKeyValue(t.newValue, config.hashPepper) });
+    expect(state.key).toMatchObject({ generation: 3, previous_hash: hashKeyValue(t.newValue, config.pepper) });
     const slots = state.lookups.map((lookup) => lookup.slot).sort();
     expect(slots).toEqual(['current', 'previous']);
     expect(await lookupItemOf(t.oldValue)).toBeUndefined();

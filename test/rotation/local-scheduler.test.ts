@@ -8,18 +8,20 @@
  * `rearmFromStore` sees their transitions too: the expiries here act only on
  * this file's keys (`ownKeysOnly`), and the others are left alone.
  */
+import { testServices, useTestServices } from '../support/services';
 import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
 import type { RevocationRequest } from '../../lambda/shared/rotation/revocation-scheduler';
-import { useRevocationScheduler } from '../../lambda/shared/rotation/scheduling';
 import {
   createLocalScheduler,
-  expireWithRuntimeDeps,
   MAX_TIMER_DELAY_MS,
   type LocalRevocationScheduler,
 } from '../../local/scheduler';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, restoreSystemClock, storedKeyState, useValueTimes } from '../support/keys';
 import { auditRecordsOf, keyItem, lookupItemOf } from '../support/store';
+import { expireOldValue } from '../../lambda/shared/rotation/expire-old-value';
+import { documentClient } from '../../lambda/shared/platform/dynamo';
+import { config } from '../../lambda/shared/platform/config';
 
 const EXPIRED = 'key.old_value_expired';
 
@@ -33,14 +35,14 @@ let expiries: RevocationRequest[];
 async function ownKeysOnly(request: RevocationRequest): Promise<unknown> {
   if (!ownKeys.has(request.keyId)) return { outcome: 'not_this_test' };
   expiries.push(request);
-  return expireWithRuntimeDeps(request);
+  return expireOldValue(testServices(), { key_id: request.keyId, generation: request.generation }, 'local-scheduler-test');
 }
 
 /** A local scheduler on the manual clock, installed as the handlers' scheduler. */
 function startScheduler(): LocalRevocationScheduler {
   const scheduler = createLocalScheduler({ clock, expire: ownKeysOnly });
   schedulers.push(scheduler);
-  useRevocationScheduler(scheduler);
+  useTestServices({ scheduler: scheduler });
   return scheduler;
 }
 
@@ -54,7 +56,7 @@ beforeEach(() => {
 
 afterEach(async () => {
   for (const scheduler of schedulers) await scheduler.stop();
-  useRevocationScheduler(undefined);
+  useTestServices({});
   restoreSystemClock();
   jest.restoreAllMocks();
 });
@@ -189,7 +191,7 @@ describe('local scheduler: restart', () => {
 
     // Act
     const second = startScheduler();
-    const summary = await second.rearmFromStore();
+    const summary = await second.rearmFromStore({ db: documentClient(), keyTableName: config.keyTableName });
 
     // Assess
     expect(summary.firedAtOnce).toBeGreaterThanOrEqual(1);
@@ -201,7 +203,7 @@ describe('local scheduler: restart', () => {
 
     // A third start finds nothing left to do for this key.
     const third = startScheduler();
-    await third.rearmFromStore();
+    await third.rearmFromStore({ db: documentClient(), keyTableName: config.keyTableName });
     expect(expiries).toHaveLength(1);
     expect(await expiryRecords(key.keyId)).toHaveLength(1);
   });
@@ -215,7 +217,7 @@ describe('local scheduler: restart', () => {
 
     // Act
     const second = startScheduler();
-    const summary = await second.rearmFromStore();
+    const summary = await second.rearmFromStore({ db: documentClient(), keyTableName: config.keyTableName });
 
     // Assess
     expect(summary.armed).toBeGreaterThanOrEqual(1);

@@ -3,6 +3,7 @@
  * client is mocked (aws-sdk-client-mock) and every test asserts the exact
  * request; the key table and audit table are DynamoDB Local as everywhere.
  */
+import { useTestServices } from '../support/services';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
   ThrottlingException,
@@ -14,14 +15,13 @@ import {
   SchedulerClient,
 } from '@aws-sdk/client-scheduler';
 import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
-import { revocationScheduler, useRevocationScheduler } from '../../lambda/shared/rotation/scheduling';
+import { schedulerFromEnvironment } from '../../lambda/shared/platform/services';
 import {
   createEventBridgeRevocationScheduler,
   EXPIRY_RETRY_POLICY,
   scheduleExpressionOf,
   scheduleNameOf,
 } from '../../lambda/shared/rotation/scheduler-eventbridge';
-import type { RevocationScheduler } from '../../lambda/shared/rotation/revocation-scheduler';
 import { call, createKey, newTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, restoreSystemClock, storedKeyState } from '../support/keys';
 import { auditRecordsOf } from '../support/store';
@@ -67,7 +67,7 @@ beforeEach(() => {
 
 afterEach(() => {
   clearEnvironment();
-  useRevocationScheduler(undefined);
+  useTestServices({});
   restoreSystemClock();
   jest.restoreAllMocks();
 });
@@ -211,26 +211,18 @@ describe('EventBridge adapter: requests', () => {
   });
 });
 
-describe('adapter selection (lambda/shared/rotation/scheduling.ts)', () => {
-  it('none without SCHEDULE_GROUP_NAME; EventBridge with it; an installed adapter wins', async () => {
+describe('adapter selection (lambda/shared/platform/services.ts)', () => {
+  it('none without SCHEDULE_GROUP_NAME; the EventBridge adapter with it', async () => {
     // No group: no scheduler at all.
     clearEnvironment();
-    expect(revocationScheduler()).toBeUndefined();
+    expect(schedulerFromEnvironment()).toBeUndefined();
 
-    // Group set: the EventBridge adapter, built once.
+    // Group set: the EventBridge adapter, which schedules through the client.
     setEnvironment();
-    const chosen = revocationScheduler();
+    const chosen = schedulerFromEnvironment();
     expect(chosen).toBeDefined();
-    expect(revocationScheduler()).toBe(chosen);
     await chosen?.schedule({ keyId: KEY_ID, generation: 2, at: '2030-01-02T03:04:05Z' });
     expect(createInputs()).toHaveLength(1);
-
-    // An installed adapter wins until uninstalled.
-    const fake: RevocationScheduler = { schedule: async () => undefined, cancel: async () => undefined };
-    useRevocationScheduler(fake);
-    expect(revocationScheduler()).toBe(fake);
-    useRevocationScheduler(undefined);
-    expect(revocationScheduler()).toBe(chosen);
   });
 });
 
@@ -240,6 +232,8 @@ describe('EventBridge adapter behind the endpoints', () => {
   beforeEach(() => {
     // Milliseconds on the clock, so the rounding shows.
     clock = installManualClock(Math.floor(Date.now() / 1000) * 1000 + 250);
+    // What the functions run with in AWS (SCHEDULE_GROUP_NAME is set): the EventBridge adapter.
+    useTestServices({ scheduler: schedulerFromEnvironment() });
   });
 
   it('regenerate schedules the end of the grace period before answering 200', async () => {

@@ -7,17 +7,18 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import fixture from '../fixtures/apigw-rest-event.json';
 import { recordIssuedValue } from './issued-values';
-import { handler as generateHandler } from '../../lambda/handlers/generate-api-key';
-import { handler as regenerateHandler } from '../../lambda/handlers/regenerate-api-key';
-import { handler as deleteHandler } from '../../lambda/handlers/delete-api-key';
-import { bootstrapTeamKey } from '../../lambda/shared/keys/bootstrap-key';
+import { makeHandler as makeGenerateHandler } from '../../lambda/handlers/generate-api-key';
+import { makeHandler as makeRegenerateHandler } from '../../lambda/handlers/regenerate-api-key';
+import { makeHandler as makeDeleteHandler } from '../../lambda/handlers/delete-api-key';
+import { testServices } from './services';
+import { bootstrapTeamKey } from '../../lambda/handlers/bootstrap-team-key';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 export const ENDPOINTS = {
-  create: { method: 'POST', path: '/functions/v1/generate-api-key', handler: generateHandler as unknown as Handler },
-  regenerate: { method: 'POST', path: '/functions/v1/regenerate-api-key', handler: regenerateHandler as unknown as Handler },
-  delete: { method: 'DELETE', path: '/functions/v1/delete-api-key', handler: deleteHandler as unknown as Handler },
+  create: { method: 'POST', path: '/functions/v1/generate-api-key', handler: makeGenerateHandler(testServices) as unknown as Handler },
+  regenerate: { method: 'POST', path: '/functions/v1/regenerate-api-key', handler: makeRegenerateHandler(testServices) as unknown as Handler },
+  delete: { method: 'DELETE', path: '/functions/v1/delete-api-key', handler: makeDeleteHandler(testServices) as unknown as Handler },
 } as const;
 export type Endpoint = keyof typeof ENDPOINTS;
 
@@ -96,7 +97,7 @@ export interface TestTeam {
 export async function newTeam(environment: 'live' | 'test' = 'live'): Promise<TestTeam> {
   const teamId = randomUUID();
   const userId = randomUUID();
-  const boot = await bootstrapTeamKey({ teamId, environment, userId });
+  const boot = await bootstrapTeamKey(testServices(), { teamId, environment, userId });
   recordIssuedValue(boot.key);
   return { teamId, userId, key: boot.key, keyId: boot.id };
 }

@@ -4,8 +4,8 @@
  * without going through an endpoint, and a snapshot of everything the key
  * table stores about one key.
  */
+import { testClock, testServices } from './services';
 import { ManualClock, systemClock } from '../../lambda/shared/platform/clock';
-import { runtimeDeps, useClock } from '../../lambda/shared/platform/runtime';
 import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyResult } from '../../lambda/shared/auth/verify';
 import type { CallResult } from './api';
 import { keyItem, lookupItemsForKey, usageItem } from './store';
@@ -24,12 +24,12 @@ export const UNKNOWN_KEY_ID = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
  */
 export function installManualClock(start: number = Date.now()): ManualClock {
   const clock = new ManualClock(start);
-  useClock(clock);
+  testClock.use(clock);
   return clock;
 }
 
 export function restoreSystemClock(): void {
-  useClock(systemClock);
+  testClock.use(systemClock);
 }
 
 /** Fails with the received status and body unless the response has `status`. */
@@ -41,12 +41,12 @@ export function expectStatus(response: CallResult, status: number): void {
 
 /** Read-only verification of a value (writes no usage). */
 export function checkValue(value: string, request: Omit<VerifyRequest, 'value'> = {}): Promise<CheckResult> {
-  return checkKey(runtimeDeps(), { value, ...request });
+  return checkKey(testServices(), { value, ...request });
 }
 
 /** Full verification of a value: an authenticated use, recorded in the key's usage. */
 export function useValue(value: string, request: Omit<VerifyRequest, 'value'> = {}): Promise<VerifyResult> {
-  return verifyKey(runtimeDeps(), { value, ...request });
+  return verifyKey(testServices(), { value, ...request });
 }
 
 /** Uses a value `times` times, one after the other; fails unless every use is valid. */

@@ -1,27 +1,27 @@
 /** Direct reads of the tables, for assertions about what is (and is not) stored. */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../lambda/shared/platform/dynamo';
+import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { keyTableKeys } from '../../lambda/contract/tables';
 import { hashKeyValue } from '../../lambda/shared/keys/key-values';
 import { config } from '../../lambda/shared/platform/config';
-import { summariseUsage } from '../../lambda/shared/usage/usage';
+import { summariseUsage } from '../../lambda/shared/usage/usage-figures';
 import type { UsageItem } from '../../lambda/shared/keys/model';
 
 export async function getItem(key: { pk: string; sk: string }, table = config.keyTableName) {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
+  const { Item } = await documentClient().send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
   return Item;
 }
 
 export const keyItem = (keyId: string) => getItem(keyTableKeys.key(keyId));
 export const usageItem = (keyId: string) => getItem(keyTableKeys.usage(keyId));
-export const lookupItemOf = (value: string) => getItem(keyTableKeys.valueLookup(hashKeyValue(value, config.hashPepper)));
+export const lookupItemOf = (value: string) => getItem(keyTableKeys.valueLookup(hashKeyValue(value, config.pepper)));
 
 /** Every value-lookup item that points at the key (full scan; small test tables). */
 export async function lookupItemsForKey(keyId: string): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo().send(
+    const page = await documentClient().send(
       new ScanCommand({
         TableName: config.keyTableName,
         FilterExpression: 'entity = :value AND key_id = :id',
@@ -38,7 +38,7 @@ export async function lookupItemsForKey(keyId: string): Promise<Record<string, u
 
 /** Audit records of a key, oldest first. */
 export async function auditRecordsOf(keyId: string): Promise<Record<string, unknown>[]> {
-  const { Items } = await dynamo().send(
+  const { Items } = await documentClient().send(
     new QueryCommand({
       TableName: config.auditTableName,
       KeyConditionExpression: 'pk = :pk',
@@ -51,7 +51,7 @@ export async function auditRecordsOf(keyId: string): Promise<Record<string, unkn
 
 /** Every item of a team's keys in the key table (key items via the team index). */
 export async function teamKeyCount(teamId: string): Promise<number> {
-  const { Items } = await dynamo().send(
+  const { Items } = await documentClient().send(
     new QueryCommand({
       TableName: config.keyTableName,
       IndexName: 'byTeam',

@@ -7,7 +7,9 @@ import type { APIGatewayAuthorizerResult, Statement } from 'aws-lambda';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
 import { usageItem } from '../support/store';
-import { authorizerWith, presentedValue, routeScopesFromEnv } from '../../lambda/handlers/authorizer';
+import { authorizerWith, routeScopesFromEnv } from '../../lambda/handlers/authorizer';
+import { presentedValue } from '../../lambda/shared/auth/authorization';
+import { testServices } from '../support/services';
 import { authorizerEvent, callAuthorizer, METHOD_ARN_PREFIX } from './helpers';
 
 /** IAM evaluation of an authorizer policy for `METHOD/path`: an explicit Deny wins, else an Allow is needed. */
@@ -39,7 +41,7 @@ describe('Lambda REQUEST authorizer', () => {
   afterEach(() => restoreSystemClock());
 
   describe('without a route table: any valid key, the whole stage', () => {
-    const authorizer = authorizerWith(() => []);
+    const authorizer = authorizerWith(() => [], testServices);
 
     it('Allow with principalId, context and usageIdentifierKey = the key id', async () => {
       const created = await createKey(team, { scopes: ['enc.tiles:read', 'enc.charts:read'], rate_limit: 10 });
@@ -131,7 +133,7 @@ describe('Lambda REQUEST authorizer', () => {
   });
 
   describe('with a route table (AUTHORIZER_ROUTE_SCOPES)', () => {
-    const authorizer = authorizerWith(() => ROUTES);
+    const authorizer = authorizerWith(() => ROUTES, testServices);
 
     it('allows the routes whose scope the key holds and denies the rest, in one cacheable policy', async () => {
       const created = await createKey(team, { scopes: ['enc.*:read'] });
@@ -162,8 +164,9 @@ describe('Lambda REQUEST authorizer', () => {
     });
 
     it('AUTHORIZER_SCOPE is needed on every route, on top of the table', async () => {
-      const both = authorizerWith(() =>
-        routeScopesFromEnv({ AUTHORIZER_SCOPE: 'enc.tiles:read', AUTHORIZER_ROUTE_SCOPES: '{"POST /identify": "enc.identify:read"}' }),
+      const both = authorizerWith(
+        () => routeScopesFromEnv({ AUTHORIZER_SCOPE: 'enc.tiles:read', AUTHORIZER_ROUTE_SCOPES: '{"POST /identify": "enc.identify:read"}' }),
+        testServices,
       );
       const identifyOnly = await createKey(team, { scopes: ['enc.identify:read'] });
       const full = await createKey(team, { scopes: ['enc.*:read'] });
@@ -182,7 +185,7 @@ describe('Lambda REQUEST authorizer', () => {
       [{ AUTHORIZER_SCOPE: 'enc' }, /not a valid scope/],
     ])('an invalid setting %p fails at cold start', async (env, message) => {
       expect(() => routeScopesFromEnv(env)).toThrow(message);
-      const broken = authorizerWith(() => routeScopesFromEnv(env));
+      const broken = authorizerWith(() => routeScopesFromEnv(env), testServices);
       expect((await callAuthorizer(broken, { headers: { 'x-api-key': 'x' } })).thrown).toMatch(message);
     });
   });

@@ -3,9 +3,10 @@
  * to DynamoDB, counted by a middleware on the shared client's stack
  * (installed through `setDynamoClient`).
  */
+import { testServices } from '../support/services';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { installManualClock, restoreSystemClock, UNKNOWN_KEY_ID, useValue, MANAGER_SCOPES } from '../support/keys';
-import { forgetRememberedWindows, RATE_WINDOW_MS } from '../../lambda/shared/usage/usage';
+import { RATE_WINDOW_MS } from '../../lambda/shared/usage/rate-window';
 import { authorizerWith } from '../../lambda/handlers/authorizer';
 import { callAuthorizer, callVerify, countDynamoRequests } from './helpers';
 
@@ -47,7 +48,7 @@ describe('cost of a verification (DynamoDB requests, counted on the client)', ()
     const clock = installManualClock(hour + 1000);
     for (let i = 0; i < 8; i++) await useValue(created.key);
     clock.set(hour + RATE_WINDOW_MS + RATE_WINDOW_MS / 2);
-    forgetRememberedWindows();
+    testServices().usage.endedWindows.clear();
     counter.reset();
     expect((await useValue(created.key)).valid).toBe(true);
     expect(commands()).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1']);
@@ -55,7 +56,7 @@ describe('cost of a verification (DynamoDB requests, counted on the client)', ()
 
   it('authorizer, allowed: one GetItem and one UpdateItem', async () => {
     const created = await createKey(team);
-    const authorizer = authorizerWith(() => []);
+    const authorizer = authorizerWith(() => [], testServices);
     counter.reset();
     const { result } = await callAuthorizer(authorizer, { headers: { Authorization: `Bearer ${created.key}` } });
     expect(result?.usageIdentifierKey).toBe(created.id);

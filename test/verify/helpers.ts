@@ -3,6 +3,7 @@
  * authorizer the way API Gateway makes them, keys with restrictions, and a
  * DynamoDB client that counts its requests.
  */
+import { testServices, useTestServices } from '../support/services';
 import { randomInt, randomUUID } from 'node:crypto';
 import type {
   APIGatewayAuthorizerResult,
@@ -11,11 +12,13 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import fixture from '../fixtures/apigw-rest-event.json';
-import { handler as verifyHandler } from '../../lambda/handlers/verify-api-key';
-import { createDynamoClient, setDynamoClient } from '../../lambda/shared/platform/dynamo';
+import { makeHandler as makeVerifyHandler } from '../../lambda/handlers/verify-api-key';
+import { createDynamoClient } from '../../lambda/shared/platform/dynamo';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallResult } from '../support/api';
+
+const verifyHandler = makeVerifyHandler(testServices);
 
 export const VERIFY_PATH = '/functions/v1/verify-api-key';
 
@@ -160,12 +163,12 @@ export function countDynamoRequests(): { requests: CountedRequest[]; reset(): vo
     },
     { step: 'finalizeRequest', priority: 'low', name: 'countAttempts' },
   );
-  setDynamoClient(client);
+  useTestServices({ db: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }) });
   return {
     requests,
     reset: () => requests.splice(0, requests.length),
     restore: () => {
-      setDynamoClient(undefined);
+      useTestServices({});
       client.destroy();
     },
   };

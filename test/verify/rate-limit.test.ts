@@ -3,10 +3,11 @@
  * concurrency, the sliding-window estimate over two fixed windows, Retry-After,
  * and the management endpoints counting the calling key.
  */
+import { testServices } from '../support/services';
 import { call, createKey, newTeam, type CallResult, type TestTeam } from '../support/api';
 import { expectStatus, installManualClock, MANAGER_SCOPES, restoreSystemClock, UNKNOWN_KEY_ID } from '../support/keys';
 import { usageItem } from '../support/store';
-import { forgetRememberedWindows, RATE_WINDOW_MS, windowIndex } from '../../lambda/shared/usage/usage';
+import { RATE_WINDOW_MS, windowIndex } from '../../lambda/shared/usage/rate-window';
 import { callVerify } from './helpers';
 
 const HOUR = RATE_WINDOW_MS;
@@ -124,7 +125,7 @@ describe('per-key rate limit', () => {
       for (let i = 0; i < 5; i++) expect((await callVerify({ key: created.key })).body.code).toBe('VALID');
 
       // A fresh process does not know the previous hour's count: its condition only bounds the window by 10.
-      forgetRememberedWindows();
+      testServices().usage.endedWindows.clear();
       const response = await callVerify({ key: created.key });
 
       expect(response.body.code).toBe('RATE_LIMITED');

@@ -7,7 +7,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../support/keys';
 import { usageItem } from '../support/store';
-import { dynamo } from '../../lambda/shared/platform/dynamo';
+import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { config } from '../../lambda/shared/platform/config';
 import { generateCreatedValue, hashKeyValue } from '../../lambda/shared/keys/key-values';
 import { keyTableKeys } from '../../lambda/contract/tables';
@@ -99,10 +99,10 @@ describe('POST /functions/v1/verify-api-key — keys that do not verify', () => 
 
   it('INACTIVE: a key whose is_active is false', async () => {
     const created = await createKey(team);
-    await dynamo().send(
+    await documentClient().send(
       new UpdateCommand({
         TableName: config.keyTableName,
-        Key: keyTableKeys.valueLookup(hashKeyValue(created.key, config.hashPepper)),
+        Key: keyTableKeys.valueLookup(hashKeyValue(created.key, config.pepper)),
         UpdateExpression: 'SET is_active = :false',
         ExpressionAttributeValues: { ':false': false },
       }),

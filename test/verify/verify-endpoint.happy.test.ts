@@ -5,7 +5,8 @@
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../support/keys';
 import { transitionsOf, usageItem } from '../support/store';
-import { dayOf, RATE_WINDOW_MS } from '../../lambda/shared/usage/usage';
+import { RATE_WINDOW_MS } from '../../lambda/shared/usage/rate-window';
+import { dayOf } from '../../lambda/shared/usage/usage-figures';
 import { callVerify } from './helpers';
 
 describe('POST /functions/v1/verify-api-key — valid keys', () => {

@@ -104,8 +104,11 @@ export type AuditEvent = KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpi
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 export type NewAuditEvent = DistributiveOmit<AuditEvent, 'event_id'>;
 
+/** An audit-table item: the event plus its keys, team index and TTL. */
+export type AuditRecord = Record<string, unknown> & { readonly event_id: string };
+
 /** The audit-table item for an event (keys, team index, TTL). */
-export function auditItem(event: NewAuditEvent): Record<string, unknown> {
+export function auditItem(event: NewAuditEvent): AuditRecord {
   const eventId = newEventId();
   const occurred = new Date(event.occurred_at);
   return {
@@ -257,9 +260,4 @@ export function parseAuditEvent(item: unknown): ParsedAuditEvent {
     ok: false,
     problems: result.error.issues.map((issue) => ({ path: issue.path.join('.') || '(root)', code: issue.code })),
   };
-}
-
-/** True when `value` is exactly one of the audit events (storage attributes not allowed). */
-export function isAuditEvent(value: unknown): value is AuditEvent {
-  return auditEventSchema.safeParse(value).success;
 }

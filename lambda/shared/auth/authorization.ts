@@ -1,11 +1,96 @@
 /**
- * Authorization rules of the management endpoints, as pure functions over
- * the verified caller. Authentication itself is `verifyKey`.
+ * Authentication and authorization of callers, in one place: the Bearer
+ * header, what each verification failure means to a management caller
+ * (401/403 with its message), the scope, environment-reach and team rules.
+ * The management middleware and the platform authorizer both use it.
  */
 import { ApiError, ErrorCode } from '../../contract/errors';
-import type { VerifiedKey } from './verify';
+import { KEYS_MANAGE, uncoveredScopes } from '../../contract/scopes';
 import type { Environment } from '../keys/key-values';
-import { uncoveredScopes } from '../../contract/scopes';
+import { header, type HeaderMap } from '../http/headers';
+import { checkKey, VerifyFailure, type CheckedKey, type CheckResult, type VerifiedKey, type VerifyServices } from './verify';
+
+const BEARER = /^Bearer ([^\s]+)$/i;
+const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer realm="api-keys"' };
+
+/** What an `Authorization` header carries. */
+export type BearerToken = { kind: 'missing' } | { kind: 'malformed' } | { kind: 'token'; value: string };
+
+export function bearerToken(headers: { readonly headers?: HeaderMap }): BearerToken {
+  const authorization = header(headers, 'authorization')?.trim();
+  if (authorization === undefined || authorization === '') return { kind: 'missing' };
+  const match = BEARER.exec(authorization);
+  return match ? { kind: 'token', value: match[1] } : { kind: 'malformed' };
+}
+
+/** The presented value for the platform authorizer: `Authorization: Bearer <value>`, else `x-api-key`. */
+export function presentedValue(headers: { readonly headers?: HeaderMap }): string | undefined {
+  const bearer = bearerToken(headers);
+  if (bearer.kind === 'token') return bearer.value;
+  const apiKey = header(headers, 'x-api-key')?.trim();
+  return apiKey === '' ? undefined : apiKey;
+}
+
+/** 401 for a caller whose key does not authenticate. */
+export function unauthenticated(message: string): ApiError {
+  return new ApiError(ErrorCode.UNAUTHORIZED, message, [], WWW_AUTHENTICATE);
+}
+
+/** What a failed check means to a management caller. */
+function managementFailure(result: Extract<CheckResult, { valid: false }>): ApiError {
+  switch (result.code) {
+    case VerifyFailure.IP_NOT_ALLOWED:
+      return new ApiError(ErrorCode.FORBIDDEN, 'The calling key is not allowed from this IP address.');
+    case VerifyFailure.ORIGIN_NOT_ALLOWED:
+    case VerifyFailure.SCOPE_DENIED:
+      return new ApiError(ErrorCode.FORBIDDEN, 'The calling key may not manage keys: a secret (sk) key holding keys.manage is required.');
+    case VerifyFailure.EXPIRED:
+      return unauthenticated('The API key has expired.');
+    case VerifyFailure.REVOKED:
+      return unauthenticated('The API key has been revoked.');
+    case VerifyFailure.INACTIVE:
+      return unauthenticated('The API key is not active.');
+    case VerifyFailure.NOT_FOUND:
+      return unauthenticated('The API key is invalid.');
+  }
+}
+
+/** The facts of a request that authentication looks at. */
+export interface AuthenticationRequest {
+  readonly headers?: HeaderMap;
+  readonly sourceIp: string | null;
+}
+
+/**
+ * Authenticates a management caller: a Bearer key that passes every check
+ * and holds `keys.manage`. Read-only; the use is recorded after validation.
+ */
+export async function authenticateManager(deps: VerifyServices, request: AuthenticationRequest): Promise<CheckedKey> {
+  const bearer = bearerToken(request);
+  if (bearer.kind === 'missing') throw unauthenticated('Missing Authorization header: send "Authorization: Bearer <API key>".');
+  if (bearer.kind === 'malformed') throw unauthenticated('Malformed Authorization header: expected "Bearer <API key>".');
+  const result = await checkKey(deps, {
+    value: bearer.value,
+    sourceIp: request.sourceIp ?? undefined,
+    origin: header(request, 'origin'),
+    referer: header(request, 'referer'),
+    scope: KEYS_MANAGE,
+  });
+  if (!result.valid) throw managementFailure(result);
+  return result.checked;
+}
+
+/** Whether a key of environment `caller` may act on keys of environment `target`: a `test` key only on `test` keys. */
+export function canReach(caller: Environment, target: Environment): boolean {
+  return caller === 'live' || target === 'test';
+}
+
+/** A `test` key may act only on `test` keys. */
+export function assertEnvironmentReach(caller: VerifiedKey, target: Environment): void {
+  if (!canReach(caller.environment, target)) {
+    throw new ApiError(ErrorCode.FORBIDDEN, 'A test key cannot act on live keys.');
+  }
+}
 
 /** A create request may not reach outside the caller's team, environment or scopes. */
 export function authorizeCreate(
@@ -25,13 +110,6 @@ export function authorizeCreate(
       'The calling key cannot grant scopes it does not hold itself.',
       missing.map((scope) => ({ field: 'scopes', issue: `not held by the calling key: ${scope}` })),
     );
-  }
-}
-
-/** A `test` key may act only on `test` keys. */
-export function assertEnvironmentReach(caller: VerifiedKey, target: Environment): void {
-  if (caller.environment === 'test' && target === 'live') {
-    throw new ApiError(ErrorCode.FORBIDDEN, 'A test key cannot act on live keys.');
   }
 }
 

@@ -14,15 +14,14 @@
  * limit). A malformed value or a bad checksum costs nothing: it is refused
  * before any I/O.
  */
-import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Clock } from '../platform/clock';
+import type { ItemKey } from '../../contract/tables';
+import type { Services } from '../platform/services';
 import { hashKeyValue, parseKeyValue, type Environment, type KeyType } from '../keys/key-values';
-import { keyTableKeys } from '../../contract/tables';
 import type { ValueLookupItem, ValueSlot } from '../keys/model';
 import { ipAllowed } from '../keys/ip-allowlist';
 import { originAllowed, originOf } from '../keys/domains';
 import { uncoveredScopes } from '../../contract/scopes';
-import { recordUse, type RateLimitState } from '../usage/usage';
+import type { RateLimitState } from '../usage/rate-window';
 
 export const VerifyFailure = {
   NOT_FOUND: 'NOT_FOUND',
@@ -74,18 +73,8 @@ export type VerifyResult =
   | { valid: false; code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>; keyId?: string; allowedOrigin?: string }
   | { valid: false; code: 'RATE_LIMITED'; keyId: string; ratelimit: RateLimitState; allowedOrigin?: string };
 
-export interface VerifyDeps {
-  db: DynamoDBDocumentClient;
-  keyTableName: string;
-  clock: Clock;
-  pepper?: string;
-}
-
-/** Primary key of an item in the key table. */
-export interface ItemKey {
-  pk: string;
-  sk: string;
-}
+/** What verification needs: the key store, the usage store, the clock and the pepper. */
+export type VerifyServices = Pick<Services, 'keys' | 'usage' | 'clock'> & { settings: Pick<Services['settings'], 'pepper'> };
 
 export interface CheckOptions {
   /**
@@ -138,45 +127,17 @@ function scopesOf(request: VerifyRequest): readonly string[] {
   return typeof request.scope === 'string' ? [request.scope] : request.scope;
 }
 
-const sameKey = (a: Record<string, unknown>, b: ItemKey) => a.pk === b.pk && a.sk === b.sk;
-
-/** Reads the lookup (and the companion, in the same round trip). */
-async function readLookup(
-  deps: VerifyDeps,
-  lookupKey: ItemKey,
-  companionKey: ItemKey | undefined,
-): Promise<{ lookup?: ValueLookupItem; companion?: Record<string, unknown> }> {
-  if (!companionKey) {
-    const { Item } = await deps.db.send(new GetCommand({ TableName: deps.keyTableName, Key: lookupKey, ConsistentRead: true }));
-    return { lookup: Item as ValueLookupItem | undefined };
-  }
-  const found: Record<string, unknown>[] = [];
-  let keys: Record<string, unknown>[] = [{ ...lookupKey }, { ...companionKey }];
-  // BatchGetItem may leave keys unprocessed under throttling; ask again for those.
-  for (let attempt = 0; keys.length > 0; attempt++) {
-    if (attempt === 5) throw new Error('BatchGetItem left keys unprocessed after 5 attempts');
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    const result = await deps.db.send(
-      new BatchGetCommand({ RequestItems: { [deps.keyTableName]: { Keys: keys, ConsistentRead: true } } }),
-    );
-    found.push(...(result.Responses?.[deps.keyTableName] ?? []));
-    keys = result.UnprocessedKeys?.[deps.keyTableName]?.Keys ?? [];
-  }
-  return {
-    lookup: found.find((item) => sameKey(item, lookupKey)) as ValueLookupItem | undefined,
-    companion: found.find((item) => sameKey(item, companionKey)),
-  };
-}
-
 /**
  * Read-only part of verification: shape, lookup, revocation, state, expiry,
  * IP, origin and scope. Writes nothing.
  */
-export async function checkKey(deps: VerifyDeps, request: VerifyRequest, options: CheckOptions = {}): Promise<CheckResult> {
+export async function checkKey(deps: VerifyServices, request: VerifyRequest, options: CheckOptions = {}): Promise<CheckResult> {
   if (!parseKeyValue(request.value)) return { valid: false, code: VerifyFailure.NOT_FOUND, wellFormed: false };
 
-  const lookupKey = keyTableKeys.valueLookup(hashKeyValue(request.value, deps.pepper));
-  const { lookup, companion } = await readLookup(deps, lookupKey, options.companionKey);
+  const valueHash = hashKeyValue(request.value, deps.settings.pepper);
+  const { lookup, companion } = options.companionKey
+    ? await deps.keys.getValueLookupWith(valueHash, options.companionKey)
+    : { lookup: await deps.keys.getValueLookup(valueHash), companion: undefined };
   const fail = (code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>, keyId?: string, allowedOrigin?: string): CheckResult => ({
     valid: false,
     code,
@@ -238,8 +199,8 @@ export type AdmitResult =
   | { admitted: false; code: 'NOT_FOUND' };
 
 /** Records the use of a checked key and applies its rate limit (one conditional UpdateItem when admitted). */
-export async function admitUse(deps: VerifyDeps, checked: CheckedKey): Promise<AdmitResult> {
-  const use = await recordUse(deps.db, deps.keyTableName, {
+export async function admitUse(deps: VerifyServices, checked: CheckedKey): Promise<AdmitResult> {
+  const use = await deps.usage.recordUse({
     keyId: checked.key.id,
     at: deps.clock.now(),
     rateLimit: checked.key.rate_limit,
@@ -252,7 +213,7 @@ export async function admitUse(deps: VerifyDeps, checked: CheckedKey): Promise<A
 }
 
 /** `admitUse` for a checked key, as a verification result. */
-export async function useCheckedKey(deps: VerifyDeps, checked: CheckedKey): Promise<VerifyResult> {
+export async function useCheckedKey(deps: VerifyServices, checked: CheckedKey): Promise<VerifyResult> {
   const admit = await admitUse(deps, checked);
   const { key, allowedOrigin } = checked;
   if (admit.admitted) return { valid: true, code: 'VALID', key, ratelimit: admit.ratelimit, allowedOrigin };
@@ -266,7 +227,7 @@ export function failureOf(check: Extract<CheckResult, { valid: false }>): Verify
 }
 
 /** Verifies a presented value and records the use: `checkKey` then `admitUse`. */
-export async function verifyKey(deps: VerifyDeps, request: VerifyRequest): Promise<VerifyResult> {
+export async function verifyKey(deps: VerifyServices, request: VerifyRequest): Promise<VerifyResult> {
   const check = await checkKey(deps, request);
   if (!check.valid) return failureOf(check);
   return useCheckedKey(deps, check.checked);

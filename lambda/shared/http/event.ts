@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { VerifiedKey } from '../auth/verify';
 import type { AuditActor } from '../audit/audit-events';
+import { header } from './headers';
 
 /** Facts about the HTTP request that audit records keep. */
 export interface RequestMeta {
@@ -15,15 +16,6 @@ export type ManagementEvent<TInput> = APIGatewayProxyEvent & {
   caller: VerifiedKey;
   input: TInput;
 };
-
-/** A header by case-insensitive name (API Gateway keeps the client's casing). */
-export function header(event: Pick<APIGatewayProxyEvent, 'headers'>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(event.headers ?? {})) {
-    if (key.toLowerCase() === wanted && value !== undefined) return value;
-  }
-  return undefined;
-}
 
 export function requestMetaOf(event: APIGatewayProxyEvent, fallbackRequestId: string): RequestMeta {
   return {

@@ -1,23 +1,33 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { KEYS_MANAGE } from '../../contract/scopes';
+import type { Services } from '../platform/services';
 import type { ManagementEvent } from './event';
 import { authenticate, errorResponses, jsonBody, meterUsage } from './middleware';
 
+/** A management endpoint's own step: the typed event and the services in, the response out. */
+export type ManagementStep<TSchema extends z.ZodType> = (
+  event: ManagementEvent<z.infer<TSchema>>,
+  services: Services,
+  context: Context,
+) => Promise<APIGatewayProxyResult>;
+
 /**
- * Wraps a management endpoint's handler with the house middleware stack:
+ * Wraps a management endpoint's step with the house middleware stack:
  * errors → authentication (`keys.manage`) → strict body → usage metering.
+ * `services` is called per request and returns the process's services
+ * (built once): handlers are made at import without reading the environment.
  */
 export function managementHandler<TSchema extends z.ZodType>(
-  schemaFor: () => TSchema,
-  lambdaHandler: (event: ManagementEvent<z.infer<TSchema>>, context: Context) => Promise<APIGatewayProxyResult>,
+  services: () => Services,
+  schemaFor: (services: Services) => TSchema,
+  step: ManagementStep<TSchema>,
   options: { confirmationField?: string } = {},
 ) {
   return middy<ManagementEvent<unknown>, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
     .use(errorResponses())
-    .use(authenticate({ scope: KEYS_MANAGE }))
-    .use(jsonBody(schemaFor, options))
-    .use(meterUsage())
-    .handler((event, context) => lambdaHandler(event as ManagementEvent<z.infer<TSchema>>, context));
+    .use(authenticate(services))
+    .use(jsonBody(() => schemaFor(services()), options))
+    .use(meterUsage(services))
+    .handler((event, context) => step(event as ManagementEvent<z.infer<TSchema>>, services(), context));
 }

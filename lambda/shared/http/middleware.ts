@@ -6,15 +6,16 @@
  * 429). Handlers then see typed `input` and `caller`. See `managementHandler`.
  */
 import type { MiddlewareObj, Request } from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { z } from 'zod';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../../contract/errors';
 import { log, describeError } from '../platform/log';
 import { MAX_BODY_BYTES } from '../../contract/routes';
-import { verificationDeps } from '../platform/runtime';
-import { VerifyFailure, admitUse, checkKey, type CheckResult, type CheckedKey } from '../auth/verify';
-import { header, requestMetaOf, type ManagementEvent } from './event';
-import { jsonResponse } from './response';
+import { authenticateManager, unauthenticated } from '../auth/authorization';
+import { admitUse, type CheckedKey, type VerifyServices } from '../auth/verify';
+import { requestMetaOf, type ManagementEvent } from './event';
+import { header } from './headers';
+import { jsonResponse } from '../../contract/response';
 
 type AnyEvent = ManagementEvent<unknown> & { checkedCaller?: CheckedKey };
 type HttpRequest = Request<AnyEvent, APIGatewayProxyResult>;
@@ -39,68 +40,21 @@ export function errorResponses(): MiddlewareObj<AnyEvent, APIGatewayProxyResult>
   };
 }
 
-const BEARER = /^Bearer ([^\s]+)$/i;
-const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer realm="api-keys"' };
-
-type Failure = Extract<CheckResult, { valid: false }>;
-
-function authFailure(result: Failure): ApiError {
-  switch (result.code) {
-    case VerifyFailure.IP_NOT_ALLOWED:
-      return new ApiError(ErrorCode.FORBIDDEN, 'The calling key is not allowed from this IP address.');
-    case VerifyFailure.ORIGIN_NOT_ALLOWED:
-    case VerifyFailure.SCOPE_DENIED:
-      return new ApiError(
-        ErrorCode.FORBIDDEN,
-        'The calling key may not manage keys: a secret (sk) key holding keys.manage is required.',
-      );
-    case VerifyFailure.EXPIRED:
-      return new ApiError(ErrorCode.UNAUTHORIZED, 'The API key has expired.', [], WWW_AUTHENTICATE);
-    case VerifyFailure.REVOKED:
-      return new ApiError(ErrorCode.UNAUTHORIZED, 'The API key has been revoked.', [], WWW_AUTHENTICATE);
-    case VerifyFailure.INACTIVE:
-      return new ApiError(ErrorCode.UNAUTHORIZED, 'The API key is not active.', [], WWW_AUTHENTICATE);
-    case VerifyFailure.NOT_FOUND:
-      return new ApiError(ErrorCode.UNAUTHORIZED, 'The API key is invalid.', [], WWW_AUTHENTICATE);
-  }
-}
-
 /**
  * Authenticates the Bearer key in the handler (no cached authorizer, so a
- * deleted key stops working on the very next request) and requires `scope`.
+ * deleted key stops working on the very next request) and requires
+ * `keys.manage` (auth/authorization.ts).
  */
-export function authenticate(options: { scope: string }): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+export function authenticate(services: () => VerifyServices): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
     name: 'authenticate',
     before: async (request: HttpRequest) => {
-      const authorization = header(request.event, 'authorization');
-      if (authorization === undefined || authorization.trim() === '') {
-        throw new ApiError(
-          ErrorCode.UNAUTHORIZED,
-          'Missing Authorization header: send "Authorization: Bearer <API key>".',
-          [],
-          WWW_AUTHENTICATE,
-        );
-      }
-      const match = BEARER.exec(authorization.trim());
-      if (!match) {
-        throw new ApiError(
-          ErrorCode.UNAUTHORIZED,
-          'Malformed Authorization header: expected "Bearer <API key>".',
-          [],
-          WWW_AUTHENTICATE,
-        );
-      }
-      const result = await checkKey(verificationDeps(), {
-        value: match[1],
-        sourceIp: request.event.meta.sourceIp ?? undefined,
-        origin: header(request.event, 'origin'),
-        referer: header(request.event, 'referer'),
-        scope: options.scope,
+      const checked = await authenticateManager(services(), {
+        headers: request.event.headers,
+        sourceIp: request.event.meta.sourceIp,
       });
-      if (!result.valid) throw authFailure(result);
-      request.event.checkedCaller = result.checked;
-      request.event.caller = result.checked.key;
+      request.event.checkedCaller = checked;
+      request.event.caller = checked.key;
     },
   };
 }
@@ -109,17 +63,15 @@ export function authenticate(options: { scope: string }): MiddlewareObj<AnyEvent
  * Records the caller's use and applies its rate limit. Runs after body
  * validation, so a rejected request (400) writes nothing at all.
  */
-export function meterUsage(): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+export function meterUsage(services: () => VerifyServices): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
     name: 'meterUsage',
     before: async (request: HttpRequest) => {
       const checked = request.event.checkedCaller;
       if (!checked) throw new Error('meterUsage needs authenticate() before it');
-      const result = await admitUse(verificationDeps(), checked);
+      const result = await admitUse(services(), checked);
       if (result.admitted) return;
-      if (result.code === 'NOT_FOUND') {
-        throw new ApiError(ErrorCode.UNAUTHORIZED, 'The API key is invalid.', [], WWW_AUTHENTICATE);
-      }
+      if (result.code === 'NOT_FOUND') throw unauthenticated('The API key is invalid.');
       throw new ApiError(ErrorCode.RATE_LIMITED, 'The calling key is over its rate limit. Retry later.', [], {
         'Retry-After': String(result.ratelimit.retryAfterSeconds ?? 1),
       });
@@ -205,4 +157,3 @@ export function jsonBody<TSchema extends z.ZodType>(
   };
 }
 
-export type { APIGatewayProxyEvent };

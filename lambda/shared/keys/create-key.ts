@@ -1,23 +1,42 @@
 /**
- * The create endpoint's service: authorization rules, defaults, then the
- * atomic write.
+ * Creating a key: authorization rules, defaults, then ONE transaction that
+ * writes the key item, its value lookup, its usage item and the
+ * `key.created` audit record, so a key either exists completely (and is
+ * audited) or not at all.
  */
+import { AuditEventType, auditItem, type AuditActor } from '../audit/audit-events';
 import { authorizeCreate } from '../auth/authorization';
-import { actorOf, type RequestMeta } from '../http/event';
-import type { RuntimeDeps } from '../platform/runtime';
-import type { CreateKeyRequest } from '../http/schemas/create-key';
 import type { VerifiedKey } from '../auth/verify';
-import { createKeyRecord, type CreatedKey } from './create-key-record';
+import { actorOf, type RequestMeta } from '../http/event';
+import type { CreateKeyRequest } from '../http/schemas/create-key';
+import { newKeyId } from '../platform/ids';
+import type { Services } from '../platform/services';
+import { newKeyItem } from './key-records';
+import { generateCreatedValue, hashKeyValue } from './key-values';
+import type { KeyConfiguration } from './model';
 
-export async function createKey(
-  deps: RuntimeDeps,
-  caller: VerifiedKey,
-  input: CreateKeyRequest,
-  meta: RequestMeta,
-): Promise<CreatedKey> {
+/** A fully validated and authorized request to create a key. */
+export interface NewKeySpec extends KeyConfiguration {
+  description: string;
+}
+
+/** The API key resource as the create response shows it (with the value, once). */
+export interface CreatedKey extends KeyConfiguration {
+  id: string;
+  key: string;
+  key_prefix: string;
+  last_four: string;
+  is_active: boolean;
+  created_at: string;
+  last_used_at: string | null;
+  description: string;
+}
+
+/** The create endpoint: the caller may create this key, with the plan's defaults. */
+export async function createKey(services: Services, caller: VerifiedKey, input: CreateKeyRequest, meta: RequestMeta): Promise<CreatedKey> {
   authorizeCreate(caller, input);
   return createKeyRecord(
-    deps,
+    services,
     {
       name: input.name,
       type: input.type,
@@ -26,7 +45,7 @@ export async function createKey(
       scopes: input.scopes,
       domains: input.domains,
       ip_whitelist: input.ip_whitelist,
-      rate_limit: input.rate_limit ?? deps.planRateLimit,
+      rate_limit: input.rate_limit ?? services.settings.planRateLimit,
       expires_at: input.expires_at ?? null,
       description: input.description ?? '',
       created_by: caller.created_by,
@@ -34,4 +53,49 @@ export async function createKey(
     actorOf(caller, meta),
     'api',
   );
+}
+
+/** Writes a new key and its audit record atomically; returns the resource with its value. */
+export async function createKeyRecord(
+  services: Pick<Services, 'keys' | 'clock' | 'settings'>,
+  spec: NewKeySpec,
+  actor: AuditActor,
+  via: 'api' | 'bootstrap',
+): Promise<CreatedKey> {
+  const value = generateCreatedValue(spec.type, spec.environment, spec.team_id);
+  const key = newKeyItem(newKeyId(), spec, value, hashKeyValue(value, services.settings.pepper), services.clock.now());
+  const { key_prefix, last_four } = key;
+  const { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at } = spec;
+  await services.keys.createKey(
+    key,
+    auditItem({
+      event_type: AuditEventType.KEY_CREATED,
+      occurred_at: key.created_at,
+      key_id: key.id,
+      team_id: key.team_id,
+      actor,
+      via,
+      key: { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, key_prefix, last_four },
+    }),
+  );
+  return {
+    id: key.id,
+    name,
+    key: value,
+    key_prefix,
+    last_four,
+    type,
+    environment,
+    team_id: key.team_id,
+    scopes,
+    domains,
+    ip_whitelist,
+    rate_limit,
+    is_active: key.is_active,
+    expires_at,
+    created_by: key.created_by,
+    created_at: key.created_at,
+    last_used_at: null,
+    description: key.description,
+  };
 }

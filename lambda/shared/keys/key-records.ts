@@ -3,8 +3,44 @@
  * decides what a key item, a value lookup and a usage item hold.
  */
 import { keyTableKeys } from '../../contract/tables';
-import type { KeyAuthSnapshot, KeyItem, ValueLookupItem, ValueSlot } from './model';
+import type { KeyAuthSnapshot, KeyConfiguration, KeyItem, ValueLookupItem, ValueSlot } from './model';
+import { keyPrefixOf, lastFourOf } from './key-values';
 import { KEYS_MANAGE } from '../../contract/scopes';
+
+/** A new key's item: generation 1, active, holding only the hash of its value. */
+export function newKeyItem(
+  id: string,
+  spec: KeyConfiguration & { description: string },
+  value: string,
+  valueHash: string,
+  createdAt: Date,
+): KeyItem & { current_hash: string } {
+  return {
+    ...keyTableKeys.key(id),
+    ...keyTableKeys.teamIndex(spec.team_id, id),
+    entity: 'key',
+    id,
+    team_id: spec.team_id,
+    name: spec.name,
+    type: spec.type,
+    environment: spec.environment,
+    scopes: spec.scopes,
+    domains: spec.domains,
+    ip_whitelist: spec.ip_whitelist,
+    rate_limit: spec.rate_limit,
+    is_active: true,
+    expires_at: spec.expires_at,
+    created_by: spec.created_by,
+    created_at: createdAt.toISOString(),
+    description: spec.description,
+    state: 'active',
+    generation: 1,
+    key_prefix: keyPrefixOf(value),
+    last_four: lastFourOf(value),
+    current_hash: valueHash,
+    is_manager: isManager(spec.type, spec.scopes),
+  };
+}
 
 /** The part of a key item that authentication needs, copied into value lookups. */
 export function authSnapshotOf(key: KeyItem): KeyAuthSnapshot {

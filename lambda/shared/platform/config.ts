@@ -1,4 +1,5 @@
-import { DEFAULT_PLAN_RATE_LIMIT } from '../../contract/defaults';
+import { DEFAULT_GUESS_LIMIT_PER_MINUTE, DEFAULT_PLAN_RATE_LIMIT } from '../../contract/defaults';
+import type { ServiceSettings } from './services';
 
 /**
  * Environment read through getters. A missing required variable fails the
@@ -24,7 +25,7 @@ function positiveInteger(name: string, fallback: number): number {
   return value;
 }
 
-export const config = {
+export const config: ServiceSettings & { readonly dynamoEndpoint: string | undefined } = {
   /** Physical name of the key table. */
   get keyTableName(): string {
     return required('KEY_TABLE_NAME');
@@ -42,12 +43,16 @@ export const config = {
    * HMAC-SHA256 under it instead of plain SHA-256. Changing it invalidates
    * every issued key, so it is set once per deployment or never.
    */
-  get hashPepper(): string | undefined {
+  get pepper(): string | undefined {
     const value = process.env.KEY_HASH_PEPPER;
     return value === undefined || value === '' ? undefined : value;
+  },
+  /** Verify endpoint: unknown values one source may verify per minute (`VERIFY_GUESS_LIMIT_PER_MINUTE`). */
+  get guessLimitPerMinute(): number {
+    return positiveInteger('VERIFY_GUESS_LIMIT_PER_MINUTE', DEFAULT_GUESS_LIMIT_PER_MINUTE);
   },
   /** Endpoint override for DynamoDB (DynamoDB Local); unset in AWS. */
   get dynamoEndpoint(): string | undefined {
     return process.env.DYNAMODB_ENDPOINT || undefined;
   },
-} as const;
+};

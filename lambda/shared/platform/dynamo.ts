@@ -6,7 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config';
 
-let documentClient: DynamoDBDocumentClient | undefined;
+let shared: DynamoDBDocumentClient | undefined;
 
 /** A low-level client honouring `DYNAMODB_ENDPOINT` (local engine) when set. */
 export function createDynamoClient(): DynamoDBClient {
@@ -24,14 +24,12 @@ export function createDynamoClient(): DynamoDBClient {
 }
 
 /** The shared document client (native JS types, empty values removed). */
-export function dynamo(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(createDynamoClient(), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-  return documentClient;
+export function documentClient(): DynamoDBDocumentClient {
+  shared ??= documentClientOf(createDynamoClient());
+  return shared;
 }
 
-/** Replaces the shared client (tests that count requests use this). */
-export function setDynamoClient(client: DynamoDBDocumentClient | undefined): void {
-  documentClient = client;
+/** A document client over `client` with the house marshalling options. */
+export function documentClientOf(client: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }

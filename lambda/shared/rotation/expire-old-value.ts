@@ -12,13 +12,9 @@
  * after it (neither of them depends on the previous value still being
  * there). Of two concurrent runs exactly one commits, so one audit record.
  */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { AuditEventType, auditItem } from '../audit/audit-events';
-import { cancellationReasons, getKeyItem } from '../keys/key-repository';
 import type { KeyItem } from '../keys/model';
-import type { RuntimeDeps } from '../platform/runtime';
-import { keyTableKeys } from '../../contract/tables';
-import { readUsage } from '../usage/usage';
+import type { Services } from '../platform/services';
 
 /** Which transition to end: the generation of the value that replaced the old one. */
 export interface ExpireOldValueRequest {
@@ -65,23 +61,23 @@ function noOpFor(key: KeyItem | undefined, generation: number): NoOp | undefined
  * audit actor's request id (the Lambda request id, or a local run id).
  */
 export async function expireOldValue(
-  deps: RuntimeDeps,
+  services: Pick<Services, 'keys' | 'usage' | 'clock'>,
   request: ExpireOldValueRequest,
   invocationId: string,
 ): Promise<ExpireOldValueOutcome> {
-  const key = await getKeyItem(deps, request.key_id);
+  const key = await services.keys.getKey(request.key_id);
   const noOp = noOpFor(key, request.generation);
   if (noOp) return noOp;
   const pending = key as KeyItem & { previous_hash: string };
 
-  const now = deps.clock.now();
+  const now = services.clock.now();
   const endsAt = pending.transition_ends_at;
   if (endsAt !== undefined && Date.parse(endsAt) > now.getTime()) {
     return { outcome: 'not_due', transition_ends_at: endsAt };
   }
 
   // Transition counters are final: authentication stops counting them at the end.
-  const usage = await readUsage(deps.db, deps.keyTableName, pending.id, now);
+  const usage = await services.usage.readUsage(pending.id, now);
   const counted = usage.transitions[`g${request.generation}`];
   const transitionUsage = { old: counted?.old ?? 0, new: counted?.new ?? 0 };
 
@@ -97,38 +93,14 @@ export async function expireOldValue(
     transition_usage: transitionUsage,
   });
 
-  try {
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: deps.keyTableName,
-              Key: keyTableKeys.key(pending.id),
-              UpdateExpression: 'REMOVE previous_hash, previous_last_four, previous_key_prefix',
-              ConditionExpression:
-                '#state = :active AND generation = :generation AND attribute_exists(previous_hash) AND previous_hash = :previousHash',
-              ExpressionAttributeNames: { '#state': 'state' },
-              ExpressionAttributeValues: {
-                ':active': 'active',
-                ':generation': request.generation,
-                ':previousHash': pending.previous_hash,
-              },
-            },
-          },
-          { Delete: { TableName: deps.keyTableName, Key: keyTableKeys.valueLookup(pending.previous_hash) } },
-          { Put: { TableName: deps.auditTableName, Item: audit, ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (!cancellationReasons(error)) throw error;
+  const outcome = await services.keys.expirePreviousValue(pending, request.generation, audit);
+  if (!outcome.committed) {
     // Lost a race: report what the winner left behind.
-    const after = noOpFor(await getKeyItem(deps, request.key_id), request.generation);
+    const after = noOpFor(await services.keys.getKey(request.key_id), request.generation);
     if (after) return after;
     // Still pending (a transaction conflict in AWS): fail, so the invocation is retried.
-    throw error;
+    throw new Error(`Expiring generation ${request.generation} of ${request.key_id} was cancelled: ${outcome.reasons.join(', ')}`);
   }
 
-  return { outcome: 'expired', event_id: audit.event_id as string, transition_usage: transitionUsage };
+  return { outcome: 'expired', event_id: audit.event_id, transition_usage: transitionUsage };
 }

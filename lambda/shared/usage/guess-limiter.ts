@@ -16,26 +16,11 @@
  * when its conditional increment (`n < limit`) succeeds. A valid value is
  * answered when the counter read with it was below the limit.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../contract/defaults';
-import { epochSeconds } from '../platform/clock';
 import { sourceBucketOf } from '../keys/ip-allowlist';
-import { IP_RATE_ENTITY, TTL_ATTRIBUTE, keyTableKeys } from '../../contract/tables';
-import { checkKey, failureOf, useCheckedKey, VerifyFailure, type VerifyDeps, type VerifyRequest, type VerifyResult } from '../auth/verify';
+import { keyTableKeys } from '../../contract/tables';
+import { checkKey, failureOf, useCheckedKey, VerifyFailure, type VerifyServices, type VerifyRequest, type VerifyResult } from '../auth/verify';
 
 export const GUESS_WINDOW_MS = 60_000;
-
-/** Unknown values a source may verify per minute (`VERIFY_GUESS_LIMIT_PER_MINUTE`). */
-export function guessLimitPerMinute(): number {
-  const raw = process.env.VERIFY_GUESS_LIMIT_PER_MINUTE;
-  if (raw === undefined || raw === '') return DEFAULT_GUESS_LIMIT_PER_MINUTE;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new Error(`Environment variable VERIFY_GUESS_LIMIT_PER_MINUTE must be a positive integer, got "${raw}"`);
-  }
-  return value;
-}
 
 export type GuardedVerification =
   | { kind: 'answer'; result: VerifyResult }
@@ -46,10 +31,10 @@ export type GuardedVerification =
  * service call.
  */
 export async function verifyWithGuessLimit(
-  deps: VerifyDeps,
+  deps: VerifyServices & { settings: { guessLimitPerMinute: number } },
   request: VerifyRequest,
-  limit: number = guessLimitPerMinute(),
 ): Promise<GuardedVerification> {
+  const limit = deps.settings.guessLimitPerMinute;
   const now = deps.clock.now();
   const minute = Math.floor(now.getTime() / GUESS_WINDOW_MS);
   const windowEnd = (minute + 1) * GUESS_WINDOW_MS;
@@ -64,26 +49,8 @@ export async function verifyWithGuessLimit(
   if (check.wellFormed && failures >= limit) return tooMany;
   if (check.valid) return { kind: 'answer', result: await useCheckedKey(deps, check.checked) };
   if (check.wellFormed && check.code === VerifyFailure.NOT_FOUND) {
-    try {
-      await deps.db.send(
-        new UpdateCommand({
-          TableName: deps.keyTableName,
-          Key: counterKey,
-          UpdateExpression: 'SET entity = :entity, #ttl = :ttl ADD n :one',
-          ConditionExpression: 'attribute_not_exists(n) OR n < :limit',
-          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: {
-            ':entity': IP_RATE_ENTITY,
-            ':ttl': epochSeconds(new Date(windowEnd + GUESS_WINDOW_MS)),
-            ':one': 1,
-            ':limit': limit,
-          },
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return tooMany;
-      throw error;
-    }
+    const counted = await deps.usage.countGuess(counterKey, limit, new Date(windowEnd + GUESS_WINDOW_MS));
+    if (!counted) return tooMany;
   }
   return { kind: 'answer', result: failureOf(check) };
 }

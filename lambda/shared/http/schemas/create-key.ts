@@ -1,6 +1,6 @@
 /**
  * The create request, validated strictly: unknown fields, wrong types and
- * every rule of DESIGN.md's validation list are reported together.
+ * every validation rule (docs/decisions.md) are reported together.
  */
 import { z } from 'zod';
 import { DEFAULT_SCOPES, KEYS_MANAGE, isValidScope } from '../../../contract/scopes';

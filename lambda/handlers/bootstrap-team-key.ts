@@ -1,14 +1,15 @@
 /**
- * The operator's bootstrap: a team's first `sk` key holding `keys.manage`
+ * Entry point of the operator's bootstrap command (local/bootstrap.ts), not
+ * of a Lambda function: a team's first key is written by the operator, with
+ * the operator's credentials. The bootstrap: a team's first `sk` key holding `keys.manage`
  * and `enc.*:read`, written straight into the store with its audit record
  * (the same atomic write as the create endpoint).
  */
 import { randomUUID } from 'node:crypto';
-import type { Environment } from './key-values';
-import type { RuntimeDeps } from '../platform/runtime';
-import { runtimeDeps } from '../platform/runtime';
-import { BOOTSTRAP_SCOPES } from '../../contract/scopes';
-import { createKeyRecord } from './create-key-record';
+import type { Environment } from '../shared/keys/key-values';
+import { BOOTSTRAP_SCOPES } from '../contract/scopes';
+import type { Services } from '../shared/platform/services';
+import { createKeyRecord } from '../shared/keys/create-key';
 
 export interface BootstrapInput {
   teamId: string;
@@ -29,9 +30,9 @@ export interface BootstrapResult {
   created_at: string;
 }
 
-export async function bootstrapTeamKey(input: BootstrapInput, deps: RuntimeDeps = runtimeDeps()): Promise<BootstrapResult> {
+export async function bootstrapTeamKey(services: Services, input: BootstrapInput): Promise<BootstrapResult> {
   const created = await createKeyRecord(
-    deps,
+    services,
     {
       name: input.name ?? 'Bootstrap key',
       type: 'sk',
@@ -40,7 +41,7 @@ export async function bootstrapTeamKey(input: BootstrapInput, deps: RuntimeDeps 
       scopes: [...BOOTSTRAP_SCOPES],
       domains: [],
       ip_whitelist: [],
-      rate_limit: deps.planRateLimit,
+      rate_limit: services.settings.planRateLimit,
       expires_at: null,
       description: 'Created by the bootstrap command.',
       created_by: input.userId.toLowerCase(),

@@ -1,0 +1,80 @@
+/**
+ * What each storage operation of the service touches, and which operations
+ * each function runs. The key-store layer (lambda/shared/keys/key-store.ts,
+ * lambda/shared/usage/usage-store.ts) implements exactly these operations;
+ * the CDK stack derives every function's DynamoDB grants from this table, and
+ * test/architecture/store-operations.test.ts records the requests each
+ * operation really sends against DynamoDB Local and checks them against it.
+ *
+ * There is no IAM action for TransactWriteItems: a transaction needs the
+ * action of each item it writes or checks (PutItem, UpdateItem, DeleteItem,
+ * ConditionCheckItem), so transactional operations list those.
+ */
+
+/** DynamoDB actions the service's functions may be granted. */
+export type TableAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:ConditionCheckItem'
+  | 'dynamodb:Query';
+
+/** Which tables (and the key table's team index) an operation touches, and how. */
+export interface OperationAccess {
+  readonly keyTable?: readonly TableAction[];
+  readonly keyTeamIndex?: readonly TableAction[];
+  readonly auditTable?: readonly TableAction[];
+}
+
+export const STORE_OPERATIONS = {
+  /** A presented value's lookup item (authentication). */
+  readValueLookup: { keyTable: ['dynamodb:GetItem'] },
+  /** The lookup and the source's guess counter in one round trip (verify endpoint). */
+  readValueLookupAndGuessCounter: { keyTable: ['dynamodb:BatchGetItem'] },
+  /** One authenticated use: usage counters and the rate-limit window (plus slot release and tidying). */
+  recordUse: { keyTable: ['dynamodb:UpdateItem'] },
+  /** One failed verification of an unknown value from a source. */
+  countGuess: { keyTable: ['dynamodb:UpdateItem'] },
+  /** A key item by id. */
+  readKey: { keyTable: ['dynamodb:GetItem'] },
+  /** A key's usage item. */
+  readUsage: { keyTable: ['dynamodb:GetItem'] },
+  /** The team's manager keys (last-manager guard). */
+  listTeamKeys: { keyTeamIndex: ['dynamodb:Query'] },
+  /** Key item, value lookup, usage item and `key.created` record, in one transaction. */
+  createKey: { keyTable: ['dynamodb:PutItem'], auditTable: ['dynamodb:PutItem'] },
+  /** New value: key item compare-and-set, new lookup, old lookup kept or dropped, `key.regenerated`. */
+  rotateValue: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'] },
+  /** End of a grace period: previous value removed, `key.old_value_expired`. */
+  expirePreviousValue: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'] },
+  /** Delete: tombstone, every lookup dropped, a surviving manager checked, `key.deleted`. */
+  tombstoneKey: {
+    keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+    auditTable: ['dynamodb:PutItem'],
+  },
+} as const satisfies Record<string, OperationAccess>;
+
+export type StoreOperation = keyof typeof STORE_OPERATIONS;
+
+const AUTHENTICATED: readonly StoreOperation[] = ['readValueLookup', 'recordUse'];
+
+/** The storage operations each Lambda function runs, by handler name. */
+export const FUNCTION_OPERATIONS = {
+  'generate-api-key': [...AUTHENTICATED, 'createKey'],
+  'regenerate-api-key': [...AUTHENTICATED, 'readKey', 'readUsage', 'rotateValue'],
+  'delete-api-key': [...AUTHENTICATED, 'readKey', 'readUsage', 'listTeamKeys', 'tombstoneKey'],
+  'verify-api-key': ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess'],
+  authorizer: AUTHENTICATED,
+  'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
+} as const satisfies Record<string, readonly StoreOperation[]>;
+
+export type FunctionWithStore = keyof typeof FUNCTION_OPERATIONS;
+
+/** The union of the operations' access, each list sorted: what a function is granted. */
+export function accessOf(operations: readonly StoreOperation[]): Required<OperationAccess> {
+  const union = (part: keyof OperationAccess) =>
+    [...new Set(operations.flatMap((name) => (STORE_OPERATIONS[name] as OperationAccess)[part] ?? []))].sort();
+  return { keyTable: union('keyTable'), keyTeamIndex: union('keyTeamIndex'), auditTable: union('auditTable') };
+}

@@ -1,0 +1,345 @@
+/**
+ * The key store: every read and write of key items, value lookups and audit
+ * records, each declared once with its item keys, conditions and updates.
+ * Services call these operations as business steps and never build a
+ * DynamoDB expression themselves. The operations and the actions they need
+ * are listed in lambda/contract/store-operations.ts (the stack's grants come
+ * from there); usage counters live in lambda/shared/usage/usage-store.ts.
+ *
+ * Read rules every reader shares: a tombstone, a TTL-expired item (DynamoDB
+ * may take up to 48 h to remove it) and a key of another team all read as
+ * absent.
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { KEY_METADATA_RETENTION_DAYS } from '../../contract/retention';
+import { TEAM_INDEX, TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../../contract/tables';
+import type { AuditRecord } from '../audit/audit-events';
+import { MS_PER_DAY, epochSeconds } from '../platform/clock';
+import { newUsageItem } from '../usage/usage-figures';
+import { valueLookupItem } from './key-records';
+import type { KeyItem, ValueLookupItem } from './model';
+
+/** The tables the store writes. */
+export interface StoreTables {
+  readonly db: DynamoDBDocumentClient;
+  readonly keyTableName: string;
+  readonly auditTableName: string;
+}
+
+/** A write that lost a race: its transaction was cancelled; `reasons` by item position. */
+export type WriteOutcome = { readonly committed: true } | { readonly committed: false; readonly reasons: readonly string[] };
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Condition of every item written fresh: nothing may exist under its key. */
+const ABSENT = 'attribute_not_exists(pk)';
+/** Condition of a compare-and-set on a key item: still live, at the generation read. */
+const LIVE_AT_GENERATION = '#state = :active AND generation = :expected';
+const PREVIOUS_VALUE_FIELDS = 'previous_hash, previous_last_four, previous_key_prefix';
+
+/** A previous value's lookup lingers this long past its end, for clean-up by TTL if nothing else ran. */
+const PREVIOUS_LOOKUP_TTL_MARGIN_MS = MS_PER_DAY;
+
+/** Whether DynamoDB TTL has (logically) removed the item already. */
+export function ttlExpired(item: { ttl?: number }, now: Date): boolean {
+  return item.ttl !== undefined && item.ttl <= epochSeconds(now);
+}
+
+/** Whether the key is in a live transition at `now` (old value still valid). */
+export function inLiveTransition(key: KeyItem, now: Date): boolean {
+  return key.previous_hash !== undefined && key.transition_ends_at !== undefined && Date.parse(key.transition_ends_at) > now.getTime();
+}
+
+/** A rotation to write: the key as read, the key with its new value, and the transition (absent: revoked at once). */
+export interface ValueRotation {
+  readonly before: KeyItem & { current_hash: string };
+  readonly after: KeyItem & { current_hash: string };
+  readonly transition?: { readonly endsAt: string; readonly generation: number };
+  readonly audit: AuditRecord;
+}
+
+/** A deletion to write. `survivor`: a manager key that must still be live when it commits. */
+export interface KeyTombstone {
+  readonly key: KeyItem;
+  readonly deletedAt: Date;
+  readonly deletedBy: string;
+  readonly reason: string | null;
+  readonly survivor?: KeyItem;
+  readonly audit: AuditRecord;
+}
+
+export class KeyStore {
+  constructor(private readonly tables: StoreTables) {}
+
+  // ------------------------------------------------------------------ reads
+
+  /** `readKey`: the key item as stored (tombstones included), strongly consistent. */
+  async getKey(keyId: string): Promise<KeyItem | undefined> {
+    const { Item } = await this.tables.db.send(
+      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.key(keyId), ConsistentRead: true }),
+    );
+    return Item as KeyItem | undefined;
+  }
+
+  /** A live (not deleted) key of the given team, or undefined. */
+  async getLiveKey(keyId: string, teamId: string, now: Date): Promise<KeyItem | undefined> {
+    const item = await this.getKey(keyId);
+    if (!item || item.entity !== 'key' || item.team_id !== teamId) return undefined;
+    if (item.state !== 'active' || ttlExpired(item, now)) return undefined;
+    return item;
+  }
+
+  /**
+   * `listTeamKeys`: the team's live, active manager keys (`sk` holding
+   * `keys.manage`, not expired) other than `exceptKeyId`.
+   */
+  async otherLiveManagers(teamId: string, exceptKeyId: string, now: Date): Promise<KeyItem[]> {
+    const managers: KeyItem[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.tables.db.send(
+        new QueryCommand({
+          TableName: this.tables.keyTableName,
+          IndexName: TEAM_INDEX,
+          KeyConditionExpression: 'gsi1pk = :team',
+          FilterExpression: '#state = :active AND is_manager = :yes AND is_active = :yes',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(teamId), ':active': 'active', ':yes': true },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of (page.Items ?? []) as KeyItem[]) {
+        const expired = item.expires_at !== null && Date.parse(item.expires_at) <= now.getTime();
+        if (item.id !== exceptKeyId && !expired) managers.push(item);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return managers;
+  }
+
+  /** `readValueLookup`: the lookup item of a value hash, strongly consistent. */
+  async getValueLookup(valueHash: string): Promise<ValueLookupItem | undefined> {
+    const { Item } = await this.tables.db.send(
+      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.valueLookup(valueHash), ConsistentRead: true }),
+    );
+    return Item as ValueLookupItem | undefined;
+  }
+
+  /**
+   * `readValueLookupAndGuessCounter`: the lookup and another key-table item
+   * (the verify endpoint's guess counter) in one BatchGetItem.
+   */
+  async getValueLookupWith(
+    valueHash: string,
+    companionKey: ItemKey,
+  ): Promise<{ lookup?: ValueLookupItem; companion?: Record<string, unknown> }> {
+    const lookupKey = keyTableKeys.valueLookup(valueHash);
+    const table = this.tables.keyTableName;
+    const found: Record<string, unknown>[] = [];
+    let keys: Record<string, unknown>[] = [{ ...lookupKey }, { ...companionKey }];
+    // BatchGetItem may leave keys unprocessed under throttling; ask again for those.
+    for (let attempt = 0; keys.length > 0; attempt++) {
+      if (attempt === 5) throw new Error('BatchGetItem left keys unprocessed after 5 attempts');
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+      const result = await this.tables.db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }));
+      found.push(...(result.Responses?.[table] ?? []));
+      keys = result.UnprocessedKeys?.[table]?.Keys ?? [];
+    }
+    const at = (key: ItemKey) => found.find((item) => item.pk === key.pk && item.sk === key.sk);
+    return { lookup: at(lookupKey) as ValueLookupItem | undefined, companion: at(companionKey) };
+  }
+
+  // ----------------------------------------------------------------- writes
+
+  /**
+   * `createKey`: key item, its value lookup, its usage item and the audit
+   * record, all or nothing. A fresh ULID collides with nothing, so any
+   * failure here is unexpected and thrown as it is.
+   */
+  async createKey(key: KeyItem & { current_hash: string }, audit: AuditRecord): Promise<void> {
+    const table = this.tables.keyTableName;
+    const items: TransactItem[] = [
+      { Put: { TableName: table, Item: key, ConditionExpression: ABSENT } },
+      { Put: { TableName: table, Item: valueLookupItem(key, key.current_hash, 'current', key.generation), ConditionExpression: ABSENT } },
+      { Put: { TableName: table, Item: newUsageItem(key.id, key.team_id), ConditionExpression: ABSENT } },
+      this.putAudit(audit),
+    ];
+    await this.tables.db.send(new TransactWriteCommand({ TransactItems: items }));
+  }
+
+  /**
+   * `rotateValue`: compare-and-set of the key item on the generation read,
+   * the new value's lookup, the old value's lookup kept as `previous` until
+   * the transition ends (or dropped when revoked at once), a stale previous
+   * lookup dropped, and the audit record.
+   */
+  async rotateValue(rotation: ValueRotation): Promise<WriteOutcome> {
+    const { before, after, transition } = rotation;
+    const table = this.tables.keyTableName;
+    const values: Record<string, unknown> = {
+      ':expected': before.generation,
+      ':active': 'active',
+      ':generation': after.generation,
+      ':newHash': after.current_hash,
+      ':prefix': after.key_prefix,
+      ':lastFour': after.last_four,
+      ':regeneratedAt': after.regenerated_at,
+      ':endsAt': after.transition_ends_at,
+    };
+    let update =
+      'SET generation = :generation, current_hash = :newHash, key_prefix = :prefix, last_four = :lastFour, ' +
+      'regenerated_at = :regeneratedAt, transition_ends_at = :endsAt';
+    if (transition) {
+      update += ', previous_hash = :oldHash, previous_last_four = :oldLastFour, previous_key_prefix = :oldPrefix';
+      Object.assign(values, { ':oldHash': before.current_hash, ':oldLastFour': before.last_four, ':oldPrefix': before.key_prefix });
+    } else {
+      update += ` REMOVE ${PREVIOUS_VALUE_FIELDS}`;
+    }
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: table,
+          Key: keyTableKeys.key(before.id),
+          UpdateExpression: update,
+          ConditionExpression: LIVE_AT_GENERATION,
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: values,
+        },
+      },
+      {
+        Put: {
+          TableName: table,
+          Item: valueLookupItem(after, after.current_hash, 'current', after.generation, transition),
+          ConditionExpression: ABSENT,
+        },
+      },
+      transition
+        ? {
+            Update: {
+              TableName: table,
+              Key: keyTableKeys.valueLookup(before.current_hash),
+              UpdateExpression:
+                'SET slot = :previous, valid_until = :endsAt, transition_ends_at = :endsAt, transition_generation = :generation, #ttl = :ttl',
+              ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
+              ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+              ExpressionAttributeValues: {
+                ':previous': 'previous',
+                ':endsAt': transition.endsAt,
+                ':generation': transition.generation,
+                ':keyId': before.id,
+                ':ttl': epochSeconds(new Date(Date.parse(transition.endsAt) + PREVIOUS_LOOKUP_TTL_MARGIN_MS)),
+              },
+            },
+          }
+        : this.dropLookup(before.current_hash),
+    ];
+    // A previous value from an earlier, finished transition that clean-up has not removed yet.
+    if (before.previous_hash) items.push(this.dropLookup(before.previous_hash));
+    items.push(this.putAudit(rotation.audit));
+    return this.transact(items);
+  }
+
+  /**
+   * `expirePreviousValue`: removes the previous value of transition
+   * `generation` if the key item still holds exactly that value (state,
+   * generation and hash compared), and writes the audit record.
+   */
+  async expirePreviousValue(key: KeyItem & { previous_hash: string }, generation: number, audit: AuditRecord): Promise<WriteOutcome> {
+    return this.transact([
+      {
+        Update: {
+          TableName: this.tables.keyTableName,
+          Key: keyTableKeys.key(key.id),
+          UpdateExpression: `REMOVE ${PREVIOUS_VALUE_FIELDS}`,
+          ConditionExpression: `${LIVE_AT_GENERATION} AND attribute_exists(previous_hash) AND previous_hash = :previousHash`,
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':active': 'active', ':expected': generation, ':previousHash': key.previous_hash },
+        },
+      },
+      this.dropLookup(key.previous_hash),
+      this.putAudit(audit),
+    ]);
+  }
+
+  /**
+   * `tombstoneKey`: the key item becomes a hash-free tombstone that TTL
+   * removes after the metadata retention, every lookup is dropped, the
+   * survivor (if any) must still be a live manager, and the audit record.
+   * `survivorLost` tells a failed survivor check from a lost race.
+   */
+  async tombstoneKey(deletion: KeyTombstone): Promise<WriteOutcome & { survivorLost?: boolean }> {
+    const { key, survivor } = deletion;
+    const table = this.tables.keyTableName;
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: table,
+          Key: keyTableKeys.key(key.id),
+          UpdateExpression:
+            'SET #state = :deleted, is_active = :false, deleted_at = :now, deleted_by = :by, deletion_reason = :reason, #ttl = :ttl ' +
+            `REMOVE current_hash, ${PREVIOUS_VALUE_FIELDS}`,
+          ConditionExpression: LIVE_AT_GENERATION,
+          ExpressionAttributeNames: { '#state': 'state', '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: {
+            ':deleted': 'deleted',
+            ':active': 'active',
+            ':false': false,
+            ':now': deletion.deletedAt.toISOString(),
+            ':by': deletion.deletedBy,
+            ':reason': deletion.reason,
+            ':ttl': epochSeconds(new Date(deletion.deletedAt.getTime() + KEY_METADATA_RETENTION_DAYS * MS_PER_DAY)),
+            ':expected': key.generation,
+          },
+        },
+      },
+    ];
+    if (key.current_hash) items.push(this.dropLookup(key.current_hash));
+    if (key.previous_hash) items.push(this.dropLookup(key.previous_hash));
+    const survivorAt = items.length;
+    if (survivor) {
+      items.push({
+        ConditionCheck: {
+          TableName: table,
+          Key: keyTableKeys.key(survivor.id),
+          ConditionExpression: '#state = :active AND is_manager = :true AND is_active = :true AND environment = :environment',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':active': 'active', ':true': true, ':environment': survivor.environment },
+        },
+      });
+    }
+    items.push(this.putAudit(deletion.audit));
+    const outcome = await this.transact(items);
+    if (outcome.committed) return outcome;
+    return { ...outcome, survivorLost: survivor !== undefined && outcome.reasons[survivorAt] === 'ConditionalCheckFailed' };
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  /** The audit record's Put: write-once under its event id. */
+  private putAudit(audit: AuditRecord): TransactItem {
+    return { Put: { TableName: this.tables.auditTableName, Item: audit, ConditionExpression: ABSENT } };
+  }
+
+  private dropLookup(valueHash: string): TransactItem {
+    return { Delete: { TableName: this.tables.keyTableName, Key: keyTableKeys.valueLookup(valueHash) } };
+  }
+
+  /** One TransactWriteItems; a cancellation (a condition failed, a conflict) is an outcome, anything else throws. */
+  private async transact(items: TransactItem[]): Promise<WriteOutcome> {
+    try {
+      await this.tables.db.send(new TransactWriteCommand({ TransactItems: items }));
+      return { committed: true };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      return { committed: false, reasons: (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None') };
+    }
+  }
+}

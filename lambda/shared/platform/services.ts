@@ -1,0 +1,89 @@
+/**
+ * The composition root: everything a handler's services need, built once
+ * per process (a Lambda cold start, a local runtime, a test) from explicit
+ * dependencies. Lambda handlers use `environmentServices` (clients and
+ * settings from the environment); the local runtime and the tests call
+ * `createServices` with their own clock, client and scheduler.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { KeyStore } from '../keys/key-store';
+import type { RevocationScheduler } from '../rotation/revocation-scheduler';
+import { eventBridgeSchedulingConfigured } from '../rotation/scheduler-config';
+import { createEventBridgeRevocationScheduler } from '../rotation/scheduler-eventbridge';
+import { EndedWindows } from '../usage/ended-windows';
+import { UsageStore } from '../usage/usage-store';
+import { systemClock, type Clock } from './clock';
+import { config } from './config';
+import { documentClient } from './dynamo';
+
+/** Settings the services read; in Lambda, `config` reads each from the environment on first use (platform/config.ts). */
+export interface ServiceSettings {
+  readonly keyTableName: string;
+  readonly auditTableName: string;
+  /** Default `rate_limit` of a key created without one. */
+  readonly planRateLimit: number;
+  /** Verify endpoint: unknown values one source may verify per minute. */
+  readonly guessLimitPerMinute: number;
+  /** Server-side pepper of value hashes (HMAC-SHA256), when set. */
+  readonly pepper?: string;
+}
+
+export interface ServiceDeps {
+  readonly db: DynamoDBDocumentClient;
+  readonly clock: Clock;
+  readonly settings: ServiceSettings;
+  /** Schedules the end of grace periods; absent: none (old values still die by the clock). */
+  readonly scheduler?: RevocationScheduler;
+}
+
+/** What services use. */
+export interface Services {
+  readonly clock: Clock;
+  readonly settings: ServiceSettings;
+  readonly keys: KeyStore;
+  readonly usage: UsageStore;
+  readonly scheduler?: RevocationScheduler;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  const { db, settings } = deps;
+  // Read on use: a function without an audit table (verify, authorizer) never asks for its name.
+  const tables = {
+    db,
+    get keyTableName() {
+      return settings.keyTableName;
+    },
+    get auditTableName() {
+      return settings.auditTableName;
+    },
+  };
+  return {
+    clock: deps.clock,
+    settings,
+    keys: new KeyStore(tables),
+    usage: new UsageStore(tables, new EndedWindows()),
+    scheduler: deps.scheduler,
+  };
+}
+
+/** The scheduler the environment asks for: EventBridge Scheduler when `SCHEDULE_GROUP_NAME` is set, otherwise none. */
+export function schedulerFromEnvironment(): RevocationScheduler | undefined {
+  return eventBridgeSchedulingConfigured() ? createEventBridgeRevocationScheduler() : undefined;
+}
+
+let fromEnvironment: Services | undefined;
+
+/**
+ * The services of a Lambda function, from its environment; built on first
+ * use and kept for the life of the process. The EventBridge scheduler is
+ * used when `SCHEDULE_GROUP_NAME` is set; otherwise there is none.
+ */
+export function environmentServices(): Services {
+  fromEnvironment ??= createServices({
+    db: documentClient(),
+    clock: systemClock,
+    scheduler: schedulerFromEnvironment(),
+    settings: config,
+  });
+  return fromEnvironment;
+}

@@ -1,0 +1,251 @@
+/**
+ * The usage store: the writes that record a use and take a rate-limit slot
+ * (the algorithm is in rate-window.ts), the read of a key's usage figures,
+ * and the verify endpoint's guess counter. Declared in
+ * lambda/contract/store-operations.ts as `recordUse`, `readUsage` and
+ * `countGuess`.
+ *
+ * The same write records the use (last_used_at, total_requests, per-day and
+ * per-transition counts), so an admitted request costs exactly one write. A
+ * refused request is still an authenticated use: it is recorded by a second
+ * write without taking a slot.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { IP_RATE_ENTITY, TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../../contract/tables';
+import type { UsageItem } from '../keys/model';
+import type { StoreTables } from '../keys/key-store';
+import type { EndedWindows } from './ended-windows';
+import { epochSeconds } from '../platform/clock';
+import { RATE_WINDOW_MS, elapsedFraction, secondsUntilAdmitted, windowCapacity, windowIndex, type RateLimitState } from './rate-window';
+import { dayOf, summariseUsage, transitionCounterName, type UsageSummary } from './usage-figures';
+
+/**
+ * Windows older than the previous one are removed by the recording write
+ * itself, up to this many hours back; an older leftover (a key idle for more
+ * than a day) is removed by one extra write on its next use.
+ */
+const INLINE_TIDY_WINDOWS = 24;
+
+
+export interface UseToRecord {
+  keyId: string;
+  at: Date;
+  rateLimit: number;
+  /** When the key is in a transition: which value was presented, and the transition's generation. */
+  transition?: { generation: number; role: 'old' | 'new' };
+}
+
+export type RecordUseResult =
+  | { admitted: true; rateLimit: RateLimitState }
+  | { admitted: false; reason: 'RATE_LIMITED'; rateLimit: RateLimitState }
+  | { admitted: false; reason: 'NO_USAGE_ITEM' };
+
+
+interface UsageUpdate {
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+  sets: string[];
+}
+
+/** The SET clauses that record one use (no rate-limit slot). */
+function usageClauses(use: UseToRecord): UsageUpdate {
+  const names: Record<string, string> = { '#day': dayOf(use.at) };
+  const values: Record<string, unknown> = { ':now': use.at.toISOString(), ':zero': 0, ':one': 1 };
+  const sets = [
+    'last_used_at = :now',
+    'total_requests = if_not_exists(total_requests, :zero) + :one',
+    'daily.#day = if_not_exists(daily.#day, :zero) + :one',
+  ];
+  if (use.transition) {
+    // A flat entry (`g2_old`) in the map that exists since creation: no
+    // per-transition map has to be made first, so the regenerate transaction
+    // never writes this hot item (a standard write racing a transaction on
+    // the same item makes one of them fail in DynamoDB).
+    names['#gr'] = transitionCounterName(use.transition.generation, use.transition.role);
+    sets.push('transitions.#gr = if_not_exists(transitions.#gr, :zero) + :one');
+  }
+  return { names, values, sets };
+}
+
+function refused(use: UseToRecord, windows: Record<string, number>): RecordUseResult {
+  const index = windowIndex(use.at);
+  const previous = windows[String(index - 1)] ?? 0;
+  const current = windows[String(index)] ?? 0;
+  return {
+    admitted: false,
+    reason: 'RATE_LIMITED',
+    rateLimit: {
+      limit: use.rateLimit,
+      remaining: 0,
+      reset: Math.floor(((index + 1) * RATE_WINDOW_MS) / 1000),
+      retryAfterSeconds: secondsUntilAdmitted(previous, current, use.at, use.rateLimit),
+    },
+  };
+}
+
+
+export class UsageStore {
+  constructor(
+    private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>,
+    /** This process's memory of ended windows' counts. */
+    readonly endedWindows: EndedWindows,
+  ) {}
+
+  /**
+   * Records one authenticated use and takes a rate-limit slot: one conditional
+   * UpdateItem when admitted. See the module comment for the algorithm.
+   */
+  async recordUse(use: UseToRecord): Promise<RecordUseResult> {
+    const { db, keyTableName: tableName } = this.tables;
+    const index = windowIndex(use.at);
+    const elapsed = elapsedFraction(use.at);
+    const reset = Math.floor(((index + 1) * RATE_WINDOW_MS) / 1000);
+    const knownPrevious = this.endedWindows.get(use.keyId, index - 1);
+    // The most the current window may hold after this request; `rate_limit` bounds it whatever the previous window held.
+    const maxCurrent =
+      knownPrevious === undefined ? use.rateLimit : Math.floor(windowCapacity(knownPrevious, elapsed, use.rateLimit));
+
+    if (maxCurrent >= 1) {
+      const usage = usageClauses(use);
+      const names: Record<string, string> = { ...usage.names, '#w': String(index) };
+      const removals: string[] = [];
+      for (let back = 2; back < 2 + INLINE_TIDY_WINDOWS; back++) {
+        names[`#old${back}`] = String(index - back);
+        removals.push(`windows.#old${back}`);
+      }
+      let item: UsageItem | undefined;
+      try {
+        const result = await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keyTableKeys.usage(use.keyId),
+            UpdateExpression: `SET ${[...usage.sets, 'windows.#w = if_not_exists(windows.#w, :zero) + :one'].join(', ')} REMOVE ${removals.join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(windows.#w) OR windows.#w < :max)',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: { ...usage.values, ':max': maxCurrent },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        item = result.Attributes as UsageItem;
+      } catch (error) {
+        // The window is full, or the usage item is gone: the use is recorded alone below.
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+      if (item) {
+        const windows = item.windows ?? {};
+        const previous = windows[String(index - 1)] ?? 0;
+        const current = windows[String(index)] ?? 0;
+        this.endedWindows.remember(use.keyId, index - 1, previous);
+        const leftovers = Object.keys(windows).filter((window) => Number(window) < index - 1);
+        if (leftovers.length > 0) await this.removeWindows(use.keyId, leftovers);
+
+        const capacity = windowCapacity(previous, elapsed, use.rateLimit);
+        if (current <= capacity) {
+          return {
+            admitted: true,
+            rateLimit: { limit: use.rateLimit, remaining: Math.max(0, Math.floor(capacity - current)), reset },
+          };
+        }
+        // Let through by the upper bound, refused by the estimate: give the slot back (the use stays recorded).
+        return refused(use, await this.releaseSlot(use.keyId, index));
+      }
+    }
+
+    const windows = await this.recordRefusedUse(use);
+    if (windows === undefined) return { admitted: false, reason: 'NO_USAGE_ITEM' };
+    this.endedWindows.remember(use.keyId, index - 1, windows[String(index - 1)] ?? 0);
+    return refused(use, windows);
+  }
+
+  /** Records a refused use (no slot); the rate windows after it, or undefined when the key has no usage item. */
+  private async recordRefusedUse(use: UseToRecord): Promise<Record<string, number> | undefined> {
+    const { db, keyTableName: tableName } = this.tables;
+    const usage = usageClauses(use);
+    try {
+      const result = await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keyTableKeys.usage(use.keyId),
+          UpdateExpression: `SET ${usage.sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: usage.names,
+          ExpressionAttributeValues: usage.values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return (result.Attributes as UsageItem).windows ?? {};
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+
+  /** Gives back a slot taken in window `index`; the rate windows after it. */
+  private async releaseSlot(keyId: string, index: number): Promise<Record<string, number>> {
+    const { db, keyTableName: tableName } = this.tables;
+    const result = await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keyTableKeys.usage(keyId),
+        UpdateExpression: 'SET windows.#w = windows.#w - :one',
+        ConditionExpression: 'windows.#w > :zero',
+        ExpressionAttributeNames: { '#w': String(index) },
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return (result.Attributes as UsageItem).windows ?? {};
+  }
+
+  /** Drops windows too old to matter (left over from a key idle for more than a day). */
+  private async removeWindows(keyId: string, windows: string[]): Promise<void> {
+    const { db, keyTableName: tableName } = this.tables;
+    const names: Record<string, string> = {};
+    const paths = windows.slice(0, 50).map((window, i) => {
+      names[`#s${i}`] = window;
+      return `windows.#s${i}`;
+    });
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keyTableKeys.usage(keyId),
+        UpdateExpression: `REMOVE ${paths.join(', ')}`,
+        ExpressionAttributeNames: names,
+      }),
+    );
+  }
+
+  /** Usage figures of a key, read from its usage item (zeros when it has none). */
+  async readUsage(keyId: string, at: Date): Promise<UsageSummary> {
+    const { db, keyTableName: tableName } = this.tables;
+    const result = await db.send(
+      new GetCommand({ TableName: tableName, Key: keyTableKeys.usage(keyId), ConsistentRead: true }),
+    );
+    const item = result.Item as UsageItem | undefined;
+    return summariseUsage(item, at);
+  }
+
+  /**
+   * `countGuess`: one failed verification of an unknown value from a source
+   * in a minute, if the source is under `limit`; false when it is not.
+   */
+  async countGuess(counterKey: ItemKey, limit: number, expiresAt: Date): Promise<boolean> {
+    try {
+      await this.tables.db.send(
+        new UpdateCommand({
+          TableName: this.tables.keyTableName,
+          Key: counterKey,
+          UpdateExpression: 'SET entity = :entity, #ttl = :ttl ADD n :one',
+          ConditionExpression: 'attribute_not_exists(n) OR n < :limit',
+          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':entity': IP_RATE_ENTITY, ':ttl': epochSeconds(expiresAt), ':one': 1, ':limit': limit },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+}

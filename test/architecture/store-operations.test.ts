@@ -1,0 +1,170 @@
+/**
+ * The storage operations each function declares (lambda/contract/store-operations.ts)
+ * are what its code really sends: every path of each function is driven
+ * against DynamoDB Local through a client that records each request's
+ * action and table, and the recorded set must equal the declared one. The
+ * stack grants exactly the declared set (test/cdk/stack.test.ts), so a
+ * missing declaration fails here before it fails in AWS, and a declared
+ * action no path uses (an over-grant) fails here too.
+ */
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { accessOf, FUNCTION_OPERATIONS, type FunctionWithStore } from '../../lambda/contract/store-operations';
+import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';
+import { authorizerWith } from '../../lambda/handlers/authorizer';
+import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
+import { config } from '../../lambda/shared/platform/config';
+import { createDynamoClient } from '../../lambda/shared/platform/dynamo';
+import { call, createKey, newTeam } from '../support/api';
+import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
+import { testServices, useTestServices } from '../support/services';
+import { callAuthorizer, callVerify } from '../verify/helpers';
+import type { Context } from 'aws-lambda';
+
+type Recorded = { keyTable: Set<string>; keyTeamIndex: Set<string>; auditTable: Set<string> };
+
+/** A document client that records `dynamodb:<Action>` per table (transaction items one by one). */
+function recordingClient(): { db: DynamoDBDocumentClient; recorded: Recorded } {
+  const recorded: Recorded = { keyTable: new Set(), keyTeamIndex: new Set(), auditTable: new Set() };
+  const tableOf = (name: unknown) => (name === config.keyTableName ? 'keyTable' : name === config.auditTableName ? 'auditTable' : `other:${String(name)}`);
+  const note = (table: unknown, action: string, index?: unknown) => {
+    const part = index ? 'keyTeamIndex' : tableOf(table);
+    if (!(part in recorded)) throw new Error(`request to an unexpected table: ${String(table)}`);
+    recorded[part as keyof Recorded].add(`dynamodb:${action}`);
+  };
+  const db = DynamoDBDocumentClient.from(createDynamoClient(), { marshallOptions: { removeUndefinedValues: true } });
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const action = String(context.commandName).replace(/Command$/, '');
+      const input = args.input as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      if (action === 'TransactWriteItems') {
+        for (const item of input.TransactItems ?? []) {
+          const [kind, body] = Object.entries(item)[0] as [string, { TableName: string }];
+          note(body.TableName, kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`);
+        }
+      } else if (action === 'BatchGetItem') {
+        for (const table of Object.keys(input.RequestItems ?? {})) note(table, action);
+      } else {
+        note(input.TableName, action, input.IndexName);
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordActions' },
+  );
+  return { db, recorded };
+}
+
+/** Runs `act` with the recording client installed; returns the actions it sent. */
+async function recordDuring(act: () => Promise<void>): Promise<Record<keyof Recorded, string[]>> {
+  const { db, recorded } = recordingClient();
+  useTestServices({ db });
+  try {
+    await act();
+  } finally {
+    useTestServices({});
+  }
+  const sorted = (set: Set<string>) => [...set].sort();
+  return { keyTable: sorted(recorded.keyTable), keyTeamIndex: sorted(recorded.keyTeamIndex), auditTable: sorted(recorded.auditTable) };
+}
+
+const declared = (name: FunctionWithStore) => accessOf(FUNCTION_OPERATIONS[name]);
+
+afterEach(() => restoreSystemClock());
+
+describe('each function sends exactly the storage actions it declares', () => {
+  it('generate-api-key', async () => {
+    // Prepare
+    const team = await newTeam();
+
+    // Act
+    const used = await recordDuring(async () => {
+      expectStatus(await call('create', { key: team.key, body: { name: 'n', type: 'sk', environment: 'live', team_id: team.teamId } }), 201);
+    });
+
+    // Assess
+    expect(used).toEqual(declared('generate-api-key'));
+  });
+
+  it('regenerate-api-key: with a grace period, and at once over a finished transition', async () => {
+    // Prepare
+    const clock = installManualClock();
+    const team = await newTeam();
+    const graced = await createKey(team);
+    const finished = await createKey(team);
+    expectStatus(await call('regenerate', { key: team.key, body: { key_id: finished.id, grace_period_days: 1 } }), 200);
+    clock.advance(2 * MS_PER_DAY);
+
+    // Act
+    const used = await recordDuring(async () => {
+      expectStatus(await call('regenerate', { key: team.key, body: { key_id: graced.id } }), 200);
+      expectStatus(await call('regenerate', { key: team.key, body: { key_id: finished.id, revoke_immediately: true } }), 200);
+    });
+
+    // Assess
+    expect(used).toEqual(declared('regenerate-api-key'));
+  });
+
+  it('delete-api-key: a manager key while another manager survives, in a transition', async () => {
+    // Prepare
+    const team = await newTeam();
+    const manager = await createKey(team, { scopes: ['keys.manage'] });
+    expectStatus(await call('regenerate', { key: team.key, body: { key_id: manager.id } }), 200);
+
+    // Act
+    const used = await recordDuring(async () => {
+      expectStatus(await call('delete', { key: team.key, body: { key_id: manager.id, confirm_deletion: true } }), 200);
+    });
+
+    // Assess
+    expect(used).toEqual(declared('delete-api-key'));
+  });
+
+  it('verify-api-key: a valid value and an unknown one', async () => {
+    // Prepare
+    const team = await newTeam();
+    const key = await createKey(team);
+    const unknown = `${key.key.slice(0, -8)}AAAAAAAA`;
+
+    // Act
+    const used = await recordDuring(async () => {
+      expect((await callVerify({ key: key.key })).body.valid).toBe(true);
+      await callVerify({ key: unknown });
+    });
+
+    // Assess
+    expect(used).toEqual(declared('verify-api-key'));
+  });
+
+  it('authorizer: a valid value', async () => {
+    // Prepare
+    const team = await newTeam();
+    const key = await createKey(team);
+    const authorizer = authorizerWith(() => [], testServices);
+
+    // Act
+    const used = await recordDuring(async () => {
+      expect((await callAuthorizer(authorizer, { headers: { 'x-api-key': key.key } })).result?.principalId).toBe(key.id);
+    });
+
+    // Assess
+    expect(used).toEqual(declared('authorizer'));
+  });
+
+  it('expire-old-value: a transition past its end', async () => {
+    // Prepare
+    const clock = installManualClock();
+    const team = await newTeam();
+    const key = await createKey(team);
+    expectStatus(await call('regenerate', { key: team.key, body: { key_id: key.id, grace_period_days: 1 } }), 200);
+    clock.advance(MS_PER_DAY + 1000);
+    const expire = makeExpireHandler(testServices);
+
+    // Act
+    const used = await recordDuring(async () => {
+      const result = await expire({ key_id: key.id, generation: 2 }, { awsRequestId: 'store-operations' } as Context);
+      expect(result).toMatchObject({ outcome: 'expired' });
+    });
+
+    // Assess
+    expect(used).toEqual(declared('expire-old-value'));
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * The services the tests' handlers run with: DynamoDB Local of the test run
+ * (test/setup/), a clock the tests may move, and a scheduler or a counting
+ * client a test may install. Handlers are made with `makeHandler(testServices)`
+ * exactly as Lambda makes them with `environmentServices`.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { systemClock, type Clock } from '../../lambda/shared/platform/clock';
+import { config } from '../../lambda/shared/platform/config';
+import { documentClient } from '../../lambda/shared/platform/dynamo';
+import { createServices, type Services } from '../../lambda/shared/platform/services';
+import type { RevocationScheduler } from '../../lambda/shared/rotation/revocation-scheduler';
+
+/** A clock that delegates to the one a test installed (the system clock by default). */
+class TestClock implements Clock {
+  private current: Clock = systemClock;
+
+  now(): Date {
+    return this.current.now();
+  }
+
+  use(clock: Clock): void {
+    this.current = clock;
+  }
+}
+
+/** The clock of every test service; `testClock.use(new ManualClock(...))` moves the handlers' time. */
+export const testClock = new TestClock();
+
+/** What a test may install in place of the defaults. */
+export interface TestServiceParts {
+  /** A client that counts or fails requests. Default: the run's DynamoDB Local client. */
+  readonly db?: DynamoDBDocumentClient;
+  /** A revocation scheduler. Default: none. */
+  readonly scheduler?: RevocationScheduler;
+}
+
+/** Services with these parts, for one call (not installed). */
+export function servicesWith(parts: TestServiceParts): Services {
+  return createServices({ db: parts.db ?? documentClient(), clock: testClock, scheduler: parts.scheduler, settings: config });
+}
+
+let current = servicesWith({});
+
+/** The services handlers made by the tests use now. */
+export function testServices(): Services {
+  return current;
+}
+
+/** Rebuilds the services with these parts (`{}`: the defaults). */
+export function useTestServices(parts: TestServiceParts): void {
+  current = servicesWith(parts);
+}
