@@ -26,7 +26,7 @@ function problemsOf(values: Record<string, unknown>): string {
 }
 
 describe('service configuration from CDK context', () => {
-  test('defaults: dev stage, plan limit from the shared config, two-year COMPLIANCE lock', () => {
+  it('defaults: dev stage, plan limit from the shared config, two-year COMPLIANCE lock', () => {
     // Act
     const config = readServiceConfig(contextOf({}));
 
@@ -37,7 +37,7 @@ describe('service configuration from CDK context', () => {
     expect(config.archiveObjectLockDays).toBe(ARCHIVE_RETENTION_DAYS);
   });
 
-  test('cdk.json sets the stage and nothing that fails validation', () => {
+  it('cdk.json sets the stage and nothing that fails validation', () => {
     // Act
     const config = readServiceConfig(contextOf(cdkJsonContext()));
 
@@ -45,7 +45,7 @@ describe('service configuration from CDK context', () => {
     expect(config.stage).toBe('dev');
   });
 
-  test('values given with -c arrive as strings and are parsed', () => {
+  it('values given with -c arrive as strings and are parsed', () => {
     // Act
     const config = readServiceConfig(
       contextOf({
@@ -87,7 +87,7 @@ describe('service configuration from CDK context', () => {
     });
   });
 
-  test('the verify guess limit defaults to the handler\'s default; the authorizer to no route table and no scope', () => {
+  it('the verify guess limit defaults to the handler\'s default; the authorizer to no route table and no scope', () => {
     // Act
     const config = readServiceConfig(contextOf({}));
 
@@ -97,12 +97,12 @@ describe('service configuration from CDK context', () => {
     expect(config.authorizerScope).toBeUndefined();
   });
 
-  test('authorizerRouteScopes may be an object, as cdk.json gives it', () => {
+  it('authorizerRouteScopes may be an object, as cdk.json gives it', () => {
     const routes = { 'GET /tiles/*': 'enc.tiles:read' };
     expect(readServiceConfig(contextOf({ authorizerRouteScopes: routes })).authorizerRouteScopes).toEqual(routes);
   });
 
-  test('authorizer settings the authorizer would refuse at cold start fail synthesis, naming the entry', () => {
+  it('authorizer settings the authorizer would refuse at cold start fail synthesis, naming the entry', () => {
     // Act
     const message = problemsOf({
       verifyGuessLimitPerMinute: '0',
@@ -116,7 +116,7 @@ describe('service configuration from CDK context', () => {
     expect(message).toContain('authorizerScope must be a scope such as enc.*:read; "tiles" is not a valid scope');
   });
 
-  test.each([
+  it.each([
     ['not JSON', '{GET /tiles/*: enc.tiles:read}', 'authorizerRouteScopes must be a JSON object'],
     ['an array', '["GET /tiles/*"]', 'authorizerRouteScopes must be a JSON object'],
     ['an unknown method', '{"FETCH /tiles/*": "enc.tiles:read"}', 'authorizerRouteScopes: "FETCH /tiles/*" must be "<METHOD> /<path>" (METHOD one of *, GET,'],
@@ -126,7 +126,7 @@ describe('service configuration from CDK context', () => {
     expect(problemsOf({ authorizerRouteScopes: value })).toContain(expected);
   });
 
-  test.each<[string, Record<string, unknown>]>([
+  it.each<[string, Record<string, unknown>]>([
     ['a glob route', { 'GET /tiles/*': 'enc.tiles:read' }],
     ['any method, lowercase method', { '* /admin/*': 'keys.manage', 'post /identify': 'interact.identify:read' }],
     ['the root path', { 'GET /': 'enc.tiles:read' }],
@@ -162,17 +162,17 @@ describe('service configuration from CDK context', () => {
     expect(byConfig).toBe(byAuthorizer);
   });
 
-  test('an authorizer route table too large for the Lambda environment is rejected', () => {
+  it('an authorizer route table too large for the Lambda environment is rejected', () => {
     const routes = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`GET /resource-${i}/*`, 'enc.tiles:read']));
     expect(problemsOf({ authorizerRouteScopes: routes })).toContain(`authorizerRouteScopes must be at most ${MAX_ROUTE_SCOPES_JSON_LENGTH} characters of JSON`);
   });
 
-  test.each(['prod', 'production'])('stage %s is production unless production=false says otherwise', (stage) => {
+  it.each(['prod', 'production'])('stage %s is production unless production=false says otherwise', (stage) => {
     expect(readServiceConfig(contextOf({ stage })).production).toBe(true);
     expect(readServiceConfig(contextOf({ stage, production: false })).production).toBe(false);
   });
 
-  test('every problem is reported at once, naming the key, the value and what is allowed', () => {
+  it('every problem is reported at once, naming the key, the value and what is allowed', () => {
     // Act
     const message = problemsOf({
       stage: 'Prod_1',
@@ -198,7 +198,7 @@ describe('service configuration from CDK context', () => {
     expect(message).toContain('alarmTopicArn must be an SNS topic ARN; got "oncall"');
   });
 
-  test('production keeps archived audit records at least the audit retention', () => {
+  it('production keeps archived audit records at least the audit retention', () => {
     // Act
     const message = problemsOf({ stage: 'prod', archiveObjectLockDays: AUDIT_RETENTION_DAYS - 1 });
 
@@ -206,15 +206,15 @@ describe('service configuration from CDK context', () => {
     expect(message).toContain(`archiveObjectLockDays must be an integer from ${AUDIT_RETENTION_DAYS} to 36500 (production keeps audit records at least ${AUDIT_RETENTION_DAYS} days)`);
   });
 
-  test('a dev stage may shorten the lock, so test objects do not stay locked for two years', () => {
+  it('a dev stage may shorten the lock, so test objects do not stay locked for two years', () => {
     expect(readServiceConfig(contextOf({ archiveObjectLockDays: 1 })).archiveObjectLockDays).toBe(1);
   });
 
-  test('a burst below its rate is rejected', () => {
+  it('a burst below its rate is rejected', () => {
     expect(problemsOf({ usagePlanRateLimit: 200, usagePlanBurstLimit: 100 })).toContain('usagePlanBurstLimit (100) must be at least usagePlanRateLimit (200)');
   });
 
-  test('the documented keys are exactly the configuration fields', () => {
+  it('the documented keys are exactly the configuration fields', () => {
     // Act
     const fields = Object.keys(readServiceConfig(contextOf({}))).sort();
 
@@ -222,7 +222,7 @@ describe('service configuration from CDK context', () => {
     expect([...CONTEXT_KEYS].sort()).toEqual(fields);
   });
 
-  test('docs/deploy.md\'s configuration table lists exactly the context keys, in order', () => {
+  it('docs/deploy.md\'s configuration table lists exactly the context keys, in order', () => {
     // Prepare
     const docs = readFileSync(path.join(REPO_ROOT, 'docs', 'deploy.md'), 'utf8');
     const table = docs.split('\n## Configuration\n')[1]?.split('\n## ')[0] ?? '';

@@ -31,7 +31,7 @@ beforeAll(() => {
   );
 });
 
-test('the AwsSolutions and Serverless packs report no unacknowledged finding, warnings included', () => {
+it('the AwsSolutions and Serverless packs report no unacknowledged finding, warnings included', () => {
   // Act
   const reports = service.nagPacks.map((pack) => ({ pack: pack.name, ...pack.validateScope(service.app) }));
 
@@ -42,20 +42,20 @@ test('the AwsSolutions and Serverless packs report no unacknowledged finding, wa
   ]);
 });
 
-test('every acknowledgement carries a specific reason', () => {
+it('every acknowledgement carries a specific reason', () => {
   expect(acknowledgements.length).toBeGreaterThan(0);
   const vague = acknowledgements.filter(({ reason }) => reason.trim().length < 80);
   expect(vague).toEqual([]);
 });
 
-test('the archive PutObject grant is acknowledged as one write-once object per audit event, not per stream batch', () => {
+it('the archive PutObject grant is acknowledged as one write-once object per audit event, not per stream batch', () => {
   const archive = acknowledgements.filter(({ id }) => id.startsWith('AwsSolutions-IAM5[Resource::<') && id.includes('/audit/*'));
   expect(archive).toHaveLength(1);
   expect(archive[0]!.reason).toContain('one write-once object per audit event');
   expect(archive[0]!.reason).not.toContain('batch');
 });
 
-test('the verify preflight method carries its own APIG4 reason (a preflight has no credentials; COG4 skips OPTIONS)', () => {
+it('the verify preflight method carries its own APIG4 reason (a preflight has no credentials; COG4 skips OPTIONS)', () => {
   // Prepare
   const methods = resourcesOf(service.template, 'AWS::ApiGateway::Method');
   const preflights = Object.keys(methods).filter((id) => methods[id]?.Properties?.HttpMethod === 'OPTIONS');
@@ -69,7 +69,7 @@ test('the verify preflight method carries its own APIG4 reason (a preflight has 
   for (const { reason } of acknowledged) expect(reason).toMatch(/^CORS preflight of \/functions\/v1\/verify-api-key: /);
 });
 
-test('every acknowledged rule is listed in docs/deploy.md', () => {
+it('every acknowledged rule is listed in docs/deploy.md', () => {
   // Prepare
   const docs = readFileSync(path.join(REPO_ROOT, 'docs', 'deploy.md'), 'utf8');
   const rules = [...new Set(acknowledgements.map(({ id }) => id.replace(/\[.*$/, '')))].sort();
@@ -78,7 +78,7 @@ test('every acknowledged rule is listed in docs/deploy.md', () => {
   expect(rules.filter((rule) => !docs.includes(rule))).toEqual([]);
 });
 
-test('every acknowledgement matches a finding the packs raise without it', () => {
+it('every acknowledgement matches a finding the packs raise without it', () => {
   // Prepare: the same stack with acknowledgements switched off
   const acknowledge = jest.spyOn(Validations.prototype, 'acknowledge').mockImplementation(() => undefined);
   let findings: Set<string>;

@@ -37,7 +37,7 @@ beforeAll(() => {
   });
 });
 
-test('both tables have deletion protection and are retained', () => {
+it('both tables have deletion protection and are retained', () => {
   const tables = Object.values(resourcesOf(service.template, 'AWS::DynamoDB::Table'));
   expect(tables).toHaveLength(2);
   for (const table of tables) {
@@ -49,7 +49,7 @@ test('both tables have deletion protection and are retained', () => {
   }
 });
 
-test('the configured Object Lock mode and days apply, and the lifecycle follows the days', () => {
+it('the configured Object Lock mode and days apply, and the lifecycle follows the days', () => {
   const bucket = resourcesOf(service.template, 'AWS::S3::Bucket')[logicalIdOf(service.stack.auditArchive.bucket)];
   expect(bucket?.Properties).toMatchObject({
     ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: 'GOVERNANCE', Days: 1000 } } },
@@ -57,7 +57,7 @@ test('the configured Object Lock mode and days apply, and the lifecycle follows 
   });
 });
 
-test('the usage plan and the stage carry the configured throttles and quota', () => {
+it('the usage plan and the stage carry the configured throttles and quota', () => {
   service.template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
     Throttle: { RateLimit: 7, BurstLimit: 9 },
     Quota: { Limit: 12345, Period: 'WEEK' },
@@ -68,12 +68,12 @@ test('the usage plan and the stage carry the configured throttles and quota', ()
   });
 });
 
-test('the plan rate limit reaches the create function', () => {
+it('the plan rate limit reaches the create function', () => {
   const create = resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(service.stack.handlers.generate)];
   expect(create?.Properties?.Environment).toMatchObject({ Variables: { PLAN_RATE_LIMIT: '250' } });
 });
 
-test('the guess limit reaches the verify function, the route table and scope the authorizer', () => {
+it('the guess limit reaches the verify function, the route table and scope the authorizer', () => {
   const functions = resourcesOf(service.template, 'AWS::Lambda::Function');
   const verify = functions[logicalIdOf(service.stack.handlers.verify)];
   const authorizer = functions[logicalIdOf(service.stack.handlers.authorizer)];
@@ -89,7 +89,7 @@ test('the guess limit reaches the verify function, the route table and scope the
   ]);
 });
 
-test('every log group keeps the configured 90 days and is retained', () => {
+it('every log group keeps the configured 90 days and is retained', () => {
   for (const [id, group] of Object.entries(resourcesOf(service.template, 'AWS::Logs::LogGroup'))) {
     expect({ id, retention: group.Properties?.RetentionInDays, policy: (group as { DeletionPolicy?: string }).DeletionPolicy }).toEqual({
       id,
@@ -99,7 +99,7 @@ test('every log group keeps the configured 90 days and is retained', () => {
   }
 });
 
-test('every alarm notifies the configured topic', () => {
+it('every alarm notifies the configured topic', () => {
   const alarms = Object.entries(resourcesOf(service.template, 'AWS::CloudWatch::Alarm'));
   expect(alarms.length).toBeGreaterThan(0);
   for (const [id, alarm] of alarms) {
@@ -107,7 +107,7 @@ test('every alarm notifies the configured topic', () => {
   }
 });
 
-test('the web ACL is associated with the stage', () => {
+it('the web ACL is associated with the stage', () => {
   service.template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', {
     WebACLArn: WEB_ACL,
     ResourceArn: Match.objectLike({ 'Fn::Join': Match.anyValue() }),

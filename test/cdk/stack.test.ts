@@ -77,7 +77,7 @@ function resourceNames(): Record<string, string> {
 }
 
 describe('key store', () => {
-  test('the key table is built from KEY_TABLE: keys, team index, TTL, on demand, point-in-time recovery', () => {
+  it('the key table is built from KEY_TABLE: keys, team index, TTL, on demand, point-in-time recovery', () => {
     service.template.hasResource('AWS::DynamoDB::Table', {
       Properties: {
         KeySchema: [
@@ -105,7 +105,7 @@ describe('key store', () => {
     expect(resourcesOf(service.template, 'AWS::DynamoDB::Table')[ids.keyTable]?.Properties?.StreamSpecification).toBeUndefined();
   });
 
-  test('the audit table streams NEW_IMAGE and has the TTL attribute and point-in-time recovery', () => {
+  it('the audit table streams NEW_IMAGE and has the TTL attribute and point-in-time recovery', () => {
     const audit = resourcesOf(service.template, 'AWS::DynamoDB::Table')[ids.auditTable];
     expect(audit?.Properties).toMatchObject({
       KeySchema: [
@@ -121,7 +121,7 @@ describe('key store', () => {
 });
 
 describe('rotation', () => {
-  test('the scheduler role trusts only EventBridge Scheduler, for schedules of this group in this account', () => {
+  it('the scheduler role trusts only EventBridge Scheduler, for schedules of this group in this account', () => {
     service.template.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: {
         Statement: [
@@ -139,7 +139,7 @@ describe('rotation', () => {
     });
   });
 
-  test('the scheduler role may invoke the expire function and nothing else, and reach its dead-letter queue', () => {
+  it('the scheduler role may invoke the expire function and nothing else, and reach its dead-letter queue', () => {
     // Act
     const matrix = permissionMatrix(statementsOfRole(service.template, ids.schedulerRole), resourceNames());
 
@@ -150,7 +150,7 @@ describe('rotation', () => {
     });
   });
 
-  test('schedules target the expire function through the scheduler role, with the dead-letter queue, via the regenerate environment', () => {
+  it('schedules target the expire function through the scheduler role, with the dead-letter queue, via the regenerate environment', () => {
     for (const handler of ['regenerate-api-key', 'delete-api-key'] as const) {
       const fn = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions[handler]];
       expect(fn?.Properties?.Environment).toEqual({
@@ -165,14 +165,14 @@ describe('rotation', () => {
     service.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: ids.scheduleGroupName });
   });
 
-  test('the expire function parks failed asynchronous invocations in the rotation dead-letter queue', () => {
+  it('the expire function parks failed asynchronous invocations in the rotation dead-letter queue', () => {
     const expire = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['expire-old-value']];
     expect(expire?.Properties?.DeadLetterConfig).toEqual({ TargetArn: { 'Fn::GetAtt': [ids.rotationQueue, 'Arn'] } });
   });
 });
 
 describe('audit archive', () => {
-  test('the archive bucket locks objects in COMPLIANCE mode for ARCHIVE_RETENTION_DAYS, versioned', () => {
+  it('the archive bucket locks objects in COMPLIANCE mode for ARCHIVE_RETENTION_DAYS, versioned', () => {
     const bucket = resourcesOf(service.template, 'AWS::S3::Bucket')[ids.archiveBucket];
     expect(bucket?.Properties).toMatchObject({
       ObjectLockEnabled: true,
@@ -184,7 +184,7 @@ describe('audit archive', () => {
     });
   });
 
-  test('the lifecycle expires objects, and noncurrent versions, only after the retention period', () => {
+  it('the lifecycle expires objects, and noncurrent versions, only after the retention period', () => {
     const bucket = resourcesOf(service.template, 'AWS::S3::Bucket')[ids.archiveBucket];
     expect(bucket?.Properties?.LifecycleConfiguration).toEqual({
       Rules: [
@@ -199,7 +199,7 @@ describe('audit archive', () => {
     });
   });
 
-  test('the archive bucket blocks public access, is encrypted, and logs access to the separate log bucket', () => {
+  it('the archive bucket blocks public access, is encrypted, and logs access to the separate log bucket', () => {
     const bucket = resourcesOf(service.template, 'AWS::S3::Bucket')[ids.archiveBucket];
     expect(bucket?.Properties).toMatchObject({
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
@@ -208,7 +208,7 @@ describe('audit archive', () => {
     });
   });
 
-  test.each([
+  it.each([
     ['archive', () => ids.archiveBucket],
     ['access log', () => ids.accessLogBucket],
   ])('the %s bucket denies requests without TLS', (_name, bucketId) => {
@@ -222,7 +222,7 @@ describe('audit archive', () => {
     });
   });
 
-  test('the archiver\'s environment leaves the SDK\'s default request checksum on (Object Lock PutObject needs a checksum header)', () => {
+  it('the archiver\'s environment leaves the SDK\'s default request checksum on (Object Lock PutObject needs a checksum header)', () => {
     // AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED would drop the CRC32 header (docs/deploy.md, first deploy checks).
     const archiver = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['archive-audit']];
     expect(archiver?.Properties?.Environment).toEqual({
@@ -230,7 +230,7 @@ describe('audit archive', () => {
     });
   });
 
-  test('the archiver reads INSERT records only, bisects failing batches, retries a bounded number of times, reports item failures and sends failures to SQS', () => {
+  it('the archiver reads INSERT records only, bisects failing batches, retries a bounded number of times, reports item failures and sends failures to SQS', () => {
     service.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: ids.functions['archive-audit'] },
       EventSourceArn: { 'Fn::GetAtt': [ids.auditTable, 'StreamArn'] },
@@ -244,7 +244,7 @@ describe('audit archive', () => {
 });
 
 describe('API', () => {
-  test('every route of ROUTES is a Lambda proxy method on its path, to its own handler', () => {
+  it('every route of ROUTES is a Lambda proxy method on its path, to its own handler', () => {
     const resources = resourcesOf(service.template, 'AWS::ApiGateway::Resource');
     const pathOf = (resourceId: string): string => {
       const resource = resources[resourceId];
@@ -269,7 +269,7 @@ describe('API', () => {
     expect(methods.filter((method) => method.method === 'OPTIONS').map((method) => method.path)).toEqual(['/functions/v1/verify-api-key']);
   });
 
-  test('OPTIONS on the verify path is a Lambda proxy to the verify function itself, not a mock CORS preflight', () => {
+  it('OPTIONS on the verify path is a Lambda proxy to the verify function itself, not a mock CORS preflight', () => {
     // Prepare
     const verifyPath = ROUTES.find((route) => route.handler === 'verify-api-key')!.path;
     const verifyResource = logicalIdOf(service.stack.api.restApi.root.resourceForPath(verifyPath));
@@ -299,7 +299,7 @@ describe('API', () => {
     expect(mocks).toEqual([]);
   });
 
-  test('the stage throttles every method, more tightly for create, regenerate and delete, and keeps access logs', () => {
+  it('the stage throttles every method, more tightly for create, regenerate and delete, and keeps access logs', () => {
     const managementSetting = (method: string, path: string) => ({
       HttpMethod: method,
       ResourcePath: `/${path.replace(/\//g, '~1')}`,
@@ -327,7 +327,7 @@ describe('API', () => {
     });
   });
 
-  test('the usage plan carries the configured throttle and quota on the stage', () => {
+  it('the usage plan carries the configured throttle and quota on the stage', () => {
     service.template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: DEFAULTS.usagePlanRateLimit, BurstLimit: DEFAULTS.usagePlanBurstLimit },
       Quota: { Limit: DEFAULTS.usagePlanQuota, Period: DEFAULTS.usagePlanQuotaPeriod },
@@ -335,7 +335,7 @@ describe('API', () => {
     });
   });
 
-  test('throttled requests get 429 with Retry-After in the service error shape', () => {
+  it('throttled requests get 429 with Retry-After in the service error shape', () => {
     service.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: 'THROTTLED',
       StatusCode: '429',
@@ -346,7 +346,7 @@ describe('API', () => {
 });
 
 describe('functions', () => {
-  test('every function runs on Node.js 24, ARM64, traced, with JSON logs into its own log group', () => {
+  it('every function runs on Node.js 24, ARM64, traced, with JSON logs into its own log group', () => {
     for (const [name, id] of Object.entries(ids.functions)) {
       const fn = resourcesOf(service.template, 'AWS::Lambda::Function')[id];
       const logGroupId = logicalIdOf(functionsByHandler(service.stack)[name as (typeof HANDLER_NAMES)[number]].logGroup);
@@ -360,13 +360,13 @@ describe('functions', () => {
     }
   });
 
-  test(`every log group expires after the configured ${DEFAULTS.logRetentionDays} days`, () => {
+  it(`every log group expires after the configured ${DEFAULTS.logRetentionDays} days`, () => {
     const retentions = Object.values(resourcesOf(service.template, 'AWS::Logs::LogGroup')).map((group) => group.Properties?.RetentionInDays);
     expect(retentions.length).toBeGreaterThanOrEqual(HANDLER_NAMES.length + 1);
     expect(new Set(retentions)).toEqual(new Set([DEFAULTS.logRetentionDays]));
   });
 
-  test('the verify function gets the key table and the guess limit, and no audit table', () => {
+  it('the verify function gets the key table and the guess limit, and no audit table', () => {
     const verify = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['verify-api-key']];
     expect(verify?.Properties?.Environment).toEqual({
       Variables: {
@@ -379,7 +379,7 @@ describe('functions', () => {
     expect(DEFAULTS.verifyGuessLimitPerMinute).toBe(DEFAULT_GUESS_LIMIT_PER_MINUTE);
   });
 
-  test('the authorizer gets the key table and an empty route table by default (every valid key allowed), and no audit table', () => {
+  it('the authorizer gets the key table and an empty route table by default (every valid key allowed), and no audit table', () => {
     const authorizer = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions.authorizer];
     expect(authorizer?.Properties?.Environment).toEqual({
       Variables: {
@@ -392,7 +392,7 @@ describe('functions', () => {
     expect(routeScopesFromEnv({ [ENV.AUTHORIZER_ROUTE_SCOPES]: '{}' })).toEqual([]);
   });
 
-  test('no execution role uses a managed policy', () => {
+  it('no execution role uses a managed policy', () => {
     for (const [name, id] of Object.entries(ids.functions)) {
       const fn = resourcesOf(service.template, 'AWS::Lambda::Function')[id];
       const roleId = (fn?.Properties?.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
@@ -416,7 +416,7 @@ describe('least privilege', () => {
     };
   };
 
-  test('each function holds exactly its declared storage operations\' actions and its own resources, nothing more', () => {
+  it('each function holds exactly its declared storage operations\' actions and its own resources, nothing more', () => {
     // Act
     const matrices = Object.fromEntries(
       Object.entries(ids.functions).map(([name, id]) => [name, permissionMatrix(statementsOfFunction(service.template, id), resourceNames())]),
@@ -451,7 +451,7 @@ describe('least privilege', () => {
     });
   });
 
-  test('no grant a function\'s code never uses: ConditionCheckItem only where a delete checks a surviving manager, the team index only for delete', () => {
+  it('no grant a function\'s code never uses: ConditionCheckItem only where a delete checks a surviving manager, the team index only for delete', () => {
     // Act
     const matrix = (name: FunctionWithStore) => permissionMatrix(statementsOfFunction(service.template, ids.functions[name]), resourceNames());
 
@@ -465,7 +465,7 @@ describe('least privilege', () => {
     expect(matrix('delete-api-key').KeyTable).not.toContain('dynamodb:PutItem');
   });
 
-  test('verify reads the value and its guess counter in one BatchGetItem and writes with UpdateItem; the authorizer reads with GetItem', () => {
+  it('verify reads the value and its guess counter in one BatchGetItem and writes with UpdateItem; the authorizer reads with GetItem', () => {
     // Act
     const keyTableActions = (handler: (typeof HANDLER_NAMES)[number]) =>
       permissionMatrix(statementsOfFunction(service.template, ids.functions[handler]), resourceNames()).KeyTable;
@@ -475,7 +475,7 @@ describe('least privilege', () => {
     expect(keyTableActions('authorizer')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });
 
-  test('the audit table is append-only: no role of the stack may update or delete its items', () => {
+  it('the audit table is append-only: no role of the stack may update or delete its items', () => {
     const offenders: string[] = [];
     for (const [roleId] of Object.entries(resourcesOf(service.template, 'AWS::IAM::Role'))) {
       for (const statement of statementsOfRole(service.template, roleId)) {
@@ -487,7 +487,7 @@ describe('least privilege', () => {
     expect(offenders).toEqual([]);
   });
 
-  test('only the regenerate and delete functions may touch schedules, and only regenerate may create them', () => {
+  it('only the regenerate and delete functions may touch schedules, and only regenerate may create them', () => {
     const scheduleActions = Object.fromEntries(
       Object.entries(resourcesOf(service.template, 'AWS::IAM::Role')).map(([roleId]) => [
         roleId,
@@ -502,12 +502,12 @@ describe('least privilege', () => {
     ]);
   });
 
-  test('the scheduler role can be passed only to EventBridge Scheduler', () => {
+  it('the scheduler role can be passed only to EventBridge Scheduler', () => {
     const passRole = statementsOfFunction(service.template, ids.functions['regenerate-api-key']).find((statement) => actionsOf(statement).includes('iam:PassRole'));
     expect(passRole?.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } });
   });
 
-  test('no policy grants a service-wide or global action', () => {
+  it('no policy grants a service-wide or global action', () => {
     const wildcards = Object.values(resourcesOf(service.template, 'AWS::IAM::Policy'))
       .flatMap((policy) => (policy.Properties?.PolicyDocument as { Statement: Array<{ Action: string | string[] }> }).Statement)
       .flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]))
@@ -517,7 +517,7 @@ describe('least privilege', () => {
 });
 
 describe('alarms', () => {
-  test('every dead-letter queue has a depth alarm', () => {
+  it('every dead-letter queue has a depth alarm', () => {
     const alarmed = Object.values(resourcesOf(service.template, 'AWS::CloudWatch::Alarm'))
       .filter((alarm) => alarm.Properties?.MetricName === 'ApproximateNumberOfMessagesVisible')
       .map((alarm) => JSON.stringify(alarm.Properties?.Dimensions));
@@ -526,7 +526,7 @@ describe('alarms', () => {
     }
   });
 
-  test('the API 5xx rate, every function\'s throttles and both tables\' throttles are alarmed', () => {
+  it('the API 5xx rate, every function\'s throttles and both tables\' throttles are alarmed', () => {
     const alarms = Object.values(resourcesOf(service.template, 'AWS::CloudWatch::Alarm'));
     expect(alarms.filter((alarm) => alarm.Properties?.MetricName === '5XXError' && alarm.Properties?.Statistic === 'Average')).toHaveLength(1);
     const throttled = alarms.filter((alarm) => alarm.Properties?.MetricName === 'Throttles').map((alarm) => JSON.stringify(alarm.Properties?.Dimensions));
@@ -537,7 +537,7 @@ describe('alarms', () => {
     expect(tableAlarms).toHaveLength(2);
   });
 
-  test('the key table throttle alarm watches BatchGetItem, the verify endpoint\'s read', () => {
+  it('the key table throttle alarm watches BatchGetItem, the verify endpoint\'s read', () => {
     const keyTableAlarm = Object.values(resourcesOf(service.template, 'AWS::CloudWatch::Alarm')).find((alarm) => {
       const metrics = JSON.stringify(alarm.Properties?.Metrics ?? []);
       return metrics.includes('ThrottledRequests') && metrics.includes(`"${ids.keyTable}"`);

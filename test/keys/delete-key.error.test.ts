@@ -40,7 +40,7 @@ describe('delete: confirmation', () => {
     ['null', { confirm_deletion: null }],
   ];
 
-  test.each(unconfirmed)('confirm_deletion %s → 400 CONFIRMATION_REQUIRED saying so, and nothing changes', async (_name, confirmation) => {
+  it.each(unconfirmed)('confirm_deletion %s → 400 CONFIRMATION_REQUIRED saying so, and nothing changes', async (_name, confirmation) => {
     // Prepare
     const { key } = await selfManagingKey();
     const before = await storedKeyState(key.id);
@@ -79,7 +79,7 @@ describe('delete: invalid bodies are refused with 400 and change nothing', () =>
     },
   ];
 
-  test.each(cases)('$name → 400 VALIDATION_FAILED naming the field', async ({ bodyFor, field, issue }) => {
+  it.each(cases)('$name → 400 VALIDATION_FAILED naming the field', async ({ bodyFor, field, issue }) => {
     // Prepare
     const { key } = await selfManagingKey();
     const before = await storedKeyState(key.id);
@@ -98,7 +98,7 @@ describe('delete: invalid bodies are refused with 400 and change nothing', () =>
     expect(await auditRecordsOf(key.id)).toEqual(auditBefore);
   });
 
-  test('a missing key_id together with a missing confirmation is a plain VALIDATION_FAILED listing both', async () => {
+  it('a missing key_id together with a missing confirmation is a plain VALIDATION_FAILED listing both', async () => {
     // Prepare
     const { key } = await selfManagingKey();
 
@@ -112,7 +112,7 @@ describe('delete: invalid bodies are refused with 400 and change nothing', () =>
     expect(fields).toEqual(['confirm_deletion', 'key_id']);
   });
 
-  test('no body at all → 400, and nothing changes', async () => {
+  it('no body at all → 400, and nothing changes', async () => {
     // Prepare
     const { key } = await selfManagingKey();
     const before = await storedKeyState(key.id);
@@ -127,7 +127,7 @@ describe('delete: invalid bodies are refused with 400 and change nothing', () =>
 });
 
 describe('delete: unknown keys', () => {
-  test('a well-formed id that no key has → 404 NOT_FOUND', async () => {
+  it('a well-formed id that no key has → 404 NOT_FOUND', async () => {
     // Prepare
     const team = await newTeam();
 
@@ -139,7 +139,7 @@ describe('delete: unknown keys', () => {
     expect(response.body.error.code).toBe('NOT_FOUND');
   });
 
-  test('a second delete of the same key → 404, and the tombstone and audit trail are unchanged', async () => {
+  it('a second delete of the same key → 404, and the tombstone and audit trail are unchanged', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -157,7 +157,7 @@ describe('delete: unknown keys', () => {
     expect(await auditRecordsOf(target.id)).toEqual(auditBefore);
   });
 
-  test('regenerating a deleted key → 404', async () => {
+  it('regenerating a deleted key → 404', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -173,7 +173,7 @@ describe('delete: unknown keys', () => {
 });
 
 describe('delete: last manager key', () => {
-  test('the bootstrap key deleting itself when it is the team’s only manager → 409, and it keeps working', async () => {
+  it('the bootstrap key deleting itself when it is the team’s only manager → 409, and it keeps working', async () => {
     // Prepare
     const team = await newTeam();
     const before = await storedKeyState(team.keyId);
@@ -189,7 +189,7 @@ describe('delete: last manager key', () => {
     expect(await checkValue(team.key)).toMatchObject({ valid: true });
   });
 
-  test('other keys (pk, sk without keys.manage) do not count as managers: the only manager is still refused with 409', async () => {
+  it('other keys (pk, sk without keys.manage) do not count as managers: the only manager is still refused with 409', async () => {
     // Prepare
     const team = await newTeam();
     await createKey(team, { type: 'sk', scopes: ['enc.*:read'] });
@@ -204,7 +204,7 @@ describe('delete: last manager key', () => {
 
   // BUG (delete-key.ts / key-repository.ts otherLiveManagers): a test-environment manager is counted as a
   // survivor of a live manager, but a test key can never act on live keys, so the team is locked out of them.
-  test('the team’s last live manager → 409 even when a test-environment manager remains (a test key cannot manage live keys)', async () => {
+  it('the team’s last live manager → 409 even when a test-environment manager remains (a test key cannot manage live keys)', async () => {
     // Prepare
     const team = await newTeam('live');
     const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
@@ -220,7 +220,7 @@ describe('delete: last manager key', () => {
     expect(await checkValue(team.key)).toMatchObject({ valid: true });
   });
 
-  test('the last test-environment manager may be deleted while a live manager remains (a live key manages test keys)', async () => {
+  it('the last test-environment manager may be deleted while a live manager remains (a live key manages test keys)', async () => {
     // Prepare
     const team = await newTeam('live');
     const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
@@ -232,7 +232,7 @@ describe('delete: last manager key', () => {
     expectStatus(response, 200);
   });
 
-  test('a deleted manager no longer counts: after deleting the second manager, the first is the last one (409)', async () => {
+  it('a deleted manager no longer counts: after deleting the second manager, the first is the last one (409)', async () => {
     // Prepare
     const team = await newTeam();
     const second = await createKey(team, { scopes: MANAGER_SCOPES });

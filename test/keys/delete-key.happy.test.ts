@@ -31,7 +31,7 @@ afterEach(() => {
 });
 
 describe('delete: response', () => {
-  test('answers 200 with exactly the spec fields', async () => {
+  it('answers 200 with exactly the spec fields', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team, { name: 'Old integration', type: 'pk', environment: 'test' });
@@ -68,7 +68,7 @@ describe('delete: response', () => {
     expect(body.message.length).toBeGreaterThan(0);
   });
 
-  test('after a regeneration, deleted_key.last_four is that of the current (new) value', async () => {
+  it('after a regeneration, deleted_key.last_four is that of the current (new) value', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -83,7 +83,7 @@ describe('delete: response', () => {
     expect(response.body.deleted_key.last_four).toBe(regenerated.body.new_key.slice(-4));
   });
 
-  test('without a reason, audit_info.reason is null', async () => {
+  it('without a reason, audit_info.reason is null', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -98,7 +98,7 @@ describe('delete: response', () => {
 });
 
 describe('delete: tombstone', () => {
-  test('the key item becomes a tombstone with no hash, state deleted and ttl = deleted_at + 90 days; no lookup remains', async () => {
+  it('the key item becomes a tombstone with no hash, state deleted and ttl = deleted_at + 90 days; no lookup remains', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team, { name: 'Reporting' });
@@ -127,7 +127,7 @@ describe('delete: tombstone', () => {
     expect(await lookupItemsForKey(target.id)).toEqual([]);
   });
 
-  test('deleting a key in transition removes both hashes and both lookups', async () => {
+  it('deleting a key in transition removes both hashes and both lookups', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -146,7 +146,7 @@ describe('delete: tombstone', () => {
     expect(after.key).not.toHaveProperty('previous_hash');
   });
 
-  test('the usage item survives the deletion, with no ttl', async () => {
+  it('the usage item survives the deletion, with no ttl', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -164,7 +164,7 @@ describe('delete: tombstone', () => {
 });
 
 describe('delete: revocation', () => {
-  test('the value stops authenticating at once', async () => {
+  it('the value stops authenticating at once', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -178,7 +178,7 @@ describe('delete: revocation', () => {
     expect(await checkValue(target.key)).toMatchObject({ valid: false, code: 'NOT_FOUND' });
   });
 
-  test('during a transition, both the old and the new value stop authenticating at once', async () => {
+  it('during a transition, both the old and the new value stop authenticating at once', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -195,7 +195,7 @@ describe('delete: revocation', () => {
     expect(await checkValue(regenerated.body.new_key)).toMatchObject({ valid: false, code: 'NOT_FOUND' });
   });
 
-  test('a manager key may be deleted while another manager key remains', async () => {
+  it('a manager key may be deleted while another manager key remains', async () => {
     // Prepare
     const team = await newTeam();
     const second = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -208,7 +208,7 @@ describe('delete: revocation', () => {
     expect(await checkValue(team.key)).toMatchObject({ valid: true });
   });
 
-  test('the bootstrap key may delete itself once another manager key exists', async () => {
+  it('the bootstrap key may delete itself once another manager key exists', async () => {
     // Prepare
     const team = await newTeam();
     const successor = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -224,7 +224,7 @@ describe('delete: revocation', () => {
 });
 
 describe('delete: audit record', () => {
-  test('records the acting user, time, key id, name, type, reason, source IP, user agent and session', async () => {
+  it('records the acting user, time, key id, name, type, reason, source IP, user agent and session', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team, { name: 'Partner feed', type: 'pk' });

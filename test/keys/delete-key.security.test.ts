@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 describe('delete: reach of the caller', () => {
-  test('a key of another team → 404 (not 403), and the key keeps working', async () => {
+  it('a key of another team → 404 (not 403), and the key keeps working', async () => {
     // Prepare
     const owner = await newTeam();
     const stranger = await newTeam();
@@ -42,7 +42,7 @@ describe('delete: reach of the caller', () => {
     expect(await checkValue(target.key)).toMatchObject({ valid: true });
   });
 
-  test('another team’s key and an unknown id get the same 404 body apart from the request id', async () => {
+  it('another team’s key and an unknown id get the same 404 body apart from the request id', async () => {
     // Prepare
     const owner = await newTeam();
     const stranger = await newTeam();
@@ -63,7 +63,7 @@ describe('delete: reach of the caller', () => {
     expect(shape(foreign.body)).toEqual(shape(missing.body));
   });
 
-  test('a test key of another team targeting a live key → 404, not 403 (the key’s existence is not revealed)', async () => {
+  it('a test key of another team targeting a live key → 404, not 403 (the key’s existence is not revealed)', async () => {
     // Prepare
     const owner = await newTeam();
     const stranger = await newTeam('test');
@@ -78,7 +78,7 @@ describe('delete: reach of the caller', () => {
     expect(await storedKeyState(target.id)).toEqual(before);
   });
 
-  test('a test key deleting a live key of its own team → 403, and the key keeps working', async () => {
+  it('a test key deleting a live key of its own team → 403, and the key keeps working', async () => {
     // Prepare
     const team = await newTeam();
     const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
@@ -95,7 +95,7 @@ describe('delete: reach of the caller', () => {
     expect(await checkValue(target.key)).toMatchObject({ valid: true });
   });
 
-  test('a test key may delete a test key of its own team', async () => {
+  it('a test key may delete a test key of its own team', async () => {
     // Prepare
     const team = await newTeam();
     const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
@@ -108,7 +108,7 @@ describe('delete: reach of the caller', () => {
     expectStatus(response, 200);
   });
 
-  test.each([
+  it.each([
     ['an sk key without keys.manage', { type: 'sk', scopes: ['enc.*:read'] }],
     ['a pk key', { type: 'pk', scopes: ['enc.tiles:read'] }],
   ])('%s as caller → 403, and the key keeps working', async (_name, callerConfig) => {
@@ -126,7 +126,7 @@ describe('delete: reach of the caller', () => {
     expect(await storedKeyState(target.id)).toEqual(before);
   });
 
-  test('a key without keys.manage cannot delete itself either (403)', async () => {
+  it('a key without keys.manage cannot delete itself either (403)', async () => {
     // Prepare
     const team = await newTeam();
     const self = await createKey(team, { scopes: ['enc.*:read'] });
@@ -141,7 +141,7 @@ describe('delete: reach of the caller', () => {
 });
 
 describe('delete: deleted values as callers', () => {
-  test('a deleted key’s value is refused with 401 on the very next request', async () => {
+  it('a deleted key’s value is refused with 401 on the very next request', async () => {
     // Prepare
     const team = await newTeam();
     const gone = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -158,7 +158,7 @@ describe('delete: deleted values as callers', () => {
     expect(response.headers['WWW-Authenticate']).toMatch(/^Bearer/);
   });
 
-  test('the in-transition old value of a deleted key is refused with 401 as well', async () => {
+  it('the in-transition old value of a deleted key is refused with 401 as well', async () => {
     // Prepare
     const team = await newTeam();
     const gone = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -176,7 +176,7 @@ describe('delete: deleted values as callers', () => {
     expectStatus(byNew, 401);
   });
 
-  test('a key deleting itself (with another manager left) is refused on its next request', async () => {
+  it('a key deleting itself (with another manager left) is refused on its next request', async () => {
     // Prepare
     const team = await newTeam();
     const self = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -191,7 +191,7 @@ describe('delete: deleted values as callers', () => {
 });
 
 describe('delete: no value or hash survives', () => {
-  test('neither the tombstone nor the audit records hold a value or a hash of one', async () => {
+  it('neither the tombstone nor the audit records hold a value or a hash of one', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -210,7 +210,7 @@ describe('delete: no value or hash survives', () => {
     expect({ leaked, stored }).toMatchObject({ leaked: [] });
   });
 
-  test('the response holds no value', async () => {
+  it('the response holds no value', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);

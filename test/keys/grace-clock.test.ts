@@ -44,7 +44,7 @@ async function regeneratedKey(team: TestTeam, graceDays?: number) {
 }
 
 describe('grace boundaries by the clock', () => {
-  test('at transition_ends_at − 1 ms the old value still authenticates', async () => {
+  it('at transition_ends_at − 1 ms the old value still authenticates', async () => {
     // Prepare
     const team = await newTeam();
     const key = await regeneratedKey(team, 1);
@@ -59,7 +59,7 @@ describe('grace boundaries by the clock', () => {
     expectStatus(managed, 201);
   });
 
-  test('at transition_ends_at the old value is REVOKED and refused with 401, though its lookup is still stored', async () => {
+  it('at transition_ends_at the old value is REVOKED and refused with 401, though its lookup is still stored', async () => {
     // Prepare
     const team = await newTeam();
     const key = await regeneratedKey(team, 1);
@@ -77,7 +77,7 @@ describe('grace boundaries by the clock', () => {
     expect(await lookupItemOf(key.oldValue)).toMatchObject({ slot: 'previous' });
   });
 
-  test('the new value authenticates before, at and long after transition_ends_at', async () => {
+  it('the new value authenticates before, at and long after transition_ends_at', async () => {
     // Prepare
     const team = await newTeam();
     const key = await regeneratedKey(team, 1);
@@ -93,7 +93,7 @@ describe('grace boundaries by the clock', () => {
     expect(results).toEqual([true, true, true]);
   });
 
-  test.each([
+  it.each([
     { label: 'default (7)', graceDays: undefined },
     { label: '30', graceDays: 30 },
   ])('grace_period_days $label: the old value works at regenerated_at + days − 1 ms and not at + days', async ({ graceDays }) => {
@@ -116,7 +116,7 @@ describe('grace boundaries by the clock', () => {
 });
 
 describe('regenerate again by the clock', () => {
-  test('refused with 409 at transition_ends_at − 1 ms, allowed at transition_ends_at with no clean-up run', async () => {
+  it('refused with 409 at transition_ends_at − 1 ms, allowed at transition_ends_at with no clean-up run', async () => {
     // Prepare
     const team = await newTeam();
     const key = await regeneratedKey(team, 2);
@@ -136,7 +136,7 @@ describe('regenerate again by the clock', () => {
     });
   });
 
-  test('the second regeneration makes the first new value the old one; the first old value is gone for good', async () => {
+  it('the second regeneration makes the first new value the old one; the first old value is gone for good', async () => {
     // Prepare
     const team = await newTeam();
     const key = await regeneratedKey(team, 1);
@@ -160,7 +160,7 @@ describe('regenerate again by the clock', () => {
     expect(await lookupItemsForKey(key.id)).toHaveLength(2);
   });
 
-  test('the old value of the second transition dies at its own end, by the clock', async () => {
+  it('the old value of the second transition dies at its own end, by the clock', async () => {
     // Prepare
     const team = await newTeam();
     const key = await regeneratedKey(team, 1);

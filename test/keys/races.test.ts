@@ -23,7 +23,7 @@ afterEach(() => {
 const statusesOf = (responses: CallResult[]) => responses.map((response) => response.status);
 
 describe('concurrent regenerates', () => {
-  test('20 concurrent regenerates of one key: exactly one 200 and nineteen 409; only the returned new value and the old one work', async () => {
+  it('20 concurrent regenerates of one key: exactly one 200 and nineteen 409; only the returned new value and the old one work', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -47,7 +47,7 @@ describe('concurrent regenerates', () => {
     expect(await keyItem(target.id)).toMatchObject({ generation: 2, last_four: winner.body.new_key.slice(-4) });
   });
 
-  test('20 concurrent immediate regenerates: exactly one 200, and only its value works', async () => {
+  it('20 concurrent immediate regenerates: exactly one 200, and only its value works', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -80,7 +80,7 @@ describe('concurrent regenerates', () => {
 });
 
 describe('concurrent delete and regenerate', () => {
-  test('never leaves a deleted key with a working value (10 rounds, fresh keys)', async () => {
+  it('never leaves a deleted key with a working value (10 rounds, fresh keys)', async () => {
     // Prepare
     const team = await newTeam();
 
@@ -119,7 +119,7 @@ describe('concurrent delete and regenerate', () => {
 });
 
 describe('concurrent deletes of the last two managers', () => {
-  test('each deleting the other: exactly one succeeds and one manager with a working value remains (5 rounds)', async () => {
+  it('each deleting the other: exactly one succeeds and one manager with a working value remains (5 rounds)', async () => {
     for (let round = 0; round < 5; round++) {
       // Prepare
       const team = await newTeam();
@@ -147,7 +147,7 @@ describe('concurrent deletes of the last two managers', () => {
     }
   });
 
-  test('one manager deleting the other manager and itself concurrently: exactly one succeeds, one manager remains', async () => {
+  it('one manager deleting the other manager and itself concurrently: exactly one succeeds, one manager remains', async () => {
     // Prepare (both deletes are issued by the first manager)
     const team = await newTeam();
     const second = await createKey(team, { scopes: MANAGER_SCOPES });

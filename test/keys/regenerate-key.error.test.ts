@@ -49,7 +49,7 @@ describe('regenerate: invalid bodies are refused with 400 and change nothing', (
     { name: 'key_id a value instead of an id', bodyFor: () => ({ key_id: 'svc_sk_live_0000000' }), field: 'key_id' },
   ];
 
-  test.each(cases)('$name → 400 VALIDATION_FAILED naming the field', async ({ bodyFor, field, issue }) => {
+  it.each(cases)('$name → 400 VALIDATION_FAILED naming the field', async ({ bodyFor, field, issue }) => {
     // Prepare
     const { key } = await selfManagingKey();
     const before = await storedKeyState(key.id);
@@ -68,7 +68,7 @@ describe('regenerate: invalid bodies are refused with 400 and change nothing', (
     expect(await auditRecordsOf(key.id)).toEqual(auditBefore);
   });
 
-  test('several problems at once are all listed', async () => {
+  it('several problems at once are all listed', async () => {
     // Prepare
     const { key } = await selfManagingKey();
 
@@ -84,7 +84,7 @@ describe('regenerate: invalid bodies are refused with 400 and change nothing', (
     expect(fields).toEqual(['', 'grace_period_days', 'key_id', 'revoke_immediately']);
   });
 
-  test.each([
+  it.each([
     ['invalid JSON', '{"key_id": '],
     ['an empty body', ''],
     ['a JSON array', '[]'],
@@ -105,7 +105,7 @@ describe('regenerate: invalid bodies are refused with 400 and change nothing', (
 });
 
 describe('regenerate: conflicts', () => {
-  test('a second regenerate while the transition is live → 409 naming the transition end, and nothing changes', async () => {
+  it('a second regenerate while the transition is live → 409 naming the transition end, and nothing changes', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -126,7 +126,7 @@ describe('regenerate: conflicts', () => {
     expect(await checkValue(first.body.new_key)).toMatchObject({ valid: true });
   });
 
-  test('revoke_immediately during a live transition is refused with 409 too (the old value keeps its grace)', async () => {
+  it('revoke_immediately during a live transition is refused with 409 too (the old value keeps its grace)', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -142,7 +142,7 @@ describe('regenerate: conflicts', () => {
 });
 
 describe('regenerate: unknown keys', () => {
-  test('a well-formed id that no key has → 404 NOT_FOUND', async () => {
+  it('a well-formed id that no key has → 404 NOT_FOUND', async () => {
     // Prepare
     const team = await newTeam();
 
@@ -154,7 +154,7 @@ describe('regenerate: unknown keys', () => {
     expect(response.body.error.code).toBe('NOT_FOUND');
   });
 
-  test('a deleted key → 404, and no value is issued for it', async () => {
+  it('a deleted key → 404, and no value is issued for it', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -173,7 +173,7 @@ describe('regenerate: unknown keys', () => {
 });
 
 describe('regenerate: authentication', () => {
-  test('no Authorization header → 401 with WWW-Authenticate, and nothing changes', async () => {
+  it('no Authorization header → 401 with WWW-Authenticate, and nothing changes', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);

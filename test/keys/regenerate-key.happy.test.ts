@@ -46,7 +46,7 @@ afterEach(() => {
 });
 
 describe('regenerate: response', () => {
-  test.each([
+  it.each([
     ['sk', 'live'],
     ['pk', 'test'],
   ] as const)(
@@ -88,7 +88,7 @@ describe('regenerate: response', () => {
     },
   );
 
-  test.each([1, 13, 30])('grace_period_days %i puts transition_ends_at exactly that many days after regenerated_at', async (days) => {
+  it.each([1, 13, 30])('grace_period_days %i puts transition_ends_at exactly that many days after regenerated_at', async (days) => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -108,7 +108,7 @@ describe('regenerate: response', () => {
 });
 
 describe('regenerate: configuration kept', () => {
-  test('name, scopes, domains, ip_whitelist, rate_limit, expires_at, description and is_active are unchanged on the key item', async () => {
+  it('name, scopes, domains, ip_whitelist, rate_limit, expires_at, description and is_active are unchanged on the key item', async () => {
     // Prepare
     const team = await newTeam();
     const expiresAt = new Date(clock.now().getTime() + 200 * MS_PER_DAY).toISOString();
@@ -158,7 +158,7 @@ describe('regenerate: configuration kept', () => {
     });
   });
 
-  test('the new value carries the same configuration as the old one: same lookup snapshot, same IP and origin rules', async () => {
+  it('the new value carries the same configuration as the old one: same lookup snapshot, same IP and origin rules', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team, {
@@ -195,7 +195,7 @@ describe('regenerate: configuration kept', () => {
 });
 
 describe('regenerate: grace period', () => {
-  test('both the old and the new value authenticate during the grace period, and the key has exactly two value lookups', async () => {
+  it('both the old and the new value authenticate during the grace period, and the key has exactly two value lookups', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -221,7 +221,7 @@ describe('regenerate: grace period', () => {
     expect(lookups).toHaveLength(2);
   });
 
-  test('a key regenerates itself with its own value; the old value then stays valid under the grace period', async () => {
+  it('a key regenerates itself with its own value; the old value then stays valid under the grace period', async () => {
     // Prepare
     const team = await newTeam();
     const self = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -237,7 +237,7 @@ describe('regenerate: grace period', () => {
 });
 
 describe('regenerate: revoke_immediately', () => {
-  test('the old value fails on the very next request; grace_period_days 0, both_keys_valid false, old_key_expires_at = regenerated_at', async () => {
+  it('the old value fails on the very next request; grace_period_days 0, both_keys_valid false, old_key_expires_at = regenerated_at', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -264,7 +264,7 @@ describe('regenerate: revoke_immediately', () => {
     expect(key).not.toHaveProperty('previous_hash');
   });
 
-  test('revoke_immediately wins over an explicit grace_period_days', async () => {
+  it('revoke_immediately wins over an explicit grace_period_days', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -285,7 +285,7 @@ describe('regenerate: revoke_immediately', () => {
     expect(await checkValue(target.key)).toMatchObject({ valid: false });
   });
 
-  test('revoke_immediately: false behaves like the default grace period', async () => {
+  it('revoke_immediately: false behaves like the default grace period', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -299,7 +299,7 @@ describe('regenerate: revoke_immediately', () => {
     expect(await checkValue(target.key)).toMatchObject({ valid: true });
   });
 
-  test('after an immediate revocation no transition is live, so the key can be regenerated again at once', async () => {
+  it('after an immediate revocation no transition is live, so the key can be regenerated again at once', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -315,7 +315,7 @@ describe('regenerate: revoke_immediately', () => {
 });
 
 describe('regenerate: audit record', () => {
-  test('records actor user and key, time, grace period, transition end, old and new prefix and last four', async () => {
+  it('records actor user and key, time, grace period, transition end, old and new prefix and last four', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team, { name: 'Nightly export' });
@@ -355,7 +355,7 @@ describe('regenerate: audit record', () => {
     });
   });
 
-  test('an immediate revocation is recorded with grace period 0 and the transition ending at the regeneration time', async () => {
+  it('an immediate revocation is recorded with grace period 0 and the transition ending at the regeneration time', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);

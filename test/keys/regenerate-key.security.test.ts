@@ -24,7 +24,7 @@ afterEach(() => {
 });
 
 describe('regenerate: reach of the caller', () => {
-  test('a key of another team → 404 (not 403), and the key is unchanged', async () => {
+  it('a key of another team → 404 (not 403), and the key is unchanged', async () => {
     // Prepare
     const owner = await newTeam();
     const stranger = await newTeam();
@@ -41,7 +41,7 @@ describe('regenerate: reach of the caller', () => {
     expect(await checkValue(target.key)).toMatchObject({ valid: true });
   });
 
-  test('a test key of another team targeting a live key → 404, not 403 (the key’s existence is not revealed)', async () => {
+  it('a test key of another team targeting a live key → 404, not 403 (the key’s existence is not revealed)', async () => {
     // Prepare
     const owner = await newTeam();
     const stranger = await newTeam('test');
@@ -56,7 +56,7 @@ describe('regenerate: reach of the caller', () => {
     expect(await storedKeyState(target.id)).toEqual(before);
   });
 
-  test('a test key regenerating a live key of its own team → 403, and the key is unchanged', async () => {
+  it('a test key regenerating a live key of its own team → 403, and the key is unchanged', async () => {
     // Prepare
     const team = await newTeam();
     const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
@@ -72,7 +72,7 @@ describe('regenerate: reach of the caller', () => {
     expect(await storedKeyState(target.id)).toEqual(before);
   });
 
-  test('a test key may regenerate a test key of its own team', async () => {
+  it('a test key may regenerate a test key of its own team', async () => {
     // Prepare
     const team = await newTeam();
     const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
@@ -86,7 +86,7 @@ describe('regenerate: reach of the caller', () => {
     expect(response.body.new_key).toMatch(/^sk_test_/);
   });
 
-  test.each([
+  it.each([
     ['an sk key without keys.manage', { type: 'sk', scopes: ['enc.*:read'] }],
     ['a pk key', { type: 'pk', scopes: ['enc.tiles:read'] }],
   ])('%s as caller → 403, and the key is unchanged', async (_name, callerConfig) => {
@@ -106,7 +106,7 @@ describe('regenerate: reach of the caller', () => {
 });
 
 describe('regenerate: revoked values as callers', () => {
-  test('after revoke_immediately the old value is refused with 401 on the very next request', async () => {
+  it('after revoke_immediately the old value is refused with 401 on the very next request', async () => {
     // Prepare
     const team = await newTeam();
     const self = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -124,7 +124,7 @@ describe('regenerate: revoked values as callers', () => {
     expect(await storedKeyState(other.id)).toEqual(otherBefore);
   });
 
-  test('a deleted key’s value cannot regenerate anything (401)', async () => {
+  it('a deleted key’s value cannot regenerate anything (401)', async () => {
     // Prepare
     const team = await newTeam();
     const gone = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -140,7 +140,7 @@ describe('regenerate: revoked values as callers', () => {
 });
 
 describe('regenerate: values are never stored or audited', () => {
-  test('neither the old nor the new value, nor their hashes, appear in any audit record of the key', async () => {
+  it('neither the old nor the new value, nor their hashes, appear in any audit record of the key', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -159,7 +159,7 @@ describe('regenerate: values are never stored or audited', () => {
     expect(records.includes(team.key)).toBe(false);
   });
 
-  test('the key table holds only hashes of the new value, never the value itself', async () => {
+  it('the key table holds only hashes of the new value, never the value itself', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -178,7 +178,7 @@ describe('regenerate: values are never stored or audited', () => {
     expect(stored).toContain(hashKeyValue(newValue, config.pepper));
   });
 
-  test('the response that carries the new value may not be cached', async () => {
+  it('the response that carries the new value may not be cached', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);

@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 describe('usage: recording', () => {
-  test('every verified use updates total_requests, last_used_at and the per-day count', async () => {
+  it('every verified use updates total_requests, last_used_at and the per-day count', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -50,7 +50,7 @@ describe('usage: recording', () => {
     expect(Object.keys(usage?.daily ?? {})).toHaveLength(2);
   });
 
-  test('management requests count for the calling key', async () => {
+  it('management requests count for the calling key', async () => {
     // Prepare
     const team = await newTeam();
     const caller = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -69,7 +69,7 @@ describe('usage: recording', () => {
     });
   });
 
-  test('a request refused before authentication (unknown value) records nothing for any key', async () => {
+  it('a request refused before authentication (unknown value) records nothing for any key', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -83,7 +83,7 @@ describe('usage: recording', () => {
     expect(await usageItem(target.id)).toEqual(before);
   });
 
-  test('usage items have no ttl: not at creation, after a regeneration, or after deletion', async () => {
+  it('usage items have no ttl: not at creation, after a regeneration, or after deletion', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -106,7 +106,7 @@ describe('usage: recording', () => {
 });
 
 describe('usage: transitions', () => {
-  test('during a transition, uses of the old and the new value are counted apart under transitions.g<generation>', async () => {
+  it('during a transition, uses of the old and the new value are counted apart under transitions.g<generation>', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -124,7 +124,7 @@ describe('usage: transitions', () => {
     expect(transitionsOf(usage)).toEqual({ g2: { old: 2, new: 3 } });
   });
 
-  test('once the transition has ended, uses of the new value no longer count toward the transition', async () => {
+  it('once the transition has ended, uses of the new value no longer count toward the transition', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -144,7 +144,7 @@ describe('usage: transitions', () => {
     expect(transitionsOf(usage)).toEqual({ g2: { old: 0, new: 1 } });
   });
 
-  test('both values count toward the one rate limit of the key during a transition', async () => {
+  it('both values count toward the one rate limit of the key during a transition', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team, { rate_limit: 3 });
@@ -162,7 +162,7 @@ describe('usage: transitions', () => {
 });
 
 describe('usage: figures reported on delete', () => {
-  test('audit_info equals the usage actually produced: N uses → total_requests N, usage_last_30_days N, last_used_at of the last use', async () => {
+  it('audit_info equals the usage actually produced: N uses → total_requests N, usage_last_30_days N, last_used_at of the last use', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -182,7 +182,7 @@ describe('usage: figures reported on delete', () => {
     expect(deletion).toMatchObject({ usage: { total_requests: 7, usage_last_30_days: 7, last_used_at: lastUse } });
   });
 
-  test('a key never used reports zero uses and a null last_used_at', async () => {
+  it('a key never used reports zero uses and a null last_used_at', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -195,7 +195,7 @@ describe('usage: figures reported on delete', () => {
     expect(response.body.audit_info).toMatchObject({ last_used_at: null, total_requests: 0, usage_last_30_days: 0 });
   });
 
-  test('a key deleting itself counts that request too', async () => {
+  it('a key deleting itself counts that request too', async () => {
     // Prepare
     const team = await newTeam();
     const self = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -214,7 +214,7 @@ describe('usage: figures reported on delete', () => {
     });
   });
 
-  test('uses of both values during a transition add up in the delete figures', async () => {
+  it('uses of both values during a transition add up in the delete figures', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -231,7 +231,7 @@ describe('usage: figures reported on delete', () => {
     expect(response.body.audit_info).toMatchObject({ total_requests: 4, usage_last_30_days: 4 });
   });
 
-  test('usage survives the deletion: the usage item is still there with the same counts', async () => {
+  it('usage survives the deletion: the usage item is still there with the same counts', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -250,7 +250,7 @@ describe('usage: figures reported on delete', () => {
 });
 
 describe('usage: the 30-day window', () => {
-  test('on day 30 the uses of day 1 still count', async () => {
+  it('on day 30 the uses of day 1 still count', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -267,7 +267,7 @@ describe('usage: the 30-day window', () => {
     expect(response.body.audit_info).toMatchObject({ total_requests: 3, usage_last_30_days: 3 });
   });
 
-  test('on day 31 the uses of day 1 no longer count, those of day 2 still do', async () => {
+  it('on day 31 the uses of day 1 no longer count, those of day 2 still do', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
@@ -287,7 +287,7 @@ describe('usage: the 30-day window', () => {
 });
 
 describe('usage: figures recorded on regeneration', () => {
-  test('the regeneration audit record carries the usage produced up to it', async () => {
+  it('the regeneration audit record carries the usage produced up to it', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);

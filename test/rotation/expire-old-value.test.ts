@@ -292,7 +292,7 @@ describe('expire handler: no-ops', () => {
     expect(await storedKeyState(created.id)).toEqual(before);
   });
 
-  test.each([
+  it.each([
     ['no body', undefined],
     ['a string', 'expire please'],
     ['a malformed key id', { key_id: 'not-a-ulid', generation: 2 }],
@@ -384,7 +384,7 @@ describe('expire handler: races', () => {
     expect(await expiryRecords(t.keyId)).toHaveLength(1);
   });
 
-  test.each([1, 2, 3, 4, 5])('concurrently with a regenerate after the end (round %i): consistent, at most one record', async () => {
+  it.each([1, 2, 3, 4, 5])('concurrently with a regenerate after the end (round %i): consistent, at most one record', async () => {
     // Prepare
     const t = await keyInTransition();
     passTheEnd(t);
@@ -409,7 +409,7 @@ describe('expire handler: races', () => {
     expect((await checkValue(regenerate.body.new_key)).valid).toBe(true);
   });
 
-  test.each([1, 2, 3, 4, 5])('concurrently with a delete (round %i): consistent, at most one record', async () => {
+  it.each([1, 2, 3, 4, 5])('concurrently with a delete (round %i): consistent, at most one record', async () => {
     // Prepare
     const t = await keyInTransition();
     passTheEnd(t);

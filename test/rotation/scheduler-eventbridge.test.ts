@@ -143,7 +143,7 @@ describe('EventBridge adapter: requests', () => {
     expect(tokens[2]).not.toBe(tokens[0]);
   });
 
-  test.each([
+  it.each([
     ['2030-01-02T03:04:05.000Z', 'at(2030-01-02T03:04:05)'],
     ['2030-01-02T03:04:05.001Z', 'at(2030-01-02T03:04:06)'],
     ['2030-12-31T23:59:59.500Z', 'at(2031-01-01T00:00:00)'],
@@ -205,7 +205,7 @@ describe('EventBridge adapter: requests', () => {
     expect(deleteInputs()).toEqual([{ Name: `expire-${KEY_ID}-g2`, GroupName: 'api-keys-expiry' }]);
   });
 
-  test.each(Object.keys(ENVIRONMENT))('a missing %s fails when the adapter is built, naming the variable', (name) => {
+  it.each(Object.keys(ENVIRONMENT))('a missing %s fails when the adapter is built, naming the variable', (name) => {
     delete process.env[name];
     expect(() => createEventBridgeRevocationScheduler()).toThrow(`Missing required environment variable ${name}`);
   });
