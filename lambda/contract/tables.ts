@@ -44,34 +44,27 @@ export interface TableDefinition {
   readonly stream?: 'NEW_IMAGE';
 }
 
-export const KEY_TABLE: TableDefinition = {
-  logicalName: 'api-keys',
-  partitionKey: { name: 'pk', type: 'S' },
-  sortKey: { name: 'sk', type: 'S' },
-  globalSecondaryIndexes: [
-    {
-      indexName: TEAM_INDEX,
-      partitionKey: { name: 'gsi1pk', type: 'S' },
-      sortKey: { name: 'gsi1sk', type: 'S' },
-    },
-  ],
-  ttlAttribute: TTL_ATTRIBUTE,
-};
+/** A table keyed `pk`/`sk` with the team index (`gsi1pk`/`gsi1sk`) and the TTL attribute. */
+function teamIndexedTable(logicalName: string, stream?: 'NEW_IMAGE'): TableDefinition {
+  return {
+    logicalName,
+    partitionKey: { name: 'pk', type: 'S' },
+    sortKey: { name: 'sk', type: 'S' },
+    globalSecondaryIndexes: [
+      {
+        indexName: TEAM_INDEX,
+        partitionKey: { name: 'gsi1pk', type: 'S' },
+        sortKey: { name: 'gsi1sk', type: 'S' },
+      },
+    ],
+    ttlAttribute: TTL_ATTRIBUTE,
+    ...(stream ? { stream } : {}),
+  };
+}
 
-export const AUDIT_TABLE: TableDefinition = {
-  logicalName: 'api-key-audit',
-  partitionKey: { name: 'pk', type: 'S' },
-  sortKey: { name: 'sk', type: 'S' },
-  globalSecondaryIndexes: [
-    {
-      indexName: TEAM_INDEX,
-      partitionKey: { name: 'gsi1pk', type: 'S' },
-      sortKey: { name: 'gsi1sk', type: 'S' },
-    },
-  ],
-  ttlAttribute: TTL_ATTRIBUTE,
-  stream: 'NEW_IMAGE',
-};
+export const KEY_TABLE: TableDefinition = teamIndexedTable('api-keys');
+
+export const AUDIT_TABLE: TableDefinition = teamIndexedTable('api-key-audit', 'NEW_IMAGE');
 
 /** Primary key of an item in either table. */
 export interface ItemKey {

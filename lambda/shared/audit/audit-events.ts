@@ -9,6 +9,7 @@ import { KEY_ID_PATTERN, newEventId } from '../platform/ids';
 import { AUDIT_TABLE_TTL_DAYS } from '../../contract/retention';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { Environment, KeyType } from '../keys/key-values';
+import type { KeyConfiguration } from '../keys/model';
 
 export const AuditEventType = {
   KEY_CREATED: 'key.created',
@@ -40,18 +41,7 @@ interface AuditEventBase {
 
 export interface KeyCreatedEvent extends AuditEventBase {
   event_type: typeof AuditEventType.KEY_CREATED;
-  key: {
-    name: string;
-    type: KeyType;
-    environment: Environment;
-    scopes: string[];
-    domains: string[];
-    ip_whitelist: string[];
-    rate_limit: number;
-    expires_at: string | null;
-    key_prefix: string;
-    last_four: string;
-  };
+  key: Omit<KeyConfiguration, 'team_id' | 'created_by'> & ValueFingerprint;
   /** `api` for the create endpoint, `bootstrap` for the operator command. */
   via: 'api' | 'bootstrap';
 }
