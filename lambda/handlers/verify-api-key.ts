@@ -15,89 +15,21 @@
  *   the page read the answer; the verification itself fails with
  *   ORIGIN_NOT_ALLOWED, so no use is recorded for a foreign page.
  */
-import middy, { type MiddlewareObj, type Request } from '@middy/core';
+import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError, ErrorCode } from '../contract/errors';
 import type { ManagementEvent } from '../shared/http/event';
 import { header } from '../shared/http/headers';
 import { errorResponses, jsonBody } from '../shared/http/middleware';
 import { jsonResponse } from '../contract/response';
-import { originOf } from '../shared/keys/domains';
 import { verifyWithGuessLimit } from '../shared/usage/guess-limiter';
 import { environmentServices, type Services } from '../shared/platform/services';
-import { verifyKeyRequestSchema, type VerifyKeyRequest, type VerifyKeyResponse } from '../shared/http/schemas/verify-key';
-import type { VerifyResult } from '../shared/auth/verify';
+import { preflight, varyOnOrigin } from '../shared/http/cors';
+import { verifyKeyRequestSchema, type VerifyKeyRequest } from '../shared/http/schemas/verify-key';
+import { verifyResponseBody, verifyResponseHeaders } from '../shared/http/verify-response';
 
 type VerifyEvent = ManagementEvent<VerifyKeyRequest>;
 type AnyEvent = ManagementEvent<unknown>;
-
-/** How long a browser may reuse a preflight answer. */
-const PREFLIGHT_MAX_AGE_SECONDS = 600;
-const ALLOWED_REQUEST_HEADERS = ['content-type', 'authorization'];
-
-/** Adds `Vary: Origin` to every response: whether it carries CORS headers depends on the Origin. */
-function varyOnOrigin(): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
-  const add = (request: Request<AnyEvent, APIGatewayProxyResult>) => {
-    if (request.response) request.response.headers = { ...request.response.headers, Vary: 'Origin' };
-  };
-  return { name: 'varyOnOrigin', after: add, onError: add };
-}
-
-/** The preflight answer: permissive for POST with JSON (see the module comment). */
-function preflightResponse(event: AnyEvent): APIGatewayProxyResult {
-  const headers: Record<string, string> = { Vary: 'Origin', 'Cache-Control': 'no-store' };
-  const origin = header(event, 'origin');
-  const method = header(event, 'access-control-request-method');
-  const requested = (header(event, 'access-control-request-headers') ?? '')
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter((name) => name !== '');
-  if (
-    origin !== undefined &&
-    originOf(origin) !== undefined &&
-    method === 'POST' &&
-    requested.every((name) => ALLOWED_REQUEST_HEADERS.includes(name))
-  ) {
-    Object.assign(headers, {
-      'Access-Control-Allow-Origin': origin,
-      'Access-Control-Allow-Methods': 'POST',
-      'Access-Control-Allow-Headers': 'Content-Type, Authorization',
-      'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
-    });
-  }
-  return { statusCode: 204, headers, body: '' };
-}
-
-/** Answers OPTIONS before the body is parsed. */
-function preflight(): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
-  return {
-    name: 'preflight',
-    before: (request) => (request.event.httpMethod === 'OPTIONS' ? preflightResponse(request.event) : undefined),
-  };
-}
-
-function bodyOf(result: VerifyResult): VerifyKeyResponse {
-  const body: VerifyKeyResponse = { valid: result.valid, code: result.code };
-  if (result.valid) {
-    const { id, team_id, type, environment, scopes } = result.key;
-    body.key = { id, team_id, type, environment, scopes };
-  }
-  if ('ratelimit' in result) {
-    const { limit, remaining, reset } = result.ratelimit;
-    body.ratelimit = { limit, remaining, reset };
-  }
-  return body;
-}
-
-function headersOf(result: VerifyResult): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (result.code === 'RATE_LIMITED') headers['Retry-After'] = String(result.ratelimit.retryAfterSeconds ?? 1);
-  if (result.allowedOrigin !== undefined) {
-    headers['Access-Control-Allow-Origin'] = result.allowedOrigin;
-    headers['Access-Control-Expose-Headers'] = 'Retry-After, X-Request-Id';
-  }
-  return headers;
-}
 
 async function verifyApiKey(services: Services, event: VerifyEvent): Promise<APIGatewayProxyResult> {
   const outcome = await verifyWithGuessLimit(services, {
@@ -115,7 +47,7 @@ async function verifyApiKey(services: Services, event: VerifyEvent): Promise<API
       { 'Retry-After': String(outcome.retryAfterSeconds) },
     );
   }
-  return jsonResponse(200, bodyOf(outcome.result), event.meta.requestId, headersOf(outcome.result));
+  return jsonResponse(200, verifyResponseBody(outcome.result), event.meta.requestId, verifyResponseHeaders(outcome.result));
 }
 
 export const makeHandler = (services: () => Services) =>

@@ -4,32 +4,13 @@
  * the last manager key of a team (409).
  */
 import { call, createKey, newTeam } from '../support/api';
-import {
-  MANAGER_SCOPES,
-  UNKNOWN_KEY_ID,
-  checkValue,
-  expectStatus,
-  installManualClock,
-  restoreSystemClock,
-  storedKeyState,
-} from '../support/keys';
+import { runCommonManagementTests } from '../support/management-matrix';
+import { MANAGER_SCOPES, checkValue, expectStatus, manualClockPerTest, selfManagingKey, storedKeyState } from '../support/keys';
 import { auditRecordsOf } from '../support/store';
 import { generateRegeneratedValue } from '../../lambda/shared/keys/key-values';
 
-beforeEach(() => {
-  installManualClock();
-});
+manualClockPerTest();
 
-afterEach(() => {
-  restoreSystemClock();
-});
-
-/** A key that will also be the caller, so its usage item shows whether the request was metered. */
-async function selfManagingKey() {
-  const team = await newTeam();
-  const key = await createKey(team, { scopes: MANAGER_SCOPES });
-  return { team, key };
-}
 
 describe('delete: confirmation', () => {
   const unconfirmed: Array<[string, Record<string, unknown>]> = [
@@ -63,40 +44,6 @@ describe('delete: confirmation', () => {
 });
 
 describe('delete: invalid bodies are refused with 400 and change nothing', () => {
-  const cases: Array<{ name: string; bodyFor: (keyId: string) => Record<string, unknown>; field: string; issue?: RegExp }> = [
-    { name: 'key_id missing', bodyFor: () => ({ confirm_deletion: true }), field: 'key_id', issue: /required/ },
-    { name: 'key_id lowercase', bodyFor: (id) => ({ key_id: id.toLowerCase(), confirm_deletion: true }), field: 'key_id' },
-    { name: 'key_id one character short', bodyFor: (id) => ({ key_id: id.slice(1), confirm_deletion: true }), field: 'key_id' },
-    { name: 'key_id a number', bodyFor: () => ({ key_id: 42, confirm_deletion: true }), field: 'key_id' },
-    { name: 'an unknown field', bodyFor: (id) => ({ key_id: id, confirm_deletion: true, force: true }), field: '', issue: /force/ },
-    { name: 'reason not a string', bodyFor: (id) => ({ key_id: id, confirm_deletion: true, reason: 7 }), field: 'reason' },
-    { name: 'reason over 1000 characters', bodyFor: (id) => ({ key_id: id, confirm_deletion: true, reason: 'x'.repeat(1001) }), field: 'reason' },
-    {
-      name: 'reason quoting a key value',
-      bodyFor: (id) => ({ key_id: id, confirm_deletion: true, reason: `leaked: ${generateRegeneratedValue('sk', 'live', id)}` }),
-      field: 'reason',
-      issue: /API key value/,
-    },
-  ];
-
-  it.each(cases)('$name → 400 VALIDATION_FAILED naming the field', async ({ bodyFor, field, issue }) => {
-    // Prepare
-    const { key } = await selfManagingKey();
-    const before = await storedKeyState(key.id);
-    const auditBefore = await auditRecordsOf(key.id);
-
-    // Act
-    const response = await call('delete', { key: key.key, body: bodyFor(key.id) });
-
-    // Assess
-    expectStatus(response, 400);
-    expect(response.body.error.code).toBe('VALIDATION_FAILED');
-    const details: Array<{ field: string; issue: string }> = response.body.error.details;
-    const matching = details.filter((detail) => detail.field === field && (!issue || issue.test(detail.issue)));
-    expect({ details, matching: matching.length }).toMatchObject({ matching: 1 });
-    expect(await storedKeyState(key.id)).toEqual(before);
-    expect(await auditRecordsOf(key.id)).toEqual(auditBefore);
-  });
 
   it('a missing key_id together with a missing confirmation is a plain VALIDATION_FAILED listing both', async () => {
     // Prepare
@@ -112,64 +59,10 @@ describe('delete: invalid bodies are refused with 400 and change nothing', () =>
     expect(fields).toEqual(['confirm_deletion', 'key_id']);
   });
 
-  it('no body at all → 400, and nothing changes', async () => {
-    // Prepare
-    const { key } = await selfManagingKey();
-    const before = await storedKeyState(key.id);
-
-    // Act
-    const response = await call('delete', { key: key.key, rawBody: null });
-
-    // Assess
-    expectStatus(response, 400);
-    expect(await storedKeyState(key.id)).toEqual(before);
-  });
 });
 
 describe('delete: unknown keys', () => {
-  it('a well-formed id that no key has → 404 NOT_FOUND', async () => {
-    // Prepare
-    const team = await newTeam();
 
-    // Act
-    const response = await call('delete', { key: team.key, body: { key_id: UNKNOWN_KEY_ID, confirm_deletion: true } });
-
-    // Assess
-    expectStatus(response, 404);
-    expect(response.body.error.code).toBe('NOT_FOUND');
-  });
-
-  it('a second delete of the same key → 404, and the tombstone and audit trail are unchanged', async () => {
-    // Prepare
-    const team = await newTeam();
-    const target = await createKey(team);
-    expectStatus(await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
-    const before = await storedKeyState(target.id);
-    const auditBefore = await auditRecordsOf(target.id);
-
-    // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
-
-    // Assess
-    expectStatus(response, 404);
-    expect(response.body.error.code).toBe('NOT_FOUND');
-    expect(await storedKeyState(target.id)).toEqual(before);
-    expect(await auditRecordsOf(target.id)).toEqual(auditBefore);
-  });
-
-  it('regenerating a deleted key → 404', async () => {
-    // Prepare
-    const team = await newTeam();
-    const target = await createKey(team);
-    expectStatus(await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
-
-    // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id } });
-
-    // Assess
-    expectStatus(response, 404);
-    expect(response.body.error.code).toBe('NOT_FOUND');
-  });
 });
 
 describe('delete: last manager key', () => {
@@ -244,4 +137,20 @@ describe('delete: last manager key', () => {
     // Assess
     expectStatus(response, 409);
   });
+});
+
+runCommonManagementTests({
+  endpoint: 'delete',
+  requestFor: (keyId) => ({ body: { key_id: keyId, confirm_deletion: true } }),
+  success: 200,
+  invalidBodies: [
+    { name: 'reason not a string', bodyFor: (id) => ({ key_id: id, confirm_deletion: true, reason: 7 }), field: 'reason' },
+    { name: 'reason over 1000 characters', bodyFor: (id) => ({ key_id: id, confirm_deletion: true, reason: 'x'.repeat(1001) }), field: 'reason' },
+    {
+      name: 'reason quoting a key value',
+      bodyFor: (id) => ({ key_id: id, confirm_deletion: true, reason: `leaked: ${generateRegeneratedValue('sk', 'live', id)}` }),
+      field: 'reason',
+      issue: /API key value/,
+    },
+  ],
 });

@@ -3,40 +3,24 @@
  * its 90-day TTL, every value revoked at once (an in-transition old value
  * included), usage kept, and the deletion audit record.
  */
-import { MS_PER_DAY, epochSeconds, type ManualClock } from '../../lambda/shared/platform/clock';
-import { call, createKey, newTeam } from '../support/api';
-import {
-  MANAGER_SCOPES,
-  checkValue,
-  expectStatus,
-  installManualClock,
-  keysOf,
-  restoreSystemClock,
-  storedKeyState,
-} from '../support/keys';
+import { MS_PER_DAY, epochSeconds } from '../../lambda/shared/platform/clock';
+import { actorOf, call, createKey, newTeam } from '../support/api';
+import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, storedKeyState } from '../support/keys';
 import { auditRecordsOf, keyItem, lookupItemsForKey, usageItem } from '../support/store';
 
 const RESPONSE_FIELDS = ['audit_info', 'deleted_key', 'message', 'success'];
 const DELETED_KEY_FIELDS = ['created_at', 'deleted_at', 'deleted_by', 'environment', 'id', 'key_type', 'last_four', 'name'];
 const AUDIT_INFO_FIELDS = ['last_used_at', 'reason', 'total_requests', 'usage_last_30_days'];
 
-let clock: ManualClock;
-
-beforeEach(() => {
-  clock = installManualClock();
-});
-
-afterEach(() => {
-  restoreSystemClock();
-});
+const clock = manualClockPerTest();
 
 describe('delete: response', () => {
   it('answers 200 with exactly the spec fields', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team, { name: 'Old integration', type: 'pk', environment: 'test' });
-    const createdAt = clock.now().toISOString();
-    clock.advance(60_000);
+    const createdAt = clock().now().toISOString();
+    clock().advance(60_000);
 
     // Act
     const response = await call('delete', {
@@ -60,7 +44,7 @@ describe('delete: response', () => {
         environment: 'test',
         last_four: target.key.slice(-4),
         created_at: createdAt,
-        deleted_at: clock.now().toISOString(),
+        deleted_at: clock().now().toISOString(),
         deleted_by: team.userId,
       },
       audit_info: { reason: 'Integration retired', last_used_at: null, total_requests: 0, usage_last_30_days: 0 },
@@ -110,7 +94,7 @@ describe('delete: tombstone', () => {
     // Assess
     expectStatus(response, 200);
     const tombstone = await keyItem(target.id);
-    const deletedAt = clock.now();
+    const deletedAt = clock().now();
     expect(tombstone).toBeDefined();
     expect(Object.keys(tombstone ?? {}).filter((name) => /hash/i.test(name))).toEqual([]);
     expect(tombstone).toMatchObject({
@@ -245,14 +229,8 @@ describe('delete: audit record', () => {
     expect(deletions[0]).toMatchObject({
       key_id: target.id,
       team_id: team.teamId,
-      occurred_at: clock.now().toISOString(),
-      actor: {
-        user_id: team.userId,
-        key_id: team.keyId,
-        source_ip: '198.51.100.77',
-        user_agent: 'admin-console/5.2',
-        request_id: requestId,
-      },
+      occurred_at: clock().now().toISOString(),
+      actor: actorOf(team, { sourceIp: '198.51.100.77', userAgent: 'admin-console/5.2', requestId }),
       key: { name: 'Partner feed', type: 'pk', environment: 'live' },
       reason: 'Partner contract ended',
       session: { key_id: team.keyId, request_id: requestId },

@@ -3,26 +3,12 @@
  * ManualClock, never slept, and no clean-up (schedule) runs — the old value
  * dies and a new regenerate becomes possible by the clock alone.
  */
-import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
+import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
-import {
-  MANAGER_SCOPES,
-  checkValue,
-  expectStatus,
-  installManualClock,
-  restoreSystemClock,
-} from '../support/keys';
+import { MANAGER_SCOPES, checkValue, expectStatus, manualClockPerTest } from '../support/keys';
 import { lookupItemOf, lookupItemsForKey } from '../support/store';
 
-let clock: ManualClock;
-
-beforeEach(() => {
-  clock = installManualClock();
-});
-
-afterEach(() => {
-  restoreSystemClock();
-});
+const clock = manualClockPerTest();
 
 /** A harmless management call made with `value`: creating a throwaway key. */
 function manageWith(team: TestTeam, value: string) {
@@ -48,7 +34,7 @@ describe('grace boundaries by the clock', () => {
     // Prepare
     const team = await newTeam();
     const key = await regeneratedKey(team, 1);
-    clock.set(key.endsAt - 1);
+    clock().set(key.endsAt - 1);
 
     // Act
     const checked = await checkValue(key.oldValue);
@@ -63,7 +49,7 @@ describe('grace boundaries by the clock', () => {
     // Prepare
     const team = await newTeam();
     const key = await regeneratedKey(team, 1);
-    clock.set(key.endsAt);
+    clock().set(key.endsAt);
 
     // Act
     const checked = await checkValue(key.oldValue);
@@ -85,7 +71,7 @@ describe('grace boundaries by the clock', () => {
 
     // Act
     for (const at of [key.endsAt - 1, key.endsAt, key.endsAt + 400 * MS_PER_DAY]) {
-      clock.set(at);
+      clock().set(at);
       results.push((await checkValue(key.newValue)).valid);
     }
 
@@ -99,15 +85,15 @@ describe('grace boundaries by the clock', () => {
   ])('grace_period_days $label: the old value works at regenerated_at + days − 1 ms and not at + days', async ({ graceDays }) => {
     // Prepare
     const team = await newTeam();
-    const regeneratedAt = clock.now().getTime();
+    const regeneratedAt = clock().now().getTime();
     const key = await regeneratedKey(team, graceDays);
     const days = graceDays ?? 7;
     expect(key.endsAt).toBe(regeneratedAt + days * MS_PER_DAY);
 
     // Act
-    clock.set(key.endsAt - 1);
+    clock().set(key.endsAt - 1);
     const before = await checkValue(key.oldValue);
-    clock.set(key.endsAt);
+    clock().set(key.endsAt);
     const at = await checkValue(key.oldValue);
 
     // Assess
@@ -122,9 +108,9 @@ describe('regenerate again by the clock', () => {
     const key = await regeneratedKey(team, 2);
 
     // Act
-    clock.set(key.endsAt - 1);
+    clock().set(key.endsAt - 1);
     const early = await call('regenerate', { key: team.key, body: { key_id: key.id } });
-    clock.set(key.endsAt);
+    clock().set(key.endsAt);
     const onTime = await call('regenerate', { key: team.key, body: { key_id: key.id } });
 
     // Assess
@@ -140,7 +126,7 @@ describe('regenerate again by the clock', () => {
     // Prepare
     const team = await newTeam();
     const key = await regeneratedKey(team, 1);
-    clock.set(key.endsAt);
+    clock().set(key.endsAt);
 
     // Act
     const second = await call('regenerate', { key: team.key, body: { key_id: key.id, grace_period_days: 1 } });
@@ -164,15 +150,15 @@ describe('regenerate again by the clock', () => {
     // Prepare
     const team = await newTeam();
     const key = await regeneratedKey(team, 1);
-    clock.set(key.endsAt);
+    clock().set(key.endsAt);
     const second = await call('regenerate', { key: team.key, body: { key_id: key.id, grace_period_days: 3 } });
     expectStatus(second, 200);
     const secondEnd = Date.parse(second.body.key_info.transition_ends_at);
 
     // Act
-    clock.set(secondEnd - 1);
+    clock().set(secondEnd - 1);
     const before = (await checkValue(key.newValue)).valid;
-    clock.set(secondEnd);
+    clock().set(secondEnd);
     const at = await checkValue(key.newValue);
 
     // Assess

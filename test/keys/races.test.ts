@@ -4,21 +4,10 @@
  * nor a team without a manager key.
  */
 import { call, createKey, newTeam, type CallResult } from '../support/api';
-import {
-  MANAGER_SCOPES,
-  checkValue,
-  installManualClock,
-  restoreSystemClock,
-} from '../support/keys';
+import { MANAGER_SCOPES, checkValue, manualClockPerTest } from '../support/keys';
 import { keyItem, lookupItemsForKey } from '../support/store';
 
-beforeEach(() => {
-  installManualClock();
-});
-
-afterEach(() => {
-  restoreSystemClock();
-});
+manualClockPerTest();
 
 const statusesOf = (responses: CallResult[]) => responses.map((response) => response.status);
 

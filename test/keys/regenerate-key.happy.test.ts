@@ -3,17 +3,9 @@
  * configuration kept, both values valid under a grace period, immediate
  * revocation, and the regeneration audit record.
  */
-import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
-import { call, createKey, newTeam } from '../support/api';
-import {
-  MANAGER_SCOPES,
-  checkValue,
-  expectStatus,
-  installManualClock,
-  keysOf,
-  restoreSystemClock,
-  storedKeyState,
-} from '../support/keys';
+import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
+import { actorOf, call, createKey, newTeam } from '../support/api';
+import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, storedKeyState } from '../support/keys';
 import { auditRecordsOf, keyItem, lookupItemOf } from '../support/store';
 
 const RESPONSE_FIELDS = ['key_info', 'migration_info', 'new_key', 'success'];
@@ -35,15 +27,7 @@ const CONFIG_FIELDS = [
   'created_by',
 ] as const;
 
-let clock: ManualClock;
-
-beforeEach(() => {
-  clock = installManualClock();
-});
-
-afterEach(() => {
-  restoreSystemClock();
-});
+const clock = manualClockPerTest();
 
 describe('regenerate: response', () => {
   it.each([
@@ -55,7 +39,7 @@ describe('regenerate: response', () => {
       // Prepare
       const team = await newTeam();
       const target = await createKey(team, { name: 'Billing backend', type, environment });
-      const regeneratedAt = clock.now();
+      const regeneratedAt = clock().now();
       const endsAt = new Date(regeneratedAt.getTime() + 7 * MS_PER_DAY).toISOString();
 
       // Act
@@ -98,12 +82,12 @@ describe('regenerate: response', () => {
 
     // Assess
     expectStatus(response, 200);
-    const expectedEnd = new Date(clock.now().getTime() + days * MS_PER_DAY).toISOString();
+    const expectedEnd = new Date(clock().now().getTime() + days * MS_PER_DAY).toISOString();
     expect({ key_info: response.body.key_info, migration_info: response.body.migration_info }).toMatchObject({
-      key_info: { regenerated_at: clock.now().toISOString(), transition_ends_at: expectedEnd },
+      key_info: { regenerated_at: clock().now().toISOString(), transition_ends_at: expectedEnd },
       migration_info: { old_key_expires_at: expectedEnd, grace_period_days: days, both_keys_valid: true },
     });
-    expect(await keyItem(target.id)).toMatchObject({ transition_ends_at: expectedEnd, regenerated_at: clock.now().toISOString() });
+    expect(await keyItem(target.id)).toMatchObject({ transition_ends_at: expectedEnd, regenerated_at: clock().now().toISOString() });
   });
 });
 
@@ -111,18 +95,17 @@ describe('regenerate: configuration kept', () => {
   it('name, scopes, domains, ip_whitelist, rate_limit, expires_at, description and is_active are unchanged on the key item', async () => {
     // Prepare
     const team = await newTeam();
-    const expiresAt = new Date(clock.now().getTime() + 200 * MS_PER_DAY).toISOString();
-    const target = await createKey(team, {
+    const expiresAt = new Date(clock().now().getTime() + 200 * MS_PER_DAY).toISOString();
+    const configuration = {
       name: 'Storefront widget',
-      type: 'pk',
-      environment: 'live',
       scopes: ['enc.tiles:read', 'enc.layers:read'],
       domains: ['https://shop.example.com', 'https://*.example.org'],
       ip_whitelist: ['198.51.100.0/24'],
       rate_limit: 321,
       expires_at: expiresAt,
       description: 'Embedded in the storefront.',
-    });
+    };
+    const target = await createKey(team, { ...configuration, type: 'pk', environment: 'live' });
     const before = await keyItem(target.id);
 
     // Act
@@ -139,23 +122,14 @@ describe('regenerate: configuration kept', () => {
       current_hash: expect.any(String),
       key_prefix: newValue.slice(0, 20),
       last_four: newValue.slice(-4),
-      regenerated_at: clock.now().toISOString(),
-      transition_ends_at: new Date(clock.now().getTime() + 2 * MS_PER_DAY).toISOString(),
+      regenerated_at: clock().now().toISOString(),
+      transition_ends_at: new Date(clock().now().getTime() + 2 * MS_PER_DAY).toISOString(),
       previous_hash: before?.current_hash,
       previous_last_four: before?.last_four,
       previous_key_prefix: before?.key_prefix,
     });
     expect(after?.current_hash).not.toBe(before?.current_hash);
-    expect(after).toMatchObject({
-      name: 'Storefront widget',
-      scopes: ['enc.tiles:read', 'enc.layers:read'],
-      domains: ['https://shop.example.com', 'https://*.example.org'],
-      ip_whitelist: ['198.51.100.0/24'],
-      rate_limit: 321,
-      expires_at: expiresAt,
-      description: 'Embedded in the storefront.',
-      is_active: true,
-    });
+    expect(after).toMatchObject({ ...configuration, is_active: true });
   });
 
   it('the new value carries the same configuration as the old one: same lookup snapshot, same IP and origin rules', async () => {
@@ -247,7 +221,7 @@ describe('regenerate: revoke_immediately', () => {
 
     // Assess
     expectStatus(response, 200);
-    const regeneratedAt = clock.now().toISOString();
+    const regeneratedAt = clock().now().toISOString();
     expect(keysOf(response.body)).toEqual(RESPONSE_FIELDS);
     expect(keysOf(response.body.key_info)).toEqual(KEY_INFO_FIELDS);
     expect(keysOf(response.body.migration_info)).toEqual(MIGRATION_INFO_FIELDS);
@@ -278,7 +252,7 @@ describe('regenerate: revoke_immediately', () => {
     // Assess
     expectStatus(response, 200);
     expect(response.body.migration_info).toEqual({
-      old_key_expires_at: clock.now().toISOString(),
+      old_key_expires_at: clock().now().toISOString(),
       grace_period_days: 0,
       both_keys_valid: false,
     });
@@ -337,14 +311,8 @@ describe('regenerate: audit record', () => {
     expect(regenerations[0]).toMatchObject({
       key_id: target.id,
       team_id: team.teamId,
-      occurred_at: clock.now().toISOString(),
-      actor: {
-        user_id: team.userId,
-        key_id: team.keyId,
-        source_ip: '198.51.100.23',
-        user_agent: 'rotation-bot/3.1',
-        request_id: response.headers['X-Request-Id'],
-      },
+      occurred_at: clock().now().toISOString(),
+      actor: actorOf(team, { sourceIp: '198.51.100.23', userAgent: 'rotation-bot/3.1', requestId: response.headers['X-Request-Id'] }),
       key: { name: 'Nightly export', type: 'sk', environment: 'live' },
       generation: 2,
       grace_period_days: 5,
@@ -370,8 +338,8 @@ describe('regenerate: audit record', () => {
       expect.objectContaining({
         grace_period_days: 0,
         revoke_immediately: true,
-        occurred_at: clock.now().toISOString(),
-        transition_ends_at: clock.now().toISOString(),
+        occurred_at: clock().now().toISOString(),
+        transition_ends_at: clock().now().toISOString(),
       }),
     ]);
   });

@@ -4,48 +4,33 @@
  * the figures the delete response and the audit trail report are the ones
  * produced, and usage outlives the key.
  */
-import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
+import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
 import { dayOf } from '../../lambda/shared/usage/usage-figures';
 import { call, createKey, newTeam } from '../support/api';
-import {
-  MANAGER_SCOPES,
-  expectStatus,
-  installManualClock,
-  restoreSystemClock,
-  useValue,
-  useValueTimes,
-} from '../support/keys';
+import { MANAGER_SCOPES, expectStatus, manualClockPerTest, useValue, useValueTimes } from '../support/keys';
 import { auditRecordsOf, transitionsOf, usageItem } from '../support/store';
 
-let clock: ManualClock;
-
-beforeEach(() => {
-  clock = installManualClock();
-});
-
-afterEach(() => {
-  restoreSystemClock();
-});
+const clock = manualClockPerTest();
 
 describe('usage: recording', () => {
   it('every verified use updates total_requests, last_used_at and the per-day count', async () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    const firstDay = clock.now();
+    const firstDay = clock().now();
 
     // Act
     await useValueTimes(target.key, 3);
-    clock.advance(MS_PER_DAY);
-    clock.advance(1234);
+    clock().advance(MS_PER_DAY);
+    clock().advance(1234);
     await useValueTimes(target.key, 2);
 
     // Assess
     const usage = await usageItem(target.id);
     expect(usage).toMatchObject({
       total_requests: 5,
-      last_used_at: clock.now().toISOString(),
-      daily: { [dayOf(firstDay)]: 3, [dayOf(clock.now())]: 2 },
+      last_used_at: clock().now().toISOString(),
+      daily: { [dayOf(firstDay)]: 3, [dayOf(clock().now())]: 2 },
     });
     expect(Object.keys(usage?.daily ?? {})).toHaveLength(2);
   });
@@ -58,14 +43,14 @@ describe('usage: recording', () => {
 
     // Act
     expectStatus(await call('regenerate', { key: caller.key, body: { key_id: target.id } }), 200);
-    clock.advance(5_000);
+    clock().advance(5_000);
     expectStatus(await call('delete', { key: caller.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
 
     // Assess
     expect(await usageItem(caller.id)).toMatchObject({
       total_requests: 2,
-      last_used_at: clock.now().toISOString(),
-      daily: { [dayOf(clock.now())]: 2 },
+      last_used_at: clock().now().toISOString(),
+      daily: { [dayOf(clock().now())]: 2 },
     });
   });
 
@@ -131,7 +116,7 @@ describe('usage: transitions', () => {
     const regenerated = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 1 } });
     expectStatus(regenerated, 200);
     await useValueTimes(regenerated.body.new_key, 1);
-    clock.set(Date.parse(regenerated.body.key_info.transition_ends_at));
+    clock().set(Date.parse(regenerated.body.key_info.transition_ends_at));
 
     // Act
     await useValueTimes(regenerated.body.new_key, 2);
@@ -167,10 +152,10 @@ describe('usage: figures reported on delete', () => {
     const team = await newTeam();
     const target = await createKey(team);
     await useValueTimes(target.key, 4);
-    clock.advance(3 * 60 * 60 * 1000);
+    clock().advance(3 * 60 * 60 * 1000);
     await useValueTimes(target.key, 3);
-    const lastUse = clock.now().toISOString();
-    clock.advance(10 * 60 * 1000);
+    const lastUse = clock().now().toISOString();
+    clock().advance(10 * 60 * 1000);
 
     // Act
     const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
@@ -200,7 +185,7 @@ describe('usage: figures reported on delete', () => {
     const team = await newTeam();
     const self = await createKey(team, { scopes: MANAGER_SCOPES });
     await useValueTimes(self.key, 2);
-    clock.advance(1_000);
+    clock().advance(1_000);
 
     // Act
     const response = await call('delete', { key: self.key, body: { key_id: self.id, confirm_deletion: true } });
@@ -208,7 +193,7 @@ describe('usage: figures reported on delete', () => {
     // Assess
     expectStatus(response, 200);
     expect(response.body.audit_info).toMatchObject({
-      last_used_at: clock.now().toISOString(),
+      last_used_at: clock().now().toISOString(),
       total_requests: 3,
       usage_last_30_days: 3,
     });
@@ -240,7 +225,7 @@ describe('usage: figures reported on delete', () => {
 
     // Act
     expectStatus(await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
-    clock.advance(100 * MS_PER_DAY);
+    clock().advance(100 * MS_PER_DAY);
 
     // Assess
     const after = await usageItem(target.id);
@@ -255,9 +240,9 @@ describe('usage: the 30-day window', () => {
     const team = await newTeam();
     const target = await createKey(team);
     await useValueTimes(target.key, 1); // day 1
-    clock.advance(MS_PER_DAY);
+    clock().advance(MS_PER_DAY);
     await useValueTimes(target.key, 2); // day 2
-    clock.advance(28 * MS_PER_DAY); // day 30
+    clock().advance(28 * MS_PER_DAY); // day 30
 
     // Act
     const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
@@ -272,10 +257,10 @@ describe('usage: the 30-day window', () => {
     const team = await newTeam();
     const target = await createKey(team);
     await useValueTimes(target.key, 1); // day 1
-    clock.advance(MS_PER_DAY);
+    clock().advance(MS_PER_DAY);
     await useValueTimes(target.key, 2); // day 2
-    const lastUse = clock.now().toISOString();
-    clock.advance(29 * MS_PER_DAY); // day 31
+    const lastUse = clock().now().toISOString();
+    clock().advance(29 * MS_PER_DAY); // day 31
 
     // Act
     const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
@@ -292,8 +277,8 @@ describe('usage: figures recorded on regeneration', () => {
     const team = await newTeam();
     const target = await createKey(team);
     await useValueTimes(target.key, 3);
-    const lastUse = clock.now().toISOString();
-    clock.advance(60_000);
+    const lastUse = clock().now().toISOString();
+    clock().advance(60_000);
 
     // Act
     expectStatus(await call('regenerate', { key: team.key, body: { key_id: target.id } }), 200);

@@ -11,11 +11,7 @@
 import { testServices, useTestServices } from '../support/services';
 import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
 import type { RevocationRequest } from '../../lambda/shared/rotation/revocation-scheduler';
-import {
-  createLocalScheduler,
-  MAX_TIMER_DELAY_MS,
-  type LocalRevocationScheduler,
-} from '../../local/scheduler';
+import { createLocalScheduler, MAX_TIMER_DELAY_MS, type LocalRevocationScheduler } from '../../local/scheduler';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, restoreSystemClock, storedKeyState, useValueTimes } from '../support/keys';
 import { auditRecordsOf, keyItem, lookupItemOf } from '../support/store';

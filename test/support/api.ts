@@ -102,6 +102,11 @@ export async function newTeam(environment: 'live' | 'test' = 'live'): Promise<Te
   return { teamId, userId, key: boot.key, keyId: boot.id };
 }
 
+/** The audit actor a management call by the team's bootstrap key records. */
+export function actorOf(team: TestTeam, request: { sourceIp: string; userAgent: string; requestId: string }) {
+  return { user_id: team.userId, key_id: team.keyId, source_ip: request.sourceIp, user_agent: request.userAgent, request_id: request.requestId };
+}
+
 /** Creates a key through the endpoint; fails the test unless it answers 201. */
 export async function createKey(
   team: Pick<TestTeam, 'key' | 'teamId'>,

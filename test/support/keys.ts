@@ -7,7 +7,7 @@
 import { testClock, testServices } from './services';
 import { ManualClock, systemClock } from '../../lambda/shared/platform/clock';
 import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyResult } from '../../lambda/shared/auth/verify';
-import type { CallResult } from './api';
+import { createKey, newTeam, type CallResult, type TestTeam } from './api';
 import { keyItem, lookupItemsForKey, usageItem } from './store';
 
 /** Scopes of a key that can itself call the management endpoints. */
@@ -26,6 +26,31 @@ export function installManualClock(start: number = Date.now()): ManualClock {
   const clock = new ManualClock(start);
   testClock.use(clock);
   return clock;
+}
+
+/**
+ * A fresh ManualClock for every test of the calling file (installed before
+ * each, the system clock restored after); returns a getter for the current one.
+ */
+export function manualClockPerTest(): () => ManualClock {
+  let clock: ManualClock | undefined;
+  beforeEach(() => {
+    clock = installManualClock();
+  });
+  afterEach(() => {
+    restoreSystemClock();
+  });
+  return () => {
+    if (!clock) throw new Error('manualClockPerTest: read the clock inside a test');
+    return clock;
+  };
+}
+
+/** A team and one of its manager keys that will also be the caller, so its usage item shows whether a request was metered. */
+export async function selfManagingKey(): Promise<{ team: TestTeam; key: Awaited<ReturnType<typeof createKey>> }> {
+  const team = await newTeam();
+  const key = await createKey(team, { scopes: MANAGER_SCOPES });
+  return { team, key };
 }
 
 export function restoreSystemClock(): void {

@@ -26,7 +26,7 @@ export interface SchedulerSettings {
 }
 
 export const schedulerConfig: SchedulerSettings = {
-  /** `SCHEDULE_GROUP_NAME`; its presence selects the EventBridge adapter (see scheduling.ts). */
+  /** `SCHEDULE_GROUP_NAME`; its presence selects the EventBridge adapter (see `schedulerFromEnvironment` in platform/services.ts). */
   get groupName(): string {
     return required('SCHEDULE_GROUP_NAME');
   },

@@ -1,0 +1,94 @@
+/**
+ * The platform authorizer's decision: the same verification as the verify
+ * endpoint (`checkKey` + `useCheckedKey`), answered as an IAM policy over the
+ * route → scope table. The Lambda entry is lambda/handlers/authorizer.ts;
+ * the policy's design (cacheable per key, Allow/Deny per mapped route) is
+ * described there and in docs/verification.md.
+ */
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Statement } from 'aws-lambda';
+import type { RouteScope } from '../../contract/route-scopes';
+import { uncoveredScopes } from '../../contract/scopes';
+import { header } from '../http/headers';
+import type { Services } from '../platform/services';
+import { presentedValue } from './authorization';
+import { checkKey, useCheckedKey, VerifyFailure } from './verify';
+
+/** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/` and `METHOD/path` of a method ARN. */
+function splitMethodArn(methodArn: string): { stageArn: string; resource: string } {
+  const [api, stage, ...rest] = methodArn.split('/');
+  if (!api.startsWith('arn:') || stage === undefined || rest.length === 0) throw new Error('Unexpected methodArn');
+  return { stageArn: `${api}/${stage}/`, resource: rest.join('/') };
+}
+
+function policy(principalId: string, statements: Statement[]): APIGatewayAuthorizerResult {
+  return { principalId, policyDocument: { Version: '2012-10-17', Statement: statements } };
+}
+
+function statement(effect: 'Allow' | 'Deny', resources: string[]): Statement {
+  return { Action: 'execute-api:Invoke', Effect: effect, Resource: resources };
+}
+
+function denyAll(principalId: string, stageArn: string, code: string, extra: Record<string, string | number> = {}): APIGatewayAuthorizerResult {
+  return { ...policy(principalId, [statement('Deny', [`${stageArn}*/*`])]), context: { code, ...extra } };
+}
+
+export async function authorize(
+  deps: Services,
+  routes: readonly RouteScope[],
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> {
+  const { stageArn, resource } = splitMethodArn(event.methodArn);
+  const value = presentedValue(event);
+  // API Gateway turns exactly this message into 401.
+  if (value === undefined) throw new Error('Unauthorized');
+
+  const check = await checkKey(deps, {
+    value,
+    sourceIp: event.requestContext?.identity?.sourceIp,
+    origin: header(event, 'origin'),
+    referer: header(event, 'referer'),
+  });
+  if (!check.valid) {
+    if (check.code === VerifyFailure.IP_NOT_ALLOWED || check.code === VerifyFailure.ORIGIN_NOT_ALLOWED) {
+      return denyAll(check.keyId ?? 'unknown', stageArn, check.code);
+    }
+    throw new Error('Unauthorized');
+  }
+
+  const { key } = check.checked;
+  const matching = routes.filter((route) => route.pattern.test(resource));
+  const covered = (route: RouteScope) => uncoveredScopes(key.scopes, [route.scope]).length === 0;
+  const statements: Statement[] = [];
+  if (routes.length === 0) {
+    statements.push(statement('Allow', [`${stageArn}*/*`]));
+  } else {
+    const allowed = routes.filter(covered).map((route) => stageArn + route.resource);
+    const denied = routes.filter((route) => !covered(route)).map((route) => stageArn + route.resource);
+    if (allowed.length > 0) statements.push(statement('Allow', allowed));
+    if (denied.length > 0) statements.push(statement('Deny', denied));
+  }
+  const allowedHere = routes.length === 0 || (matching.length > 0 && matching.every(covered));
+  if (!allowedHere) {
+    return { ...policy(key.id, statements), context: { code: matching.length === 0 ? 'ROUTE_NOT_MAPPED' : VerifyFailure.SCOPE_DENIED } };
+  }
+
+  const result = await useCheckedKey(deps, check.checked);
+  if (result.code === VerifyFailure.RATE_LIMITED) {
+    return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
+  }
+  if (!result.valid) throw new Error('Unauthorized');
+  return {
+    ...policy(key.id, statements),
+    context: {
+      key_id: key.id,
+      team_id: key.team_id,
+      scopes: key.scopes.join(','),
+      key_type: key.type,
+      environment: key.environment,
+      ratelimit_limit: result.ratelimit.limit,
+      ratelimit_remaining: result.ratelimit.remaining,
+      ratelimit_reset: result.ratelimit.reset,
+    },
+    usageIdentifierKey: key.id,
+  };
+}
