@@ -5,7 +5,7 @@
  */
 import { call, createKey, newTeam } from '../support/api';
 import { runCommonManagementTests } from '../support/management-matrix';
-import { MANAGER_SCOPES, checkValue, expectStatus, manualClockPerTest, selfManagingKey, storedKeyState } from '../support/keys';
+import { MANAGER_SCOPES, checkValue, expectOnlyOneUse, expectStatus, manualClockPerTest, selfManagingKey, storedKeyState } from '../support/keys';
 import { auditRecordsOf } from '../support/store';
 import { generateRegeneratedValue } from '../../lambda/shared/keys/key-values';
 
@@ -21,7 +21,7 @@ describe('delete: confirmation', () => {
     ['null', { confirm_deletion: null }],
   ];
 
-  it.each(unconfirmed)('confirm_deletion %s → 400 CONFIRMATION_REQUIRED saying so, and nothing changes', async (_name, confirmation) => {
+  it.each(unconfirmed)('confirm_deletion %s → 400 CONFIRMATION_REQUIRED saying so, and only the caller\'s use is recorded', async (_name, confirmation) => {
     // Prepare
     const { key } = await selfManagingKey();
     const before = await storedKeyState(key.id);
@@ -37,7 +37,7 @@ describe('delete: confirmation', () => {
       message: expect.stringMatching(/confirm_deletion.*true/),
       details: [expect.objectContaining({ field: 'confirm_deletion' })],
     });
-    expect(await storedKeyState(key.id)).toEqual(before);
+    expectOnlyOneUse(before, await storedKeyState(key.id));
     expect(await auditRecordsOf(key.id)).toEqual(auditBefore);
     expect(await checkValue(key.key)).toMatchObject({ valid: true });
   });

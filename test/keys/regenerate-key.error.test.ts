@@ -71,6 +71,12 @@ runCommonManagementTests({
   requestFor: (keyId) => ({ body: { key_id: keyId } }),
   success: 200,
   invalidBodies: [
+    {
+      name: 'grace_period_days together with revoke_immediately: true (contradictory)',
+      bodyFor: (id) => ({ key_id: id, grace_period_days: 14, revoke_immediately: true }),
+      field: 'grace_period_days',
+      issue: /revoke_immediately/,
+    },
     { name: 'grace_period_days 0', bodyFor: (id) => ({ key_id: id, grace_period_days: 0 }), field: 'grace_period_days' },
     { name: 'grace_period_days 31', bodyFor: (id) => ({ key_id: id, grace_period_days: 31 }), field: 'grace_period_days' },
     { name: 'grace_period_days -1', bodyFor: (id) => ({ key_id: id, grace_period_days: -1 }), field: 'grace_period_days' },

@@ -238,27 +238,6 @@ describe('regenerate: revoke_immediately', () => {
     expect(key).not.toHaveProperty('previous_hash');
   });
 
-  it('revoke_immediately wins over an explicit grace_period_days', async () => {
-    // Prepare
-    const team = await newTeam();
-    const target = await createKey(team);
-
-    // Act
-    const response = await call('regenerate', {
-      key: team.key,
-      body: { key_id: target.id, grace_period_days: 14, revoke_immediately: true },
-    });
-
-    // Assess
-    expectStatus(response, 200);
-    expect(response.body.migration_info).toEqual({
-      old_key_expires_at: clock().now().toISOString(),
-      grace_period_days: 0,
-      both_keys_valid: false,
-    });
-    expect(await checkValue(target.key)).toMatchObject({ valid: false });
-  });
-
   it('revoke_immediately: false behaves like the default grace period', async () => {
     // Prepare
     const team = await newTeam();

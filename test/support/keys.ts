@@ -94,6 +94,19 @@ export interface StoredKeyState {
   usage: Record<string, unknown> | undefined;
 }
 
+/**
+ * A refused request by the key itself changed nothing but the key's own
+ * usage: exactly one more use, no other field of the key, no lookup.
+ */
+export function expectOnlyOneUse(before: StoredKeyState, after: StoredKeyState): void {
+  const total = (state: StoredKeyState) => Number(state.usage?.total_requests ?? 0);
+  expect({ key: after.key, lookups: after.lookups, uses: total(after) }).toEqual({
+    key: before.key,
+    lookups: before.lookups,
+    uses: total(before) + 1,
+  });
+}
+
 /** Everything the key table holds about one key (key item, value lookups, usage item). */
 export async function storedKeyState(keyId: string): Promise<StoredKeyState> {
   const [key, lookups, usage] = await Promise.all([keyItem(keyId), lookupItemsForKey(keyId), usageItem(keyId)]);

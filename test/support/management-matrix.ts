@@ -7,7 +7,7 @@
  * leave the target key exactly as it was.
  */
 import { call, createKey, newTeam, type CallOptions, type Endpoint } from './api';
-import { MANAGER_SCOPES, UNKNOWN_KEY_ID, checkValue, expectStatus, installManualClock, restoreSystemClock, selfManagingKey, storedKeyState } from './keys';
+import { MANAGER_SCOPES, UNKNOWN_KEY_ID, checkValue, expectOnlyOneUse, expectStatus, installManualClock, restoreSystemClock, selfManagingKey, storedKeyState } from './keys';
 import { auditRecordsOf } from './store';
 
 export interface ManagementRoute {
@@ -261,7 +261,7 @@ export function runCommonManagementTests(route: ManagementRoute): void {
 
     if (route.invalidBodies && route.invalidBodies.length > 0) {
       it.each(route.invalidBodies)('$name → 400 VALIDATION_FAILED naming the field; nothing changes', async ({ bodyFor, field, issue }) => {
-        // Prepare: the caller is the target, so its usage item would show any write
+        // Prepare: the caller is the target, so its state shows every write
         const { key } = await selfManagingKey();
         const before = await storedKeyState(key.id);
         const auditBefore = await auditRecordsOf(key.id);
@@ -275,7 +275,7 @@ export function runCommonManagementTests(route: ManagementRoute): void {
         const details: Array<{ field: string; issue: string }> = response.body.error.details;
         const matching = details.filter((detail) => detail.field === field && (!issue || issue.test(detail.issue)));
         expect({ details, matching: matching.length }).toMatchObject({ matching: 1 });
-        expect(await storedKeyState(key.id)).toEqual(before);
+        expectOnlyOneUse(before, await storedKeyState(key.id));
         expect(await auditRecordsOf(key.id)).toEqual(auditBefore);
       });
     }

@@ -11,7 +11,9 @@ import { header, type HeaderMap } from '../http/headers';
 import { checkKey, VerifyFailure, type CheckedKey, type CheckResult, type VerifiedKey, type VerifyServices } from './verify';
 
 const BEARER = /^Bearer ([^\s]+)$/i;
-const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer realm="api-keys"' };
+/** RFC 6750 challenges: an invalid or missing token, and a valid one lacking the scope. */
+const INVALID_TOKEN = { 'WWW-Authenticate': 'Bearer realm="api-keys", error="invalid_token"' };
+const INSUFFICIENT_SCOPE = { 'WWW-Authenticate': `Bearer realm="api-keys", error="insufficient_scope", scope="${KEYS_MANAGE}"` };
 
 /** What an `Authorization` header carries. */
 export type BearerToken = { kind: 'missing' } | { kind: 'malformed' } | { kind: 'token'; value: string };
@@ -33,7 +35,7 @@ export function presentedValue(headers: { readonly headers?: HeaderMap }): strin
 
 /** 401 for a caller whose key does not authenticate. */
 export function unauthenticated(message: string): ApiError {
-  return new ApiError(ErrorCode.UNAUTHORIZED, message, [], WWW_AUTHENTICATE);
+  return new ApiError(ErrorCode.UNAUTHORIZED, message, [], INVALID_TOKEN);
 }
 
 /** What a failed check means to a management caller. */
@@ -43,7 +45,12 @@ function managementFailure(result: Extract<CheckResult, { valid: false }>): ApiE
       return new ApiError(ErrorCode.FORBIDDEN, 'The calling key is not allowed from this IP address.');
     case VerifyFailure.ORIGIN_NOT_ALLOWED:
     case VerifyFailure.SCOPE_DENIED:
-      return new ApiError(ErrorCode.FORBIDDEN, 'The calling key may not manage keys: a secret (sk) key holding keys.manage is required.');
+      return new ApiError(
+        ErrorCode.FORBIDDEN,
+        'The calling key may not manage keys: a secret (sk) key holding keys.manage is required.',
+        [],
+        INSUFFICIENT_SCOPE,
+      );
     case VerifyFailure.EXPIRED:
       return unauthenticated('The API key has expired.');
     case VerifyFailure.REVOKED:
@@ -62,10 +69,23 @@ export interface AuthenticationRequest {
 }
 
 /**
- * Authenticates a management caller: a Bearer key that passes every check
- * and holds `keys.manage`. Read-only; the use is recorded after validation.
+ * What authenticating a management caller found: the caller's valid key
+ * (whose use counts, whatever the outcome) and, when the key may not make
+ * this request (IP, origin, a missing `keys.manage`), the 403 to answer
+ * once the use is recorded.
  */
-export async function authenticateManager(deps: VerifyServices, request: AuthenticationRequest): Promise<CheckedKey> {
+export interface AuthenticatedCaller {
+  readonly checked: CheckedKey;
+  readonly refusal?: ApiError;
+}
+
+/**
+ * Authenticates a management caller: a Bearer key that passes every check
+ * and holds `keys.manage`. Read-only. Throws 401 for anything that is not a
+ * valid key of ours; a valid key refused for this request comes back with
+ * its refusal, so its use is recorded first.
+ */
+export async function authenticateManager(deps: VerifyServices, request: AuthenticationRequest): Promise<AuthenticatedCaller> {
   const bearer = bearerToken(request);
   if (bearer.kind === 'missing') throw unauthenticated('Missing Authorization header: send "Authorization: Bearer <API key>".');
   if (bearer.kind === 'malformed') throw unauthenticated('Malformed Authorization header: expected "Bearer <API key>".');
@@ -76,8 +96,9 @@ export async function authenticateManager(deps: VerifyServices, request: Authent
     referer: header(request, 'referer'),
     scope: KEYS_MANAGE,
   });
-  if (!result.valid) throw managementFailure(result);
-  return result.checked;
+  if (result.valid) return { checked: result.checked };
+  if (result.refusedKey) return { checked: result.refusedKey, refusal: managementFailure(result) };
+  throw managementFailure(result);
 }
 
 /** Whether a key of environment `caller` may act on keys of environment `target`: a `test` key only on `test` keys. */

@@ -96,7 +96,14 @@ export interface CheckedKey {
 
 export type CheckResult = (
   | { valid: true; checked: CheckedKey }
-  | { valid: false; code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>; keyId?: string; allowedOrigin?: string }
+  | {
+      valid: false;
+      code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>;
+      keyId?: string;
+      allowedOrigin?: string;
+      /** Set when the key itself is valid but refused for this request (IP, origin, scope): its use still counts. */
+      refusedKey?: CheckedKey;
+    }
 ) & {
   /** Whether the value had the shape and checksum of an issued value (false: nothing was read). */
   wellFormed: boolean;
@@ -138,11 +145,17 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
   const { lookup, companion } = options.companionKey
     ? await deps.keys.getValueLookupWith(valueHash, options.companionKey)
     : { lookup: await deps.keys.getValueLookup(valueHash), companion: undefined };
-  const fail = (code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>, keyId?: string, allowedOrigin?: string): CheckResult => ({
+  const fail = (
+    code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>,
+    keyId?: string,
+    allowedOrigin?: string,
+    refusedKey?: CheckedKey,
+  ): CheckResult => ({
     valid: false,
     code,
     keyId,
     allowedOrigin,
+    refusedKey,
     wellFormed: true,
     companion,
   });
@@ -158,39 +171,33 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
   if (lookup.ttl !== undefined && lookup.ttl * 1000 <= now) return fail(VerifyFailure.NOT_FOUND);
   if (!lookup.is_active) return fail(VerifyFailure.INACTIVE, keyId);
   if (lookup.expires_at !== null && Date.parse(lookup.expires_at) <= now) return fail(VerifyFailure.EXPIRED, keyId);
-  if (!ipAllowed(lookup.ip_whitelist, request.sourceIp)) return fail(VerifyFailure.IP_NOT_ALLOWED, keyId);
-  if (!originOk(lookup, request)) return fail(VerifyFailure.ORIGIN_NOT_ALLOWED, keyId);
-  const allowedOrigin = allowedOriginOf(lookup, request);
-  if (uncoveredScopes(lookup.scopes, scopesOf(request)).length > 0) {
-    return fail(VerifyFailure.SCOPE_DENIED, keyId, allowedOrigin);
-  }
-
   const inTransition =
     lookup.transition_ends_at !== undefined &&
     lookup.transition_generation !== undefined &&
     Date.parse(lookup.transition_ends_at) > now;
-  return {
-    valid: true,
-    wellFormed: true,
-    companion,
-    checked: {
-      key: {
-        id: keyId,
-        team_id: lookup.team_id,
-        name: lookup.name,
-        type: lookup.type,
-        environment: lookup.environment,
-        scopes: lookup.scopes,
-        created_by: lookup.created_by,
-        rate_limit: lookup.rate_limit,
-        slot: lookup.slot,
-      },
-      transition: inTransition
-        ? { generation: lookup.transition_generation as number, role: lookup.slot === 'previous' ? 'old' : 'new' }
-        : undefined,
-      allowedOrigin,
+  const checked: CheckedKey = {
+    key: {
+      id: keyId,
+      team_id: lookup.team_id,
+      name: lookup.name,
+      type: lookup.type,
+      environment: lookup.environment,
+      scopes: lookup.scopes,
+      created_by: lookup.created_by,
+      rate_limit: lookup.rate_limit,
+      slot: lookup.slot,
     },
+    transition: inTransition
+      ? { generation: lookup.transition_generation as number, role: lookup.slot === 'previous' ? 'old' : 'new' }
+      : undefined,
   };
+  if (!ipAllowed(lookup.ip_whitelist, request.sourceIp)) return fail(VerifyFailure.IP_NOT_ALLOWED, keyId, undefined, checked);
+  if (!originOk(lookup, request)) return fail(VerifyFailure.ORIGIN_NOT_ALLOWED, keyId, undefined, checked);
+  const allowedOrigin = allowedOriginOf(lookup, request);
+  if (uncoveredScopes(lookup.scopes, scopesOf(request)).length > 0) {
+    return fail(VerifyFailure.SCOPE_DENIED, keyId, allowedOrigin, { ...checked, allowedOrigin });
+  }
+  return { valid: true, wellFormed: true, companion, checked: { ...checked, allowedOrigin } };
 }
 
 export type AdmitResult =

@@ -3,7 +3,7 @@ import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Services } from '../platform/services';
 import type { ManagementEvent } from './event';
-import { authenticate, errorResponses, jsonBody, meterUsage } from './middleware';
+import { authenticateAndMeter, errorResponses, jsonBody, queryInput } from './middleware';
 
 /** A management endpoint's own step: the typed event and the services in, the response out. */
 export type ManagementStep<TSchema extends z.ZodType> = (
@@ -14,7 +14,7 @@ export type ManagementStep<TSchema extends z.ZodType> = (
 
 /**
  * Wraps a management endpoint's step with the house middleware stack:
- * errors → authentication (`keys.manage`) → strict body → usage metering.
+ * errors → authentication and metering (`keys.manage`) → strict body or query.
  * `services` is called per request and returns the process's services
  * (built once): handlers are made at import without reading the environment.
  */
@@ -22,12 +22,12 @@ export function managementHandler<TSchema extends z.ZodType>(
   services: () => Services,
   schemaFor: (services: Services) => TSchema,
   step: ManagementStep<TSchema>,
-  options: { confirmationField?: string } = {},
+  options: { confirmationField?: string; input?: 'body' | 'query' } = {},
 ) {
+  const schema = () => schemaFor(services());
   return middy<ManagementEvent<unknown>, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
     .use(errorResponses())
-    .use(authenticate(services))
-    .use(jsonBody(() => schemaFor(services()), options))
-    .use(meterUsage(services))
+    .use(authenticateAndMeter(services))
+    .use(options.input === 'query' ? queryInput(schema) : jsonBody(schema, options))
     .handler((event, context) => step(event as ManagementEvent<z.infer<TSchema>>, services(), context));
 }

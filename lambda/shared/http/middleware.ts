@@ -1,9 +1,12 @@
 /**
  * The middlewares every management handler uses, in this order:
- * `errorResponses` (request facts + the one error body), `authenticate`
- * (Bearer key → checked caller: 401/403, read-only), `jsonBody` (strict
- * parse and zod validation: 400/413/415), `meterUsage` (usage + rate limit:
- * 429). Handlers then see typed `input` and `caller`. See `managementHandler`.
+ * `errorResponses` (request facts, the one error body, the caller's
+ * RateLimit headers on every answer), `authenticateAndMeter` (Bearer key →
+ * 401; the caller's use recorded and its rate limit applied → 429; then a
+ * 403 for a valid key that may not make this request), `jsonBody` or
+ * `queryInput` (strict parse and zod validation: 400/413/415). Every
+ * authenticated request is a use, whatever its outcome; only a 429 takes no
+ * slot. Handlers then see typed `input` and `caller`. See `managementHandler`.
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
@@ -13,11 +16,12 @@ import { log, describeError } from '../platform/log';
 import { MAX_BODY_BYTES } from '../../contract/routes';
 import { authenticateManager, unauthenticated } from '../auth/authorization';
 import { admitUse, type CheckedKey, type VerifyServices } from '../auth/verify';
+import type { RateLimitState } from '../usage/rate-window';
 import { requestMetaOf, type ManagementEvent } from './event';
 import { header } from './headers';
 import { jsonResponse } from '../../contract/response';
 
-type AnyEvent = ManagementEvent<unknown> & { checkedCaller?: CheckedKey };
+type AnyEvent = ManagementEvent<unknown> & { checkedCaller?: CheckedKey; rateLimitHeaders?: Record<string, string> };
 type HttpRequest = Request<AnyEvent, APIGatewayProxyResult>;
 
 /** Request facts on `event.meta`; every thrown error becomes the one error body. */
@@ -30,51 +34,54 @@ export function errorResponses(): MiddlewareObj<AnyEvent, APIGatewayProxyResult>
     onError: (request: HttpRequest) => {
       const requestId = request.event.meta?.requestId ?? request.context.awsRequestId;
       const error = request.error;
+      const rateLimit = request.event.rateLimitHeaders ?? {};
       if (error instanceof ApiError) {
-        request.response = jsonResponse(error.status, errorBody(error, requestId), requestId, { ...error.headers });
+        request.response = jsonResponse(error.status, errorBody(error, requestId), requestId, { ...rateLimit, ...error.headers });
         return;
       }
       log.error('unexpected error', { request_id: requestId, ...describeError(error) });
-      request.response = jsonResponse(500, internalErrorBody(requestId), requestId);
+      request.response = jsonResponse(500, internalErrorBody(requestId), requestId, rateLimit);
     },
+    after: (request: HttpRequest) => {
+      if (request.response && request.event.rateLimitHeaders) {
+        request.response.headers = { ...request.event.rateLimitHeaders, ...request.response.headers };
+      }
+    },
+  };
+}
+
+/** The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers) of a key's hourly limit. */
+export function rateLimitHeaders(state: RateLimitState, now: Date): Record<string, string> {
+  const reset = Math.max(0, state.reset - Math.floor(now.getTime() / 1000));
+  return {
+    'RateLimit-Policy': `"hourly";q=${state.limit};w=3600`,
+    RateLimit: `"hourly";r=${state.remaining};t=${state.retryAfterSeconds ?? reset}`,
   };
 }
 
 /**
  * Authenticates the Bearer key in the handler (no cached authorizer, so a
- * deleted key stops working on the very next request) and requires
- * `keys.manage` (auth/authorization.ts).
+ * deleted key stops working on the very next request), records the use and
+ * applies the rate limit, then refuses (403) a valid key that may not make
+ * this request. Runs before validation: a malformed request is a use too.
  */
-export function authenticate(services: () => VerifyServices): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+export function authenticateAndMeter(services: () => VerifyServices): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
-    name: 'authenticate',
+    name: 'authenticateAndMeter',
     before: async (request: HttpRequest) => {
-      const checked = await authenticateManager(services(), {
-        headers: request.event.headers,
-        sourceIp: request.event.meta.sourceIp,
-      });
+      const deps = services();
+      const { checked, refusal } = await authenticateManager(deps, { headers: request.event.headers, sourceIp: request.event.meta.sourceIp });
       request.event.checkedCaller = checked;
       request.event.caller = checked.key;
-    },
-  };
-}
-
-/**
- * Records the caller's use and applies its rate limit. Runs after body
- * validation, so a rejected request (400) writes nothing at all.
- */
-export function meterUsage(services: () => VerifyServices): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
-  return {
-    name: 'meterUsage',
-    before: async (request: HttpRequest) => {
-      const checked = request.event.checkedCaller;
-      if (!checked) throw new Error('meterUsage needs authenticate() before it');
-      const result = await admitUse(services(), checked);
-      if (result.admitted) return;
-      if (result.code === 'NOT_FOUND') throw unauthenticated('The API key is invalid.');
-      throw new ApiError(ErrorCode.RATE_LIMITED, 'The calling key is over its rate limit. Retry later.', [], {
-        'Retry-After': String(result.ratelimit.retryAfterSeconds ?? 1),
-      });
+      const result = await admitUse(deps, checked);
+      if (!result.admitted && result.code === 'NOT_FOUND') throw unauthenticated('The API key is invalid.');
+      request.event.rateLimitHeaders = rateLimitHeaders(result.ratelimit, deps.clock.now());
+      if (!result.admitted) {
+        throw new ApiError(ErrorCode.RATE_LIMITED, 'The calling key is over its rate limit. Retry later.', [], {
+          'Retry-After': String(result.ratelimit.retryAfterSeconds ?? 1),
+        });
+      }
+      if (refusal) throw refusal;
     },
   };
 }
@@ -139,20 +146,49 @@ export function jsonBody<TSchema extends z.ZodType>(
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         throw new ApiError(ErrorCode.VALIDATION_FAILED, 'The request body must be a JSON object.');
       }
-      const result = schemaFor().safeParse(parsed);
-      if (!result.success) {
-        const details = detailsOf(result.error, parsed);
-        const summary = details.map((d) => (d.field ? `${d.field} ${d.issue}` : d.issue)).join('; ');
-        if (options.confirmationField && details.every((d) => d.field === options.confirmationField)) {
-          throw new ApiError(
-            ErrorCode.CONFIRMATION_REQUIRED,
-            `Deletion not confirmed: send "${options.confirmationField}": true to delete the key permanently.`,
-            details,
-          );
-        }
-        throw new ApiError(ErrorCode.VALIDATION_FAILED, `The request is invalid: ${summary}.`, details);
+      event.input = validated(schemaFor(), parsed, options);
+    },
+  };
+}
+
+/** The schema's output for `input`, or the 400 listing every problem. */
+function validated<TSchema extends z.ZodType>(schema: TSchema, input: object, options: { confirmationField?: string } = {}): z.infer<TSchema> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const details = detailsOf(result.error, input);
+  const summary = details.map((d) => (d.field ? `${d.field} ${d.issue}` : d.issue)).join('; ');
+  if (options.confirmationField && details.every((d) => d.field === options.confirmationField)) {
+    throw new ApiError(
+      ErrorCode.CONFIRMATION_REQUIRED,
+      `Deletion not confirmed: send "${options.confirmationField}": true to delete the key permanently.`,
+      details,
+    );
+  }
+  throw new ApiError(ErrorCode.VALIDATION_FAILED, `The request is invalid: ${summary}.`, details);
+}
+
+/**
+ * Reads the query string of a GET strictly: every parameter at most once,
+ * no body, then the schema (unknown parameters are refused like unknown
+ * body fields). Handlers get `event.input`.
+ */
+export function queryInput<TSchema extends z.ZodType>(schemaFor: () => TSchema): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+  return {
+    name: 'queryInput',
+    before: (request: HttpRequest) => {
+      const { event } = request;
+      if ((event.body ?? '') !== '') throw new ApiError(ErrorCode.VALIDATION_FAILED, 'This request takes no body: send its input as query parameters.');
+      // A null-prototype map: a parameter named like an Object.prototype member is just a parameter.
+      const params: Record<string, string> = Object.create(null);
+      const repeated: ErrorDetail[] = [];
+      for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+        if ((values ?? []).length > 1) repeated.push({ field: name, issue: 'must be given once' });
       }
-      event.input = result.data;
+      if (repeated.length > 0) throw new ApiError(ErrorCode.VALIDATION_FAILED, 'A query parameter was given more than once.', repeated);
+      for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
+        if (value !== undefined) params[name] = value;
+      }
+      event.input = validated(schemaFor(), { ...params });
     },
   };
 }
