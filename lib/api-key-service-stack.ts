@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { MANAGEMENT_HANDLERS } from '../lambda/contract/routes';
 import { Alarms } from './alarms';
 import { Api } from './api';
 import { AuditArchive } from './audit-archive';
@@ -67,11 +68,7 @@ export class ApiKeyServiceStack extends Stack {
       // The verify handler decides CORS itself (docs/verification.md).
       preflightHandlers: ['verify-api-key'],
       stageThrottle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
-      methodThrottles: {
-        'generate-api-key': managementThrottle,
-        'regenerate-api-key': managementThrottle,
-        'delete-api-key': managementThrottle,
-      },
+      methodThrottles: Object.fromEntries(MANAGEMENT_HANDLERS.map((handler) => [handler, managementThrottle])),
       usagePlanThrottle: { rateLimit: config.usagePlanRateLimit, burstLimit: config.usagePlanBurstLimit },
       usagePlanQuota: { limit: config.usagePlanQuota, period: config.usagePlanQuotaPeriod },
       logRetention,
@@ -89,6 +86,7 @@ export class ApiKeyServiceStack extends Stack {
         DeleteApiKey: this.handlers.delete,
         VerifyApiKey: this.handlers.verify,
         Authorizer: this.handlers.authorizer,
+        ...Object.fromEntries(this.handlers.readAndEdit.map((fn) => [fn.node.id, fn])),
         ExpireOldValue: this.rotation.expireFunction,
         ArchiveAudit: this.auditArchive.archiver,
       },

@@ -140,8 +140,15 @@ export function grantStoreOperations(
       resourceArns: [`${tables.keyTable.tableArn}/index/${tables.teamIndexName}`],
     });
   }
-  if (access.auditTable.length > 0) {
-    if (!tables.auditTable) throw new Error(`${handlerName} writes audit records but was given no audit table`);
-    grantTableActions(fn, tables.auditTable, access.auditTable);
+  if (access.auditTable.length > 0 || access.auditTeamIndex.length > 0) {
+    if (!tables.auditTable) throw new Error(`${handlerName} touches audit records but was given no audit table`);
+    if (access.auditTable.length > 0) grantTableActions(fn, tables.auditTable, access.auditTable);
+    if (access.auditTeamIndex.length > 0) {
+      iam.Grant.addToPrincipal({
+        grantee: fn,
+        actions: [...access.auditTeamIndex],
+        resourceArns: [`${tables.auditTable.tableArn}/index/${tables.teamIndexName}`],
+      });
+    }
   }
 }

@@ -5,6 +5,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { TEAM_INDEX } from '../lambda/contract/tables';
 import { ENV } from '../lambda/contract/env-names';
+import type { FunctionWithStore } from '../lambda/contract/store-operations';
 import { grantStoreOperations, HouseFunction } from './house-function';
 import { acknowledge, cfnOf } from './nag';
 import type { Rotation } from './rotation';
@@ -48,6 +49,8 @@ export class KeyHandlers extends Construct {
   readonly verify: HouseFunction;
   /** Lambda authorizer for the platform's APIs; not routed here. */
   readonly authorizer: HouseFunction;
+  /** list, get, update, usage and audit-events. */
+  readonly readAndEdit: HouseFunction[];
 
   constructor(scope: Construct, id: string, props: KeyHandlersProps) {
     super(scope, id);
@@ -115,6 +118,20 @@ export class KeyHandlers extends Construct {
     });
     grantStoreOperations(this.authorizer, 'authorizer', stores);
 
+    // The read and edit routes: the key and audit tables, nothing else.
+    const readAndEdit: Array<[FunctionWithStore, string, string]> = [
+      ['list-api-keys', 'ListApiKeys', 'GET /functions/v1/list-api-keys: the team\'s keys, newest first, paged'],
+      ['get-api-key', 'GetApiKey', 'GET /functions/v1/get-api-key: one key (never its value or hash)'],
+      ['update-api-key', 'UpdateApiKey', 'PATCH /functions/v1/update-api-key: edits, disables or enables a key'],
+      ['get-api-key-usage', 'GetApiKeyUsage', 'GET /functions/v1/get-api-key-usage: a key\'s usage, daily and per transition'],
+      ['list-audit-events', 'ListAuditEvents', 'GET /functions/v1/list-audit-events: the audit trail, newest first'],
+    ];
+    this.readAndEdit = readAndEdit.map(([handlerName, id, description]) => {
+      const fn = new HouseFunction(this, id, { ...common, handlerName, description, environment: tables });
+      grantStoreOperations(fn, handlerName, stores);
+      return fn;
+    });
+
     for (const fn of this.all) {
       acknowledge(
         cfnOf(fn),
@@ -128,11 +145,12 @@ export class KeyHandlers extends Construct {
       'regenerate-api-key': this.regenerate,
       'delete-api-key': this.delete,
       'verify-api-key': this.verify,
+      ...Object.fromEntries(readAndEdit.map(([handlerName], i) => [handlerName, this.readAndEdit[i]])),
     };
   }
 
   /** Every function of this construct, for alarms. */
   get all(): HouseFunction[] {
-    return [this.generate, this.regenerate, this.delete, this.verify, this.authorizer];
+    return [this.generate, this.regenerate, this.delete, this.verify, this.authorizer, ...this.readAndEdit];
   }
 }

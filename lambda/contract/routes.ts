@@ -7,17 +7,29 @@
 import path from 'node:path';
 
 export interface RouteDefinition {
-  readonly method: 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly handler: string;
+  /** A management route: a Bearer `sk` key holding `keys.manage`, the management throttle. */
+  readonly management: boolean;
+  /** Where the input is: a JSON body, or the query string (GET). */
+  readonly input: 'body' | 'query';
 }
 
 export const ROUTES: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/functions/v1/generate-api-key', handler: 'generate-api-key' },
-  { method: 'POST', path: '/functions/v1/regenerate-api-key', handler: 'regenerate-api-key' },
-  { method: 'DELETE', path: '/functions/v1/delete-api-key', handler: 'delete-api-key' },
-  { method: 'POST', path: '/functions/v1/verify-api-key', handler: 'verify-api-key' },
+  { method: 'POST', path: '/functions/v1/generate-api-key', handler: 'generate-api-key', management: true, input: 'body' },
+  { method: 'POST', path: '/functions/v1/regenerate-api-key', handler: 'regenerate-api-key', management: true, input: 'body' },
+  { method: 'DELETE', path: '/functions/v1/delete-api-key', handler: 'delete-api-key', management: true, input: 'body' },
+  { method: 'GET', path: '/functions/v1/list-api-keys', handler: 'list-api-keys', management: true, input: 'query' },
+  { method: 'GET', path: '/functions/v1/get-api-key', handler: 'get-api-key', management: true, input: 'query' },
+  { method: 'PATCH', path: '/functions/v1/update-api-key', handler: 'update-api-key', management: true, input: 'body' },
+  { method: 'GET', path: '/functions/v1/get-api-key-usage', handler: 'get-api-key-usage', management: true, input: 'query' },
+  { method: 'GET', path: '/functions/v1/list-audit-events', handler: 'list-audit-events', management: true, input: 'query' },
+  { method: 'POST', path: '/functions/v1/verify-api-key', handler: 'verify-api-key', management: false, input: 'body' },
 ];
+
+/** Handler names of the management routes. */
+export const MANAGEMENT_HANDLERS: readonly string[] = ROUTES.filter((route) => route.management).map((route) => route.handler);
 
 /** Largest request body accepted, in bytes (bigger bodies get 413). */
 export const MAX_BODY_BYTES = 16 * 1024;

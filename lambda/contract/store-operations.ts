@@ -26,6 +26,7 @@ export interface OperationAccess {
   readonly keyTable?: readonly TableAction[];
   readonly keyTeamIndex?: readonly TableAction[];
   readonly auditTable?: readonly TableAction[];
+  readonly auditTeamIndex?: readonly TableAction[];
 }
 
 export const STORE_OPERATIONS = {
@@ -43,6 +44,17 @@ export const STORE_OPERATIONS = {
   readUsage: { keyTable: ['dynamodb:GetItem'] },
   /** The team's manager keys (last-manager guard). */
   listTeamKeys: { keyTeamIndex: ['dynamodb:Query'] },
+  /** `last_used_at` of a page of keys, in one BatchGetItem (key list). */
+  readUsageBatch: { keyTable: ['dynamodb:BatchGetItem'] },
+  /** A key's or a team's audit records, newest first. */
+  readAuditTrail: { auditTable: ['dynamodb:Query'], auditTeamIndex: ['dynamodb:Query'] },
+  /** A stored idempotency record (create, regenerate). */
+  readIdempotencyRecord: { keyTable: ['dynamodb:GetItem'] },
+  /** Configuration change: key item, the lookups that authenticate, a surviving manager checked, the audit record. */
+  updateKey: {
+    keyTable: ['dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+    auditTable: ['dynamodb:PutItem'],
+  },
   /** Key item, value lookup, usage item and `key.created` record, in one transaction. */
   createKey: { keyTable: ['dynamodb:PutItem'], auditTable: ['dynamodb:PutItem'] },
   /** New value: key item compare-and-set, new lookup, old lookup kept or dropped, `key.regenerated`. */
@@ -62,12 +74,17 @@ const AUTHENTICATED: readonly StoreOperation[] = ['readValueLookup', 'recordUse'
 
 /** The storage operations each Lambda function runs, by handler name. */
 export const FUNCTION_OPERATIONS = {
-  'generate-api-key': [...AUTHENTICATED, 'createKey'],
-  'regenerate-api-key': [...AUTHENTICATED, 'readKey', 'readUsage', 'rotateValue'],
+  'generate-api-key': [...AUTHENTICATED, 'readIdempotencyRecord', 'createKey'],
+  'regenerate-api-key': [...AUTHENTICATED, 'readIdempotencyRecord', 'readKey', 'readUsage', 'rotateValue'],
   'delete-api-key': [...AUTHENTICATED, 'readKey', 'readUsage', 'listTeamKeys', 'tombstoneKey'],
   'verify-api-key': ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess'],
   authorizer: AUTHENTICATED,
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
+  'list-api-keys': [...AUTHENTICATED, 'listTeamKeys', 'readUsageBatch'],
+  'get-api-key': [...AUTHENTICATED, 'readKey', 'readUsage'],
+  'update-api-key': [...AUTHENTICATED, 'readKey', 'readUsage', 'listTeamKeys', 'updateKey'],
+  'get-api-key-usage': [...AUTHENTICATED, 'readKey', 'readUsage'],
+  'list-audit-events': [...AUTHENTICATED, 'readKey', 'readAuditTrail'],
 } as const satisfies Record<string, readonly StoreOperation[]>;
 
 export type FunctionWithStore = keyof typeof FUNCTION_OPERATIONS;
@@ -76,5 +93,10 @@ export type FunctionWithStore = keyof typeof FUNCTION_OPERATIONS;
 export function accessOf(operations: readonly StoreOperation[]): Required<OperationAccess> {
   const union = (part: keyof OperationAccess) =>
     [...new Set(operations.flatMap((name) => (STORE_OPERATIONS[name] as OperationAccess)[part] ?? []))].sort();
-  return { keyTable: union('keyTable'), keyTeamIndex: union('keyTeamIndex'), auditTable: union('auditTable') };
+  return {
+    keyTable: union('keyTable'),
+    keyTeamIndex: union('keyTeamIndex'),
+    auditTable: union('auditTable'),
+    auditTeamIndex: union('auditTeamIndex'),
+  };
 }

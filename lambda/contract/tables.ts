@@ -11,6 +11,7 @@
  * | value lookup    | `HASH#<sha256>`   | `HASH`            | one per valid value; auth snapshot of the key |
  * | usage           | `KEY#<id>`        | `USAGE`           | counters and rate windows; never expires       |
  * | ip-rate         | `IPRATE#<source>` | `<minute index>`  | verify endpoint's guess counter; TTL 2 min     |
+ * | idempotency     | `IDEMPOTENCY#<caller>#<sha256>` | `IDEMPOTENCY` | a replayable answer; TTL 24 h       |
  *
  * GSI `byTeam` (`gsi1pk` = `TEAM#<team_id>`, `gsi1sk` = `KEY#<id>`) lists a
  * team's keys (last-manager check on delete). Usage items are not in it.
@@ -92,6 +93,11 @@ export const keyTableKeys = {
    * address or an IPv6 /64) in one minute (minutes since the epoch).
    */
   ipRateCounter: (source: string, minute: number) => ({ pk: `IPRATE#${source}`, sk: String(minute) }),
+  /**
+   * A create or regenerate answered under an `Idempotency-Key`, by the
+   * calling key and the SHA-256 of the idempotency key (TTL 24 h).
+   */
+  idempotency: (callerKeyId: string, idempotencyKeyHash: string) => ({ pk: `IDEMPOTENCY#${callerKeyId}#${idempotencyKeyHash}`, sk: 'IDEMPOTENCY' }),
 } as const;
 
 /** `entity` attribute of the verify endpoint's guess counters. */

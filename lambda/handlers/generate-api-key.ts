@@ -1,6 +1,7 @@
-/** POST /functions/v1/generate-api-key — creates a key; its value is returned once. */
-import { managementHandler } from '../shared/http/management-handler';
+/** POST /functions/v1/generate-api-key — creates a key; its value is returned once. Honours `Idempotency-Key`. */
 import { jsonResponse } from '../contract/response';
+import { idempotencyClaimOf, underIdempotency } from '../shared/http/idempotency';
+import { managementHandler } from '../shared/http/management-handler';
 import { createKeyRequestSchema } from '../shared/http/schemas/create-key';
 import { createKey } from '../shared/keys/create-key';
 import { environmentServices, type Services } from '../shared/platform/services';
@@ -10,12 +11,13 @@ export const makeHandler = (services: () => Services) =>
     services,
     (deps) => createKeyRequestSchema(() => deps.clock.now()),
     async (event, deps) => {
-      const data = await createKey(deps, event.caller, event.input, event.meta);
-      return jsonResponse(
-        201,
-        { data, meta: { timestamp: deps.clock.now().toISOString(), request_id: event.meta.requestId } },
-        event.meta.requestId,
-      );
+      const requestId = event.meta.requestId;
+      const bodyOf = (data: unknown) => ({ data, meta: { timestamp: deps.clock.now().toISOString(), request_id: requestId } });
+      const claim = idempotencyClaimOf(event, event.caller, 'generate-api-key');
+      return underIdempotency(deps, claim, requestId, async () => {
+        const data = await createKey(deps, event.caller, event.input, event.meta, claim && { claim, status: 201, bodyOf });
+        return jsonResponse(201, bodyOf(data), requestId);
+      });
     },
   );
 

@@ -20,14 +20,14 @@ import { testServices, useTestServices } from '../support/services';
 import { callAuthorizer, callVerify } from '../verify/helpers';
 import type { Context } from 'aws-lambda';
 
-type Recorded = { keyTable: Set<string>; keyTeamIndex: Set<string>; auditTable: Set<string> };
+type Recorded = { keyTable: Set<string>; keyTeamIndex: Set<string>; auditTable: Set<string>; auditTeamIndex: Set<string> };
 
 /** A document client that records `dynamodb:<Action>` per table (transaction items one by one). */
 function recordingClient(): { db: DynamoDBDocumentClient; recorded: Recorded } {
-  const recorded: Recorded = { keyTable: new Set(), keyTeamIndex: new Set(), auditTable: new Set() };
+  const recorded: Recorded = { keyTable: new Set(), keyTeamIndex: new Set(), auditTable: new Set(), auditTeamIndex: new Set() };
   const tableOf = (name: unknown) => (name === config.keyTableName ? 'keyTable' : name === config.auditTableName ? 'auditTable' : `other:${String(name)}`);
   const note = (table: unknown, action: string, index?: unknown) => {
-    const part = index ? 'keyTeamIndex' : tableOf(table);
+    const part = index ? `${tableOf(table).replace('Table', '')}TeamIndex` : tableOf(table);
     if (!(part in recorded)) throw new Error(`request to an unexpected table: ${String(table)}`);
     recorded[part as keyof Recorded].add(`dynamodb:${action}`);
   };
@@ -63,7 +63,12 @@ async function recordDuring(act: () => Promise<void>): Promise<Record<keyof Reco
     useTestServices({});
   }
   const sorted = (set: Set<string>) => [...set].sort();
-  return { keyTable: sorted(recorded.keyTable), keyTeamIndex: sorted(recorded.keyTeamIndex), auditTable: sorted(recorded.auditTable) };
+  return {
+    keyTable: sorted(recorded.keyTable),
+    keyTeamIndex: sorted(recorded.keyTeamIndex),
+    auditTable: sorted(recorded.auditTable),
+    auditTeamIndex: sorted(recorded.auditTeamIndex),
+  };
 }
 
 const declared = (name: FunctionWithStore) => accessOf(FUNCTION_OPERATIONS[name]);

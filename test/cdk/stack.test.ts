@@ -263,7 +263,7 @@ describe('API', () => {
       };
     });
 
-    expect(methods).toEqual(expect.arrayContaining(ROUTES.map((route) => ({ ...route, integration: 'AWS_PROXY' }))));
+    expect(methods).toEqual(expect.arrayContaining(ROUTES.map(({ method, path, handler }) => ({ method, path, handler, integration: 'AWS_PROXY' }))));
     // Besides the routes, only the verify endpoint's CORS preflight (next test).
     expect(methods.filter((method) => method.method !== 'OPTIONS')).toHaveLength(ROUTES.length);
     expect(methods.filter((method) => method.method === 'OPTIONS').map((method) => method.path)).toEqual(['/functions/v1/verify-api-key']);
@@ -413,6 +413,7 @@ describe('least privilege', () => {
       ...(access.keyTable.length > 0 ? { KeyTable: access.keyTable } : {}),
       ...(access.keyTeamIndex.length > 0 ? { [`KeyTable/index/${TEAM_INDEX}`]: access.keyTeamIndex } : {}),
       ...(access.auditTable.length > 0 ? { AuditTable: access.auditTable } : {}),
+      ...(access.auditTeamIndex.length > 0 ? { [`AuditTable/index/${TEAM_INDEX}`]: access.auditTeamIndex } : {}),
     };
   };
 
@@ -440,6 +441,12 @@ describe('least privilege', () => {
       },
       'verify-api-key': { ...own('verify-api-key'), '*': xray, ...declared('verify-api-key') },
       authorizer: { ...own('authorizer'), '*': xray, ...declared('authorizer') },
+      ...Object.fromEntries(
+        (['list-api-keys', 'get-api-key', 'update-api-key', 'get-api-key-usage', 'list-audit-events'] as const).map((name) => [
+          name,
+          { ...own(name), '*': xray, ...declared(name) },
+        ]),
+      ),
       'expire-old-value': { ...own('expire-old-value'), '*': xray, ...declared('expire-old-value'), RotationDLQ: ['sqs:SendMessage'] },
       'archive-audit': {
         ...own('archive-audit'),

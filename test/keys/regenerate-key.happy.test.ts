@@ -127,6 +127,8 @@ describe('regenerate: configuration kept', () => {
       previous_hash: before?.current_hash,
       previous_last_four: before?.last_four,
       previous_key_prefix: before?.key_prefix,
+      updated_at: clock().now().toISOString(),
+      revision: Number(before?.revision) + 1,
     });
     expect(after?.current_hash).not.toBe(before?.current_hash);
     expect(after).toMatchObject({ ...configuration, is_active: true });

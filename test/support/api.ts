@@ -10,23 +10,44 @@ import { recordIssuedValue } from './issued-values';
 import { makeHandler as makeGenerateHandler } from '../../lambda/handlers/generate-api-key';
 import { makeHandler as makeRegenerateHandler } from '../../lambda/handlers/regenerate-api-key';
 import { makeHandler as makeDeleteHandler } from '../../lambda/handlers/delete-api-key';
+import { makeHandler as makeListHandler } from '../../lambda/handlers/list-api-keys';
+import { makeHandler as makeGetHandler } from '../../lambda/handlers/get-api-key';
+import { makeHandler as makeUpdateHandler } from '../../lambda/handlers/update-api-key';
+import { makeHandler as makeUsageHandler } from '../../lambda/handlers/get-api-key-usage';
+import { makeHandler as makeAuditHandler } from '../../lambda/handlers/list-audit-events';
+import { ROUTES, type RouteDefinition } from '../../lambda/contract/routes';
 import { testServices } from './services';
 import { bootstrapTeamKey } from '../../lambda/handlers/bootstrap-team-key';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-export const ENDPOINTS = {
-  create: { method: 'POST', path: '/functions/v1/generate-api-key', handler: makeGenerateHandler(testServices) as unknown as Handler },
-  regenerate: { method: 'POST', path: '/functions/v1/regenerate-api-key', handler: makeRegenerateHandler(testServices) as unknown as Handler },
-  delete: { method: 'DELETE', path: '/functions/v1/delete-api-key', handler: makeDeleteHandler(testServices) as unknown as Handler },
+/** The management handlers by the tests' short names, made with the tests' services; paths and methods come from ROUTES. */
+const MAKERS = {
+  create: ['generate-api-key', makeGenerateHandler],
+  regenerate: ['regenerate-api-key', makeRegenerateHandler],
+  delete: ['delete-api-key', makeDeleteHandler],
+  list: ['list-api-keys', makeListHandler],
+  get: ['get-api-key', makeGetHandler],
+  update: ['update-api-key', makeUpdateHandler],
+  usage: ['get-api-key-usage', makeUsageHandler],
+  audit: ['list-audit-events', makeAuditHandler],
 } as const;
-export type Endpoint = keyof typeof ENDPOINTS;
+export type Endpoint = keyof typeof MAKERS;
+
+export const ENDPOINTS = Object.fromEntries(
+  Object.entries(MAKERS).map(([name, [handlerName, make]]) => {
+    const route = ROUTES.find((candidate) => candidate.handler === handlerName) as RouteDefinition;
+    return [name, { ...route, handler: make(testServices) as unknown as Handler }];
+  }),
+) as Record<Endpoint, RouteDefinition & { handler: Handler }>;
 
 export interface CallOptions {
   /** Bearer value; omitted → no Authorization header. */
   key?: string;
   /** JSON-serialised as the body. */
   body?: unknown;
+  /** Query parameters (GET routes). */
+  query?: Record<string, string>;
   /** Sent as the body verbatim (overrides `body`). */
   rawBody?: string | null;
   /** Extra or replacing headers; a value of undefined removes the header. */
@@ -64,6 +85,8 @@ export async function call(endpoint: Endpoint, options: CallOptions = {}): Promi
     httpMethod: route.method,
     headers,
     body: options.rawBody !== undefined ? options.rawBody : options.body === undefined ? null : JSON.stringify(options.body),
+    queryStringParameters: options.query ?? null,
+    multiValueQueryStringParameters: options.query ? Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, [v]])) : null,
     requestContext: {
       ...fixture.requestContext,
       resourcePath: route.path,

@@ -16,6 +16,9 @@ export const AuditEventType = {
   KEY_REGENERATED: 'key.regenerated',
   KEY_OLD_VALUE_EXPIRED: 'key.old_value_expired',
   KEY_DELETED: 'key.deleted',
+  KEY_UPDATED: 'key.updated',
+  KEY_DISABLED: 'key.disabled',
+  KEY_ENABLED: 'key.enabled',
 } as const;
 export type AuditEventType = (typeof AuditEventType)[keyof typeof AuditEventType];
 
@@ -88,7 +91,20 @@ export interface KeyDeletedEvent extends AuditEventBase {
   usage: { total_requests: number; usage_last_30_days: number; last_used_at: string | null };
 }
 
-export type AuditEvent = KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent;
+/** The fields an update may change; their before and after values are audited. */
+export const EDITABLE_FIELDS = ['name', 'description', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'expires_at', 'is_active'] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+export type FieldValue = string | number | boolean | null | string[];
+
+export interface KeyUpdatedEvent extends AuditEventBase {
+  /** `key.disabled` / `key.enabled` when `is_active` changed, otherwise `key.updated`. */
+  event_type: typeof AuditEventType.KEY_UPDATED | typeof AuditEventType.KEY_DISABLED | typeof AuditEventType.KEY_ENABLED;
+  key: { name: string; type: KeyType; environment: Environment };
+  /** Each changed field: its value before and after. */
+  changes: Partial<Record<EditableField, { before: FieldValue; after: FieldValue }>>;
+}
+
+export type AuditEvent = KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent | KeyUpdatedEvent;
 
 /** Distributes Omit over a union so each event keeps its own fields. */
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
@@ -209,6 +225,16 @@ const keyDeletedSchema = schemaFor<KeyDeletedEvent>()(
   }),
 );
 
+const fieldValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
+const keyUpdatedSchema = schemaFor<KeyUpdatedEvent>()(
+  z.strictObject({
+    ...base,
+    event_type: z.enum([AuditEventType.KEY_UPDATED, AuditEventType.KEY_DISABLED, AuditEventType.KEY_ENABLED]),
+    key: z.strictObject({ name: z.string(), type: keyType, environment }),
+    changes: z.partialRecord(z.enum(EDITABLE_FIELDS), z.strictObject({ before: fieldValue, after: fieldValue })),
+  }),
+);
+
 /**
  * Every audit event, strictly: an unknown field makes a record invalid
  * rather than archived unchecked, so nothing (a hash, a value) can ride
@@ -220,6 +246,7 @@ export const auditEventSchema = z.discriminatedUnion('event_type', [
   keyRegeneratedSchema,
   keyOldValueExpiredSchema,
   keyDeletedSchema,
+  keyUpdatedSchema,
 ]);
 
 /** Audit-table attributes that are storage, not event: keys, index keys, TTL. */

@@ -8,6 +8,7 @@ import { AuditEventType, auditItem, type AuditActor } from '../audit/audit-event
 import { authorizeCreate } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
+import { idempotencyRecord, type IdempotencyClaim } from '../http/idempotency';
 import type { CreateKeyRequest } from '../http/schemas/create-key';
 import { newKeyId } from '../platform/ids';
 import type { Services } from '../platform/services';
@@ -32,8 +33,24 @@ export interface CreatedKey extends KeyConfiguration {
   description: string;
 }
 
+/**
+ * How an idempotent request's answer is stored with the change: its status
+ * and the body built from the result with the issued value nulled.
+ */
+export interface IdempotentAnswer<TResult> {
+  readonly claim: IdempotencyClaim;
+  readonly status: number;
+  readonly bodyOf: (resultWithoutValue: TResult) => unknown;
+}
+
 /** The create endpoint: the caller may create this key, with the plan's defaults. */
-export async function createKey(services: Services, caller: VerifiedKey, input: CreateKeyRequest, meta: RequestMeta): Promise<CreatedKey> {
+export async function createKey(
+  services: Services,
+  caller: VerifiedKey,
+  input: CreateKeyRequest,
+  meta: RequestMeta,
+  idempotent?: IdempotentAnswer<Omit<CreatedKey, 'key'> & { key: null }>,
+): Promise<CreatedKey> {
   authorizeCreate(caller, input);
   return createKeyRecord(
     services,
@@ -52,6 +69,7 @@ export async function createKey(services: Services, caller: VerifiedKey, input: 
     },
     actorOf(caller, meta),
     'api',
+    idempotent,
   );
 }
 
@@ -61,24 +79,13 @@ export async function createKeyRecord(
   spec: NewKeySpec,
   actor: AuditActor,
   via: 'api' | 'bootstrap',
+  idempotent?: IdempotentAnswer<Omit<CreatedKey, 'key'> & { key: null }>,
 ): Promise<CreatedKey> {
   const value = generateCreatedValue(spec.type, spec.environment, spec.team_id);
   const key = newKeyItem(newKeyId(), spec, value, hashKeyValue(value, services.settings.pepper), services.clock.now());
   const { key_prefix, last_four } = key;
   const { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at } = spec;
-  await services.keys.createKey(
-    key,
-    auditItem({
-      event_type: AuditEventType.KEY_CREATED,
-      occurred_at: key.created_at,
-      key_id: key.id,
-      team_id: key.team_id,
-      actor,
-      via,
-      key: { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, key_prefix, last_four },
-    }),
-  );
-  return {
+  const created: CreatedKey = {
     id: key.id,
     name,
     key: value,
@@ -98,4 +105,21 @@ export async function createKeyRecord(
     last_used_at: null,
     description: key.description,
   };
+  const answer = idempotent
+    ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...created, key: null }), new Date(key.created_at))
+    : undefined;
+  await services.keys.createKey(
+    key,
+    auditItem({
+      event_type: AuditEventType.KEY_CREATED,
+      occurred_at: key.created_at,
+      key_id: key.id,
+      team_id: key.team_id,
+      actor,
+      via,
+      key: { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, key_prefix, last_four },
+    }),
+    answer,
+  );
+  return created;
 }

@@ -11,7 +11,7 @@
  */
 import { ApiError, ErrorCode } from '../../contract/errors';
 import { AuditEventType, auditItem } from '../audit/audit-events';
-import { assertEnvironmentReach, canReach, notFound } from '../auth/authorization';
+import { assertEnvironmentReach, notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
 import type { DeleteKeyRequest } from '../http/schemas/delete-key';
@@ -19,6 +19,7 @@ import { describeError, log } from '../platform/log';
 import type { Services } from '../platform/services';
 import { usageFigures } from '../usage/usage-figures';
 import { inLiveTransition } from './key-store';
+import { isActingManager, lastManagerConflict, survivingManager } from './managers';
 import type { KeyItem } from './model';
 
 export interface DeleteResponse {
@@ -42,30 +43,14 @@ export interface DeleteResponse {
   };
 }
 
-const LAST_MANAGER_MESSAGE =
-  'This is the team’s last active secret key holding keys.manage; deleting it would lock the team out. Create another manager key first.';
-
-function lastManagerConflict(): ApiError {
-  return new ApiError(ErrorCode.CONFLICT, LAST_MANAGER_MESSAGE, [{ field: 'key_id', issue: 'last manager key of the team' }]);
-}
-
 export async function deleteKey(services: Services, caller: VerifiedKey, input: DeleteKeyRequest, meta: RequestMeta): Promise<DeleteResponse> {
   const now = services.clock.now();
   const key = await services.keys.getLiveKey(input.key_id, caller.team_id, now);
   if (!key) throw notFound(input.key_id);
   assertEnvironmentReach(caller, key.environment);
 
-  // Keep the team manageable: another live manager key that can reach this
-  // key's environment must survive this delete (a `test` manager never keeps
-  // a team's live keys manageable).
-  let survivor: KeyItem | undefined;
-  if (key.is_manager) {
-    const others = (await services.keys.otherLiveManagers(key.team_id, key.id, now)).filter((other) =>
-      canReach(other.environment, key.environment),
-    );
-    survivor = others.find((other) => other.id === caller.id) ?? others[0];
-    if (!survivor) throw lastManagerConflict();
-  }
+  // Keep the team manageable (keys/managers.ts).
+  const survivor = isActingManager(key) ? await survivingManager(services, key, caller, now, 'deleting') : undefined;
 
   const reason = input.reason?.trim() ? input.reason.trim() : null;
   const usage = await services.usage.readUsage(key.id, now);
@@ -95,7 +80,7 @@ export async function deleteKey(services: Services, caller: VerifiedKey, input: 
   if (!outcome.committed) {
     const current = await services.keys.getKey(key.id);
     if (!current || current.state !== 'active') throw notFound(input.key_id);
-    if (outcome.survivorLost) throw lastManagerConflict();
+    if (outcome.survivorLost) throw lastManagerConflict('deleting');
     throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; retry.');
   }
 

@@ -39,6 +39,8 @@ export function newKeyItem(
     last_four: lastFourOf(value),
     current_hash: valueHash,
     is_manager: isManager(spec.type, spec.scopes),
+    revision: 1,
+    updated_at: createdAt.toISOString(),
   };
 }
 

@@ -45,6 +45,24 @@ const ABSENT = 'attribute_not_exists(pk)';
 const LIVE_AT_GENERATION = '#state = :active AND generation = :expected';
 const PREVIOUS_VALUE_FIELDS = 'previous_hash, previous_last_four, previous_key_prefix';
 
+/**
+ * The compare-and-set on a key item's revision: the condition that it is
+ * still at the revision read (absent on items older than revisions), and
+ * the SET that moves it on. Every change to a key item goes through it, so
+ * two concurrent changes never both commit (no lost update).
+ */
+function revisionStep(key: KeyItem, values: Record<string, unknown>): { condition: string; set: string } {
+  const revision = key.revision ?? 0;
+  values[':nextRevision'] = revision + 1;
+  if (revision === 0) return { condition: 'attribute_not_exists(revision)', set: 'revision = :nextRevision' };
+  values[':revision'] = revision;
+  return { condition: 'revision = :revision', set: 'revision = :nextRevision' };
+}
+
+/** The configuration a value lookup copies from its key (what authentication needs that can change). */
+export const LOOKUP_SNAPSHOT_FIELDS = ['name', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'is_active', 'expires_at'] as const;
+export type EditableKeyFields = Pick<KeyItem, (typeof LOOKUP_SNAPSHOT_FIELDS)[number] | 'description'>;
+
 /** A previous value's lookup lingers this long past its end, for clean-up by TTL if nothing else ran. */
 const PREVIOUS_LOOKUP_TTL_MARGIN_MS = MS_PER_DAY;
 
@@ -64,6 +82,8 @@ export interface ValueRotation {
   readonly after: KeyItem & { current_hash: string };
   readonly transition?: { readonly endsAt: string; readonly generation: number };
   readonly audit: AuditRecord;
+  /** The answer to store when the request is idempotent. */
+  readonly idempotency?: IdempotencyRecord;
 }
 
 /** A deletion to write. `survivor`: a manager key that must still be live when it commits. */
@@ -73,6 +93,37 @@ export interface KeyTombstone {
   readonly deletedBy: string;
   readonly reason: string | null;
   readonly survivor?: KeyItem;
+  readonly audit: AuditRecord;
+}
+
+/** A stored answer to an idempotent request (lambda/shared/http/idempotency.ts). */
+export interface IdempotencyRecord extends ItemKey {
+  entity: 'idempotency';
+  fingerprint: string;
+  status: number;
+  /** The answer's JSON, the issued value replaced by null. */
+  body: string;
+  created_at: string;
+  ttl: number;
+}
+
+/** Thrown by a write whose idempotency record exists already: a concurrent twin committed first. */
+export class IdempotencyRace extends Error {
+  override name = 'IdempotencyRace';
+}
+
+/** A configuration change to write. */
+export interface KeyUpdate {
+  readonly before: KeyItem;
+  /** The fields that change, with their new values. */
+  readonly changes: Partial<EditableKeyFields>;
+  /** Whether the key is a manager after the change. */
+  readonly isManager: boolean;
+  /** Hashes of the values whose lookups carry the configuration (current, and previous during a transition). */
+  readonly lookupHashes: readonly string[];
+  /** A manager that must survive (when this key stops being one). */
+  readonly survivor?: KeyItem;
+  readonly at: Date;
   readonly audit: AuditRecord;
 }
 
@@ -164,7 +215,7 @@ export class KeyStore {
    * record, all or nothing. A fresh ULID collides with nothing, so any
    * failure here is unexpected and thrown as it is.
    */
-  async createKey(key: KeyItem & { current_hash: string }, audit: AuditRecord): Promise<void> {
+  async createKey(key: KeyItem & { current_hash: string }, audit: AuditRecord, idempotency?: IdempotencyRecord): Promise<void> {
     const table = this.tables.keyTableName;
     const items: TransactItem[] = [
       { Put: { TableName: table, Item: key, ConditionExpression: ABSENT } },
@@ -172,7 +223,20 @@ export class KeyStore {
       { Put: { TableName: table, Item: newUsageItem(key.id, key.team_id), ConditionExpression: ABSENT } },
       this.putAudit(audit),
     ];
-    await this.tables.db.send(new TransactWriteCommand({ TransactItems: items }));
+    if (idempotency) items.push(this.putIdempotency(idempotency));
+    try {
+      await this.tables.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      if (idempotency && this.idempotencyLost(error, items.length - 1)) throw new IdempotencyRace();
+      throw error;
+    }
+  }
+
+  /** `readIdempotencyRecord`: a stored answer, unless its 24 hours are over. */
+  async getIdempotencyRecord(itemKey: ItemKey, now: Date): Promise<IdempotencyRecord | undefined> {
+    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: itemKey, ConsistentRead: true }));
+    const record = Item as IdempotencyRecord | undefined;
+    return record && !ttlExpired(record, now) ? record : undefined;
   }
 
   /**
@@ -194,9 +258,10 @@ export class KeyStore {
       ':regeneratedAt': after.regenerated_at,
       ':endsAt': after.transition_ends_at,
     };
+    const revision = revisionStep(before, values);
     let update =
       'SET generation = :generation, current_hash = :newHash, key_prefix = :prefix, last_four = :lastFour, ' +
-      'regenerated_at = :regeneratedAt, transition_ends_at = :endsAt';
+      `regenerated_at = :regeneratedAt, transition_ends_at = :endsAt, updated_at = :regeneratedAt, ${revision.set}`;
     if (transition) {
       update += ', previous_hash = :oldHash, previous_last_four = :oldLastFour, previous_key_prefix = :oldPrefix';
       Object.assign(values, { ':oldHash': before.current_hash, ':oldLastFour': before.last_four, ':oldPrefix': before.key_prefix });
@@ -209,7 +274,7 @@ export class KeyStore {
           TableName: table,
           Key: keyTableKeys.key(before.id),
           UpdateExpression: update,
-          ConditionExpression: LIVE_AT_GENERATION,
+          ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: values,
         },
@@ -244,7 +309,12 @@ export class KeyStore {
     // A previous value from an earlier, finished transition that clean-up has not removed yet.
     if (before.previous_hash) items.push(this.dropLookup(before.previous_hash));
     items.push(this.putAudit(rotation.audit));
-    return this.transact(items);
+    if (rotation.idempotency) items.push(this.putIdempotency(rotation.idempotency));
+    const outcome = await this.transact(items);
+    if (!outcome.committed && rotation.idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') {
+      throw new IdempotencyRace();
+    }
+    return outcome;
   }
 
   /**
@@ -278,50 +348,185 @@ export class KeyStore {
   async tombstoneKey(deletion: KeyTombstone): Promise<WriteOutcome & { survivorLost?: boolean }> {
     const { key, survivor } = deletion;
     const table = this.tables.keyTableName;
+    const values: Record<string, unknown> = {
+      ':deleted': 'deleted',
+      ':active': 'active',
+      ':false': false,
+      ':now': deletion.deletedAt.toISOString(),
+      ':by': deletion.deletedBy,
+      ':reason': deletion.reason,
+      ':ttl': epochSeconds(new Date(deletion.deletedAt.getTime() + KEY_METADATA_RETENTION_DAYS * MS_PER_DAY)),
+      ':expected': key.generation,
+    };
+    const revision = revisionStep(key, values);
     const items: TransactItem[] = [
       {
         Update: {
           TableName: table,
           Key: keyTableKeys.key(key.id),
           UpdateExpression:
-            'SET #state = :deleted, is_active = :false, deleted_at = :now, deleted_by = :by, deletion_reason = :reason, #ttl = :ttl ' +
-            `REMOVE current_hash, ${PREVIOUS_VALUE_FIELDS}`,
-          ConditionExpression: LIVE_AT_GENERATION,
+            'SET #state = :deleted, is_active = :false, deleted_at = :now, updated_at = :now, deleted_by = :by, deletion_reason = :reason, ' +
+            `#ttl = :ttl, ${revision.set} REMOVE current_hash, ${PREVIOUS_VALUE_FIELDS}`,
+          ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
           ExpressionAttributeNames: { '#state': 'state', '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: {
-            ':deleted': 'deleted',
-            ':active': 'active',
-            ':false': false,
-            ':now': deletion.deletedAt.toISOString(),
-            ':by': deletion.deletedBy,
-            ':reason': deletion.reason,
-            ':ttl': epochSeconds(new Date(deletion.deletedAt.getTime() + KEY_METADATA_RETENTION_DAYS * MS_PER_DAY)),
-            ':expected': key.generation,
-          },
+          ExpressionAttributeValues: values,
         },
       },
     ];
     if (key.current_hash) items.push(this.dropLookup(key.current_hash));
     if (key.previous_hash) items.push(this.dropLookup(key.previous_hash));
     const survivorAt = items.length;
-    if (survivor) {
-      items.push({
-        ConditionCheck: {
-          TableName: table,
-          Key: keyTableKeys.key(survivor.id),
-          ConditionExpression: '#state = :active AND is_manager = :true AND is_active = :true AND environment = :environment',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':active': 'active', ':true': true, ':environment': survivor.environment },
-        },
-      });
-    }
+    if (survivor) items.push(this.survivorCheck(survivor));
     items.push(this.putAudit(deletion.audit));
     const outcome = await this.transact(items);
     if (outcome.committed) return outcome;
     return { ...outcome, survivorLost: survivor !== undefined && outcome.reasons[survivorAt] === 'ConditionalCheckFailed' };
   }
 
+  /**
+   * `updateKey`: the changed configuration on the key item (compare-and-set
+   * on generation and revision), the same fields on every value lookup that
+   * still authenticates (so a disabled key stops at once), the survivor
+   * check when a manager stops being one, and the audit record.
+   * `survivorLost` tells a failed survivor check from a lost race.
+   */
+  async updateKey(update: KeyUpdate): Promise<WriteOutcome & { survivorLost?: boolean }> {
+    const { before, changes, survivor } = update;
+    const table = this.tables.keyTableName;
+    const names: Record<string, string> = { '#state': 'state' };
+    const values: Record<string, unknown> = { ':active': 'active', ':expected': before.generation, ':now': update.at.toISOString() };
+    const sets: string[] = ['updated_at = :now'];
+    const lookupSets: string[] = [];
+    const lookupValues: Record<string, unknown> = { ':keyId': before.id };
+    for (const [field, value] of Object.entries(changes)) {
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+      if ((LOOKUP_SNAPSHOT_FIELDS as readonly string[]).includes(field)) {
+        lookupSets.push(`#${field} = :${field}`);
+        lookupValues[`:${field}`] = value;
+      }
+    }
+    values[':isManager'] = update.isManager;
+    sets.push('is_manager = :isManager');
+    const revision = revisionStep(before, values);
+    sets.push(revision.set);
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: table,
+          Key: keyTableKeys.key(before.id),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+    ];
+    if (lookupSets.length > 0) {
+      const lookupNames = Object.fromEntries(Object.entries(names).filter(([alias]) => alias !== '#state'));
+      for (const hash of update.lookupHashes) {
+        items.push({
+          Update: {
+            TableName: table,
+            Key: keyTableKeys.valueLookup(hash),
+            UpdateExpression: `SET ${lookupSets.join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
+            ExpressionAttributeNames: Object.fromEntries(lookupSets.map((set) => set.split(' = ')[0]).map((alias) => [alias, lookupNames[alias]])),
+            ExpressionAttributeValues: lookupValues,
+          },
+        });
+      }
+    }
+    const survivorAt = items.length;
+    if (survivor) items.push(this.survivorCheck(survivor));
+    items.push(this.putAudit(update.audit));
+    const outcome = await this.transact(items);
+    if (outcome.committed) return outcome;
+    return { ...outcome, survivorLost: survivor !== undefined && outcome.reasons[survivorAt] === 'ConditionalCheckFailed' };
+  }
+
+  /**
+   * `listTeamKeys` (team index, newest first: ids are ULIDs): one page of
+   * the team's key items after `startAfter`. The index is eventually
+   * consistent; a key created a moment ago may show on the next call.
+   */
+  async teamKeysPage(teamId: string, startAfter: Readonly<Record<string, string>> | undefined, pageSize: number): Promise<{ items: KeyItem[]; more: boolean }> {
+    const page = await this.tables.db.send(
+      new QueryCommand({
+        TableName: this.tables.keyTableName,
+        IndexName: TEAM_INDEX,
+        KeyConditionExpression: 'gsi1pk = :team',
+        ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(teamId) },
+        ScanIndexForward: false,
+        Limit: pageSize,
+        ExclusiveStartKey: startAfter,
+      }),
+    );
+    return { items: (page.Items ?? []) as KeyItem[], more: page.LastEvaluatedKey !== undefined };
+  }
+
+  /**
+   * `readAuditTrail`: one page of audit records, newest first, of a key
+   * (audit table, strongly consistent) or of a team (its team index).
+   */
+  async auditPage(query: {
+    readonly index?: string;
+    readonly attribute: 'pk' | 'gsi1pk';
+    readonly value: string;
+    readonly startAfter?: Readonly<Record<string, string>>;
+    readonly limit: number;
+  }): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
+    // One more than asked: whether a next page exists is known without an empty last page.
+    const page = await this.tables.db.send(
+      new QueryCommand({
+        TableName: this.tables.auditTableName,
+        IndexName: query.index,
+        KeyConditionExpression: '#p = :p',
+        ExpressionAttributeNames: { '#p': query.attribute },
+        ExpressionAttributeValues: { ':p': query.value },
+        ScanIndexForward: false,
+        Limit: query.limit + 1,
+        ExclusiveStartKey: query.startAfter,
+        ConsistentRead: query.index === undefined,
+      }),
+    );
+    const items = page.Items ?? [];
+    return { items: items.slice(0, query.limit), more: items.length > query.limit };
+  }
+
   // ---------------------------------------------------------------- helpers
+
+  /** The manager that must still be live, active and in the same environment when a change commits. */
+  private survivorCheck(survivor: KeyItem): TransactItem {
+    return {
+      ConditionCheck: {
+        TableName: this.tables.keyTableName,
+        Key: keyTableKeys.key(survivor.id),
+        ConditionExpression: '#state = :active AND is_manager = :true AND is_active = :true AND environment = :environment',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':active': 'active', ':true': true, ':environment': survivor.environment },
+      },
+    };
+  }
+
+  /** An idempotent answer's Put: only where none is stored, or the stored one has expired. */
+  private putIdempotency(record: IdempotencyRecord): TransactItem {
+    return {
+      Put: {
+        TableName: this.tables.keyTableName,
+        Item: record,
+        ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':now': epochSeconds(new Date(Date.parse(record.created_at))) },
+      },
+    };
+  }
+
+  /** Whether a transaction was cancelled by its idempotency record (at `position`). */
+  private idempotencyLost(error: unknown, position: number): boolean {
+    return error instanceof TransactionCanceledException && error.CancellationReasons?.[position]?.Code === 'ConditionalCheckFailed';
+  }
 
   /** The audit record's Put: write-once under its event id. */
   private putAudit(audit: AuditRecord): TransactItem {

@@ -50,6 +50,10 @@ export interface KeyItem extends KeyConfiguration {
   previous_key_prefix?: string;
   transition_ends_at?: string;
   regenerated_at?: string;
+  /** Compare-and-set counter of every change to the item (absent on items written before it existed: 0). */
+  revision?: number;
+  /** Last change of the key (configuration, value, state). */
+  updated_at?: string;
   /** Whether the key may manage keys (`sk` holding `keys.manage`); for the last-manager check. */
   is_manager: boolean;
   deleted_at?: string;

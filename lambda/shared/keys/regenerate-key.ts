@@ -14,6 +14,8 @@ import { AuditEventType, auditItem } from '../audit/audit-events';
 import { assertEnvironmentReach, notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
+import { idempotencyRecord } from '../http/idempotency';
+import type { IdempotentAnswer } from './create-key';
 import type { RegenerateKeyRequest } from '../http/schemas/regenerate-key';
 import { MS_PER_DAY } from '../platform/clock';
 import { describeError, log } from '../platform/log';
@@ -56,6 +58,7 @@ export async function regenerateKey(
   caller: VerifiedKey,
   input: RegenerateKeyRequest,
   meta: RequestMeta,
+  idempotent?: IdempotentAnswer<Omit<RegenerateResponse, 'new_key'> & { new_key: null }>,
 ): Promise<RegenerateResponse> {
   const now = services.clock.now();
   const key = await services.keys.getLiveKey(input.key_id, caller.team_id, now);
@@ -93,6 +96,29 @@ export async function regenerateKey(
     }
   }
 
+  const response: RegenerateResponse = {
+    success: true,
+    new_key: value,
+    key_info: {
+      id: key.id,
+      name: key.name,
+      key_type: key.type,
+      environment: key.environment,
+      key_prefix: shortPrefix(key.type, key.environment),
+      last_four: after.last_four,
+      transition_ends_at: endsAt,
+      regenerated_at: regeneratedAt,
+    },
+    migration_info: {
+      old_key_expires_at: endsAt,
+      grace_period_days: graceDays,
+      both_keys_valid: !revokeNow,
+    },
+  };
+  const answer = idempotent
+    ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...response, new_key: null }), now)
+    : undefined;
+
   const outcome = await services.keys.rotateValue({
     before,
     after,
@@ -112,6 +138,7 @@ export async function regenerateKey(
       transition_ends_at: endsAt,
       usage: usageFigures(usage),
     }),
+    idempotency: answer,
   });
   if (!outcome.committed) {
     // Lost a race: another regenerate or a delete committed first.
@@ -121,23 +148,5 @@ export async function regenerateKey(
     throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; retry.');
   }
 
-  return {
-    success: true,
-    new_key: value,
-    key_info: {
-      id: key.id,
-      name: key.name,
-      key_type: key.type,
-      environment: key.environment,
-      key_prefix: shortPrefix(key.type, key.environment),
-      last_four: after.last_four,
-      transition_ends_at: endsAt,
-      regenerated_at: regeneratedAt,
-    },
-    migration_info: {
-      old_key_expires_at: endsAt,
-      grace_period_days: graceDays,
-      both_keys_valid: !revokeNow,
-    },
-  };
+  return response;
 }

@@ -11,7 +11,7 @@
  * write without taking a slot.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { IP_RATE_ENTITY, TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../../contract/tables';
 import type { UsageItem } from '../keys/model';
 import type { StoreTables } from '../keys/key-store';
@@ -247,5 +247,36 @@ export class UsageStore {
       if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
+  }
+
+  /** `readUsage`: the raw usage item of a key (undefined when it has none). */
+  async usageItem(keyId: string): Promise<UsageItem | undefined> {
+    const { Item } = await this.tables.db.send(
+      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.usage(keyId), ConsistentRead: true }),
+    );
+    return Item as UsageItem | undefined;
+  }
+
+  /**
+   * `readUsageBatch`: `last_used_at` of up to 100 keys in one BatchGetItem
+   * (a page of a key list), by key id; a key without a usage item is absent.
+   */
+  async lastUses(keyIds: readonly string[]): Promise<Map<string, string | null>> {
+    const found = new Map<string, string | null>();
+    const table = this.tables.keyTableName;
+    let keys: Record<string, unknown>[] = keyIds.map((id) => keyTableKeys.usage(id));
+    // BatchGetItem may leave keys unprocessed under throttling; ask again for those.
+    for (let attempt = 0; keys.length > 0; attempt++) {
+      if (attempt === 5) throw new Error('BatchGetItem left keys unprocessed after 5 attempts');
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+      const result = await this.tables.db.send(
+        new BatchGetCommand({
+          RequestItems: { [table]: { Keys: keys, ProjectionExpression: 'key_id, last_used_at', ConsistentRead: true } },
+        }),
+      );
+      for (const item of result.Responses?.[table] ?? []) found.set(String(item.key_id), (item.last_used_at as string | null) ?? null);
+      keys = result.UnprocessedKeys?.[table]?.Keys ?? [];
+    }
+    return found;
   }
 }

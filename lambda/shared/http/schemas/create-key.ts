@@ -10,55 +10,68 @@ import { text } from './common';
 
 const MAX_LIST = 100;
 
+/**
+ * The editable fields of a key, as create and update validate them (without
+ * create's defaults): one definition, so an update accepts exactly what a
+ * create would.
+ */
+export function keyFieldSchemas(now: () => Date) {
+  return {
+    name: text(1000)
+      .transform((value) => value.trim())
+      .refine((value) => value.length >= 1 && value.length <= 100, 'must be 1 to 100 characters after trimming'),
+    scopes: z
+      .array(z.string({ error: 'must be a string' }).refine(isValidScope, 'must look like <area>.<resource>:<action>, <area>.*:<action> or <area>.manage'), {
+        error: 'must be an array of scope strings',
+      })
+      .min(1, 'must hold at least one scope')
+      .max(MAX_LIST, `must hold at most ${MAX_LIST} scopes`)
+      .transform((scopes) => [...new Set(scopes)]),
+    domains: z
+      .array(
+        z
+          .string({ error: 'must be a string' })
+          .refine((value) => normaliseDomainEntry(value) !== undefined, 'must be an origin such as https://app.example.com or https://*.example.com (no path)'),
+        { error: 'must be an array of origins' },
+      )
+      .max(MAX_LIST, `must hold at most ${MAX_LIST} origins`)
+      .transform((domains) => [...new Set(domains.map((d) => normaliseDomainEntry(d) as string))]),
+    ip_whitelist: z
+      .array(
+        z
+          .string({ error: 'must be a string' })
+          .refine((value) => normaliseIpEntry(value) !== undefined, 'must be an IPv4/IPv6 address or CIDR block'),
+        { error: 'must be an array of addresses or CIDR blocks' },
+      )
+      .max(MAX_LIST, `must hold at most ${MAX_LIST} entries`)
+      .transform((entries) => [...new Set(entries.map((e) => normaliseIpEntry(e) as string))]),
+    rate_limit: z
+      .int({ error: 'must be a whole number of requests per hour' })
+      .positive('must be a positive number of requests per hour')
+      .max(1_000_000_000, 'must be at most 1000000000'),
+    expires_at: z
+      .iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with a time zone, e.g. 2027-01-31T00:00:00Z' })
+      .refine((value) => Date.parse(value) > now().getTime(), 'must be in the future')
+      .transform((value) => new Date(value).toISOString())
+      .nullable(),
+    description: text(1000),
+  };
+}
+
 export function createKeyRequestSchema(now: () => Date) {
+  const fields = keyFieldSchemas(now);
   return z
     .strictObject({
-      name: text(1000)
-        .transform((value) => value.trim())
-        .refine((value) => value.length >= 1 && value.length <= 100, 'must be 1 to 100 characters after trimming'),
+      name: fields.name,
       type: z.enum(['pk', 'sk'], { error: 'must be "pk" or "sk"' }),
       environment: z.enum(['test', 'live'], { error: 'must be "test" or "live"' }),
       team_id: z.guid({ error: 'must be a UUID' }).transform((value) => value.toLowerCase()),
-      scopes: z
-        .array(z.string({ error: 'must be a string' }).refine(isValidScope, 'must look like <area>.<resource>:<action>, <area>.*:<action> or <area>.manage'), {
-          error: 'must be an array of scope strings',
-        })
-        .min(1, 'must hold at least one scope')
-        .max(MAX_LIST, `must hold at most ${MAX_LIST} scopes`)
-        .transform((scopes) => [...new Set(scopes)])
-        .default([...DEFAULT_SCOPES]),
-      domains: z
-        .array(
-          z
-            .string({ error: 'must be a string' })
-            .refine((value) => normaliseDomainEntry(value) !== undefined, 'must be an origin such as https://app.example.com or https://*.example.com (no path)'),
-          { error: 'must be an array of origins' },
-        )
-        .max(MAX_LIST, `must hold at most ${MAX_LIST} origins`)
-        .transform((domains) => [...new Set(domains.map((d) => normaliseDomainEntry(d) as string))])
-        .default([]),
-      ip_whitelist: z
-        .array(
-          z
-            .string({ error: 'must be a string' })
-            .refine((value) => normaliseIpEntry(value) !== undefined, 'must be an IPv4/IPv6 address or CIDR block'),
-          { error: 'must be an array of addresses or CIDR blocks' },
-        )
-        .max(MAX_LIST, `must hold at most ${MAX_LIST} entries`)
-        .transform((entries) => [...new Set(entries.map((e) => normaliseIpEntry(e) as string))])
-        .default([]),
-      rate_limit: z
-        .int({ error: 'must be a whole number of requests per hour' })
-        .positive('must be a positive number of requests per hour')
-        .max(1_000_000_000, 'must be at most 1000000000')
-        .optional(),
-      expires_at: z
-        .iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with a time zone, e.g. 2027-01-31T00:00:00Z' })
-        .refine((value) => Date.parse(value) > now().getTime(), 'must be in the future')
-        .transform((value) => new Date(value).toISOString())
-        .nullable()
-        .optional(),
-      description: text(1000).optional(),
+      scopes: fields.scopes.default([...DEFAULT_SCOPES]),
+      domains: fields.domains.default([]),
+      ip_whitelist: fields.ip_whitelist.default([]),
+      rate_limit: fields.rate_limit.optional(),
+      expires_at: fields.expires_at.optional(),
+      description: fields.description.optional(),
     })
     .superRefine((body, ctx) => {
       if (body.type === 'pk' && body.scopes.includes(KEYS_MANAGE)) {

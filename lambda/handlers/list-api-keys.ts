@@ -1,0 +1,20 @@
+/** GET /functions/v1/list-api-keys?team_id=&environment=&type=&state=&limit=&cursor= — the team's keys, newest first, paged. */
+import { jsonResponse } from '../contract/response';
+import { managementHandler } from '../shared/http/management-handler';
+import { listKeysRequestSchema } from '../shared/http/schemas/read-keys';
+import { listKeys } from '../shared/keys/read-keys';
+import { environmentServices, type Services } from '../shared/platform/services';
+
+export const makeHandler = (services: () => Services) =>
+  managementHandler(
+    services,
+    () => listKeysRequestSchema,
+    async (event, deps) => {
+      const page = await listKeys(deps, event.caller, event.input);
+      const meta = { timestamp: deps.clock.now().toISOString(), request_id: event.meta.requestId, next_cursor: page.next_cursor };
+      return jsonResponse(200, { data: page.data, meta }, event.meta.requestId);
+    },
+    { input: 'query' },
+  );
+
+export const handler = makeHandler(environmentServices);

@@ -1,0 +1,57 @@
+/**
+ * Reading the audit trail: a key's events or a team's, newest first, the
+ * same records the archive receives, as events (storage attributes
+ * dropped). A key's trail stays readable after the key is deleted, while
+ * its tombstone lasts; another team's key is 404.
+ */
+import { ApiError, ErrorCode } from '../../contract/errors';
+import { TEAM_INDEX, keyTableKeys } from '../../contract/tables';
+import { assertEnvironmentReach, notFound } from '../auth/authorization';
+import type { VerifiedKey } from '../auth/verify';
+import { decodeCursor, encodeCursor } from '../http/cursor';
+import type { AuditEventsRequest } from '../http/schemas/read-keys';
+import type { Services } from '../platform/services';
+import { AUDIT_STORAGE_ATTRIBUTES, type AuditEvent } from './audit-events';
+
+export interface AuditPage {
+  data: AuditEvent[];
+  next_cursor: string | null;
+}
+
+/** A stored record as its event: the storage attributes dropped. */
+function eventOf(item: Record<string, unknown>): AuditEvent {
+  const event: Record<string, unknown> = { ...item };
+  for (const name of AUDIT_STORAGE_ATTRIBUTES) delete event[name];
+  return event as unknown as AuditEvent;
+}
+
+export async function listAuditEvents(services: Services, caller: VerifiedKey, input: AuditEventsRequest): Promise<AuditPage> {
+  let partition: { index?: string; attribute: 'pk' | 'gsi1pk'; value: string; position: readonly string[] };
+  if (input.key_id !== undefined) {
+    const key = await services.keys.getKey(input.key_id);
+    if (!key || key.entity !== 'key' || key.team_id !== caller.team_id) throw notFound(input.key_id);
+    assertEnvironmentReach(caller, key.environment);
+    partition = { attribute: 'pk', value: `KEY#${key.id}`, position: ['pk', 'sk'] };
+  } else {
+    if (input.team_id !== caller.team_id) {
+      throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot read the audit trail of another team.', [
+        { field: 'team_id', issue: 'must be the calling key’s team' },
+      ]);
+    }
+    if (caller.environment === 'test') {
+      throw new ApiError(ErrorCode.FORBIDDEN, 'A test key reads the audit trail of one test key at a time: pass key_id.', [
+        { field: 'team_id', issue: 'needs a live key; a test key may pass key_id' },
+      ]);
+    }
+    partition = { index: TEAM_INDEX, attribute: 'gsi1pk', value: keyTableKeys.teamPartition(caller.team_id), position: ['pk', 'sk', 'gsi1pk', 'gsi1sk'] };
+  }
+  const startAfter = input.cursor
+    ? decodeCursor(input.cursor, partition.position, (position) => position[partition.attribute] === partition.value)
+    : undefined;
+  const page = await services.keys.auditPage({ ...partition, startAfter, limit: input.limit });
+  const last = page.items[page.items.length - 1];
+  return {
+    data: page.items.map(eventOf),
+    next_cursor: page.more && last ? encodeCursor(Object.fromEntries(partition.position.map((name) => [name, String(last[name])]))) : null,
+  };
+}

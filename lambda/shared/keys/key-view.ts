@@ -1,0 +1,69 @@
+/**
+ * A key as the read and edit routes show it: every field of the create
+ * response's `data` except `key`, plus its state, transition end and last
+ * change. Built from the stored item and its usage figures; no hash, no
+ * value, ever.
+ */
+import type { UsageSummary } from '../usage/usage-figures';
+import { inLiveTransition } from './key-store';
+import type { KeyConfiguration, KeyItem } from './model';
+
+/** Where a key stands at an instant; `deleted` only for tombstones. */
+export type KeyStateName = 'active' | 'in_transition' | 'disabled' | 'expired' | 'deleted';
+
+export const KEY_STATES: readonly KeyStateName[] = ['active', 'in_transition', 'disabled', 'expired', 'deleted'];
+
+export interface KeyResource extends KeyConfiguration {
+  id: string;
+  key_prefix: string;
+  last_four: string;
+  is_active: boolean;
+  created_at: string;
+  last_used_at: string | null;
+  description: string;
+  state: KeyStateName;
+  transition_ends_at: string | null;
+  updated_at: string;
+  deleted_at?: string;
+}
+
+/** The state of a key at `now`: deleted, then disabled, then expired, then in transition, else active. */
+export function keyStateOf(key: KeyItem, now: Date): KeyStateName {
+  if (key.state === 'deleted') return 'deleted';
+  if (!key.is_active) return 'disabled';
+  if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime()) return 'expired';
+  if (inLiveTransition(key, now)) return 'in_transition';
+  return 'active';
+}
+
+/** When the key last changed: its own stamp, or the latest event that changed it before stamps were kept. */
+export function updatedAtOf(key: KeyItem): string {
+  return key.updated_at ?? key.deleted_at ?? key.regenerated_at ?? key.created_at;
+}
+
+export function keyResource(key: KeyItem, usage: Pick<UsageSummary, 'last_used_at'>, now: Date): KeyResource {
+  const state = keyStateOf(key, now);
+  return {
+    id: key.id,
+    name: key.name,
+    key_prefix: key.key_prefix,
+    last_four: key.last_four,
+    type: key.type,
+    environment: key.environment,
+    team_id: key.team_id,
+    scopes: key.scopes,
+    domains: key.domains,
+    ip_whitelist: key.ip_whitelist,
+    rate_limit: key.rate_limit,
+    is_active: key.is_active,
+    expires_at: key.expires_at,
+    created_by: key.created_by,
+    created_at: key.created_at,
+    last_used_at: usage.last_used_at,
+    description: key.description,
+    state,
+    transition_ends_at: state !== 'deleted' && inLiveTransition(key, now) ? (key.transition_ends_at as string) : null,
+    updated_at: updatedAtOf(key),
+    ...(state === 'deleted' && key.deleted_at ? { deleted_at: key.deleted_at } : {}),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Reading keys: one key by id, and a team's keys newest first, filtered and
+ * paged. The same rules as every management route: another team's key is
+ * 404, a `test` caller sees `test` keys only.
+ */
+import { ApiError, ErrorCode } from '../../contract/errors';
+import { keyTableKeys } from '../../contract/tables';
+import { assertEnvironmentReach, notFound } from '../auth/authorization';
+import type { VerifiedKey } from '../auth/verify';
+import { decodeCursor, encodeCursor } from '../http/cursor';
+import type { GetKeyRequest, ListKeysRequest } from '../http/schemas/read-keys';
+import type { Services } from '../platform/services';
+import { ttlExpired } from './key-store';
+import { keyResource, keyStateOf, type KeyResource } from './key-view';
+import type { KeyItem } from './model';
+
+/** A live key of the caller's team that the caller may reach, or 404 / 403. */
+export async function reachableKey(services: Services, caller: VerifiedKey, keyId: string, now: Date): Promise<KeyItem> {
+  const key = await services.keys.getLiveKey(keyId, caller.team_id, now);
+  if (!key) throw notFound(keyId);
+  assertEnvironmentReach(caller, key.environment);
+  return key;
+}
+
+export async function getKey(services: Services, caller: VerifiedKey, input: GetKeyRequest): Promise<KeyResource> {
+  const now = services.clock.now();
+  const key = await reachableKey(services, caller, input.key_id, now);
+  const usage = await services.usage.readUsage(key.id, now);
+  return keyResource(key, usage, now);
+}
+
+export interface KeyPage {
+  data: KeyResource[];
+  next_cursor: string | null;
+}
+
+/** Index attributes of a key item: the position a cursor names. */
+const POSITION = ['pk', 'sk', 'gsi1pk', 'gsi1sk'] as const;
+/** Items read per index page while filling a page of results. */
+const INDEX_PAGE = 100;
+
+export async function listKeys(services: Services, caller: VerifiedKey, input: ListKeysRequest): Promise<KeyPage> {
+  if (input.team_id !== caller.team_id) {
+    throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot list keys of another team.', [
+      { field: 'team_id', issue: 'must be the calling key’s team' },
+    ]);
+  }
+  // A test key sees test keys only: asking for live keys is refused, not answered empty.
+  const environment = input.environment ?? (caller.environment === 'test' ? 'test' : undefined);
+  if (environment !== undefined) assertEnvironmentReach(caller, environment);
+  const partition = keyTableKeys.teamPartition(caller.team_id);
+  let startAfter = input.cursor
+    ? decodeCursor(input.cursor, POSITION, (position) => position.gsi1pk === partition && position.pk === position.gsi1sk)
+    : undefined;
+  const now = services.clock.now();
+  const wanted = (key: KeyItem) => {
+    if (key.entity !== 'key' || ttlExpired(key, now)) return false;
+    if (environment !== undefined && key.environment !== environment) return false;
+    if (input.type !== undefined && key.type !== input.type) return false;
+    const state = keyStateOf(key, now);
+    return input.state === undefined ? state !== 'deleted' : state === input.state;
+  };
+
+  const found: KeyItem[] = [];
+  let more = true;
+  while (found.length < input.limit && more) {
+    const page = await services.keys.teamKeysPage(caller.team_id, startAfter, INDEX_PAGE);
+    let consumed = 0;
+    for (const item of page.items) {
+      consumed += 1;
+      if (wanted(item)) found.push(item);
+      if (found.length === input.limit) break;
+    }
+    more = consumed < page.items.length || page.more;
+    const last = page.items[consumed - 1];
+    if (last) startAfter = Object.fromEntries(POSITION.map((name) => [name, String(last[name])]));
+    if (page.items.length === 0) more = false;
+  }
+
+  const lastUses = await services.usage.lastUses(found.map((key) => key.id));
+  const last = found[found.length - 1];
+  return {
+    data: found.map((key) => keyResource(key, { last_used_at: lastUses.get(key.id) ?? null }, now)),
+    next_cursor: more && last ? encodeCursor(Object.fromEntries(POSITION.map((name) => [name, String(last[name])]))) : null,
+  };
+}
