@@ -172,4 +172,63 @@ describe('each function sends exactly the storage actions it declares', () => {
     // Assess
     expect(used).toEqual(declared('expire-old-value'));
   });
+
+  it('list-api-keys: a page of keys with their last use', async () => {
+    const team = await newTeam();
+    await createKey(team);
+    const used = await recordDuring(async () => {
+      expectStatus(await call('list', { key: team.key, query: { team_id: team.teamId } }), 200);
+    });
+    expect(used).toEqual(declared('list-api-keys'));
+  });
+
+  it('get-api-key and get-api-key-usage', async () => {
+    const team = await newTeam();
+    const key = await createKey(team);
+    for (const [endpoint, name] of [['get', 'get-api-key'], ['usage', 'get-api-key-usage']] as const) {
+      const used = await recordDuring(async () => {
+        expectStatus(await call(endpoint, { key: team.key, query: { key_id: key.id } }), 200);
+      });
+      expect({ name, used }).toEqual({ name, used: declared(name) });
+    }
+  });
+
+  it('update-api-key: a manager disabled while another survives, in a transition', async () => {
+    const team = await newTeam();
+    const manager = await createKey(team, { scopes: ['keys.manage'] });
+    expectStatus(await call('regenerate', { key: team.key, body: { key_id: manager.id } }), 200);
+    const used = await recordDuring(async () => {
+      expectStatus(await call('update', { key: team.key, body: { key_id: manager.id, is_active: false } }), 200);
+    });
+    expect(used).toEqual(declared('update-api-key'));
+  });
+
+  it('list-audit-events: a key’s trail and the team’s', async () => {
+    const team = await newTeam();
+    const used = await recordDuring(async () => {
+      expectStatus(await call('audit', { key: team.key, query: { key_id: team.keyId } }), 200);
+      expectStatus(await call('audit', { key: team.key, query: { team_id: team.teamId } }), 200);
+    });
+    expect(used).toEqual(declared('list-audit-events'));
+  });
+
+  it('generate-api-key and regenerate-api-key under an Idempotency-Key', async () => {
+    const team = await newTeam();
+    const key = await createKey(team);
+    const headers = { 'Idempotency-Key': 'store-operations' };
+    const used = await recordDuring(async () => {
+      const body = { name: 'n', type: 'sk', environment: 'live', team_id: team.teamId };
+      expectStatus(await call('create', { key: team.key, body, headers }), 201);
+      expectStatus(await call('create', { key: team.key, body, headers }), 201);
+    });
+    expect(used).toEqual(declared('generate-api-key'));
+    const rolled = await recordDuring(async () => {
+      expectStatus(await call('regenerate', { key: team.key, body: { key_id: key.id }, headers: { 'Idempotency-Key': 'store-operations-roll' } }), 200);
+    });
+    // One path of regenerate (the grace path; revoking at once adds DeleteItem): within the declaration.
+    const allowed = declared('regenerate-api-key');
+    for (const part of Object.keys(rolled) as Array<keyof typeof rolled>) {
+      expect({ part, outside: rolled[part].filter((action) => !allowed[part].includes(action as never)) }).toEqual({ part, outside: [] });
+    }
+  });
 });
