@@ -94,10 +94,19 @@ function requestTimeOf(date: Date): string {
   );
 }
 
+/**
+ * A map for names the client chooses (headers, query parameters): no
+ * prototype, so a name such as `__proto__`, `constructor` or
+ * `hasOwnProperty` is just a name.
+ */
+function clientNamedMap<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
 /** Headers with the client's casing: `headers` keeps the last value, `multiValueHeaders` all of them. */
 function headersOf(rawHeaders: readonly string[]): Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'> {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  const headers = clientNamedMap<string>();
+  const multiValueHeaders = clientNamedMap<string[]>();
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const [name, value] = [rawHeaders[i], rawHeaders[i + 1]];
     headers[name] = value;
@@ -107,8 +116,8 @@ function headersOf(rawHeaders: readonly string[]): Pick<APIGatewayProxyEvent, 'h
 }
 
 function queryOf(searchParams: URLSearchParams): Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'> {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const single = clientNamedMap<string>();
+  const multi = clientNamedMap<string[]>();
   for (const [name, value] of searchParams) {
     single[name] = value;
     (multi[name] ??= []).push(value);

@@ -11,15 +11,18 @@ import type { VerifiedKey } from '../auth/verify';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import type { AuditEventsRequest } from '../http/schemas/read-keys';
 import type { Services } from '../platform/services';
-import { AUDIT_STORAGE_ATTRIBUTES, type AuditEvent } from './audit-events';
+import { AUDIT_STORAGE_ATTRIBUTES, parseAuditEvent, type AuditEvent } from './audit-events';
 
 export interface AuditPage {
   data: AuditEvent[];
   next_cursor: string | null;
 }
 
-/** A stored record as its event: the storage attributes dropped. */
+/** A stored record as its event, fields in the schema's order (the storage attributes dropped). */
 function eventOf(item: Record<string, unknown>): AuditEvent {
+  const parsed = parseAuditEvent(item);
+  if (parsed.ok) return parsed.event;
+  // A record the schema does not know (written by another version): shown as stored, storage dropped.
   const event: Record<string, unknown> = { ...item };
   for (const name of AUDIT_STORAGE_ATTRIBUTES) delete event[name];
   return event as unknown as AuditEvent;
