@@ -124,7 +124,12 @@ export function authorizeCreate(
     ]);
   }
   assertEnvironmentReach(caller, request.environment);
-  const missing = uncoveredScopes(caller.scopes, request.scopes);
+  assertGrantable(caller, request.scopes);
+}
+
+/** A caller may grant (on create or update) only scopes it holds itself, wildcards counting: no privilege escalation. */
+export function assertGrantable(caller: VerifiedKey, scopes: readonly string[]): void {
+  const missing = uncoveredScopes(caller.scopes, scopes);
   if (missing.length > 0) {
     throw new ApiError(
       ErrorCode.FORBIDDEN,

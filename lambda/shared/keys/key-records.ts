@@ -44,21 +44,18 @@ export function newKeyItem(
   };
 }
 
+/** A key's configuration, as set at creation and kept by regeneration. */
+export function configurationOf(key: KeyItem): KeyConfiguration {
+  const { team_id, name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, created_by } = key;
+  return { team_id, name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, created_by };
+}
+
 /** The part of a key item that authentication needs, copied into value lookups. */
 export function authSnapshotOf(key: KeyItem): KeyAuthSnapshot {
   return {
     key_id: key.id,
-    team_id: key.team_id,
-    name: key.name,
-    type: key.type,
-    environment: key.environment,
-    scopes: key.scopes,
-    domains: key.domains,
-    ip_whitelist: key.ip_whitelist,
-    rate_limit: key.rate_limit,
+    ...configurationOf(key),
     is_active: key.is_active,
-    expires_at: key.expires_at,
-    created_by: key.created_by,
   };
 }
 

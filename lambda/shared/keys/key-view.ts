@@ -6,21 +6,17 @@
  */
 import type { UsageSummary } from '../usage/usage-figures';
 import { inLiveTransition } from './key-store';
-import type { KeyConfiguration, KeyItem } from './model';
+import type { CreatedKey } from './create-key';
+import { configurationOf } from './key-records';
+import type { KeyItem } from './model';
 
 /** Where a key stands at an instant; `deleted` only for tombstones. */
 export type KeyStateName = 'active' | 'in_transition' | 'disabled' | 'expired' | 'deleted';
 
 export const KEY_STATES: readonly KeyStateName[] = ['active', 'in_transition', 'disabled', 'expired', 'deleted'];
 
-export interface KeyResource extends KeyConfiguration {
-  id: string;
-  key_prefix: string;
-  last_four: string;
-  is_active: boolean;
-  created_at: string;
-  last_used_at: string | null;
-  description: string;
+/** The create response's key without its value, plus where the key stands. */
+export interface KeyResource extends Omit<CreatedKey, 'key'> {
   state: KeyStateName;
   transition_ends_at: string | null;
   updated_at: string;
@@ -45,19 +41,10 @@ export function keyResource(key: KeyItem, usage: Pick<UsageSummary, 'last_used_a
   const state = keyStateOf(key, now);
   return {
     id: key.id,
-    name: key.name,
+    ...configurationOf(key),
     key_prefix: key.key_prefix,
     last_four: key.last_four,
-    type: key.type,
-    environment: key.environment,
-    team_id: key.team_id,
-    scopes: key.scopes,
-    domains: key.domains,
-    ip_whitelist: key.ip_whitelist,
-    rate_limit: key.rate_limit,
     is_active: key.is_active,
-    expires_at: key.expires_at,
-    created_by: key.created_by,
     created_at: key.created_at,
     last_used_at: usage.last_used_at,
     description: key.description,

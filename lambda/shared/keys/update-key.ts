@@ -8,13 +8,13 @@
  * regenerate, update or delete makes it 409 or 404, never a lost update.
  */
 import { ApiError, ErrorCode, type ErrorDetail } from '../../contract/errors';
-import { KEYS_MANAGE, uncoveredScopes } from '../../contract/scopes';
+import { KEYS_MANAGE } from '../../contract/scopes';
 import { AuditEventType, auditItem, EDITABLE_FIELDS, type EditableField, type FieldValue, type KeyUpdatedEvent } from '../audit/audit-events';
 import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
 import type { UpdateKeyRequest } from '../http/schemas/update-key';
 import type { Services } from '../platform/services';
-import { notFound } from '../auth/authorization';
+import { assertGrantable, notFound } from '../auth/authorization';
 import { isManager } from './key-records';
 import { inLiveTransition, type EditableKeyFields } from './key-store';
 import { keyResource, type KeyResource } from './key-view';
@@ -49,16 +49,7 @@ export async function updateKey(services: Services, caller: VerifiedKey, input: 
   const now = services.clock.now();
   const key = await reachableKey(services, caller, input.key_id, now);
   assertFitsKey(key, input);
-  if (input.scopes !== undefined) {
-    const missing = uncoveredScopes(caller.scopes, input.scopes);
-    if (missing.length > 0) {
-      throw new ApiError(
-        ErrorCode.FORBIDDEN,
-        'The calling key cannot grant scopes it does not hold itself.',
-        missing.map((scope) => ({ field: 'scopes', issue: `not held by the calling key: ${scope}` })),
-      );
-    }
-  }
+  if (input.scopes !== undefined) assertGrantable(caller, input.scopes);
 
   const changes: Partial<EditableKeyFields> = {};
   const audited: KeyUpdatedEvent['changes'] = {};
