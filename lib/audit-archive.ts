@@ -13,6 +13,7 @@ import { AUDIT_TABLE } from '../lambda/contract/tables';
 import type { ObjectLockMode } from './config';
 import { ENV } from '../lambda/contract/env-names';
 import { HouseFunction } from './house-function';
+import { createDeadLetterQueue } from './dead-letter-queue';
 import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';
 import { createServiceTable } from './table-definition';
 
@@ -96,11 +97,7 @@ export class AuditArchive extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
+    this.deadLetterQueue = createDeadLetterQueue(this, 'DeadLetterQueue');
     acknowledge(
       cfnOf(this.deadLetterQueue),
       'AwsSolutions-SQS3',

@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { ENV } from '../lambda/contract/env-names';
 import { TEAM_INDEX } from '../lambda/contract/tables';
 import { grantStoreOperations, HouseFunction } from './house-function';
+import { createDeadLetterQueue } from './dead-letter-queue';
 import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';
 
 export interface RotationProps {
@@ -47,11 +48,7 @@ export class Rotation extends Construct {
     // Both the scheduler (after its retries) and Lambda's asynchronous
     // invocation (after its two retries) put the expire event itself in the
     // message body, so one queue holds replayable expire events.
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
+    this.deadLetterQueue = createDeadLetterQueue(this, 'DeadLetterQueue');
     acknowledge(
       cfnOf(this.deadLetterQueue),
       'Serverless-SQSRedrivePolicy',
