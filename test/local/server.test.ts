@@ -190,6 +190,21 @@ describe('local server', () => {
       expect(context.getRemainingTimeInMillis()).toBeGreaterThan(29_000);
     });
 
+    it.each(['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf'])(
+      'a header and a query parameter named %s are plain names, never a 500',
+      async (name) => {
+        // Act
+        const response = await server.request('POST', `/echo?${name}=1&${name}=2`, { rawBody: '{}', headers: { [name]: 'x' } });
+
+        // Assess
+        expect(response.status).toBe(200);
+        const { event } = invocations[0];
+        expect(Object.getOwnPropertyDescriptor(event.queryStringParameters, name)?.value).toBe('2');
+        expect(Object.getOwnPropertyDescriptor(event.multiValueQueryStringParameters, name)?.value).toEqual(['1', '2']);
+        expect(Object.getOwnPropertyDescriptor(event.headers, name)?.value).toBe('x');
+      },
+    );
+
     it('has a null body and null query when there are none', async () => {
       // Act
       await server.request('DELETE', '/echo');

@@ -166,19 +166,30 @@ describe('npm start, end to end', () => {
       headers: auth(boot.key),
       body: { key_id: managerId, grace_period_days: 1 },
     });
+    const updated = await requestTo(second.baseUrl, 'PATCH', '/functions/v1/update-api-key', {
+      headers: auth(boot.key),
+      body: { key_id: managerId, description: 'edited after a restart' },
+    });
+    const listed = await requestTo(second.baseUrl, 'GET', `/functions/v1/list-api-keys?team_id=${teamId}&state=in_transition`, {
+      headers: auth(boot.key),
+    });
     const deleted = await requestTo(second.baseUrl, 'DELETE', '/functions/v1/delete-api-key', {
       headers: auth(boot.key),
       body: { key_id: managerId, confirm_deletion: true, reason: 'end-to-end' },
     });
     const teamLines = await waitFor(
       () => archivedLines(dataDir).filter((line) => line.key_id === managerId),
-      (lines) => lines.length >= 3,
+      (lines) => lines.length >= 4,
     );
     const stoppedBySigterm = await second.stop('SIGTERM');
 
     // Assess 2
-    expect([byBootstrapKey.status, byManager.status, regenerated.status, deleted.status]).toEqual([201, 201, 200, 200]);
-    expect(teamLines.map((line) => line.event_type).sort()).toEqual(['key.created', 'key.deleted', 'key.regenerated']);
+    expect([byBootstrapKey.status, byManager.status, regenerated.status, updated.status, listed.status, deleted.status]).toEqual([
+      201, 201, 200, 200, 200, 200,
+    ]);
+    expect((listed.body as { data: Array<{ id: string }> }).data.map((key) => key.id)).toEqual([managerId]);
+    // The archive took the new event type through the stream, validated like the others.
+    expect(teamLines.map((line) => line.event_type).sort()).toEqual(['key.created', 'key.deleted', 'key.regenerated', 'key.updated']);
     expect(stoppedBySigterm).toBe(0);
     expect(await waitFor(() => childrenOn(dataDir), (left) => left.length === 0, 10_000)).toEqual([]);
   }, 120_000);

@@ -3,7 +3,11 @@
  * days zero-filled oldest first, and during a live transition the uses of
  * the old and the new value.
  */
+import type { VerifiedKey } from '../auth/verify';
+import type { UsageRequest } from '../http/schemas/read-keys';
 import { inLiveTransition } from '../keys/key-store';
+import { reachableKey } from '../keys/read-keys';
+import type { Services } from '../platform/services';
 import type { KeyItem, UsageItem } from '../keys/model';
 import { MS_PER_DAY } from '../platform/clock';
 import { dayOf, summariseUsage } from './usage-figures';
@@ -35,4 +39,11 @@ export function usageReport(key: KeyItem, item: UsageItem | undefined, days: num
       ? { old_value_requests: counts?.old ?? 0, new_value_requests: counts?.new ?? 0, transition_ends_at: key.transition_ends_at as string }
       : null,
   };
+}
+
+/** The usage route: a reachable key of the caller's team, its report over `days`. */
+export async function keyUsage(services: Services, caller: VerifiedKey, input: UsageRequest): Promise<UsageReport> {
+  const now = services.clock.now();
+  const key = await reachableKey(services, caller, input.key_id, now);
+  return usageReport(key, await services.usage.usageItem(key.id), input.days, now);
 }
