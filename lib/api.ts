@@ -1,11 +1,11 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { ROUTES, type RouteDefinition } from '../lambda/contract/routes';
-import type { QuotaPeriod } from './config';
+import type { UsagePlans } from '../lambda/contract/plans';
 import { acknowledge, cfnOf } from './nag';
 
 /** A steady-state rate (requests per second) and a burst (requests). */
@@ -33,10 +33,14 @@ export interface ApiProps {
   readonly stageThrottle: Throttle;
   /** Tighter per-method throttles, by handler name. Default: none (stage throttle only). */
   readonly methodThrottles?: Readonly<Record<string, Throttle>>;
-  /** Usage-plan throttle per API Gateway API key. Required. */
-  readonly usagePlanThrottle: Throttle;
-  /** Usage-plan quota per API Gateway API key: `limit` requests per `period`. Required. */
-  readonly usagePlanQuota: { readonly limit: number; readonly period: QuotaPeriod };
+  /** Usage plans by name: one API Gateway usage plan each, on this stage. Required. */
+  readonly plans: UsagePlans;
+  /**
+   * REQUEST authorizer of the management routes: authenticates the Bearer
+   * key (result cache off) and names the team's API Gateway key as the
+   * usage identifier, so the team's plan throttles it. Required.
+   */
+  readonly managementAuthorizer: lambda.IFunction;
   /** Retention of the access log group. Default: one year. */
   readonly logRetention?: logs.RetentionDays;
   /** Whether to create the account-wide API Gateway CloudWatch Logs role. Default: true. */
@@ -45,6 +49,11 @@ export interface ApiProps {
   readonly production?: boolean;
   /** Regional AWS WAFv2 web ACL to associate with the stage. Default: none. */
   readonly webAclArn?: string;
+}
+
+/** The API Gateway name of a plan's usage plan on a stage. */
+export function usagePlanName(stageName: string, planName: string): string {
+  return `api-key-service-${stageName}-${planName}`;
 }
 
 /**
@@ -87,7 +96,8 @@ function methodKey(route: RouteDefinition): string {
  */
 export class Api extends Construct {
   readonly restApi: apigateway.RestApi;
-  readonly usagePlan: apigateway.UsagePlan;
+  /** Usage plans by plan name. */
+  readonly usagePlans: Readonly<Record<string, apigateway.UsagePlan>>;
   readonly accessLogGroup: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
@@ -120,6 +130,8 @@ export class Api extends Construct {
       endpointTypes: [apigateway.EndpointType.REGIONAL],
       cloudWatchRole: props.cloudWatchRole ?? true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // Usage plans identify the caller by the API key the authorizer returns, not a header.
+      apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
       deployOptions: {
         stageName: props.stageName,
         accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogGroup),
@@ -145,6 +157,16 @@ export class Api extends Construct {
     // The stack exports the URL as `ApiUrl`; RestApi's own `Endpoint` output would repeat it.
     this.restApi.node.tryRemoveChild('Endpoint');
 
+    // Cache off: a deleted key must stop on the very next request. The
+    // handler authenticates again (scope, IP, metering): the authorizer only
+    // answers who the team is, for its usage plan.
+    const managementAuthorizer = new apigateway.RequestAuthorizer(this, 'ManagementAuthorizer', {
+      handler: props.managementAuthorizer,
+      identitySources: [apigateway.IdentitySource.header('Authorization')],
+      resultsCacheTtl: Duration.seconds(0),
+      authorizerName: `api-key-service-${props.stageName}-management`,
+    });
+
     for (const route of routes) {
       const handler = props.handlers[route.handler];
       if (handler === undefined) {
@@ -154,13 +176,17 @@ export class Api extends Construct {
         route.method,
         // No test-invoke permission: the console's test button is not worth a second grant.
         new apigateway.LambdaIntegration(handler, { proxy: true, allowTestInvoke: false }),
-        { operationName: route.handler },
+        route.management
+          ? { operationName: route.handler, authorizer: managementAuthorizer, apiKeyRequired: true }
+          : { operationName: route.handler },
       );
-      acknowledge(
-        cfnOf(method),
-        'AwsSolutions-APIG4',
-        'Callers authenticate with the service\'s own bearer keys, checked inside the handler on every request: a cached API Gateway authorizer would keep a deleted key working for the cache TTL. verify-api-key authenticates the key it is given.',
-      );
+      if (!route.management) {
+        acknowledge(
+          cfnOf(method),
+          'AwsSolutions-APIG4',
+          'verify-api-key authenticates the key it is given in its body (that is its purpose); an authorizer on it would need the very key it verifies.',
+        );
+      }
       acknowledge(
         cfnOf(method),
         'AwsSolutions-COG4',
@@ -191,16 +217,31 @@ export class Api extends Construct {
       );
     }
 
+    // A team's plan (or the stage) throttled the request, or its quota is spent.
     this.restApi.addGatewayResponse('Throttled', {
       type: apigateway.ResponseType.THROTTLED,
       statusCode: '429',
       responseHeaders: { 'Retry-After': "'1'" },
-      templates: errorTemplate('RATE_LIMITED', 'Too many requests'),
+      templates: errorTemplate('THROTTLED', "Too many requests for the team's usage plan; retry after the Retry-After seconds."),
     });
     this.restApi.addGatewayResponse('QuotaExceeded', {
       type: apigateway.ResponseType.QUOTA_EXCEEDED,
       statusCode: '429',
-      templates: errorTemplate('RATE_LIMITED', 'Usage plan quota exceeded'),
+      responseHeaders: { 'Retry-After': "'3600'" },
+      templates: errorTemplate('QUOTA_EXCEEDED', "The team's usage plan quota for this period is used up."),
+    });
+    // The authorizer refused the Bearer key (or there was none): the house 401.
+    this.restApi.addGatewayResponse('Unauthorized', {
+      type: apigateway.ResponseType.UNAUTHORIZED,
+      statusCode: '401',
+      responseHeaders: { 'WWW-Authenticate': `'Bearer realm="api-keys", error="invalid_token"'` },
+      templates: errorTemplate('UNAUTHORIZED', 'The API key is missing or invalid: send "Authorization: Bearer <API key>".'),
+    });
+    // A team without an API Gateway key (not bootstrapped with a plan) cannot pass the usage plan.
+    this.restApi.addGatewayResponse('NoUsagePlan', {
+      type: apigateway.ResponseType.INVALID_API_KEY,
+      statusCode: '403',
+      templates: errorTemplate('FORBIDDEN', "The calling key's team has no usage plan: the operator runs npm run bootstrap -- --team-id <id> --plan <name>."),
     });
     // REST APIs answer an unknown path or method with 403 "Missing
     // Authentication Token"; the service (and the local runtime) say 404.
@@ -233,15 +274,24 @@ export class Api extends Construct {
     }
     this.acknowledgeNagFindings();
 
-    // Applies to requests that carry an API Gateway API key (methods that set
-    // apiKeyRequired, or keys returned by an authorizer). The service's own
-    // keys are limited per key by the handlers (`rate_limit`, 429).
-    this.usagePlan = this.restApi.addUsagePlan('UsagePlan', {
-      name: `api-key-service-${props.stageName}`,
-      description: 'Throttle and quota per API Gateway API key',
-      throttle: { rateLimit: props.usagePlanThrottle.rateLimit, burstLimit: props.usagePlanThrottle.burstLimit },
-      quota: { limit: props.usagePlanQuota.limit, period: apigateway.Period[props.usagePlanQuota.period] },
-      apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
+    // One usage plan per configured plan. Each team has one API Gateway key
+    // (made by the bootstrap command) in one plan; the management authorizer
+    // and the platform authorizer name it as the usage identifier. The
+    // service's own keys are further limited per key (`rate_limit`).
+    const usagePlans: Record<string, apigateway.UsagePlan> = {};
+    for (const [name, plan] of Object.entries(props.plans)) {
+      usagePlans[name] = this.restApi.addUsagePlan(`UsagePlan-${name}`, {
+        name: usagePlanName(props.stageName, name),
+        description: `Plan "${name}": throttle and quota per team`,
+        throttle: { rateLimit: plan.rateLimit, burstLimit: plan.burstLimit },
+        quota: plan.quota ? { limit: plan.quota.limit, period: apigateway.Period[plan.quota.period] } : undefined,
+        apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
+      });
+    }
+    this.usagePlans = usagePlans;
+    new CfnOutput(this, 'UsagePlanIds', {
+      description: 'Usage plan ids by plan name (JSON): what `npm run bootstrap -- --aws --plan <name>` attaches a team to',
+      value: Stack.of(this).toJsonString(Object.fromEntries(Object.entries(usagePlans).map(([name, plan]) => [name, plan.usagePlanId]))),
     });
   }
 

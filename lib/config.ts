@@ -1,5 +1,6 @@
 import type { Construct } from 'constructs';
 import { DEFAULT_GUESS_LIMIT_PER_MINUTE, DEFAULT_PLAN_RATE_LIMIT } from '../lambda/contract/defaults';
+import { DEFAULT_USAGE_PLANS, parseUsagePlans, type UsagePlans } from '../lambda/contract/plans';
 import { parseRouteScopeTable } from '../lambda/contract/route-scopes';
 import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../lambda/contract/retention';
 import { isValidScope } from '../lambda/contract/scopes';
@@ -12,7 +13,6 @@ import { isValidScope } from '../lambda/contract/scopes';
  */
 
 export type ObjectLockMode = 'COMPLIANCE' | 'GOVERNANCE';
-export type QuotaPeriod = 'DAY' | 'WEEK' | 'MONTH';
 
 export interface ServiceConfig {
   /** Deployment stage name; part of the stack name and the API stage name. */
@@ -29,14 +29,8 @@ export interface ServiceConfig {
   readonly managementRateLimit: number;
   /** Per-method burst throttle of create, regenerate and delete, requests. */
   readonly managementBurstLimit: number;
-  /** Usage-plan steady-state throttle, requests per second per API Gateway key. */
-  readonly usagePlanRateLimit: number;
-  /** Usage-plan burst throttle, requests per API Gateway key. */
-  readonly usagePlanBurstLimit: number;
-  /** Usage-plan quota: requests per API Gateway key per `usagePlanQuotaPeriod`. */
-  readonly usagePlanQuota: number;
-  /** Period of the usage-plan quota. */
-  readonly usagePlanQuotaPeriod: QuotaPeriod;
+  /** Usage plans by name (one API Gateway usage plan each); every team's API Gateway key is in one. */
+  readonly plans: UsagePlans;
   /** S3 Object Lock mode of archived audit objects. */
   readonly archiveObjectLockMode: ObjectLockMode;
   /** S3 Object Lock default retention of archived audit objects, in days. */
@@ -70,10 +64,7 @@ export const CONTEXT_KEYS = [
   'apiBurstLimit',
   'managementRateLimit',
   'managementBurstLimit',
-  'usagePlanRateLimit',
-  'usagePlanBurstLimit',
-  'usagePlanQuota',
-  'usagePlanQuotaPeriod',
+  'plans',
   'archiveObjectLockMode',
   'archiveObjectLockDays',
   'logRetentionDays',
@@ -95,10 +86,7 @@ export const DEFAULTS = {
   apiBurstLimit: 200,
   managementRateLimit: 10,
   managementBurstLimit: 20,
-  usagePlanRateLimit: 50,
-  usagePlanBurstLimit: 100,
-  usagePlanQuota: 1_000_000,
-  usagePlanQuotaPeriod: 'MONTH',
+  plans: DEFAULT_USAGE_PLANS,
   archiveObjectLockMode: 'COMPLIANCE',
   archiveObjectLockDays: ARCHIVE_RETENTION_DAYS,
   logRetentionDays: 365,
@@ -152,10 +140,7 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
     apiBurstLimit: reader.integer('apiBurstLimit', DEFAULTS.apiBurstLimit, 1, 5_000),
     managementRateLimit: reader.number('managementRateLimit', DEFAULTS.managementRateLimit, 1, 10_000),
     managementBurstLimit: reader.integer('managementBurstLimit', DEFAULTS.managementBurstLimit, 1, 5_000),
-    usagePlanRateLimit: reader.number('usagePlanRateLimit', DEFAULTS.usagePlanRateLimit, 1, 10_000),
-    usagePlanBurstLimit: reader.integer('usagePlanBurstLimit', DEFAULTS.usagePlanBurstLimit, 1, 5_000),
-    usagePlanQuota: reader.integer('usagePlanQuota', DEFAULTS.usagePlanQuota, 1, Number.MAX_SAFE_INTEGER),
-    usagePlanQuotaPeriod: reader.oneOf('usagePlanQuotaPeriod', DEFAULTS.usagePlanQuotaPeriod, ['DAY', 'WEEK', 'MONTH'] as const),
+    plans: reader.plans('plans'),
     archiveObjectLockMode: reader.oneOf('archiveObjectLockMode', DEFAULTS.archiveObjectLockMode, ['COMPLIANCE', 'GOVERNANCE'] as const),
     // Below the audit retention only outside production: a dev stack should not
     // leave objects nobody can delete for two years.
@@ -180,9 +165,6 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
   }
   if (config.managementBurstLimit < config.managementRateLimit) {
     problems.push(`managementBurstLimit (${config.managementBurstLimit}) must be at least managementRateLimit (${config.managementRateLimit})`);
-  }
-  if (config.usagePlanBurstLimit < config.usagePlanRateLimit) {
-    problems.push(`usagePlanBurstLimit (${config.usagePlanBurstLimit}) must be at least usagePlanRateLimit (${config.usagePlanRateLimit})`);
   }
 
   if (problems.length > 0) {
@@ -289,6 +271,15 @@ class ContextReader {
       return {};
     }
     return parsed as Record<string, string>;
+  }
+
+  /** Usage plans (an object in cdk.json, or its JSON text with `-c`), checked as the local runtime checks `USAGE_PLANS`. */
+  plans(key: ContextKey): UsagePlans {
+    const value = this.raw(key);
+    if (value === undefined) return DEFAULT_USAGE_PLANS;
+    const { plans, problems } = parseUsagePlans(value);
+    this.problems.push(...problems.map((problem) => `${key}: ${problem}`));
+    return problems.length > 0 ? DEFAULT_USAGE_PLANS : plans;
   }
 
   /** One scope (`AUTHORIZER_SCOPE`), checked like the authorizer does. */

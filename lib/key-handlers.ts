@@ -49,6 +49,8 @@ export class KeyHandlers extends Construct {
   readonly verify: HouseFunction;
   /** Lambda authorizer for the platform's APIs; not routed here. */
   readonly authorizer: HouseFunction;
+  /** REQUEST authorizer of the management routes (usage plans). */
+  readonly managementAuthorizer: HouseFunction;
   /** list, get, update, usage and audit-events. */
   readonly readAndEdit: HouseFunction[];
 
@@ -132,6 +134,14 @@ export class KeyHandlers extends Construct {
       return fn;
     });
 
+    this.managementAuthorizer = new HouseFunction(this, 'ManagementAuthorizer', {
+      ...common,
+      handlerName: 'management-authorizer',
+      description: 'REQUEST authorizer of the management routes: the caller\'s team API Gateway key, for its usage plan',
+      environment: { [ENV.KEY_TABLE_NAME]: keyTable.tableName },
+    });
+    grantStoreOperations(this.managementAuthorizer, 'management-authorizer', stores);
+
     for (const fn of this.all) {
       acknowledge(
         cfnOf(fn),
@@ -151,6 +161,6 @@ export class KeyHandlers extends Construct {
 
   /** Every function of this construct, for alarms. */
   get all(): HouseFunction[] {
-    return [this.generate, this.regenerate, this.delete, this.verify, this.authorizer, ...this.readAndEdit];
+    return [this.generate, this.regenerate, this.delete, this.verify, this.authorizer, this.managementAuthorizer, ...this.readAndEdit];
   }
 }

@@ -6,6 +6,7 @@
  * error vocabulary. See docs/architecture.md.
  */
 export * from './archive';
+export * from './plans';
 export * from './defaults';
 export * from './env-names';
 export * from './errors';

@@ -48,6 +48,8 @@ export const STORE_OPERATIONS = {
   readUsageBatch: { keyTable: ['dynamodb:BatchGetItem'] },
   /** A key's or a team's audit records, newest first. */
   readAuditTrail: { auditTable: ['dynamodb:Query'], auditTeamIndex: ['dynamodb:Query'] },
+  /** A team's plan and usage key (the authorizers' usage identifier). */
+  readTeam: { keyTable: ['dynamodb:GetItem'] },
   /** A stored idempotency record (create, regenerate). */
   readIdempotencyRecord: { keyTable: ['dynamodb:GetItem'] },
   /** Configuration change: key item, the lookups that authenticate, a surviving manager checked, the audit record. */
@@ -78,7 +80,8 @@ export const FUNCTION_OPERATIONS = {
   'regenerate-api-key': [...AUTHENTICATED, 'readIdempotencyRecord', 'readKey', 'readUsage', 'rotateValue'],
   'delete-api-key': [...AUTHENTICATED, 'readKey', 'readUsage', 'listTeamKeys', 'tombstoneKey'],
   'verify-api-key': ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess'],
-  authorizer: AUTHENTICATED,
+  authorizer: [...AUTHENTICATED, 'readTeam'],
+  'management-authorizer': ['readValueLookup', 'readTeam'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
   'list-api-keys': [...AUTHENTICATED, 'listTeamKeys', 'readUsageBatch'],
   'get-api-key': [...AUTHENTICATED, 'readKey', 'readUsage'],

@@ -11,6 +11,7 @@
  * | value lookup    | `HASH#<sha256>`   | `HASH`            | one per valid value; auth snapshot of the key |
  * | usage           | `KEY#<id>`        | `USAGE`           | counters and rate windows; never expires       |
  * | ip-rate         | `IPRATE#<source>` | `<minute index>`  | verify endpoint's guess counter; TTL 2 min     |
+ * | team            | `TEAM#<team_id>`  | `TEAM`            | usage plan and API Gateway key of the team    |
  * | idempotency     | `IDEMPOTENCY#<caller>#<sha256>` | `IDEMPOTENCY` | a replayable answer; TTL 24 h       |
  *
  * GSI `byTeam` (`gsi1pk` = `TEAM#<team_id>`, `gsi1sk` = `KEY#<id>`) lists a
@@ -93,6 +94,10 @@ export const keyTableKeys = {
    * address or an IPv6 /64) in one minute (minutes since the epoch).
    */
   ipRateCounter: (source: string, minute: number) => ({ pk: `IPRATE#${source}`, sk: String(minute) }),
+  /** A team: its usage plan and its API Gateway key (the usage identifier its requests are throttled by). */
+  team: (teamId: string) => ({ pk: `TEAM#${teamId}`, sk: 'TEAM' }),
+  /** Local runtime only: a usage key's quota count in one calendar period. */
+  planQuota: (usageKeyHash: string, periodId: string) => ({ pk: `PLANQUOTA#${usageKeyHash}`, sk: periodId }),
   /**
    * A create or regenerate answered under an `Idempotency-Key`, by the
    * calling key and the SHA-256 of the idempotency key (TTL 24 h).

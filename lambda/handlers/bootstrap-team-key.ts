@@ -5,7 +5,8 @@
  * and `enc.*:read`, written straight into the store with its audit record
  * (the same atomic write as the create endpoint).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { keyTableKeys } from '../contract/tables';
 import type { Environment } from '../shared/keys/key-values';
 import { BOOTSTRAP_SCOPES } from '../contract/scopes';
 import type { Services } from '../shared/platform/services';
@@ -66,4 +67,66 @@ export async function bootstrapTeamKey(services: Services, input: BootstrapInput
     created_by: created.created_by,
     created_at: created.created_at,
   };
+}
+
+/**
+ * Where a team's API Gateway key comes from: locally a random value with a
+ * `local-` id; in AWS, API Gateway's CreateApiKey and usage plan keys
+ * (local/api-gateway-usage-keys.ts, with the operator's credentials).
+ */
+export interface UsageKeyIssuer {
+  /** Creates the team's key and puts it in `plan`; its id and value. */
+  create(teamId: string, plan: string): Promise<{ id: string; value: string }>;
+  /** Moves the key from plan `from` to plan `to`. */
+  move(keyId: string, from: string, to: string): Promise<void>;
+}
+
+/** A random usage-key value: 40 URL-safe characters (API Gateway wants at least 20). */
+export function newUsageKeyValue(): string {
+  return randomBytes(30).toString('base64url');
+}
+
+/** The local runtime's issuer: no gateway, the plan lives on the team item only. */
+export const localUsageKeys: UsageKeyIssuer = {
+  create: async () => ({ id: `local-${randomUUID()}`, value: newUsageKeyValue() }),
+  move: async () => undefined,
+};
+
+export interface PlanAssignment {
+  readonly plan: string;
+  /** The plan the team was on, when this moved it. */
+  readonly movedFrom?: string;
+  /** Whether the team got its API Gateway key now. */
+  readonly created: boolean;
+}
+
+/**
+ * Puts a team on `plan`: its first time, a new API Gateway key in that
+ * plan and the team item; after that, the same key moved to the plan.
+ */
+export async function assignTeamPlan(services: Services, teamId: string, plan: string, issuer: UsageKeyIssuer): Promise<PlanAssignment> {
+  const team = teamId.toLowerCase();
+  let existing = await services.keys.getTeam(team);
+  if (!existing) {
+    const usageKey = await issuer.create(team, plan);
+    const now = services.clock.now().toISOString();
+    const created = await services.keys.putNewTeam({
+      ...keyTableKeys.team(team),
+      entity: 'team',
+      team_id: team,
+      plan,
+      usage_key_id: usageKey.id,
+      usage_key: usageKey.value,
+      created_at: now,
+      updated_at: now,
+    });
+    if (created) return { plan, created: true };
+    // A concurrent bootstrap made the team first: move it, as if it had existed.
+    existing = await services.keys.getTeam(team);
+    if (!existing) throw new Error(`team ${team} vanished while it was being bootstrapped`);
+  }
+  if (existing.plan === plan) return { plan, created: false };
+  await issuer.move(existing.usage_key_id, existing.plan, plan);
+  await services.keys.moveTeamPlan(team, existing.plan, plan, services.clock.now());
+  return { plan, movedFrom: existing.plan, created: false };
 }

@@ -54,8 +54,7 @@ describe('service configuration from CDK context', () => {
         planRateLimit: '5000',
         apiRateLimit: '12.5',
         apiBurstLimit: '40',
-        usagePlanQuota: '42',
-        usagePlanQuotaPeriod: 'DAY',
+        plans: '{"default":{"rateLimit":5,"burstLimit":10,"quota":{"limit":42,"period":"DAY"}},"gold":{"rateLimit":50,"burstLimit":100}}',
         archiveObjectLockMode: 'GOVERNANCE',
         archiveObjectLockDays: '1095',
         logRetentionDays: '90',
@@ -74,8 +73,10 @@ describe('service configuration from CDK context', () => {
       planRateLimit: 5000,
       apiRateLimit: 12.5,
       apiBurstLimit: 40,
-      usagePlanQuota: 42,
-      usagePlanQuotaPeriod: 'DAY',
+      plans: {
+        default: { rateLimit: 5, burstLimit: 10, quota: { limit: 42, period: 'DAY' } },
+        gold: { rateLimit: 50, burstLimit: 100 },
+      },
       archiveObjectLockMode: 'GOVERNANCE',
       archiveObjectLockDays: 1095,
       logRetentionDays: 90,
@@ -178,7 +179,7 @@ describe('service configuration from CDK context', () => {
       stage: 'Prod_1',
       planRateLimit: '0',
       apiBurstLimit: 'lots',
-      usagePlanQuotaPeriod: 'YEAR',
+      plans: { default: { rateLimit: 1, burstLimit: 1, quota: { limit: 1, period: 'YEAR' } } },
       archiveObjectLockMode: 'compliance',
       logRetentionDays: 42,
       production: 'yes',
@@ -191,7 +192,7 @@ describe('service configuration from CDK context', () => {
     expect(message).toContain('"Prod_1"');
     expect(message).toContain('planRateLimit must be an integer from 1 to');
     expect(message).toContain('apiBurstLimit must be an integer from 1 to 5000; got "lots"');
-    expect(message).toContain('usagePlanQuotaPeriod must be one of DAY, WEEK, MONTH; got "YEAR"');
+    expect(message).toContain('plans: default.quota must be {"limit": a whole number ≥ 1, "period": "DAY", "WEEK" or "MONTH"}');
     expect(message).toContain('archiveObjectLockMode must be one of COMPLIANCE, GOVERNANCE; got "compliance"');
     expect(message).toContain('logRetentionDays must be one of 1, 3, 5');
     expect(message).toContain('production must be true or false; got "yes"');
@@ -210,8 +211,17 @@ describe('service configuration from CDK context', () => {
     expect(readServiceConfig(contextOf({ archiveObjectLockDays: 1 })).archiveObjectLockDays).toBe(1);
   });
 
-  it('a burst below its rate is rejected', () => {
-    expect(problemsOf({ usagePlanRateLimit: 200, usagePlanBurstLimit: 100 })).toContain('usagePlanBurstLimit (100) must be at least usagePlanRateLimit (200)');
+  it('a plan whose burst is below its rate is rejected', () => {
+    expect(problemsOf({ plans: { default: { rateLimit: 200, burstLimit: 100 } } })).toContain('plans: default.burstLimit must be at least rateLimit');
+  });
+
+  it.each([
+    ['no default plan', { gold: { rateLimit: 1, burstLimit: 1 } }, 'plans: a "default" plan is required'],
+    ['an unknown field', { default: { rateLimit: 1, burstLimit: 1, limit: 3 } }, 'plans: default: unknown field(s) limit'],
+    ['a bad plan name', { default: { rateLimit: 1, burstLimit: 1 }, Gold: { rateLimit: 1, burstLimit: 1 } }, 'plans: plan name "Gold" must be lowercase'],
+    ['not an object', '[1]', 'plans: must be an object of plans by name'],
+  ])('plans with %s are rejected', (_name, plans, message) => {
+    expect(problemsOf({ plans })).toContain(message);
   });
 
   it('the documented keys are exactly the configuration fields', () => {

@@ -21,10 +21,7 @@ beforeAll(() => {
     stage: 'prod',
     archiveObjectLockMode: 'GOVERNANCE',
     archiveObjectLockDays: '1000',
-    usagePlanRateLimit: '7',
-    usagePlanBurstLimit: '9',
-    usagePlanQuota: '12345',
-    usagePlanQuotaPeriod: 'WEEK',
+    plans: JSON.stringify({ default: { rateLimit: 7, burstLimit: 9, quota: { limit: 12345, period: 'WEEK' } }, gold: { rateLimit: 70, burstLimit: 90 } }),
     apiRateLimit: '30',
     apiBurstLimit: '60',
     logRetentionDays: '90',
@@ -57,10 +54,17 @@ it('the configured Object Lock mode and days apply, and the lifecycle follows th
   });
 });
 
-it('the usage plan and the stage carry the configured throttles and quota', () => {
+it('each configured plan is a usage plan with its throttle and quota; the stage carries its throttle', () => {
+  service.template.resourceCountIs('AWS::ApiGateway::UsagePlan', 2);
   service.template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+    UsagePlanName: 'api-key-service-prod-default',
     Throttle: { RateLimit: 7, BurstLimit: 9 },
     Quota: { Limit: 12345, Period: 'WEEK' },
+  });
+  service.template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+    UsagePlanName: 'api-key-service-prod-gold',
+    Throttle: { RateLimit: 70, BurstLimit: 90 },
+    Quota: Match.absent(),
   });
   service.template.hasResourceProperties('AWS::ApiGateway::Stage', {
     StageName: 'prod',

@@ -28,6 +28,7 @@ export const HANDLER_NAMES = [
   'list-audit-events',
   'verify-api-key',
   'authorizer',
+  'management-authorizer',
   'expire-old-value',
   'archive-audit',
 ] as const;
@@ -88,6 +89,7 @@ export function functionsByHandler(stack: ApiKeyServiceStack): Record<(typeof HA
     'get-api-key-usage': stack.handlers.byHandler['get-api-key-usage'] as HouseFunction,
     'list-audit-events': stack.handlers.byHandler['list-audit-events'] as HouseFunction,
     authorizer: stack.handlers.authorizer,
+    'management-authorizer': stack.handlers.managementAuthorizer,
     'expire-old-value': stack.rotation.expireFunction,
     'archive-audit': stack.auditArchive.archiver,
   };

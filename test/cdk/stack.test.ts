@@ -327,22 +327,45 @@ describe('API', () => {
     });
   });
 
-  it('the usage plan carries the configured throttle and quota on the stage', () => {
+  it('the default plan is a usage plan with its throttle and quota on the stage', () => {
+    const plan = DEFAULTS.plans.default;
     service.template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
-      Throttle: { RateLimit: DEFAULTS.usagePlanRateLimit, BurstLimit: DEFAULTS.usagePlanBurstLimit },
-      Quota: { Limit: DEFAULTS.usagePlanQuota, Period: DEFAULTS.usagePlanQuotaPeriod },
+      UsagePlanName: 'api-key-service-dev-default',
+      Throttle: { RateLimit: plan.rateLimit, BurstLimit: plan.burstLimit },
+      Quota: { Limit: plan.quota?.limit, Period: plan.quota?.period },
       ApiStages: [Match.objectLike({ ApiId: { Ref: logicalIdOf(service.stack.api.restApi) } })],
     });
   });
 
-  it('throttled requests get 429 with Retry-After in the service error shape', () => {
-    service.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
-      ResponseType: 'THROTTLED',
-      StatusCode: '429',
-      ResponseParameters: { 'gatewayresponse.header.Retry-After': "'1'" },
-      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"code":"RATE_LIMITED"') },
-    });
+  it('API keys come from the authorizer; every management method requires one and runs the management authorizer, uncached', () => {
+    service.template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+    const authorizers = resourcesOf(service.template, 'AWS::ApiGateway::Authorizer');
+    const [authorizerId, authorizer] = Object.entries(authorizers)[0];
+    expect(Object.keys(authorizers)).toHaveLength(1);
+    expect(authorizer.Properties).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0, IdentitySource: 'method.request.header.Authorization' });
+    expect(JSON.stringify(authorizer.Properties?.AuthorizerUri)).toContain(logicalIdOf(service.stack.handlers.managementAuthorizer));
+    const methods = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::Method')).map((method) => method.Properties ?? {});
+    for (const route of ROUTES) {
+      const method = methods.find((candidate) => candidate.HttpMethod === route.method && candidate.OperationName === route.handler);
+      const expected = route.management
+        ? { route: route.handler, ApiKeyRequired: true, AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } }
+        : { route: route.handler, ApiKeyRequired: undefined, AuthorizationType: 'NONE', AuthorizerId: undefined };
+      expect({ route: route.handler, ApiKeyRequired: method?.ApiKeyRequired, AuthorizationType: method?.AuthorizationType, AuthorizerId: method?.AuthorizerId }).toEqual(expected);
+    }
   });
+
+  it.each([
+    ['THROTTLED', 'THROTTLED', "'1'"],
+    ['QUOTA_EXCEEDED', 'QUOTA_EXCEEDED', "'3600'"],
+  ])('a %s gateway response is 429 %s in the house shape with Retry-After', (type, code, retryAfter) => {
+    const response = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::GatewayResponse')).find(
+      (candidate) => candidate.Properties?.ResponseType === type,
+    );
+    expect(response?.Properties).toMatchObject({ StatusCode: '429', ResponseParameters: { 'gatewayresponse.header.Retry-After': retryAfter } });
+    const body = JSON.parse((response?.Properties?.ResponseTemplates as Record<string, string>)['application/json']);
+    expect(body).toEqual({ error: { code, message: expect.any(String), details: [], request_id: '$context.requestId' } });
+  });
+
 });
 
 describe('functions', () => {
@@ -441,6 +464,7 @@ describe('least privilege', () => {
       },
       'verify-api-key': { ...own('verify-api-key'), '*': xray, ...declared('verify-api-key') },
       authorizer: { ...own('authorizer'), '*': xray, ...declared('authorizer') },
+      'management-authorizer': { ...own('management-authorizer'), '*': xray, ...declared('management-authorizer') },
       ...Object.fromEntries(
         (['list-api-keys', 'get-api-key', 'update-api-key', 'get-api-key-usage', 'list-audit-events'] as const).map((name) => [
           name,

@@ -17,7 +17,7 @@ import { makeHandler as makeUsageHandler } from '../../lambda/handlers/get-api-k
 import { makeHandler as makeAuditHandler } from '../../lambda/handlers/list-audit-events';
 import { ROUTES, type RouteDefinition } from '../../lambda/contract/routes';
 import { testServices } from './services';
-import { bootstrapTeamKey } from '../../lambda/handlers/bootstrap-team-key';
+import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../../lambda/handlers/bootstrap-team-key';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -120,6 +120,7 @@ export interface TestTeam {
 export async function newTeam(environment: 'live' | 'test' = 'live'): Promise<TestTeam> {
   const teamId = randomUUID();
   const userId = randomUUID();
+  await assignTeamPlan(testServices(), teamId, 'default', localUsageKeys);
   const boot = await bootstrapTeamKey(testServices(), { teamId, environment, userId });
   recordIssuedValue(boot.key);
   return { teamId, userId, key: boot.key, keyId: boot.id };

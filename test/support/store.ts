@@ -14,6 +14,7 @@ export async function getItem(key: { pk: string; sk: string }, table = config.ke
 
 export const keyItem = (keyId: string) => getItem(keyTableKeys.key(keyId));
 export const usageItem = (keyId: string) => getItem(keyTableKeys.usage(keyId));
+export const teamItem = (teamId: string) => getItem(keyTableKeys.team(teamId));
 export const lookupItemOf = (value: string) => getItem(keyTableKeys.valueLookup(hashKeyValue(value, config.pepper)));
 
 /** Every value-lookup item that points at the key (full scan; small test tables). */

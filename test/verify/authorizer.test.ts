@@ -6,7 +6,7 @@
 import type { APIGatewayAuthorizerResult, Statement } from 'aws-lambda';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
-import { usageItem } from '../support/store';
+import { teamItem, usageItem } from '../support/store';
 import { authorizerWith, routeScopesFromEnv } from '../../lambda/handlers/authorizer';
 import { presentedValue } from '../../lambda/shared/auth/authorization';
 import { testServices } from '../support/services';
@@ -43,13 +43,13 @@ describe('Lambda REQUEST authorizer', () => {
   describe('without a route table: any valid key, the whole stage', () => {
     const authorizer = authorizerWith(() => [], testServices);
 
-    it('Allow with principalId, context and usageIdentifierKey = the key id', async () => {
+    it('Allow with principalId, context and usageIdentifierKey = the team’s API Gateway key', async () => {
       const created = await createKey(team, { scopes: ['enc.tiles:read', 'enc.charts:read'], rate_limit: 10 });
       const { result, thrown } = await callAuthorizer(authorizer, { headers: { Authorization: `Bearer ${created.key}` } });
       expect(thrown).toBeUndefined();
       expect(result).toEqual({
         principalId: created.id,
-        usageIdentifierKey: created.id,
+        usageIdentifierKey: (await teamItem(team.teamId))?.usage_key,
         policyDocument: {
           Version: '2012-10-17',
           Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: [`${METHOD_ARN_PREFIX}*/*`] }],
@@ -138,7 +138,7 @@ describe('Lambda REQUEST authorizer', () => {
     it('allows the routes whose scope the key holds and denies the rest, in one cacheable policy', async () => {
       const created = await createKey(team, { scopes: ['enc.*:read'] });
       const { result } = await callAuthorizer(authorizer, { headers: { 'x-api-key': created.key }, resource: 'GET/tiles/3/4/5' });
-      expect(result?.usageIdentifierKey).toBe(created.id);
+      expect(result?.usageIdentifierKey).toBe((await teamItem(team.teamId))?.usage_key);
       // The same cached policy answers every route right.
       expect(allows(result, 'GET/tiles/9')).toBe(true);
       expect(allows(result, 'GET/charts/1')).toBe(true);

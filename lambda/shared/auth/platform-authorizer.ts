@@ -77,6 +77,8 @@ export async function authorize(
     return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
   }
   if (!result.valid) throw new Error('Unauthorized');
+  // The team's API Gateway key: a platform API with apiKeySource AUTHORIZER gets per-team plans.
+  const team = await deps.keys.getTeam(key.team_id);
   return {
     ...policy(key.id, statements),
     context: {
@@ -89,6 +91,6 @@ export async function authorize(
       ratelimit_remaining: result.ratelimit.remaining,
       ratelimit_reset: result.ratelimit.reset,
     },
-    usageIdentifierKey: key.id,
+    ...(team ? { usageIdentifierKey: team.usage_key } : {}),
   };
 }

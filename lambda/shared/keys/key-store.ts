@@ -10,11 +10,13 @@
  * may take up to 48 h to remove it) and a key of another team all read as
  * absent.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   GetCommand,
+  PutCommand,
   QueryCommand,
+  UpdateCommand,
   TransactWriteCommand,
   type DynamoDBDocumentClient,
   type TransactWriteCommandInput,
@@ -25,7 +27,7 @@ import type { AuditRecord } from '../audit/audit-events';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { newUsageItem } from '../usage/usage-figures';
 import { valueLookupItem } from './key-records';
-import type { KeyItem, ValueLookupItem } from './model';
+import type { KeyItem, TeamItem, ValueLookupItem } from './model';
 
 /** The tables the store writes. */
 export interface StoreTables {
@@ -493,6 +495,39 @@ export class KeyStore {
     );
     const items = page.Items ?? [];
     return { items: items.slice(0, query.limit), more: items.length > query.limit };
+  }
+
+  /** `readTeam`: a team's item (plan and usage key), strongly consistent. */
+  async getTeam(teamId: string): Promise<TeamItem | undefined> {
+    const { Item } = await this.tables.db.send(
+      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.team(teamId), ConsistentRead: true }),
+    );
+    return Item as TeamItem | undefined;
+  }
+
+  /** `writeTeam` (operator): a team's first item; false when the team has one already. */
+  async putNewTeam(team: TeamItem): Promise<boolean> {
+    try {
+      await this.tables.db.send(new PutCommand({ TableName: this.tables.keyTableName, Item: team, ConditionExpression: ABSENT }));
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** `writeTeam` (operator): moves a team to another plan, if it is still on `from`. */
+  async moveTeamPlan(teamId: string, from: string, to: string, at: Date): Promise<void> {
+    await this.tables.db.send(
+      new UpdateCommand({
+        TableName: this.tables.keyTableName,
+        Key: keyTableKeys.team(teamId),
+        UpdateExpression: 'SET #plan = :to, updated_at = :at',
+        ConditionExpression: '#plan = :from',
+        ExpressionAttributeNames: { '#plan': 'plan' },
+        ExpressionAttributeValues: { ':to': to, ':from': from, ':at': at.toISOString() },
+      }),
+    );
   }
 
   // ---------------------------------------------------------------- helpers

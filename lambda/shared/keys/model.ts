@@ -101,3 +101,23 @@ export interface UsageItem {
   /** Rate-limit windows: window index (hours since epoch) → admitted requests. */
   windows: Record<string, number>;
 }
+
+/** Team item (`TEAM#<team_id>` / `TEAM`): the team's usage plan and API Gateway key; never expires. */
+export interface TeamItem {
+  pk: string;
+  sk: string;
+  entity: 'team';
+  team_id: string;
+  /** Name of the usage plan (lambda/contract/plans.ts). */
+  plan: string;
+  /** API Gateway API key id (`local-…` locally). */
+  usage_key_id: string;
+  /**
+   * The API Gateway key's value: the usage identifier the authorizers return.
+   * A random secret no team ever sees; it grants nothing by itself (the
+   * service's own keys authenticate). Never logged.
+   */
+  usage_key: string;
+  created_at: string;
+  updated_at: string;
+}
