@@ -39,7 +39,10 @@ import {
   type DynamoLocal,
 } from './dynamodb-local';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { bootstrapTeamKey } from '../lambda/handlers/bootstrap-team-key';
+import { DEFAULT_PLAN_NAME } from '../lambda/contract/plans';
+import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
+import { apiGatewayUsageKeys, operatorApiGatewayClient, usagePlanIdsFrom } from './api-gateway-usage-keys';
+import { plansFrom } from './usage-plans';
 import { systemClock } from '../lambda/shared/platform/clock';
 import { config } from '../lambda/shared/platform/config';
 import { documentClientOf } from '../lambda/shared/platform/dynamo';
@@ -48,7 +51,7 @@ import { dataDirFrom, dynamoDbPath } from './start';
 import { ensureTables } from './tables';
 
 export const USAGE =
-  'Usage: npm run bootstrap -- --team-id <uuid> [--environment live|test] [--user-id <uuid>] [--name <text>] [--json] [--aws]';
+  'Usage: npm run bootstrap -- --team-id <uuid> [--environment live|test] [--user-id <uuid>] [--name <text>] [--plan <name>] [--json] [--aws]';
 
 /** A bad command line: one line on stderr, exit code 2. */
 export class UsageError extends Error {
@@ -65,6 +68,8 @@ export interface BootstrapArgs {
   readonly json: boolean;
   readonly aws: boolean;
   readonly help: boolean;
+  /** The team's usage plan (`--plan`, default `default`): assigned on the first bootstrap, moved on a later one. */
+  readonly plan: string;
 }
 
 const uuid = z.guid();
@@ -84,6 +89,7 @@ export function parseBootstrapArgs(argv: readonly string[]): BootstrapArgs {
         name: { type: 'string' },
         json: { type: 'boolean', default: false },
         aws: { type: 'boolean', default: false },
+        plan: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -98,7 +104,7 @@ export function parseBootstrapArgs(argv: readonly string[]): BootstrapArgs {
   const help = values.help === true;
   const teamId = values['team-id'] as string | undefined;
   if (help) {
-    return { teamId: '', environment: 'live', userId: '', userIdGenerated: false, json: false, aws: false, help };
+    return { teamId: '', environment: 'live', userId: '', userIdGenerated: false, json: false, aws: false, help, plan: DEFAULT_PLAN_NAME };
   }
   if (teamId === undefined) throw new UsageError('--team-id is required');
   if (!uuid.safeParse(teamId).success) throw new UsageError(`--team-id must be a UUID, got "${teamId}"`);
@@ -119,7 +125,11 @@ export function parseBootstrapArgs(argv: readonly string[]): BootstrapArgs {
     if (/[\u0000-\u001f\u007f]/.test(name)) throw new UsageError('--name must not contain control characters');
   }
 
+  const plan = (values.plan as string | undefined) ?? DEFAULT_PLAN_NAME;
+  if (!/^[a-z][a-z0-9-]{0,31}$/.test(plan)) throw new UsageError(`--plan must be a plan name such as "default", got "${plan}"`);
+
   return {
+    plan,
     teamId: teamId.toLowerCase(),
     environment,
     userId: (givenUserId ?? randomUUID()).toLowerCase(),
@@ -305,6 +315,19 @@ async function main(argv: readonly string[]): Promise<void> {
         pepper: config.pepper,
       },
     });
+    // The team's usage plan first: its API Gateway key (AWS) or a local one, then its first key.
+    const issuer = args.aws ? apiGatewayUsageKeys(operatorApiGatewayClient(), usagePlanIdsFrom(process.env)) : localUsageKeys;
+    if (!args.aws && !(args.plan in plansFrom(process.env))) {
+      throw new Error(`--plan "${args.plan}" is not a configured plan (plans: ${Object.keys(plansFrom(process.env)).join(', ')})`);
+    }
+    const assignment = await assignTeamPlan(services, args.teamId, args.plan, issuer);
+    say(
+      assignment.created
+        ? `Team ${args.teamId}: usage plan "${assignment.plan}"`
+        : assignment.movedFrom
+          ? `Team ${args.teamId}: moved from usage plan "${assignment.movedFrom}" to "${assignment.plan}"`
+          : `Team ${args.teamId}: usage plan "${assignment.plan}" (unchanged)`,
+    );
     const result = await bootstrapTeamKey(services, { teamId: args.teamId, environment: args.environment, userId: args.userId, name: args.name });
     client.destroy();
     if (args.json) {

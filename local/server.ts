@@ -33,6 +33,8 @@ export interface LocalRoute {
   readonly method: string;
   readonly path: string;
   readonly handler: string;
+  /** A management route: it passes the gateway stage (authorizer, usage plan) first. */
+  readonly management?: boolean;
 }
 
 export type RouteResolution =
@@ -304,6 +306,12 @@ export interface LocalServerOptions {
   readonly maxBodyBytes?: number;
   /** One line per request (method, path, status, time; never headers or bodies). Default: none. */
   readonly logRequest?: (line: string) => void;
+  /**
+   * What API Gateway does before a management route's handler (authorizer,
+   * usage plan): an answer instead of the handler's, or undefined to go on.
+   * Default: none.
+   */
+  readonly gateway?: (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult | undefined>;
 }
 
 export interface LocalServer {
@@ -358,6 +366,8 @@ export function createRequestListener(
       { method, url, host: request.headers.host, rawHeaders: request.rawHeaders, remoteAddress: request.socket.remoteAddress, body: read.body, requestId, receivedAt },
       route,
     );
+    const refused = route.management && options.gateway ? await options.gateway(event) : undefined;
+    if (refused) return resultReply(refused);
     const result = await handler(event, lambdaContext(route, requestId));
     if (!isProxyResult(result)) {
       log.error('handler returned no proxy result', { request_id: requestId, handler: route.handler });

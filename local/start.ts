@@ -8,7 +8,8 @@
  *
  * Environment: PORT (3000), HOST (127.0.0.1), DATA_DIR (`.data/` in the repo),
  * KEY_TABLE_NAME (api-keys), AUDIT_TABLE_NAME (api-key-audit),
- * DYNAMODB_PORT (a free port), PLAN_RATE_LIMIT (see lambda/shared/platform/config.ts).
+ * DYNAMODB_PORT (a free port), PLAN_RATE_LIMIT (see lambda/shared/platform/config.ts),
+ * USAGE_PLANS (JSON; else cdk.json's `plans`; see local/usage-plans.ts).
  */
 import path from 'node:path';
 import { DEFAULT_PLAN_RATE_LIMIT } from '../lambda/contract/defaults';
@@ -29,6 +30,9 @@ import { config } from '../lambda/shared/platform/config';
 import { documentClientOf } from '../lambda/shared/platform/dynamo';
 import { createServices, type Services } from '../lambda/shared/platform/services';
 import { createLocalServer, moduleHandlerLoader, type LocalServer } from './server';
+import { makeHandler as makeManagementAuthorizer } from '../lambda/handlers/management-authorizer';
+import type { UsagePlans } from '../lambda/contract/plans';
+import { createPlanGateway, plansFrom, type ManagementAuthorizer } from './usage-plans';
 import { ensureTables } from './tables';
 import { createLocalScheduler } from './scheduler';
 import { systemClock } from '../lambda/shared/platform/clock';
@@ -49,6 +53,8 @@ export interface LocalSettings {
   readonly dynamoPort?: number;
   /** Default `rate_limit` of keys created without one (`PLAN_RATE_LIMIT`). */
   readonly planRateLimit: number;
+  /** Usage plans the gateway stage enforces (`USAGE_PLANS`, else cdk.json's `plans`). */
+  readonly plans: UsagePlans;
 }
 
 /** A setting that cannot be used: printed as one line, exit code 2. */
@@ -88,6 +94,13 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): LocalSetting
     auditTableName: env.AUDIT_TABLE_NAME || AUDIT_TABLE.logicalName,
     dynamoPort: portFrom(env, 'DYNAMODB_PORT', undefined),
     planRateLimit: planRateLimit ? Number(planRateLimit) : DEFAULT_PLAN_RATE_LIMIT,
+    plans: (() => {
+      try {
+        return plansFrom(env);
+      } catch (error) {
+        throw new SettingsError((error as Error).message);
+      }
+    })(),
   };
 }
 
@@ -243,15 +256,27 @@ export const httpServerPart: LocalRuntimePart = {
   async start(context) {
     const { settings } = context;
     const services = required(context.services, 'services');
+    const client = localDynamoClient(required(context.dynamo, 'DynamoDB Local').endpoint);
+    const gateway = createPlanGateway({
+      plans: settings.plans,
+      authorizer: makeManagementAuthorizer(() => services) as unknown as ManagementAuthorizer,
+      client,
+      keyTableName: settings.keyTableName,
+      clock: systemClock,
+    });
     const server = await createLocalServer({
       port: settings.port,
       host: settings.host,
       loadHandler: moduleHandlerLoader(() => services),
+      gateway,
       logRequest: (line) => console.info(line),
     });
     context.server = server;
     context.dataDirClaim?.update({ baseUrl: server.url });
-    return () => server.close();
+    return async () => {
+      await server.close();
+      client.destroy();
+    };
   },
 };
 

@@ -11,6 +11,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accessOf, FUNCTION_OPERATIONS, type FunctionWithStore } from '../../lambda/contract/store-operations';
 import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';
 import { authorizerWith } from '../../lambda/handlers/authorizer';
+import { makeHandler as makeManagementAuthorizer } from '../../lambda/handlers/management-authorizer';
 import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
 import { config } from '../../lambda/shared/platform/config';
 import { createDynamoClient } from '../../lambda/shared/platform/dynamo';
@@ -230,5 +231,15 @@ describe('each function sends exactly the storage actions it declares', () => {
     for (const part of Object.keys(rolled) as Array<keyof typeof rolled>) {
       expect({ part, outside: rolled[part].filter((action) => !allowed[part].includes(action as never)) }).toEqual({ part, outside: [] });
     }
+  });
+
+  it('management-authorizer: a valid key’s team', async () => {
+    const team = await newTeam();
+    const authorize = makeManagementAuthorizer(testServices);
+    const event = { type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:1:api/prod/GET/x', headers: { Authorization: `Bearer ${team.key}` } };
+    const used = await recordDuring(async () => {
+      expect((await authorize(event as never, {} as Context))?.principalId).toBe(team.keyId);
+    });
+    expect(used).toEqual(declared('management-authorizer'));
   });
 });

@@ -4,76 +4,13 @@
  * SIGTERM both leave no child process (DynamoDB Local's Java, s3rver) behind;
  * the audit archive holds one line per audit event where the README says.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { recordIssuedValue } from '../support/issued-values';
 import { requestTo } from '../support/http';
-
-const ROOT = path.resolve(__dirname, '..', '..');
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-
-function isolatedEnv(dataDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0' };
-  delete env.DYNAMODB_ENDPOINT;
-  delete env.KEY_TABLE_NAME;
-  delete env.AUDIT_TABLE_NAME;
-  delete env.ARCHIVE_DIR;
-  return env;
-}
-
-/** Processes whose command line names the data directory (DynamoDB Local, s3rver). */
-function childrenOn(dataDir: string): string[] {
-  const result = spawnSync('pgrep', ['-af', dataDir], { encoding: 'utf8' });
-  return result.stdout.split('\n').filter((line) => line && !line.includes('pgrep'));
-}
-
-interface Running {
-  baseUrl: string;
-  stop(signal: NodeJS.Signals): Promise<number | null>;
-}
-
-async function npmStart(dataDir: string): Promise<Running> {
-  const child = spawn(process.execPath, [TSX, '--conditions=import', 'local/start.ts'], {
-    cwd: ROOT,
-    env: isolatedEnv(dataDir),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${output}`)));
-  });
-  return {
-    baseUrl,
-    stop: (signal) => {
-      child.kill(signal);
-      return exited;
-    },
-  };
-}
-
-function bootstrap(dataDir: string, teamId: string): { key: string; id: string } {
-  const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/bootstrap.ts', '--team-id', teamId, '--json'], {
-    cwd: ROOT,
-    env: isolatedEnv(dataDir),
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (result.status !== 0) throw new Error(`bootstrap failed: ${result.stderr}`);
-  const output = JSON.parse(result.stdout);
-  recordIssuedValue(output.key);
-  return output;
-}
+import { bootstrap, childrenOn, npmStart } from '../support/local-runtime';
 
 /** Every archived audit line under `<DATA_DIR>/s3/…/audit/`, parsed. */
 function archivedLines(dataDir: string): Array<{ event_type: string; key_id: string }> {

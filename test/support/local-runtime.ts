@@ -1,0 +1,72 @@
+/**
+ * The local runtime as a user runs it, for end-to-end tests: `npm start` as
+ * a real process on its own DATA_DIR, and the bootstrap CLI against it.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { recordIssuedValue } from './issued-values';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+/** The environment of a local runtime of its own on `dataDir` (plus `extra`), free of the test run's engine. */
+export function isolatedEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', ...extra };
+  delete env.DYNAMODB_ENDPOINT;
+  delete env.KEY_TABLE_NAME;
+  delete env.AUDIT_TABLE_NAME;
+  delete env.ARCHIVE_DIR;
+  return env;
+}
+
+/** Processes whose command line names the data directory (DynamoDB Local, s3rver). */
+export function childrenOn(dataDir: string): string[] {
+  const result = spawnSync('pgrep', ['-af', dataDir], { encoding: 'utf8' });
+  return result.stdout.split('\n').filter((line) => line && !line.includes('pgrep'));
+}
+
+export interface Running {
+  baseUrl: string;
+  stop(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+/** `npm start` on `dataDir`, resolved once it listens. */
+export async function npmStart(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Running> {
+  const child = spawn(process.execPath, [TSX, '--conditions=import', 'local/start.ts'], {
+    cwd: ROOT,
+    env: isolatedEnv(dataDir, extraEnv),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${output}`)));
+  });
+  return {
+    baseUrl,
+    stop: (signal) => {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** The bootstrap CLI on `dataDir`: a team's first key (and plan). */
+export function bootstrap(dataDir: string, teamId: string, extraArgs: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): { key: string; id: string } {
+  const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/bootstrap.ts', '--team-id', teamId, '--json', ...extraArgs], {
+    cwd: ROOT,
+    env: isolatedEnv(dataDir, extraEnv),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (result.status !== 0) throw new Error(`bootstrap failed: ${result.stderr}`);
+  const output = JSON.parse(result.stdout);
+  recordIssuedValue(output.key);
+  return output;
+}
