@@ -70,6 +70,7 @@ export class ApiKeyServiceStack extends Stack {
       stageThrottle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
       methodThrottles: Object.fromEntries(MANAGEMENT_HANDLERS.map((handler) => [handler, managementThrottle])),
       plans: config.plans,
+      planApiStages: config.planApiStages,
       managementAuthorizer: this.handlers.managementAuthorizer,
       logRetention,
       cloudWatchRole: config.apiGatewayCloudWatchRole,

@@ -35,6 +35,8 @@ export interface ApiProps {
   readonly methodThrottles?: Readonly<Record<string, Throttle>>;
   /** Usage plans by name: one API Gateway usage plan each, on this stage. Required. */
   readonly plans: UsagePlans;
+  /** Platform API stages every plan also covers, as `<restApiId>:<stage>`. Default: none. */
+  readonly planApiStages?: readonly string[];
   /**
    * REQUEST authorizer of the management routes: authenticates the Bearer
    * key (result cache off) and names the team's API Gateway key as the
@@ -286,6 +288,11 @@ export class Api extends Construct {
         throttle: { rateLimit: plan.rateLimit, burstLimit: plan.burstLimit },
         quota: plan.quota ? { limit: plan.quota.limit, period: apigateway.Period[plan.quota.period] } : undefined,
         apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
+      });
+      // Platform API stages (not in this stack): appended to the plan's stages by id.
+      (props.planApiStages ?? []).forEach((entry, i) => {
+        const [apiId, stage] = entry.split(':');
+        (usagePlans[name].node.defaultChild as apigateway.CfnUsagePlan).addPropertyOverride(`ApiStages.${i + 1}`, { ApiId: apiId, Stage: stage });
       });
     }
     this.usagePlans = usagePlans;

@@ -31,6 +31,8 @@ export interface ServiceConfig {
   readonly managementBurstLimit: number;
   /** Usage plans by name (one API Gateway usage plan each); every team's API Gateway key is in one. */
   readonly plans: UsagePlans;
+  /** Platform API stages the plans also cover, as `<restApiId>:<stage>` (APIs that attach the platform authorizer). */
+  readonly planApiStages: readonly string[];
   /** S3 Object Lock mode of archived audit objects. */
   readonly archiveObjectLockMode: ObjectLockMode;
   /** S3 Object Lock default retention of archived audit objects, in days. */
@@ -65,6 +67,7 @@ export const CONTEXT_KEYS = [
   'managementRateLimit',
   'managementBurstLimit',
   'plans',
+  'planApiStages',
   'archiveObjectLockMode',
   'archiveObjectLockDays',
   'logRetentionDays',
@@ -87,6 +90,7 @@ export const DEFAULTS = {
   managementRateLimit: 10,
   managementBurstLimit: 20,
   plans: DEFAULT_USAGE_PLANS,
+  planApiStages: [],
   archiveObjectLockMode: 'COMPLIANCE',
   archiveObjectLockDays: ARCHIVE_RETENTION_DAYS,
   logRetentionDays: 365,
@@ -141,6 +145,7 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
     managementRateLimit: reader.number('managementRateLimit', DEFAULTS.managementRateLimit, 1, 10_000),
     managementBurstLimit: reader.integer('managementBurstLimit', DEFAULTS.managementBurstLimit, 1, 5_000),
     plans: reader.plans('plans'),
+    planApiStages: reader.apiStages('planApiStages'),
     archiveObjectLockMode: reader.oneOf('archiveObjectLockMode', DEFAULTS.archiveObjectLockMode, ['COMPLIANCE', 'GOVERNANCE'] as const),
     // Below the audit retention only outside production: a dev stack should not
     // leave objects nobody can delete for two years.
@@ -280,6 +285,25 @@ class ContextReader {
     const { plans, problems } = parseUsagePlans(value);
     this.problems.push(...problems.map((problem) => `${key}: ${problem}`));
     return problems.length > 0 ? DEFAULT_USAGE_PLANS : plans;
+  }
+
+  /** A list of `<restApiId>:<stage>` (an array in cdk.json, or its JSON text with `-c`). */
+  apiStages(key: ContextKey): string[] {
+    let value = this.raw(key);
+    if (value === undefined) return [];
+    if (typeof value === 'string') {
+      try {
+        value = JSON.parse(value);
+      } catch {
+        // reported below
+      }
+    }
+    const valid = Array.isArray(value) && value.every((entry) => typeof entry === 'string' && /^[a-z0-9]{10}:[A-Za-z0-9_-]{1,128}$/.test(entry));
+    if (!valid) {
+      this.problems.push(`${key} must be a list of "<restApiId>:<stage>", e.g. ["a1b2c3d4e5:prod"]; got ${JSON.stringify(this.raw(key))}`);
+      return [];
+    }
+    return value as string[];
   }
 
   /** One scope (`AUTHORIZER_SCOPE`), checked like the authorizer does. */

@@ -211,6 +211,11 @@ describe('service configuration from CDK context', () => {
     expect(readServiceConfig(contextOf({ archiveObjectLockDays: 1 })).archiveObjectLockDays).toBe(1);
   });
 
+  it('planApiStages must be "<restApiId>:<stage>" entries', () => {
+    expect(readServiceConfig(contextOf({ planApiStages: ['a1b2c3d4e5:prod'] })).planApiStages).toEqual(['a1b2c3d4e5:prod']);
+    expect(problemsOf({ planApiStages: ['prod'] })).toContain('planApiStages must be a list of "<restApiId>:<stage>"');
+  });
+
   it('a plan whose burst is below its rate is rejected', () => {
     expect(problemsOf({ plans: { default: { rateLimit: 200, burstLimit: 100 } } })).toContain('plans: default.burstLimit must be at least rateLimit');
   });

@@ -21,6 +21,7 @@ beforeAll(() => {
     stage: 'prod',
     archiveObjectLockMode: 'GOVERNANCE',
     archiveObjectLockDays: '1000',
+    planApiStages: '["a1b2c3d4e5:prod"]',
     plans: JSON.stringify({ default: { rateLimit: 7, burstLimit: 9, quota: { limit: 12345, period: 'WEEK' } }, gold: { rateLimit: 70, burstLimit: 90 } }),
     apiRateLimit: '30',
     apiBurstLimit: '60',
@@ -66,6 +67,10 @@ it('each configured plan is a usage plan with its throttle and quota; the stage 
     Throttle: { RateLimit: 70, BurstLimit: 90 },
     Quota: Match.absent(),
   });
+  // Every plan also covers the platform API stage named in planApiStages.
+  for (const plan of Object.values(resourcesOf(service.template, 'AWS::ApiGateway::UsagePlan'))) {
+    expect(plan.Properties?.ApiStages).toEqual(expect.arrayContaining([{ ApiId: 'a1b2c3d4e5', Stage: 'prod' }]));
+  }
   service.template.hasResourceProperties('AWS::ApiGateway::Stage', {
     StageName: 'prod',
     MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 })]),
