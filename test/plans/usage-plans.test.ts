@@ -17,10 +17,10 @@ import { config } from '../../lambda/shared/platform/config';
 import { createDynamoClient } from '../../lambda/shared/platform/dynamo';
 import { apiGatewayUsageKeys, usagePlanIdsFrom } from '../../local/api-gateway-usage-keys';
 import { createPlanGateway, plansFrom, type ManagementAuthorizer } from '../../local/usage-plans';
-import { createKey, newTeam } from '../support/api';
+import { call, createKey, newTeam } from '../support/api';
 import { manualClockPerTest } from '../support/keys';
 import { testServices } from '../support/services';
-import { teamItem } from '../support/store';
+import { teamItem, usageItem } from '../support/store';
 
 const clock = manualClockPerTest();
 const authorizer = makeManagementAuthorizer(testServices) as unknown as ManagementAuthorizer;
@@ -122,6 +122,20 @@ describe('local gateway stage', () => {
 let sharedStage: ReturnType<typeof gateway>;
 beforeEach(() => {
   sharedStage = gateway();
+});
+
+describe('the handler behind the management authorizer', () => {
+  it('a key without keys.manage passes the gateway (a use of its team) and the handler answers 403 from the authorizer’s refusal, counting the use', async () => {
+    const team = await newTeam();
+    const reader = await createKey(team, { scopes: ['enc.*:read'] });
+    const event = managementEvent(reader.key);
+    expect(await sharedStage(event)).toBeUndefined();
+    expect(event.requestContext.authorizer).toMatchObject({ key_id: reader.id, refusal: 'SCOPE_DENIED' });
+    const response = await call('get', { key: reader.key, query: { key_id: team.keyId }, authorizerContext: event.requestContext.authorizer as Record<string, unknown> });
+    expect(response.status).toBe(403);
+    expect(response.headers['WWW-Authenticate']).toContain('insufficient_scope');
+    expect((await usageItem(reader.id))?.total_requests).toBe(1);
+  });
 });
 
 describe('plans of a team', () => {

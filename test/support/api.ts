@@ -46,6 +46,8 @@ export interface CallOptions {
   key?: string;
   /** JSON-serialised as the body. */
   body?: unknown;
+  /** What API Gateway passes from the management authorizer (`requestContext.authorizer`). */
+  authorizerContext?: Record<string, unknown>;
   /** Query parameters (GET routes). */
   query?: Record<string, string>;
   /** Sent as the body verbatim (overrides `body`). */
@@ -92,6 +94,7 @@ export async function call(endpoint: Endpoint, options: CallOptions = {}): Promi
       resourcePath: route.path,
       httpMethod: route.method,
       requestId,
+      authorizer: options.authorizerContext ?? null,
       identity: { ...fixture.requestContext.identity, sourceIp: options.sourceIp ?? fixture.requestContext.identity.sourceIp },
     },
   } as unknown as APIGatewayProxyEvent;

@@ -8,6 +8,7 @@ import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { installManualClock, restoreSystemClock, UNKNOWN_KEY_ID, useValue, MANAGER_SCOPES } from '../support/keys';
 import { RATE_WINDOW_MS } from '../../lambda/shared/usage/rate-window';
 import { authorizerWith } from '../../lambda/handlers/authorizer';
+import { makeHandler as makeManagementAuthorizer } from '../../lambda/handlers/management-authorizer';
 import { callAuthorizer, callVerify, countDynamoRequests } from './helpers';
 
 describe('cost of a verification (DynamoDB requests, counted on the client)', () => {
@@ -61,6 +62,24 @@ describe('cost of a verification (DynamoDB requests, counted on the client)', ()
     const { result } = await callAuthorizer(authorizer, { headers: { Authorization: `Bearer ${created.key}` } });
     expect(result?.usageIdentifierKey).toEqual(expect.any(String));
     expect(commands()).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1', 'GetItemCommand×1']);
+  });
+
+  it('management endpoint behind the management authorizer: the handler takes the caller from its context, no second read', async () => {
+    const caller = await createKey(team, { scopes: MANAGER_SCOPES });
+    const authorize = makeManagementAuthorizer(testServices);
+    const authorized = await authorize(
+      { type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:1:api/prod/DELETE/x', headers: { Authorization: `Bearer ${caller.key}` } } as never,
+      {} as never,
+    );
+    counter.reset();
+    const response = await call('delete', {
+      key: caller.key,
+      body: { key_id: UNKNOWN_KEY_ID, confirm_deletion: true },
+      authorizerContext: authorized.context ?? undefined,
+    });
+    expect(response.status).toBe(404);
+    // Metering first, then the handler's own read of the target: no lookup read.
+    expect(commands()).toEqual(['UpdateItemCommand×1', 'GetItemCommand×1']);
   });
 
   it('management endpoint: authentication is one GetItem, metering one UpdateItem, before the handler’s own work', async () => {

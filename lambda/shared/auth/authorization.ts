@@ -39,7 +39,7 @@ export function unauthenticated(message: string): ApiError {
 }
 
 /** What a failed check means to a management caller. */
-function managementFailure(result: Extract<CheckResult, { valid: false }>): ApiError {
+export function managementFailure(result: Pick<Extract<CheckResult, { valid: false }>, 'code'>): ApiError {
   switch (result.code) {
     case VerifyFailure.IP_NOT_ALLOWED:
       return new ApiError(ErrorCode.FORBIDDEN, 'The calling key is not allowed from this IP address.');

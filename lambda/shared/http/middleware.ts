@@ -14,7 +14,8 @@ import type { z } from 'zod';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../../contract/errors';
 import { log, describeError } from '../platform/log';
 import { MAX_BODY_BYTES } from '../../contract/routes';
-import { authenticateManager, unauthenticated } from '../auth/authorization';
+import { authenticateManager, managementFailure, unauthenticated } from '../auth/authorization';
+import { callerFromAuthorizer } from '../auth/management-authorizer';
 import { admitUse, type CheckedKey, type VerifyServices } from '../auth/verify';
 import type { RateLimitState } from '../usage/rate-window';
 import { requestMetaOf, type ManagementEvent } from './event';
@@ -70,7 +71,12 @@ export function authenticateAndMeter(services: () => VerifyServices): Middleware
     name: 'authenticateAndMeter',
     before: async (request: HttpRequest) => {
       const deps = services();
-      const { checked, refusal } = await authenticateManager(deps, { headers: request.event.headers, sourceIp: request.event.meta.sourceIp });
+      // Behind API Gateway (or the local gateway stage) the management
+      // authorizer has checked the key already: its context, not a second read.
+      const fromAuthorizer = callerFromAuthorizer(request.event.requestContext?.authorizer);
+      const { checked, refusal } = fromAuthorizer
+        ? { checked: fromAuthorizer.checked, refusal: fromAuthorizer.refusal ? managementFailure({ code: fromAuthorizer.refusal }) : undefined }
+        : await authenticateManager(deps, { headers: request.event.headers, sourceIp: request.event.meta.sourceIp });
       request.event.checkedCaller = checked;
       request.event.caller = checked.key;
       const result = await admitUse(deps, checked);
