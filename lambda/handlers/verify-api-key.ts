@@ -47,7 +47,7 @@ async function verifyApiKey(services: Services, event: VerifyEvent): Promise<API
       { 'Retry-After': String(outcome.retryAfterSeconds) },
     );
   }
-  return jsonResponse(200, verifyResponseBody(outcome.result), event.meta.requestId, verifyResponseHeaders(outcome.result));
+  return jsonResponse(200, verifyResponseBody(outcome.result), event.meta.requestId, verifyResponseHeaders(outcome.result, services.clock.now()));
 }
 
 export const makeHandler = (services: () => Services) =>

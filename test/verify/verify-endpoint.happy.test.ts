@@ -34,6 +34,15 @@ describe('POST /functions/v1/verify-api-key — valid keys', () => {
     expect(response.headers['Content-Type']).toMatch(/^application\/json/);
     expect(response.headers['Cache-Control']).toBe('no-store');
     expect(response.headers.Vary).toBe('Origin');
+    // The use counted against the key's limit: the IETF RateLimit headers, as on the management routes.
+    expect(response.headers['RateLimit-Policy']).toBe('"hourly";q=50;w=3600');
+    expect(response.headers.RateLimit).toMatch(/^"hourly";r=49;t=\d+$/);
+  });
+
+  it('a refusal that counts no use (an unknown value) carries no RateLimit headers', async () => {
+    const response = await callVerify({ key: `${(await createKey(team)).key.slice(0, -6)}AAAAAA` });
+    expect(response.body.code).toBe('NOT_FOUND');
+    expect(response.headers.RateLimit).toBeUndefined();
   });
 
   it('the route scope is granted by the same scope or by a wildcard over it', async () => {

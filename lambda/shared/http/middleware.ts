@@ -17,7 +17,7 @@ import { MAX_BODY_BYTES } from '../../contract/routes';
 import { authenticateManager, managementFailure, unauthenticated } from '../auth/authorization';
 import { callerFromAuthorizer } from '../auth/management-authorizer';
 import { admitUse, type CheckedKey, type VerifyServices } from '../auth/verify';
-import type { RateLimitState } from '../usage/rate-window';
+import { rateLimitHeaders } from '../usage/rate-window';
 import { requestMetaOf, type ManagementEvent } from './event';
 import { header } from './headers';
 import { jsonResponse } from '../../contract/response';
@@ -51,14 +51,6 @@ export function errorResponses(): MiddlewareObj<AnyEvent, APIGatewayProxyResult>
   };
 }
 
-/** The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers) of a key's hourly limit. */
-export function rateLimitHeaders(state: RateLimitState, now: Date): Record<string, string> {
-  const reset = Math.max(0, state.reset - Math.floor(now.getTime() / 1000));
-  return {
-    'RateLimit-Policy': `"hourly";q=${state.limit};w=3600`,
-    RateLimit: `"hourly";r=${state.remaining};t=${state.retryAfterSeconds ?? reset}`,
-  };
-}
 
 /**
  * Authenticates the Bearer key in the handler (no cached authorizer, so a

@@ -4,6 +4,7 @@
  * headers (`Retry-After`, the per-key CORS answer). Never the value.
  */
 import type { VerifyResult } from '../auth/verify';
+import { rateLimitHeaders } from '../usage/rate-window';
 import type { VerifyKeyResponse } from './schemas/verify-key';
 
 export function verifyResponseBody(result: VerifyResult): VerifyKeyResponse {
@@ -19,12 +20,13 @@ export function verifyResponseBody(result: VerifyResult): VerifyKeyResponse {
   return body;
 }
 
-export function verifyResponseHeaders(result: VerifyResult): Record<string, string> {
-  const headers: Record<string, string> = {};
+export function verifyResponseHeaders(result: VerifyResult, now: Date): Record<string, string> {
+  // A use counted against the key's limit: its RateLimit headers, as on the management routes.
+  const headers: Record<string, string> = 'ratelimit' in result ? rateLimitHeaders(result.ratelimit, now) : {};
   if (result.code === 'RATE_LIMITED') headers['Retry-After'] = String(result.ratelimit.retryAfterSeconds ?? 1);
   if (result.allowedOrigin !== undefined) {
     headers['Access-Control-Allow-Origin'] = result.allowedOrigin;
-    headers['Access-Control-Expose-Headers'] = 'Retry-After, X-Request-Id';
+    headers['Access-Control-Expose-Headers'] = 'Retry-After, X-Request-Id, RateLimit, RateLimit-Policy';
   }
   return headers;
 }

@@ -77,3 +77,11 @@ export function secondsUntilAdmitted(previous: number, current: number, at: Date
   return Math.max(1, Math.ceil((admitAt - at.getTime()) / 1000));
 }
 
+/** The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers) of a key's hourly limit. */
+export function rateLimitHeaders(state: RateLimitState, now: Date): Record<string, string> {
+  const reset = Math.max(0, state.reset - Math.floor(now.getTime() / 1000));
+  return {
+    'RateLimit-Policy': `"hourly";q=${state.limit};w=3600`,
+    RateLimit: `"hourly";r=${state.remaining};t=${state.retryAfterSeconds ?? reset}`,
+  };
+}
