@@ -52,6 +52,7 @@ export class AuditArchive extends Construct {
     const lockDays = props.objectLockDays ?? ARCHIVE_RETENTION_DAYS;
     const logRetentionDays = props.logRetentionDays ?? 365;
     const lockDuration = Duration.days(lockDays);
+    const keepFor = Duration.days(Math.max(lockDays, ARCHIVE_RETENTION_DAYS));
 
     this.table = createServiceTable(this, 'Table', { definition: AUDIT_TABLE, production });
 
@@ -84,12 +85,13 @@ export class AuditArchive extends Construct {
       lifecycleRules: [
         {
           id: 'expire-after-retention',
-          // Current objects get a delete marker once their lock ends; the
-          // version itself (now noncurrent) goes only after another full
-          // retention period, so no lifecycle path ever shortens retention,
-          // even for a version overwritten on day one.
-          expiration: lockDuration,
-          noncurrentVersionExpiration: lockDuration,
+          // Records are kept at least the audit retention whatever the lock
+          // (a dev stack's short GOVERNANCE lock only makes them deletable by
+          // hand): current objects get a delete marker once both have ended;
+          // the version itself (now noncurrent) goes only after another full
+          // period, so no lifecycle path ever shortens retention.
+          expiration: keepFor,
+          noncurrentVersionExpiration: keepFor,
           abortIncompleteMultipartUploadAfter: Duration.days(7),
         },
       ],

@@ -91,8 +91,9 @@ export const DEFAULTS = {
   managementBurstLimit: 20,
   plans: DEFAULT_USAGE_PLANS,
   planApiStages: [],
-  archiveObjectLockMode: 'COMPLIANCE',
-  archiveObjectLockDays: ARCHIVE_RETENTION_DAYS,
+  // Outside production: a throwaway stack must not leave a bucket nobody can empty for two years.
+  archiveObjectLockMode: 'GOVERNANCE',
+  archiveObjectLockDays: 1,
   logRetentionDays: 365,
   apiGatewayCloudWatchRole: true,
   alarmTopicArn: undefined,
@@ -101,6 +102,9 @@ export const DEFAULTS = {
   authorizerRouteScopes: {},
   authorizerScope: undefined,
 } as const satisfies Omit<ServiceConfig, 'production'>;
+
+/** The archive's Object Lock in production unless set: nobody, root included, can delete a record for two years. */
+export const PRODUCTION_ARCHIVE_LOCK = { mode: 'COMPLIANCE', days: ARCHIVE_RETENTION_DAYS } as const;
 
 /** Stage names that count as production when `production` is not set. */
 export const PRODUCTION_STAGES: readonly string[] = ['prod', 'production'];
@@ -146,12 +150,16 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
     managementBurstLimit: reader.integer('managementBurstLimit', DEFAULTS.managementBurstLimit, 1, 5_000),
     plans: reader.plans('plans'),
     planApiStages: reader.apiStages('planApiStages'),
-    archiveObjectLockMode: reader.oneOf('archiveObjectLockMode', DEFAULTS.archiveObjectLockMode, ['COMPLIANCE', 'GOVERNANCE'] as const),
+    archiveObjectLockMode: reader.oneOf(
+      'archiveObjectLockMode',
+      production ? PRODUCTION_ARCHIVE_LOCK.mode : DEFAULTS.archiveObjectLockMode,
+      ['COMPLIANCE', 'GOVERNANCE'] as const,
+    ),
     // Below the audit retention only outside production: a dev stack should not
     // leave objects nobody can delete for two years.
     archiveObjectLockDays: reader.integer(
       'archiveObjectLockDays',
-      DEFAULTS.archiveObjectLockDays,
+      production ? PRODUCTION_ARCHIVE_LOCK.days : DEFAULTS.archiveObjectLockDays,
       production ? AUDIT_RETENTION_DAYS : 1,
       MAX_OBJECT_LOCK_DAYS,
       production ? `production keeps audit records at least ${AUDIT_RETENTION_DAYS} days` : undefined,

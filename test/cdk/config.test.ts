@@ -26,15 +26,20 @@ function problemsOf(values: Record<string, unknown>): string {
 }
 
 describe('service configuration from CDK context', () => {
-  it('defaults: dev stage, plan limit from the shared config, two-year COMPLIANCE lock', () => {
+  it('defaults: dev stage, plan limit from the shared config, a one-day GOVERNANCE lock outside production', () => {
     // Act
     const config = readServiceConfig(contextOf({}));
 
     // Assess
     expect(config).toEqual({ ...DEFAULTS, production: false });
     expect(config.planRateLimit).toBe(DEFAULT_PLAN_RATE_LIMIT);
-    expect(config.archiveObjectLockMode).toBe('COMPLIANCE');
-    expect(config.archiveObjectLockDays).toBe(ARCHIVE_RETENTION_DAYS);
+    expect(config.archiveObjectLockMode).toBe('GOVERNANCE');
+    expect(config.archiveObjectLockDays).toBe(1);
+  });
+
+  it.each(['prod', 'production'])('stage %s defaults to a two-year COMPLIANCE lock', (stage) => {
+    const config = readServiceConfig(contextOf({ stage }));
+    expect({ mode: config.archiveObjectLockMode, days: config.archiveObjectLockDays }).toEqual({ mode: 'COMPLIANCE', days: ARCHIVE_RETENTION_DAYS });
   });
 
   it('cdk.json sets the stage and nothing that fails validation', () => {

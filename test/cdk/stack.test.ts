@@ -172,19 +172,19 @@ describe('rotation', () => {
 });
 
 describe('audit archive', () => {
-  it('the archive bucket locks objects in COMPLIANCE mode for ARCHIVE_RETENTION_DAYS, versioned', () => {
+  it('a dev stage locks archived objects in GOVERNANCE mode for one day, versioned (production: test/cdk/config.test.ts)', () => {
     const bucket = resourcesOf(service.template, 'AWS::S3::Bucket')[ids.archiveBucket];
     expect(bucket?.Properties).toMatchObject({
       ObjectLockEnabled: true,
       ObjectLockConfiguration: {
         ObjectLockEnabled: 'Enabled',
-        Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: ARCHIVE_RETENTION_DAYS } },
+        Rule: { DefaultRetention: { Mode: 'GOVERNANCE', Days: 1 } },
       },
       VersioningConfiguration: { Status: 'Enabled' },
     });
   });
 
-  it('the lifecycle expires objects, and noncurrent versions, only after the retention period', () => {
+  it('a dev stage still keeps archived records the audit retention: the lifecycle expires them only after ARCHIVE_RETENTION_DAYS', () => {
     const bucket = resourcesOf(service.template, 'AWS::S3::Bucket')[ids.archiveBucket];
     expect(bucket?.Properties?.LifecycleConfiguration).toEqual({
       Rules: [
