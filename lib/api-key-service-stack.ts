@@ -3,6 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { MANAGEMENT_HANDLERS } from '../lambda/contract/routes';
+import { requestsOfAllFunctions } from '../lambda/contract/store-operations';
 import { Alarms } from './alarms';
 import { Api } from './api';
 import { AuditArchive } from './audit-archive';
@@ -78,7 +79,6 @@ export class ApiKeyServiceStack extends Stack {
       production: config.production,
     });
 
-    const { Operation } = dynamodb;
     this.alarms = new Alarms(this, 'Alarms', {
       api: this.api.restApi,
       functions: {
@@ -96,18 +96,11 @@ export class ApiKeyServiceStack extends Stack {
         {
           name: 'KeyTable',
           table: this.keyStore.table,
-          // BATCH_GET_ITEM: the verify endpoint's read (value lookup + guess counter).
-          operations: [
-            Operation.GET_ITEM,
-            Operation.BATCH_GET_ITEM,
-            Operation.PUT_ITEM,
-            Operation.UPDATE_ITEM,
-            Operation.DELETE_ITEM,
-            Operation.QUERY,
-            Operation.TRANSACT_WRITE_ITEMS,
-          ],
+          // The requests the functions really send (lambda/contract/store-operations.ts).
+          operations: requestsOfAllFunctions('key') as dynamodb.Operation[],
         },
-        { name: 'AuditTable', table: this.auditArchive.table, operations: [Operation.PUT_ITEM] },
+        // The audit table is written only inside transactions, and read by Query.
+        { name: 'AuditTable', table: this.auditArchive.table, operations: requestsOfAllFunctions('audit') as dynamodb.Operation[] },
       ],
       deadLetterQueues: {
         Rotation: this.rotation.deadLetterQueue,

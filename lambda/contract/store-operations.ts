@@ -27,6 +27,8 @@ export interface OperationAccess {
   readonly keyTeamIndex?: readonly TableAction[];
   readonly auditTable?: readonly TableAction[];
   readonly auditTeamIndex?: readonly TableAction[];
+  /** Sent as one TransactWriteItems (the item actions above are its items). */
+  readonly transactional?: boolean;
 }
 
 export const STORE_OPERATIONS = {
@@ -56,17 +58,23 @@ export const STORE_OPERATIONS = {
   updateKey: {
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
     auditTable: ['dynamodb:PutItem'],
+    transactional: true,
   },
   /** Key item, value lookup, usage item and `key.created` record, in one transaction. */
-  createKey: { keyTable: ['dynamodb:PutItem'], auditTable: ['dynamodb:PutItem'] },
+  createKey: { keyTable: ['dynamodb:PutItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** New value: key item compare-and-set, new lookup, old lookup kept or dropped, `key.regenerated`. */
-  rotateValue: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'] },
+  rotateValue: {
+    keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+    auditTable: ['dynamodb:PutItem'],
+    transactional: true,
+  },
   /** End of a grace period: previous value removed, `key.old_value_expired`. */
-  expirePreviousValue: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'] },
+  expirePreviousValue: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** Delete: tombstone, every lookup dropped, a surviving manager checked, `key.deleted`. */
   tombstoneKey: {
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
     auditTable: ['dynamodb:PutItem'],
+    transactional: true,
   },
 } as const satisfies Record<string, OperationAccess>;
 
@@ -92,9 +100,11 @@ export const FUNCTION_OPERATIONS = {
 
 export type FunctionWithStore = keyof typeof FUNCTION_OPERATIONS;
 
+type AccessPart = 'keyTable' | 'keyTeamIndex' | 'auditTable' | 'auditTeamIndex';
+
 /** The union of the operations' access, each list sorted: what a function is granted. */
-export function accessOf(operations: readonly StoreOperation[]): Required<OperationAccess> {
-  const union = (part: keyof OperationAccess) =>
+export function accessOf(operations: readonly StoreOperation[]): Record<AccessPart, TableAction[]> {
+  const union = (part: AccessPart): TableAction[] =>
     [...new Set(operations.flatMap((name) => (STORE_OPERATIONS[name] as OperationAccess)[part] ?? []))].sort();
   return {
     keyTable: union('keyTable'),
@@ -102,4 +112,28 @@ export function accessOf(operations: readonly StoreOperation[]): Required<Operat
     auditTable: union('auditTable'),
     auditTeamIndex: union('auditTeamIndex'),
   };
+}
+
+/** A DynamoDB API request, as its CloudWatch `Operation` dimension names it. */
+export type TableRequest = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'TransactWriteItems';
+
+/**
+ * The requests `operations` send to a table (its indexes included), each
+ * list sorted: what a throttle alarm on that table must watch.
+ */
+export function requestsOf(operations: readonly StoreOperation[], table: 'key' | 'audit'): TableRequest[] {
+  const requests = new Set<TableRequest>();
+  for (const name of operations) {
+    const access = STORE_OPERATIONS[name] as OperationAccess;
+    const actions = table === 'key' ? [...(access.keyTable ?? []), ...(access.keyTeamIndex ?? [])] : [...(access.auditTable ?? []), ...(access.auditTeamIndex ?? [])];
+    if (actions.length === 0) continue;
+    if (access.transactional) requests.add('TransactWriteItems');
+    else for (const action of actions) requests.add(action.replace('dynamodb:', '') as TableRequest);
+  }
+  return [...requests].sort();
+}
+
+/** Every request any function sends to a table. */
+export function requestsOfAllFunctions(table: 'key' | 'audit'): TableRequest[] {
+  return requestsOf(Object.values(FUNCTION_OPERATIONS).flat() as StoreOperation[], table);
 }

@@ -8,7 +8,7 @@
  * action no path uses (an over-grant) fails here too.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { accessOf, FUNCTION_OPERATIONS, type FunctionWithStore } from '../../lambda/contract/store-operations';
+import { accessOf, FUNCTION_OPERATIONS, requestsOf, type FunctionWithStore } from '../../lambda/contract/store-operations';
 import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';
 import { authorizerWith } from '../../lambda/handlers/authorizer';
 import { makeHandler as makeManagementAuthorizer } from '../../lambda/handlers/management-authorizer';
@@ -22,13 +22,17 @@ import { callAuthorizer, callVerify } from '../verify/helpers';
 import type { Context } from 'aws-lambda';
 
 type Recorded = { keyTable: Set<string>; keyTeamIndex: Set<string>; auditTable: Set<string>; auditTeamIndex: Set<string> };
+/** The DynamoDB requests (CloudWatch `Operation` names) sent to each table, indexes included. */
+const requestsSeen = { key: new Set<string>(), audit: new Set<string>() };
 
 /** A document client that records `dynamodb:<Action>` per table (transaction items one by one). */
 function recordingClient(): { db: DynamoDBDocumentClient; recorded: Recorded } {
   const recorded: Recorded = { keyTable: new Set(), keyTeamIndex: new Set(), auditTable: new Set(), auditTeamIndex: new Set() };
   const tableOf = (name: unknown) => (name === config.keyTableName ? 'keyTable' : name === config.auditTableName ? 'auditTable' : `other:${String(name)}`);
-  const note = (table: unknown, action: string, index?: unknown) => {
-    const part = index ? `${tableOf(table).replace('Table', '')}TeamIndex` : tableOf(table);
+  const note = (table: unknown, action: string, index?: unknown, request = action) => {
+    const owner = tableOf(table).replace('Table', '') as 'key' | 'audit';
+    requestsSeen[owner]?.add(request);
+    const part = index ? `${owner}TeamIndex` : tableOf(table);
     if (!(part in recorded)) throw new Error(`request to an unexpected table: ${String(table)}`);
     recorded[part as keyof Recorded].add(`dynamodb:${action}`);
   };
@@ -40,7 +44,7 @@ function recordingClient(): { db: DynamoDBDocumentClient; recorded: Recorded } {
       if (action === 'TransactWriteItems') {
         for (const item of input.TransactItems ?? []) {
           const [kind, body] = Object.entries(item)[0] as [string, { TableName: string }];
-          note(body.TableName, kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`);
+          note(body.TableName, kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`, undefined, 'TransactWriteItems');
         }
       } else if (action === 'BatchGetItem') {
         for (const table of Object.keys(input.RequestItems ?? {})) note(table, action);
@@ -57,6 +61,8 @@ function recordingClient(): { db: DynamoDBDocumentClient; recorded: Recorded } {
 /** Runs `act` with the recording client installed; returns the actions it sent. */
 async function recordDuring(act: () => Promise<void>): Promise<Record<keyof Recorded, string[]>> {
   const { db, recorded } = recordingClient();
+  requestsSeen.key.clear();
+  requestsSeen.audit.clear();
   useTestServices({ db });
   try {
     await act();
@@ -74,6 +80,13 @@ async function recordDuring(act: () => Promise<void>): Promise<Record<keyof Reco
 
 const declared = (name: FunctionWithStore) => accessOf(FUNCTION_OPERATIONS[name]);
 
+/** After each recording: the requests sent per table are the ones its throttle alarm is built from. */
+const expectRequestsDeclared = (name: FunctionWithStore) => {
+  for (const table of ['key', 'audit'] as const) {
+    expect({ name, table, requests: [...requestsSeen[table]].sort() }).toEqual({ name, table, requests: requestsOf(FUNCTION_OPERATIONS[name], table) });
+  }
+};
+
 afterEach(() => restoreSystemClock());
 
 describe('each function sends exactly the storage actions it declares', () => {
@@ -88,6 +101,7 @@ describe('each function sends exactly the storage actions it declares', () => {
 
     // Assess
     expect(used).toEqual(declared('generate-api-key'));
+    expectRequestsDeclared('generate-api-key');
   });
 
   it('regenerate-api-key: with a grace period, and at once over a finished transition', async () => {
@@ -122,6 +136,7 @@ describe('each function sends exactly the storage actions it declares', () => {
 
     // Assess
     expect(used).toEqual(declared('delete-api-key'));
+    expectRequestsDeclared('delete-api-key');
   });
 
   it('verify-api-key: a valid value and an unknown one', async () => {
@@ -138,6 +153,7 @@ describe('each function sends exactly the storage actions it declares', () => {
 
     // Assess
     expect(used).toEqual(declared('verify-api-key'));
+    expectRequestsDeclared('verify-api-key');
   });
 
   it('authorizer: a valid value', async () => {
@@ -153,6 +169,7 @@ describe('each function sends exactly the storage actions it declares', () => {
 
     // Assess
     expect(used).toEqual(declared('authorizer'));
+    expectRequestsDeclared('authorizer');
   });
 
   it('expire-old-value: a transition past its end', async () => {
@@ -172,6 +189,7 @@ describe('each function sends exactly the storage actions it declares', () => {
 
     // Assess
     expect(used).toEqual(declared('expire-old-value'));
+    expectRequestsDeclared('expire-old-value');
   });
 
   it('list-api-keys: a page of keys with their last use', async () => {
@@ -181,6 +199,7 @@ describe('each function sends exactly the storage actions it declares', () => {
       expectStatus(await call('list', { key: team.key, query: { team_id: team.teamId } }), 200);
     });
     expect(used).toEqual(declared('list-api-keys'));
+    expectRequestsDeclared('list-api-keys');
   });
 
   it('get-api-key and get-api-key-usage', async () => {
@@ -202,6 +221,7 @@ describe('each function sends exactly the storage actions it declares', () => {
       expectStatus(await call('update', { key: team.key, body: { key_id: manager.id, is_active: false } }), 200);
     });
     expect(used).toEqual(declared('update-api-key'));
+    expectRequestsDeclared('update-api-key');
   });
 
   it('list-audit-events: a key’s trail and the team’s', async () => {
@@ -211,6 +231,7 @@ describe('each function sends exactly the storage actions it declares', () => {
       expectStatus(await call('audit', { key: team.key, query: { team_id: team.teamId } }), 200);
     });
     expect(used).toEqual(declared('list-audit-events'));
+    expectRequestsDeclared('list-audit-events');
   });
 
   it('generate-api-key and regenerate-api-key under an Idempotency-Key', async () => {
@@ -223,6 +244,7 @@ describe('each function sends exactly the storage actions it declares', () => {
       expectStatus(await call('create', { key: team.key, body, headers }), 201);
     });
     expect(used).toEqual(declared('generate-api-key'));
+    expectRequestsDeclared('generate-api-key');
     const rolled = await recordDuring(async () => {
       expectStatus(await call('regenerate', { key: team.key, body: { key_id: key.id }, headers: { 'Idempotency-Key': 'store-operations-roll' } }), 200);
     });
@@ -241,5 +263,6 @@ describe('each function sends exactly the storage actions it declares', () => {
       expect((await authorize(event as never, {} as Context))?.principalId).toBe(team.keyId);
     });
     expect(used).toEqual(declared('management-authorizer'));
+    expectRequestsDeclared('management-authorizer');
   });
 });

@@ -7,7 +7,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
 import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/contract/defaults';
-import { accessOf, FUNCTION_OPERATIONS, type FunctionWithStore } from '../../lambda/contract/store-operations';
+import { accessOf, FUNCTION_OPERATIONS, requestsOfAllFunctions, type FunctionWithStore } from '../../lambda/contract/store-operations';
 import { ROUTES } from '../../lambda/contract/routes';
 import { ARCHIVE_RETENTION_DAYS } from '../../lambda/contract/retention';
 import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
@@ -566,6 +566,19 @@ describe('alarms', () => {
     }
     const tableAlarms = alarms.filter((alarm) => JSON.stringify(alarm.Properties?.Metrics ?? []).includes('ThrottledRequests'));
     expect(tableAlarms).toHaveLength(2);
+  });
+
+  it('each table\'s throttle alarm watches exactly the requests the functions send it: the audit table, TransactWriteItems and Query', () => {
+    const alarms = Object.values(resourcesOf(service.template, 'AWS::CloudWatch::Alarm'));
+    for (const [table, id] of [['key', ids.keyTable], ['audit', ids.auditTable]] as const) {
+      const alarm = alarms.find((candidate) => {
+        const metrics = JSON.stringify(candidate.Properties?.Metrics ?? []);
+        return metrics.includes('ThrottledRequests') && metrics.includes(`"${id}"`);
+      });
+      const watched = [...JSON.stringify(alarm?.Properties?.Metrics).matchAll(/"Operation","Value":"(\w+)"/g)].map((match) => match[1]).sort();
+      expect({ table, watched }).toEqual({ table, watched: requestsOfAllFunctions(table) });
+    }
+    expect(requestsOfAllFunctions('audit')).toEqual(['Query', 'TransactWriteItems']);
   });
 
   it('the key table throttle alarm watches BatchGetItem, the verify endpoint\'s read', () => {
