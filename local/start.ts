@@ -337,7 +337,47 @@ export function isOperatorError(error: unknown): error is Error {
   return error instanceof JavaNotFoundError || error instanceof DataDirInUseError || error instanceof SettingsError;
 }
 
+/** `npm start -- --help`: every setting. */
+export const START_HELP = `Usage: npm start [-- --help]
+
+Runs the whole API key service on this machine (DynamoDB Local, the audit
+archive on an S3 API on loopback, the revocation scheduler, the HTTP API).
+Settings are environment variables:
+
+  PORT              port of the HTTP API (default 3000; 0 picks a free one)
+  HOST              interface to bind (default 127.0.0.1, loopback only)
+  DATA_DIR          where keys, usage, audit records and the archive live (default .data/)
+  DYNAMODB_PORT     port of DynamoDB Local (default: a free one)
+  KEY_TABLE_NAME    key table (default api-keys)
+  AUDIT_TABLE_NAME  audit table (default api-key-audit)
+  PLAN_RATE_LIMIT   default rate_limit of new keys, requests per hour (default 1000)
+  USAGE_PLANS       usage plans as JSON (default: cdk.json's "plans"), e.g.
+                    '{"default":{"rateLimit":1,"burstLimit":3,"quota":{"limit":8,"period":"DAY"}}}'
+  ARCHIVE_DIR       write the audit archive as files here instead of the S3 API
+  KEY_HASH_PEPPER   HMAC pepper of stored value hashes (set once, or never)
+
+Then: npm run bootstrap -- --team-id <uuid>   (a team's first key; --help for its options)
+`;
+
+/** The lines printed once the runtime is up: where it is, where the data is, what to do next. */
+export function startBanner(url: string, settings: LocalSettings, dynamoEndpoint: string | undefined): string {
+  const plans = Object.entries(settings.plans)
+    .map(([name, plan]) => `${name} (${plan.rateLimit}/s, burst ${plan.burstLimit}${plan.quota ? `, ${plan.quota.limit} a ${plan.quota.period.toLowerCase()}` : ''})`)
+    .join('; ');
+  return [
+    `API key service listening on ${url}`,
+    `  data:  ${settings.dataDir} (DynamoDB Local on ${dynamoEndpoint})`,
+    `  plans: ${plans}`,
+    `  next:  npm run bootstrap -- --team-id <uuid>   (a team's first key, printed once)`,
+    '  Ctrl-C to stop.',
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.info(START_HELP);
+    process.exit(0);
+  }
   let runtime: LocalRuntime | undefined;
   let signalled = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -371,8 +411,7 @@ async function main(): Promise<void> {
   }
 
   const { dynamo, server, settings } = runtime.context;
-  console.info(`DynamoDB Local on ${dynamo?.endpoint} (data in ${dynamoDbPath(settings.dataDir)})`);
-  console.info(`API key service listening on ${server?.url}`);
+  console.info(startBanner(server?.url ?? '', settings, dynamo?.endpoint));
 }
 
 if (require.main === module) {

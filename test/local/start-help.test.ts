@@ -1,0 +1,37 @@
+/**
+ * What `npm start` tells its user: `--help` lists every setting it reads,
+ * and the banner printed once it runs says where it listens, where the data
+ * is, which plans it enforces, the next command and how to stop.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { DEFAULT_USAGE_PLANS } from '../../lambda/contract/plans';
+import { START_HELP, startBanner, type LocalSettings } from '../../local/start';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+describe('npm start -- --help', () => {
+  it('prints every setting and exits 0 without starting anything', () => {
+    const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/start.ts', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toBe(START_HELP.trim());
+    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DYNAMODB_PORT', 'KEY_TABLE_NAME', 'AUDIT_TABLE_NAME', 'PLAN_RATE_LIMIT', 'USAGE_PLANS', 'ARCHIVE_DIR', 'KEY_HASH_PEPPER']) {
+      expect({ name, listed: new RegExp(`^  ${name} `, 'm').test(result.stdout) }).toEqual({ name, listed: true });
+    }
+  });
+});
+
+describe('the start banner', () => {
+  it('says the URL, the data folder, the plans, the next command and Ctrl-C to stop', () => {
+    const settings = { dataDir: '/srv/keys/.data', plans: DEFAULT_USAGE_PLANS } as unknown as LocalSettings;
+    const banner = startBanner('http://127.0.0.1:3000', settings, 'http://127.0.0.1:41234').split('\n');
+    expect(banner).toEqual([
+      'API key service listening on http://127.0.0.1:3000',
+      '  data:  /srv/keys/.data (DynamoDB Local on http://127.0.0.1:41234)',
+      '  plans: default (50/s, burst 100, 1000000 a month)',
+      "  next:  npm run bootstrap -- --team-id <uuid>   (a team's first key, printed once)",
+      '  Ctrl-C to stop.',
+    ]);
+  });
+});
