@@ -2,7 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { MANAGEMENT_HANDLERS } from '../lambda/contract/routes';
+import { MANAGEMENT_HANDLERS, ROUTES } from '../lambda/contract/routes';
 import { requestsOfAllFunctions } from '../lambda/contract/store-operations';
 import { Alarms } from './alarms';
 import { Api } from './api';
@@ -67,7 +67,7 @@ export class ApiKeyServiceStack extends Stack {
       stageName: config.stage,
       handlers: this.handlers.byHandler,
       // The verify handler decides CORS itself (docs/verification.md).
-      preflightHandlers: ['verify-api-key'],
+      preflightHandlers: ROUTES.filter((route) => route.preflight).map((route) => route.handler),
       stageThrottle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
       methodThrottles: Object.fromEntries(MANAGEMENT_HANDLERS.map((handler) => [handler, managementThrottle])),
       plans: config.plans,

@@ -4,7 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { ROUTES, type RouteDefinition } from '../lambda/contract/routes';
+import { ROUTES, allowedMethods, type RouteDefinition } from '../lambda/contract/routes';
 import type { UsagePlans } from '../lambda/contract/plans';
 import { acknowledge, cfnOf } from './nag';
 
@@ -62,6 +62,9 @@ export function usagePlanName(stageName: string, planName: string): string {
  * Gateway-generated errors in the service's one error shape, so a caller
  * parses throttling or an unknown route like any other error.
  */
+/** Every gateway-made answer is readable cross-origin: its body holds no data of any key. */
+const GATEWAY_CORS = { 'Access-Control-Allow-Origin': "'*'" };
+
 function errorTemplate(code: string, message: string): Record<string, string> {
   return {
     'application/json': JSON.stringify({
@@ -196,6 +199,35 @@ export class Api extends Construct {
       );
     }
 
+    // Any other method on a routed path (OPTIONS too, unless a route answers
+    // its own preflight): 405 with Allow, in the house shape, as the local
+    // runtime answers it. Without it API Gateway answers 403 (then 404).
+    for (const routedPath of [...new Set(routes.map((route) => route.path))]) {
+      const allow = allowedMethods(routes, routedPath).join(', ');
+      const anyMethod = this.restApi.root.resourceForPath(routedPath).addMethod(
+        'ANY',
+        new apigateway.MockIntegration({
+          requestTemplates: { 'application/json': '{"statusCode": 405}' },
+          passthroughBehavior: apigateway.PassthroughBehavior.NEVER,
+          integrationResponses: [
+            {
+              statusCode: '405',
+              responseParameters: { 'method.response.header.Allow': `'${allow}'`, 'method.response.header.Access-Control-Allow-Origin': "'*'" },
+              responseTemplates: errorTemplate('METHOD_NOT_ALLOWED', `This method is not allowed on ${routedPath}; use ${allow}.`),
+            },
+          ],
+        }),
+        {
+          operationName: `method-not-allowed${routedPath.replaceAll('/', '-')}`,
+          methodResponses: [
+            { statusCode: '405', responseParameters: { 'method.response.header.Allow': true, 'method.response.header.Access-Control-Allow-Origin': true } },
+          ],
+        },
+      );
+      acknowledge(cfnOf(anyMethod), 'AwsSolutions-APIG4', 'Answers 405 Method Not Allowed from a mock integration: it reaches no function and no data, so there is nothing to authorize.');
+      acknowledge(cfnOf(anyMethod), 'AwsSolutions-COG4', 'Answers 405 Method Not Allowed from a mock integration; see the AwsSolutions-APIG4 reason.');
+    }
+
     for (const handlerName of props.preflightHandlers ?? []) {
       const route = routes.find((candidate) => candidate.handler === handlerName);
       const handler = props.handlers[handlerName];
@@ -223,26 +255,27 @@ export class Api extends Construct {
     this.restApi.addGatewayResponse('Throttled', {
       type: apigateway.ResponseType.THROTTLED,
       statusCode: '429',
-      responseHeaders: { 'Retry-After': "'1'" },
+      responseHeaders: { ...GATEWAY_CORS, 'Retry-After': "'1'" },
       templates: errorTemplate('THROTTLED', "Too many requests for the team's usage plan; retry after the Retry-After seconds."),
     });
     this.restApi.addGatewayResponse('QuotaExceeded', {
       type: apigateway.ResponseType.QUOTA_EXCEEDED,
       statusCode: '429',
-      responseHeaders: { 'Retry-After': "'3600'" },
+      responseHeaders: { ...GATEWAY_CORS, 'Retry-After': "'3600'" },
       templates: errorTemplate('QUOTA_EXCEEDED', "The team's usage plan quota for this period is used up."),
     });
     // The authorizer refused the Bearer key (or there was none): the house 401.
     this.restApi.addGatewayResponse('Unauthorized', {
       type: apigateway.ResponseType.UNAUTHORIZED,
       statusCode: '401',
-      responseHeaders: { 'WWW-Authenticate': `'Bearer realm="api-keys", error="invalid_token"'` },
+      responseHeaders: { ...GATEWAY_CORS, 'WWW-Authenticate': `'Bearer realm="api-keys", error="invalid_token"'` },
       templates: errorTemplate('UNAUTHORIZED', 'The API key is missing or invalid: send "Authorization: Bearer <API key>".'),
     });
     // A team without an API Gateway key (not bootstrapped with a plan) cannot pass the usage plan.
     this.restApi.addGatewayResponse('NoUsagePlan', {
       type: apigateway.ResponseType.INVALID_API_KEY,
       statusCode: '403',
+      responseHeaders: GATEWAY_CORS,
       templates: errorTemplate('FORBIDDEN', "The calling key's team has no usage plan: the operator runs npm run bootstrap -- --team-id <id> --plan <name>."),
     });
     // REST APIs answer an unknown path or method with 403 "Missing
@@ -250,15 +283,18 @@ export class Api extends Construct {
     this.restApi.addGatewayResponse('RouteNotFound', {
       type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN,
       statusCode: '404',
+      responseHeaders: GATEWAY_CORS,
       templates: errorTemplate('ROUTE_NOT_FOUND', 'No such route'),
     });
     this.restApi.addGatewayResponse('RequestTooLarge', {
       type: apigateway.ResponseType.REQUEST_TOO_LARGE,
       statusCode: '413',
+      responseHeaders: GATEWAY_CORS,
       templates: errorTemplate('PAYLOAD_TOO_LARGE', 'Request body too large'),
     });
     this.restApi.addGatewayResponse('Default5xx', {
       type: apigateway.ResponseType.DEFAULT_5XX,
+      responseHeaders: GATEWAY_CORS,
       templates: errorTemplate('INTERNAL', 'Internal error'),
     });
 

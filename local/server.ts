@@ -5,10 +5,13 @@
  * writes the proxy result back.
  *
  * What API Gateway itself answers is answered here too, in the service's
- * error shape: unknown path (404), known path with a method it does not
- * route (405 + `Allow`), body over `MAX_BODY_BYTES` (413, handler not
- * called). `OPTIONS` always reaches the path's handler (CORS preflight is the
- * handler's job). Handlers are imported lazily, on first use.
+ * error shape and with the same statuses as the stack's gateway
+ * (test/local/status-parity.test.ts holds one table for both): unknown path
+ * (404), a method the path does not route, OPTIONS included unless a route
+ * answers its own preflight (405 + `Allow`), body over `MAX_BODY_BYTES`
+ * (413, handler not called); every such answer is readable cross-origin
+ * (`Access-Control-Allow-Origin: *`), as the gateway responses are. Handlers
+ * are imported lazily.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -18,7 +21,7 @@ import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/contract/errors';
 import { describeError, log } from '../lambda/shared/platform/log';
-import { HANDLERS_DIR, MAX_BODY_BYTES, ROUTES } from '../lambda/contract/routes';
+import { HANDLERS_DIR, MAX_BODY_BYTES, ROUTES, allowedMethods } from '../lambda/contract/routes';
 import { jsonResponse } from '../lambda/contract/response';
 import type { Services } from '../lambda/shared/platform/services';
 
@@ -35,6 +38,8 @@ export interface LocalRoute {
   readonly handler: string;
   /** A management route: it passes the gateway stage (authorizer, usage plan) first. */
   readonly management?: boolean;
+  /** The handler answers the path's CORS preflight; elsewhere OPTIONS is 405, as in API Gateway. */
+  readonly preflight?: boolean;
 }
 
 export type RouteResolution =
@@ -43,9 +48,9 @@ export type RouteResolution =
   | { readonly kind: 'not-found' };
 
 /**
- * Which route serves `method` on `pathname` (no query string). `OPTIONS` on a
- * known path goes to that path's handler, as with API Gateway's proxy
- * integration when no mock OPTIONS method is configured.
+ * Which route serves `method` on `pathname` (no query string), as the stack's
+ * API Gateway does: a path's own methods, OPTIONS where a route answers its
+ * preflight, and 405 with `Allow` for any other method (the stack's ANY mock).
  */
 export function resolveRoute(routes: readonly LocalRoute[], method: string, pathname: string): RouteResolution {
   const onPath = routes.filter((route) => route.path === pathname);
@@ -53,8 +58,9 @@ export function resolveRoute(routes: readonly LocalRoute[], method: string, path
   const upper = method.toUpperCase();
   const exact = onPath.find((route) => route.method === upper);
   if (exact) return { kind: 'matched', route: exact };
-  if (upper === 'OPTIONS') return { kind: 'matched', route: onPath[0] };
-  return { kind: 'method-not-allowed', allow: [...new Set([...onPath.map((route) => route.method), 'OPTIONS'])] };
+  const preflight = onPath.find((route) => route.preflight);
+  if (upper === 'OPTIONS' && preflight) return { kind: 'matched', route: preflight };
+  return { kind: 'method-not-allowed', allow: allowedMethods(routes, pathname) };
 }
 
 /**
@@ -221,10 +227,23 @@ interface Reply {
   readonly body: string | Buffer;
 }
 
+/** Marks a reply made by the server itself (not a handler's). */
+const GATEWAY_MADE = Symbol('gateway-made');
+
+/**
+ * A gateway-made answer may be read by any page (`Access-Control-Allow-Origin: *`),
+ * as the stack's gateway responses allow, so a browser sees a 404, 405, 413,
+ * 401 or 429 in words. These bodies hold no data of any key.
+ */
+function withGatewayCors(reply: Reply): Reply {
+  if (!(GATEWAY_MADE in reply)) return reply;
+  return { ...reply, headers: { ...reply.headers, 'Access-Control-Allow-Origin': '*' } };
+}
+
 /** An error answered by the server itself, with the handlers' own response headers. */
 function errorReply(status: number, body: ErrorBody, requestId: string, headers: Record<string, string> = {}): Reply {
   const response = jsonResponse(status, body, requestId, headers);
-  return { status, headers: response.headers as Record<string, string>, body: response.body };
+  return { status, headers: response.headers as Record<string, string>, body: response.body, [GATEWAY_MADE]: true } as Reply;
 }
 
 function apiErrorReply(error: ApiError, requestId: string): Reply {
@@ -367,7 +386,7 @@ export function createRequestListener(
       route,
     );
     const refused = route.management && options.gateway ? await options.gateway(event) : undefined;
-    if (refused) return resultReply(refused);
+    if (refused) return { ...resultReply(refused), [GATEWAY_MADE]: true } as Reply;
     const result = await handler(event, lambdaContext(route, requestId));
     if (!isProxyResult(result)) {
       log.error('handler returned no proxy result', { request_id: requestId, handler: route.handler });
@@ -381,7 +400,7 @@ export function createRequestListener(
     const receivedAt = new Date();
     let reply: Reply;
     try {
-      reply = await answer(request, requestId, receivedAt);
+      reply = withGatewayCors(await answer(request, requestId, receivedAt));
     } catch (error) {
       // Whatever a handler throws stays in the log; the caller gets the generic body.
       log.error('handler failed', { request_id: requestId, ...describeError(error) });

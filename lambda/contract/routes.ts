@@ -14,6 +14,8 @@ export interface RouteDefinition {
   readonly management: boolean;
   /** Where the input is: a JSON body, or the query string (GET). */
   readonly input: 'body' | 'query';
+  /** The handler answers the path's CORS preflight (OPTIONS) itself. Default: no OPTIONS on the path (405). */
+  readonly preflight?: boolean;
 }
 
 export const ROUTES: readonly RouteDefinition[] = [
@@ -25,8 +27,14 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'PATCH', path: '/functions/v1/update-api-key', handler: 'update-api-key', management: true, input: 'body' },
   { method: 'GET', path: '/functions/v1/get-api-key-usage', handler: 'get-api-key-usage', management: true, input: 'query' },
   { method: 'GET', path: '/functions/v1/list-audit-events', handler: 'list-audit-events', management: true, input: 'query' },
-  { method: 'POST', path: '/functions/v1/verify-api-key', handler: 'verify-api-key', management: false, input: 'body' },
+  { method: 'POST', path: '/functions/v1/verify-api-key', handler: 'verify-api-key', management: false, input: 'body', preflight: true },
 ];
+
+/** The methods a path answers (OPTIONS where its route answers the preflight), in ROUTES order: the `Allow` of a 405. */
+export function allowedMethods(routes: readonly { method: string; path: string; preflight?: boolean }[], path: string): string[] {
+  const onPath = routes.filter((route) => route.path === path);
+  return [...new Set([...onPath.map((route) => route.method), ...(onPath.some((route) => route.preflight) ? ['OPTIONS'] : [])])];
+}
 
 /** Handler names of the management routes. */
 export const MANAGEMENT_HANDLERS: readonly string[] = ROUTES.filter((route) => route.management).map((route) => route.handler);

@@ -253,7 +253,7 @@ describe('API', () => {
       return `${parent.Ref === undefined ? '' : pathOf(parent.Ref)}/${resource.Properties?.PathPart as string}`;
     };
     const methods = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::Method')).map((method) => {
-      const uri = JSON.stringify((method.Properties?.Integration as { Uri: unknown }).Uri);
+      const uri = JSON.stringify((method.Properties?.Integration as { Uri?: unknown }).Uri ?? '');
       const target = Object.entries(ids.functions).find(([, id]) => uri.includes(`"${id}"`))?.[0];
       return {
         method: method.Properties?.HttpMethod,
@@ -264,8 +264,10 @@ describe('API', () => {
     });
 
     expect(methods).toEqual(expect.arrayContaining(ROUTES.map(({ method, path, handler }) => ({ method, path, handler, integration: 'AWS_PROXY' }))));
-    // Besides the routes, only the verify endpoint's CORS preflight (next test).
-    expect(methods.filter((method) => method.method !== 'OPTIONS')).toHaveLength(ROUTES.length);
+    // Besides the routes: the verify endpoint's CORS preflight (next test), and on
+    // every path an ANY mock answering 405 (test/local/status-parity.test.ts).
+    expect(methods.filter((method) => method.method !== 'OPTIONS' && method.method !== 'ANY')).toHaveLength(ROUTES.length);
+    expect(methods.filter((method) => method.method === 'ANY').every((method) => method.integration === 'MOCK')).toBe(true);
     expect(methods.filter((method) => method.method === 'OPTIONS').map((method) => method.path)).toEqual(['/functions/v1/verify-api-key']);
   });
 
@@ -293,8 +295,9 @@ describe('API', () => {
       Principal: 'apigateway.amazonaws.com',
       SourceArn: { 'Fn::Join': ['', Match.arrayWith([{ Ref: restApi }, '/', { Ref: stage }, `/OPTIONS${verifyPath}`])] },
     });
+    // The only mocks are the 405 answers of other methods (ANY), never an OPTIONS preflight.
     const mocks = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::Method')).filter(
-      (method) => (method.Properties?.Integration as { Type?: string } | undefined)?.Type === 'MOCK',
+      (method) => (method.Properties?.Integration as { Type?: string } | undefined)?.Type === 'MOCK' && method.Properties?.HttpMethod !== 'ANY',
     );
     expect(mocks).toEqual([]);
   });

@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../support/http';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const ECHO_ROUTES: LocalRoute[] = [
-  { method: 'POST', path: '/echo', handler: 'echo' },
+  { method: 'POST', path: '/echo', handler: 'echo', preflight: true },
   { method: 'DELETE', path: '/echo', handler: 'echo' },
   { method: 'POST', path: '/boom', handler: 'boom' },
   { method: 'POST', path: '/nothing', handler: 'nothing' },
@@ -75,10 +75,18 @@ describe('local server', () => {
       expect(response.status).toBe(405);
       expectErrorShape(response.body, 'METHOD_NOT_ALLOWED');
       expect(response.headers.allow).toBe('POST, DELETE, OPTIONS');
+      expect(response.headers['access-control-allow-origin']).toBe('*');
       expect(invocations).toHaveLength(0);
     });
 
-    it('passes OPTIONS to the handler of the path (CORS preflight is the handler’s job)', async () => {
+    it('answers OPTIONS with 405 on a path no route answers the preflight of, as API Gateway does', async () => {
+      const response = await server.request('OPTIONS', '/boom');
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe('POST');
+      expect(invocations).toHaveLength(0);
+    });
+
+    it('passes OPTIONS to the handler of a path whose route answers its preflight', async () => {
       // Act
       const response = await server.request('OPTIONS', '/echo', { headers: { Origin: 'https://app.example.com' } });
 
@@ -277,9 +285,10 @@ describe('resolveRoute', () => {
   it('matches the service routes and reports the allowed methods otherwise', () => {
     // Act + Assess
     expect(resolveRoute(ROUTES, 'POST', '/functions/v1/generate-api-key')).toEqual({ kind: 'matched', route: ROUTES[0] });
-    expect(resolveRoute(ROUTES, 'GET', '/functions/v1/generate-api-key')).toEqual({ kind: 'method-not-allowed', allow: ['POST', 'OPTIONS'] });
+    expect(resolveRoute(ROUTES, 'GET', '/functions/v1/generate-api-key')).toEqual({ kind: 'method-not-allowed', allow: ['POST'] });
     expect(resolveRoute(ROUTES, 'delete', '/functions/v1/delete-api-key')).toMatchObject({ kind: 'matched' });
-    expect(resolveRoute(ROUTES, 'OPTIONS', '/functions/v1/delete-api-key')).toMatchObject({ kind: 'matched', route: { handler: 'delete-api-key' } });
+    expect(resolveRoute(ROUTES, 'OPTIONS', '/functions/v1/delete-api-key')).toEqual({ kind: 'method-not-allowed', allow: ['DELETE'] });
+    expect(resolveRoute(ROUTES, 'OPTIONS', '/functions/v1/verify-api-key')).toMatchObject({ kind: 'matched', route: { handler: 'verify-api-key' } });
     expect(resolveRoute(ROUTES, 'POST', '/functions/v1/generate-api-key/')).toEqual({ kind: 'not-found' });
     expect(resolveRoute(ROUTES, 'POST', '/')).toEqual({ kind: 'not-found' });
   });
@@ -303,13 +312,13 @@ describe('the service routes with the real handler loader', () => {
   });
   afterAll(() => server.close());
 
-  it('answers GET on the create route with 405 and Allow: POST, OPTIONS', async () => {
+  it('answers GET on the create route with 405 and Allow: POST', async () => {
     // Act
     const response = await server.request('GET', '/functions/v1/generate-api-key');
 
     // Assess
     expect(response.status).toBe(405);
-    expect(response.headers.allow).toBe('POST, OPTIONS');
+    expect(response.headers.allow).toBe('POST');
     expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
   });
 
