@@ -11,8 +11,8 @@
  * 1. `--aws`: the deployed tables. DynamoDB is reached with the default AWS
  *    credential chain (env, profile, SSO, instance role) and region
  *    (`AWS_REGION` / profile); `KEY_TABLE_NAME` and `AUDIT_TABLE_NAME` must
- *    name the stack's tables, and `KEY_HASH_PEPPER` must equal the
- *    deployment's when it has one (or the key will not authenticate).
+ *    name the stack's tables, and `KEY_HASH_PEPPER` must be unset (the
+ *    stack uses no pepper; a stray one would write a key nothing accepts).
  *    `DYNAMODB_ENDPOINT` must be unset.
  * 2. `DYNAMODB_ENDPOINT` set: that engine, as is (tables must exist).
  * 3. Otherwise the local store of `npm start` under `DATA_DIR` (default
@@ -230,6 +230,11 @@ export async function openKeyStore(args: BootstrapArgs, env: NodeJS.ProcessEnv, 
     if (env.DYNAMODB_ENDPOINT) throw new UsageError('--aws writes to the deployed tables: unset DYNAMODB_ENDPOINT');
     if (!env.KEY_TABLE_NAME || !env.AUDIT_TABLE_NAME) {
       throw new UsageError('--aws needs KEY_TABLE_NAME and AUDIT_TABLE_NAME (the deployed tables) in the environment');
+    }
+    // The stack hashes with plain SHA-256 (it has no pepper): a pepper left in
+    // the operator's shell would write a key no deployed function accepts.
+    if (env.KEY_HASH_PEPPER) {
+      throw new UsageError('--aws: KEY_HASH_PEPPER is set in this shell, but the deployed stack uses no pepper; unset it, or the key would never authenticate');
     }
     return { description: 'AWS', endpoint: undefined, keyTableName: env.KEY_TABLE_NAME, auditTableName: env.AUDIT_TABLE_NAME, release: none };
   }

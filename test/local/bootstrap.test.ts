@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseBootstrapArgs, UsageError } from '../../local/bootstrap';
+import { openKeyStore, parseBootstrapArgs, UsageError } from '../../local/bootstrap';
 import { runtimeFilePath } from '../../local/dynamodb-local';
 import { recordIssuedValue } from '../support/issued-values';
 import { requestTo, startTestServer } from '../support/http';
@@ -77,6 +77,21 @@ describe('parseBootstrapArgs', () => {
     // Act + Assess
     expect(() => parseBootstrapArgs(argv)).toThrow(UsageError);
     expect(() => parseBootstrapArgs(argv)).toThrow(message);
+  });
+});
+
+describe('bootstrap --aws guards', () => {
+  const args = () => parseBootstrapArgs(['--team-id', randomUUID(), '--aws']);
+  const deployed = { KEY_TABLE_NAME: 'ApiKeyService-prod-KeyTable', AUDIT_TABLE_NAME: 'ApiKeyService-prod-AuditTable' };
+
+  it('refuses a KEY_HASH_PEPPER left in the shell: the stack uses no pepper, the key would never authenticate', async () => {
+    await expect(openKeyStore(args(), { ...deployed, KEY_HASH_PEPPER: 'stray' }, () => undefined)).rejects.toThrow(UsageError);
+    await expect(openKeyStore(args(), { ...deployed, KEY_HASH_PEPPER: 'stray' }, () => undefined)).rejects.toThrow('KEY_HASH_PEPPER is set');
+  });
+
+  it('without a pepper, targets the named deployed tables', async () => {
+    const store = await openKeyStore(args(), deployed, () => undefined);
+    expect(store).toMatchObject({ endpoint: undefined, keyTableName: deployed.KEY_TABLE_NAME, auditTableName: deployed.AUDIT_TABLE_NAME });
   });
 });
 
