@@ -132,23 +132,15 @@ export function grantStoreOperations(
   tables: { readonly keyTable: dynamodb.ITable; readonly auditTable?: dynamodb.ITable; readonly teamIndexName: string },
 ): void {
   const access = accessOf(FUNCTION_OPERATIONS[handlerName]);
-  if (access.keyTable.length > 0) grantTableActions(fn, tables.keyTable, access.keyTable);
-  if (access.keyTeamIndex.length > 0) {
-    iam.Grant.addToPrincipal({
-      grantee: fn,
-      actions: [...access.keyTeamIndex],
-      resourceArns: [`${tables.keyTable.tableArn}/index/${tables.teamIndexName}`],
-    });
-  }
+  const grant = (table: dynamodb.ITable, tableActions: readonly TableAction[], indexActions: readonly TableAction[]) => {
+    if (tableActions.length > 0) grantTableActions(fn, table, tableActions);
+    if (indexActions.length > 0) {
+      iam.Grant.addToPrincipal({ grantee: fn, actions: [...indexActions], resourceArns: [`${table.tableArn}/index/${tables.teamIndexName}`] });
+    }
+  };
+  grant(tables.keyTable, access.keyTable, access.keyTeamIndex);
   if (access.auditTable.length > 0 || access.auditTeamIndex.length > 0) {
     if (!tables.auditTable) throw new Error(`${handlerName} touches audit records but was given no audit table`);
-    if (access.auditTable.length > 0) grantTableActions(fn, tables.auditTable, access.auditTable);
-    if (access.auditTeamIndex.length > 0) {
-      iam.Grant.addToPrincipal({
-        grantee: fn,
-        actions: [...access.auditTeamIndex],
-        resourceArns: [`${tables.auditTable.tableArn}/index/${tables.teamIndexName}`],
-      });
-    }
+    grant(tables.auditTable, access.auditTable, access.auditTeamIndex);
   }
 }

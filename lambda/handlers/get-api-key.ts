@@ -1,6 +1,5 @@
 /** GET /functions/v1/get-api-key?key_id= — one key of the caller's team (never its value or hash). */
-import { jsonResponse } from '../contract/response';
-import { managementHandler } from '../shared/http/management-handler';
+import { dataResponse, managementHandler } from '../shared/http/management-handler';
 import { getKeyRequestSchema } from '../shared/http/schemas/read-keys';
 import { getKey } from '../shared/keys/read-keys';
 import { environmentServices, type Services } from '../shared/platform/services';
@@ -9,10 +8,8 @@ export const makeHandler = (services: () => Services) =>
   managementHandler(
     services,
     () => getKeyRequestSchema,
-    async (event, deps) => {
-      const data = await getKey(deps, event.caller, event.input);
-      return jsonResponse(200, { data, meta: { timestamp: deps.clock.now().toISOString(), request_id: event.meta.requestId } }, event.meta.requestId);
-    },
+    async (event, deps) =>
+      dataResponse(200, await getKey(deps, event.caller, event.input), event, deps),
     { input: 'query' },
   );
 

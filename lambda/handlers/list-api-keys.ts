@@ -1,6 +1,5 @@
 /** GET /functions/v1/list-api-keys?team_id=&environment=&type=&state=&limit=&cursor= — the team's keys, newest first, paged. */
-import { jsonResponse } from '../contract/response';
-import { managementHandler } from '../shared/http/management-handler';
+import { dataResponse, managementHandler } from '../shared/http/management-handler';
 import { listKeysRequestSchema } from '../shared/http/schemas/read-keys';
 import { listKeys } from '../shared/keys/read-keys';
 import { environmentServices, type Services } from '../shared/platform/services';
@@ -11,8 +10,7 @@ export const makeHandler = (services: () => Services) =>
     () => listKeysRequestSchema,
     async (event, deps) => {
       const page = await listKeys(deps, event.caller, event.input);
-      const meta = { timestamp: deps.clock.now().toISOString(), request_id: event.meta.requestId, next_cursor: page.next_cursor };
-      return jsonResponse(200, { data: page.data, meta }, event.meta.requestId);
+      return dataResponse(200, page.data, event, deps, { next_cursor: page.next_cursor });
     },
     { input: 'query' },
   );

@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Services } from '../platform/services';
+import { jsonResponse } from '../../contract/response';
 import type { ManagementEvent } from './event';
 import { authenticateAndMeter, errorResponses, jsonBody, queryInput } from './middleware';
 
@@ -30,4 +31,19 @@ export function managementHandler<TSchema extends z.ZodType>(
     .use(authenticateAndMeter(services))
     .use(options.input === 'query' ? queryInput(schema) : jsonBody(schema, options))
     .handler((event, context) => step(event as ManagementEvent<z.infer<TSchema>>, services(), context));
+}
+
+/**
+ * The answer of a read or edit route: `{data, meta: {timestamp, request_id, …}}`
+ * (the create response's envelope), `meta` extended with e.g. `next_cursor`.
+ */
+export function dataResponse(
+  status: number,
+  data: unknown,
+  event: Pick<ManagementEvent<unknown>, 'meta'>,
+  services: Pick<Services, 'clock'>,
+  meta: Record<string, unknown> = {},
+): APIGatewayProxyResult {
+  const requestId = event.meta.requestId;
+  return jsonResponse(status, { data, meta: { timestamp: services.clock.now().toISOString(), request_id: requestId, ...meta } }, requestId);
 }

@@ -377,12 +377,7 @@ export class KeyStore {
     ];
     if (key.current_hash) items.push(this.dropLookup(key.current_hash));
     if (key.previous_hash) items.push(this.dropLookup(key.previous_hash));
-    const survivorAt = items.length;
-    if (survivor) items.push(this.survivorCheck(survivor));
-    items.push(this.putAudit(deletion.audit));
-    const outcome = await this.transact(items);
-    if (outcome.committed) return outcome;
-    return { ...outcome, survivorLost: survivor !== undefined && outcome.reasons[survivorAt] === 'ConditionalCheckFailed' };
+    return this.transactGuarded(items, survivor, deletion.audit);
   }
 
   /**
@@ -440,12 +435,7 @@ export class KeyStore {
         });
       }
     }
-    const survivorAt = items.length;
-    if (survivor) items.push(this.survivorCheck(survivor));
-    items.push(this.putAudit(update.audit));
-    const outcome = await this.transact(items);
-    if (outcome.committed) return outcome;
-    return { ...outcome, survivorLost: survivor !== undefined && outcome.reasons[survivorAt] === 'ConditionalCheckFailed' };
+    return this.transactGuarded(items, survivor, update.audit);
   }
 
   /**
@@ -531,6 +521,18 @@ export class KeyStore {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /**
+   * `items`, then the surviving manager's check (if any) and the audit
+   * record, in one transaction; `survivorLost` when that check failed.
+   */
+  private async transactGuarded(items: TransactItem[], survivor: KeyItem | undefined, audit: AuditRecord): Promise<WriteOutcome & { survivorLost?: boolean }> {
+    const survivorAt = items.length;
+    const all = [...items, ...(survivor ? [this.survivorCheck(survivor)] : []), this.putAudit(audit)];
+    const outcome = await this.transact(all);
+    if (outcome.committed) return outcome;
+    return { ...outcome, survivorLost: survivor !== undefined && outcome.reasons[survivorAt] === 'ConditionalCheckFailed' };
+  }
 
   /** The manager that must still be live, active and in the same environment when a change commits. */
   private survivorCheck(survivor: KeyItem): TransactItem {
