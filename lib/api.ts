@@ -251,52 +251,30 @@ export class Api extends Construct {
       );
     }
 
-    // A team's plan (or the stage) throttled the request, or its quota is spent.
-    this.restApi.addGatewayResponse('Throttled', {
-      type: apigateway.ResponseType.THROTTLED,
-      statusCode: '429',
-      responseHeaders: { ...GATEWAY_CORS, 'Retry-After': "'1'" },
-      templates: errorTemplate('THROTTLED', "Too many requests for the team's usage plan; retry after the Retry-After seconds."),
-    });
-    this.restApi.addGatewayResponse('QuotaExceeded', {
-      type: apigateway.ResponseType.QUOTA_EXCEEDED,
-      statusCode: '429',
-      responseHeaders: { ...GATEWAY_CORS, 'Retry-After': "'3600'" },
-      templates: errorTemplate('QUOTA_EXCEEDED', "The team's usage plan quota for this period is used up."),
-    });
-    // The authorizer refused the Bearer key (or there was none): the house 401.
-    this.restApi.addGatewayResponse('Unauthorized', {
-      type: apigateway.ResponseType.UNAUTHORIZED,
-      statusCode: '401',
-      responseHeaders: { ...GATEWAY_CORS, 'WWW-Authenticate': `'Bearer realm="api-keys", error="invalid_token"'` },
-      templates: errorTemplate('UNAUTHORIZED', 'The API key is missing or invalid: send "Authorization: Bearer <API key>".'),
-    });
-    // A team without an API Gateway key (not bootstrapped with a plan) cannot pass the usage plan.
-    this.restApi.addGatewayResponse('NoUsagePlan', {
-      type: apigateway.ResponseType.INVALID_API_KEY,
-      statusCode: '403',
-      responseHeaders: GATEWAY_CORS,
-      templates: errorTemplate('FORBIDDEN', "The calling key's team has no usage plan: the operator runs npm run bootstrap -- --team-id <id> --plan <name>."),
-    });
-    // REST APIs answer an unknown path or method with 403 "Missing
-    // Authentication Token"; the service (and the local runtime) say 404.
-    this.restApi.addGatewayResponse('RouteNotFound', {
-      type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN,
-      statusCode: '404',
-      responseHeaders: GATEWAY_CORS,
-      templates: errorTemplate('ROUTE_NOT_FOUND', 'No such route'),
-    });
-    this.restApi.addGatewayResponse('RequestTooLarge', {
-      type: apigateway.ResponseType.REQUEST_TOO_LARGE,
-      statusCode: '413',
-      responseHeaders: GATEWAY_CORS,
-      templates: errorTemplate('PAYLOAD_TOO_LARGE', 'Request body too large'),
-    });
-    this.restApi.addGatewayResponse('Default5xx', {
-      type: apigateway.ResponseType.DEFAULT_5XX,
-      responseHeaders: GATEWAY_CORS,
-      templates: errorTemplate('INTERNAL', 'Internal error'),
-    });
+    // What API Gateway answers itself, in the house shape, readable cross-origin.
+    const gatewayResponses: Array<[string, apigateway.ResponseType, string | undefined, string, string, Record<string, string>?]> = [
+      // A team's plan (or the stage) throttled the request, or its quota is spent.
+      ['Throttled', apigateway.ResponseType.THROTTLED, '429', 'THROTTLED', "Too many requests for the team's usage plan; retry after the Retry-After seconds.", { 'Retry-After': "'1'" }],
+      ['QuotaExceeded', apigateway.ResponseType.QUOTA_EXCEEDED, '429', 'QUOTA_EXCEEDED', "The team's usage plan quota for this period is used up.", { 'Retry-After': "'3600'" }],
+      // The authorizer refused the Bearer key (or there was none): the house 401.
+      ['Unauthorized', apigateway.ResponseType.UNAUTHORIZED, '401', 'UNAUTHORIZED', 'The API key is missing or invalid: send "Authorization: Bearer <API key>".', {
+        'WWW-Authenticate': `'Bearer realm="api-keys", error="invalid_token"'`,
+      }],
+      // A team without an API Gateway key (not bootstrapped with a plan) cannot pass the usage plan.
+      ['NoUsagePlan', apigateway.ResponseType.INVALID_API_KEY, '403', 'FORBIDDEN', "The calling key's team has no usage plan: the operator runs npm run bootstrap -- --team-id <id> --plan <name>."],
+      // REST APIs answer an unknown path with 403 "Missing Authentication Token"; the service (and the local runtime) say 404.
+      ['RouteNotFound', apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', 'ROUTE_NOT_FOUND', 'No such route'],
+      ['RequestTooLarge', apigateway.ResponseType.REQUEST_TOO_LARGE, '413', 'PAYLOAD_TOO_LARGE', 'Request body too large'],
+      ['Default5xx', apigateway.ResponseType.DEFAULT_5XX, undefined, 'INTERNAL', 'Internal error'],
+    ];
+    for (const [id, type, statusCode, code, message, headers] of gatewayResponses) {
+      this.restApi.addGatewayResponse(id, {
+        type,
+        statusCode,
+        responseHeaders: { ...GATEWAY_CORS, ...headers },
+        templates: errorTemplate(code, message),
+      });
+    }
 
     if (props.webAclArn !== undefined) {
       new wafv2.CfnWebACLAssociation(this, 'WebAcl', {

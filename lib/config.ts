@@ -198,7 +198,7 @@ class ContextReader {
     return value === '' || value === null ? undefined : value;
   }
 
-  string(key: ContextKey, fallback: string, pattern: RegExp, allowed: string): string {
+  string<T extends string | undefined>(key: ContextKey, fallback: T, pattern: RegExp, allowed: string): string | T {
     const value = this.raw(key);
     if (value === undefined) return fallback;
     if (typeof value !== 'string' || !pattern.test(value)) {
@@ -209,13 +209,7 @@ class ContextReader {
   }
 
   optionalString(key: ContextKey, pattern: RegExp, allowed: string): string | undefined {
-    const value = this.raw(key);
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string' || !pattern.test(value)) {
-      this.problems.push(`${key} must be ${allowed}; got ${JSON.stringify(value)}`);
-      return undefined;
-    }
-    return value;
+    return this.string(key, undefined, pattern, allowed);
   }
 
   boolean(key: ContextKey, fallback: boolean): boolean {

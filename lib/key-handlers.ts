@@ -68,57 +68,39 @@ export class KeyHandlers extends Construct {
       [ENV.PLAN_RATE_LIMIT]: String(props.planRateLimit),
     };
 
-    this.generate = new HouseFunction(this, 'GenerateApiKey', {
-      ...common,
-      handlerName: 'generate-api-key',
-      description: 'POST /functions/v1/generate-api-key: creates a key and returns its value once',
-      environment: tables,
-    });
-    grantStoreOperations(this.generate, 'generate-api-key', stores);
-
-    this.regenerate = new HouseFunction(this, 'RegenerateApiKey', {
-      ...common,
-      handlerName: 'regenerate-api-key',
-      description: 'POST /functions/v1/regenerate-api-key: issues a new value and schedules the old one to expire',
-      environment: { ...tables, ...rotation.schedulerEnvironment },
-    });
-    grantStoreOperations(this.regenerate, 'regenerate-api-key', stores);
+    // Every function here: the house defaults, and exactly its declared storage operations.
+    const storeFunction = (id: string, handlerName: FunctionWithStore, description: string, environment: Record<string, string>) => {
+      const fn = new HouseFunction(this, id, { ...common, handlerName, description, environment });
+      grantStoreOperations(fn, handlerName, stores);
+      return fn;
+    };
+    // The routes that change keys: the key and audit tables, and the schedules of their transitions.
+    const changing = (id: string, handlerName: FunctionWithStore, description: string, scheduling: boolean) =>
+      storeFunction(id, handlerName, description, scheduling ? { ...tables, ...rotation.schedulerEnvironment } : tables);
+    this.generate = changing('GenerateApiKey', 'generate-api-key', 'POST /functions/v1/generate-api-key: creates a key and returns its value once', false);
+    this.regenerate = changing(
+      'RegenerateApiKey',
+      'regenerate-api-key',
+      'POST /functions/v1/regenerate-api-key: issues a new value and schedules the old one to expire',
+      true,
+    );
     rotation.grantScheduleCreation(this.regenerate);
-
-    this.delete = new HouseFunction(this, 'DeleteApiKey', {
-      ...common,
-      handlerName: 'delete-api-key',
-      description: 'DELETE /functions/v1/delete-api-key: revokes every value of a key and keeps a tombstone',
-      environment: { ...tables, ...rotation.schedulerEnvironment },
-    });
-    grantStoreOperations(this.delete, 'delete-api-key', stores);
+    this.delete = changing('DeleteApiKey', 'delete-api-key', 'DELETE /functions/v1/delete-api-key: revokes every value of a key and keeps a tombstone', true);
     rotation.grantScheduleDeletion(this.delete);
 
     // Verification reads the value lookup and bumps usage counters; it never
     // writes audit records or touches schedules (no audit table name either).
-    this.verify = new HouseFunction(this, 'VerifyApiKey', {
-      ...common,
-      handlerName: 'verify-api-key',
-      description: 'POST /functions/v1/verify-api-key: checks a presented key value (OPTIONS: its CORS preflight)',
-      environment: {
-        [ENV.KEY_TABLE_NAME]: keyTable.tableName,
-        [ENV.VERIFY_GUESS_LIMIT_PER_MINUTE]: String(props.verifyGuessLimitPerMinute),
-      },
+    this.verify = storeFunction('VerifyApiKey', 'verify-api-key', 'POST /functions/v1/verify-api-key: checks a presented key value (OPTIONS: its CORS preflight)', {
+      [ENV.KEY_TABLE_NAME]: keyTable.tableName,
+      [ENV.VERIFY_GUESS_LIMIT_PER_MINUTE]: String(props.verifyGuessLimitPerMinute),
     });
-    grantStoreOperations(this.verify, 'verify-api-key', stores);
 
-    this.authorizer = new HouseFunction(this, 'Authorizer', {
-      ...common,
-      handlerName: 'authorizer',
-      description: 'Lambda REQUEST authorizer for platform APIs: allows requests bearing a valid key',
-      environment: {
-        [ENV.KEY_TABLE_NAME]: keyTable.tableName,
-        // Always set, `{}` included, so the console shows the table in force.
-        [ENV.AUTHORIZER_ROUTE_SCOPES]: JSON.stringify(props.authorizerRouteScopes),
-        ...(props.authorizerScope === undefined ? {} : { [ENV.AUTHORIZER_SCOPE]: props.authorizerScope }),
-      },
+    this.authorizer = storeFunction('Authorizer', 'authorizer', 'Lambda REQUEST authorizer for platform APIs: allows requests bearing a valid key', {
+      [ENV.KEY_TABLE_NAME]: keyTable.tableName,
+      // Always set, `{}` included, so the console shows the table in force.
+      [ENV.AUTHORIZER_ROUTE_SCOPES]: JSON.stringify(props.authorizerRouteScopes),
+      ...(props.authorizerScope === undefined ? {} : { [ENV.AUTHORIZER_SCOPE]: props.authorizerScope }),
     });
-    grantStoreOperations(this.authorizer, 'authorizer', stores);
 
     // The read and edit routes: the key and audit tables, nothing else.
     const readAndEdit: Array<[FunctionWithStore, string, string]> = [
@@ -128,19 +110,14 @@ export class KeyHandlers extends Construct {
       ['get-api-key-usage', 'GetApiKeyUsage', 'GET /functions/v1/get-api-key-usage: a key\'s usage, daily and per transition'],
       ['list-audit-events', 'ListAuditEvents', 'GET /functions/v1/list-audit-events: the audit trail, newest first'],
     ];
-    this.readAndEdit = readAndEdit.map(([handlerName, id, description]) => {
-      const fn = new HouseFunction(this, id, { ...common, handlerName, description, environment: tables });
-      grantStoreOperations(fn, handlerName, stores);
-      return fn;
-    });
+    this.readAndEdit = readAndEdit.map(([handlerName, id, description]) => storeFunction(id, handlerName, description, tables));
 
-    this.managementAuthorizer = new HouseFunction(this, 'ManagementAuthorizer', {
-      ...common,
-      handlerName: 'management-authorizer',
-      description: 'REQUEST authorizer of the management routes: the caller\'s team API Gateway key, for its usage plan',
-      environment: { [ENV.KEY_TABLE_NAME]: keyTable.tableName },
-    });
-    grantStoreOperations(this.managementAuthorizer, 'management-authorizer', stores);
+    this.managementAuthorizer = storeFunction(
+      'ManagementAuthorizer',
+      'management-authorizer',
+      'REQUEST authorizer of the management routes: the caller\'s team API Gateway key, for its usage plan',
+      { [ENV.KEY_TABLE_NAME]: keyTable.tableName },
+    );
 
     for (const fn of this.all) {
       acknowledge(

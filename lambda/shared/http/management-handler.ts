@@ -47,3 +47,26 @@ export function dataResponse(
   const requestId = event.meta.requestId;
   return jsonResponse(status, { data, meta: { timestamp: services.clock.now().toISOString(), request_id: requestId, ...meta } }, requestId);
 }
+
+/**
+ * A read route: the strict query, one service call, its answer in the data
+ * envelope (a page's `next_cursor` in `meta`).
+ */
+export function readRoute<TSchema extends z.ZodType>(
+  services: () => Services,
+  schema: TSchema,
+  read: (services: Services, caller: ManagementEvent<unknown>['caller'], input: z.infer<TSchema>) => Promise<unknown>,
+  options: { paged?: boolean } = {},
+) {
+  return managementHandler(
+    services,
+    () => schema,
+    async (event, deps) => {
+      const result = await read(deps, event.caller, event.input);
+      if (!options.paged) return dataResponse(200, result, event, deps);
+      const page = result as { data: unknown; next_cursor: string | null };
+      return dataResponse(200, page.data, event, deps, { next_cursor: page.next_cursor });
+    },
+    { input: 'query' },
+  );
+}

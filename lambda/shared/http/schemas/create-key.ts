@@ -10,6 +10,14 @@ import { text } from './common';
 
 const MAX_LIST = 100;
 
+/** A list of entries each normalised (deduplicated after normalising), at most MAX_LIST; `messages` word the problems. */
+function normalisedList(normalise: (value: string) => string | undefined, messages: { entry: string; list: string; noun: string }) {
+  return z
+    .array(z.string({ error: 'must be a string' }).refine((value) => normalise(value) !== undefined, messages.entry), { error: messages.list })
+    .max(MAX_LIST, `must hold at most ${MAX_LIST} ${messages.noun}`)
+    .transform((entries) => [...new Set(entries.map((entry) => normalise(entry) as string))]);
+}
+
 /**
  * The editable fields of a key, as create and update validate them (without
  * create's defaults): one definition, so an update accepts exactly what a
@@ -27,24 +35,16 @@ export function keyFieldSchemas(now: () => Date) {
       .min(1, 'must hold at least one scope')
       .max(MAX_LIST, `must hold at most ${MAX_LIST} scopes`)
       .transform((scopes) => [...new Set(scopes)]),
-    domains: z
-      .array(
-        z
-          .string({ error: 'must be a string' })
-          .refine((value) => normaliseDomainEntry(value) !== undefined, 'must be an origin such as https://app.example.com or https://*.example.com (no path)'),
-        { error: 'must be an array of origins' },
-      )
-      .max(MAX_LIST, `must hold at most ${MAX_LIST} origins`)
-      .transform((domains) => [...new Set(domains.map((d) => normaliseDomainEntry(d) as string))]),
-    ip_whitelist: z
-      .array(
-        z
-          .string({ error: 'must be a string' })
-          .refine((value) => normaliseIpEntry(value) !== undefined, 'must be an IPv4/IPv6 address or CIDR block'),
-        { error: 'must be an array of addresses or CIDR blocks' },
-      )
-      .max(MAX_LIST, `must hold at most ${MAX_LIST} entries`)
-      .transform((entries) => [...new Set(entries.map((e) => normaliseIpEntry(e) as string))]),
+    domains: normalisedList(normaliseDomainEntry, {
+      entry: 'must be an origin such as https://app.example.com or https://*.example.com (no path)',
+      list: 'must be an array of origins',
+      noun: 'origins',
+    }),
+    ip_whitelist: normalisedList(normaliseIpEntry, {
+      entry: 'must be an IPv4/IPv6 address or CIDR block',
+      list: 'must be an array of addresses or CIDR blocks',
+      noun: 'entries',
+    }),
     rate_limit: z
       .int({ error: 'must be a whole number of requests per hour' })
       .positive('must be a positive number of requests per hour')
