@@ -31,6 +31,8 @@ import { documentClientOf } from '../lambda/shared/platform/dynamo';
 import { createServices, type Services } from '../lambda/shared/platform/services';
 import { createLocalServer, moduleHandlerLoader, type LocalServer } from './server';
 import { makeHandler as makeManagementAuthorizer } from '../lambda/handlers/management-authorizer';
+import { makeHandler as makeArchiveHandler } from '../lambda/handlers/archive-audit';
+import type { ArchiveTarget } from '../lambda/shared/audit/archive-config';
 import type { UsagePlans } from '../lambda/contract/plans';
 import { createPlanGateway, plansFrom, type ManagementAuthorizer } from './usage-plans';
 import { ensureTables } from './tables';
@@ -224,19 +226,18 @@ export const auditArchivePart: LocalRuntimePart = {
   async start(context) {
     const { settings } = context;
     let stopS3: (() => Promise<void>) | undefined;
+    let target: ArchiveTarget;
     if (process.env.ARCHIVE_DIR) {
-      console.info(`Audit archive: folder ${path.resolve(process.env.ARCHIVE_DIR)}`);
+      target = { kind: 'folder', directory: path.resolve(process.env.ARCHIVE_DIR) };
+      console.info(`Audit archive: folder ${target.directory}`);
     } else {
       const s3 = await startLocalS3({ directory: path.join(settings.dataDir, 's3') });
-      // The archive handler takes its target from its environment at load, as
-      // in Lambda (the stack sets ARCHIVE_BUCKET_NAME): set what the stack would.
-      process.env.S3_ENDPOINT = s3.endpoint;
-      process.env.ARCHIVE_BUCKET_NAME = LOCAL_ARCHIVE_BUCKET;
+      target = { kind: 's3', bucket: LOCAL_ARCHIVE_BUCKET, endpoint: s3.endpoint };
       stopS3 = () => s3.stop();
       console.info(`Audit archive: S3 API on ${s3.endpoint}, bucket ${LOCAL_ARCHIVE_BUCKET} (files under ${path.join(settings.dataDir, 's3')})`);
     }
-    // Imported only now: the archiver reads its settings from the environment at load.
-    const { handler } = await import('../lambda/handlers/archive-audit');
+    // The very archiver the stack deploys, given this runtime's target (no environment writes).
+    const handler = makeArchiveHandler(target);
     const archiver = await startAuditStreamArchiver({
       dynamoEndpoint: required(context.dynamo, 'DynamoDB Local').endpoint,
       auditTableName: settings.auditTableName,

@@ -275,10 +275,11 @@ describe('archive-audit: errors', () => {
     await expect(result).rejects.toThrow('stream record without a sequence number');
   });
 
-  it('the handler module fails at load (cold start) when ARCHIVE_BUCKET_NAME is missing', async () => {
-    // Prepare
+  it('in Lambda, the handler module fails at load (cold start) when ARCHIVE_BUCKET_NAME is missing', async () => {
+    // Prepare: what the Lambda runtime sets, without the bucket
     const saved = process.env.ARCHIVE_BUCKET_NAME;
     delete process.env.ARCHIVE_BUCKET_NAME;
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'ApiKeyService-dev-Archiver';
     try {
       // Act + Assess
       await jest.isolateModulesAsync(async () => {
@@ -286,6 +287,7 @@ describe('archive-audit: errors', () => {
       });
     } finally {
       process.env.ARCHIVE_BUCKET_NAME = saved;
+      delete process.env.AWS_LAMBDA_FUNCTION_NAME;
     }
   });
 });
