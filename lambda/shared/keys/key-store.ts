@@ -12,7 +12,6 @@
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -24,6 +23,7 @@ import {
 import { KEY_METADATA_RETENTION_DAYS } from '../../contract/retention';
 import { TEAM_INDEX, TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../../contract/tables';
 import type { AuditRecord } from '../audit/audit-events';
+import { batchGetAll } from '../platform/batch-get';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { newUsageItem } from '../usage/usage-figures';
 import { valueLookupItem } from './key-records';
@@ -195,17 +195,7 @@ export class KeyStore {
     companionKey: ItemKey,
   ): Promise<{ lookup?: ValueLookupItem; companion?: Record<string, unknown> }> {
     const lookupKey = keyTableKeys.valueLookup(valueHash);
-    const table = this.tables.keyTableName;
-    const found: Record<string, unknown>[] = [];
-    let keys: Record<string, unknown>[] = [{ ...lookupKey }, { ...companionKey }];
-    // BatchGetItem may leave keys unprocessed under throttling; ask again for those.
-    for (let attempt = 0; keys.length > 0; attempt++) {
-      if (attempt === 5) throw new Error('BatchGetItem left keys unprocessed after 5 attempts');
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-      const result = await this.tables.db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }));
-      found.push(...(result.Responses?.[table] ?? []));
-      keys = result.UnprocessedKeys?.[table]?.Keys ?? [];
-    }
+    const found = await batchGetAll(this.tables.db, this.tables.keyTableName, [{ ...lookupKey }, { ...companionKey }]);
     const at = (key: ItemKey) => found.find((item) => item.pk === key.pk && item.sk === key.sk);
     return { lookup: at(lookupKey) as ValueLookupItem | undefined, companion: at(companionKey) };
   }

@@ -11,7 +11,8 @@
  * write without taking a slot.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from '../platform/batch-get';
 import { IP_RATE_ENTITY, TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../../contract/tables';
 import type { UsageItem } from '../keys/model';
 import type { StoreTables } from '../keys/key-store';
@@ -218,12 +219,7 @@ export class UsageStore {
 
   /** Usage figures of a key, read from its usage item (zeros when it has none). */
   async readUsage(keyId: string, at: Date): Promise<UsageSummary> {
-    const { db, keyTableName: tableName } = this.tables;
-    const result = await db.send(
-      new GetCommand({ TableName: tableName, Key: keyTableKeys.usage(keyId), ConsistentRead: true }),
-    );
-    const item = result.Item as UsageItem | undefined;
-    return summariseUsage(item, at);
+    return summariseUsage(await this.usageItem(keyId), at);
   }
 
   /**
@@ -262,21 +258,12 @@ export class UsageStore {
    * (a page of a key list), by key id; a key without a usage item is absent.
    */
   async lastUses(keyIds: readonly string[]): Promise<Map<string, string | null>> {
-    const found = new Map<string, string | null>();
-    const table = this.tables.keyTableName;
-    let keys: Record<string, unknown>[] = keyIds.map((id) => keyTableKeys.usage(id));
-    // BatchGetItem may leave keys unprocessed under throttling; ask again for those.
-    for (let attempt = 0; keys.length > 0; attempt++) {
-      if (attempt === 5) throw new Error('BatchGetItem left keys unprocessed after 5 attempts');
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-      const result = await this.tables.db.send(
-        new BatchGetCommand({
-          RequestItems: { [table]: { Keys: keys, ProjectionExpression: 'key_id, last_used_at', ConsistentRead: true } },
-        }),
-      );
-      for (const item of result.Responses?.[table] ?? []) found.set(String(item.key_id), (item.last_used_at as string | null) ?? null);
-      keys = result.UnprocessedKeys?.[table]?.Keys ?? [];
-    }
-    return found;
+    const items = await batchGetAll(
+      this.tables.db,
+      this.tables.keyTableName,
+      keyIds.map((id) => keyTableKeys.usage(id)),
+      'key_id, last_used_at',
+    );
+    return new Map(items.map((item) => [String(item.key_id), (item.last_used_at as string | null) ?? null]));
   }
 }
