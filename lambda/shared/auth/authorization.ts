@@ -8,7 +8,7 @@ import { ApiError, ErrorCode } from '../../contract/errors';
 import { KEYS_MANAGE, uncoveredScopes } from '../../contract/scopes';
 import type { Environment } from '../keys/key-values';
 import { header, type HeaderMap } from '../http/headers';
-import { checkKey, VerifyFailure, type CheckedKey, type CheckResult, type VerifiedKey, type VerifyServices } from './verify';
+import { checkKey, VerifyFailure, type CheckedKey, type CheckResult, type VerifiedKey, type VerifyFailureCode, type VerifyServices } from './verify';
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 /** RFC 6750 challenges: an invalid or missing token, and a valid one lacking the scope. */
@@ -77,6 +77,8 @@ export interface AuthenticationRequest {
 export interface AuthenticatedCaller {
   readonly checked: CheckedKey;
   readonly refusal?: ApiError;
+  /** Why the key was refused (`refusal`'s cause), for an authorizer to pass on. */
+  readonly refusalCode?: Exclude<VerifyFailureCode, 'RATE_LIMITED'>;
 }
 
 /**
@@ -97,7 +99,7 @@ export async function authenticateManager(deps: VerifyServices, request: Authent
     scope: KEYS_MANAGE,
   });
   if (result.valid) return { checked: result.checked };
-  if (result.refusedKey) return { checked: result.refusedKey, refusal: managementFailure(result) };
+  if (result.refusedKey) return { checked: result.refusedKey, refusal: managementFailure(result), refusalCode: result.code };
   throw managementFailure(result);
 }
 

@@ -17,27 +17,24 @@
  * value's lookup a second time (`callerFromAuthorizer`).
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { header } from '../http/headers';
+import { ApiError, ErrorCode } from '../../contract/errors';
 import type { Services } from '../platform/services';
-import { bearerToken } from './authorization';
-import { KEYS_MANAGE } from '../../contract/scopes';
-import { checkKey, type CheckedKey, type VerifyFailureCode } from './verify';
+import { authenticateManager, type AuthenticatedCaller } from './authorization';
+import type { CheckedKey, VerifyFailureCode } from './verify';
 
 /** API Gateway turns exactly this error message into 401. */
 export const UNAUTHORIZED = 'Unauthorized';
 
 export async function authorizeManagementCall(services: Services, event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const bearer = bearerToken(event);
-  if (bearer.kind !== 'token') throw new Error(UNAUTHORIZED);
-  const result = await checkKey(services, {
-    value: bearer.value,
-    sourceIp: event.requestContext?.identity?.sourceIp,
-    origin: header(event, 'origin'),
-    referer: header(event, 'referer'),
-    scope: KEYS_MANAGE,
-  });
-  const checked = result.valid ? result.checked : result.refusedKey;
-  if (!checked) throw new Error(UNAUTHORIZED);
+  // The handler's own authentication, once: a 401 there is API Gateway's 401 here.
+  let caller: AuthenticatedCaller;
+  try {
+    caller = await authenticateManager(services, { headers: event.headers, sourceIp: event.requestContext?.identity?.sourceIp ?? null });
+  } catch (error) {
+    if (error instanceof ApiError && error.code === ErrorCode.UNAUTHORIZED) throw new Error(UNAUTHORIZED, { cause: error });
+    throw error;
+  }
+  const { checked } = caller;
   const team = await services.keys.getTeam(checked.key.team_id);
   const { key, transition } = checked;
   return {
@@ -56,7 +53,7 @@ export async function authorizeManagementCall(services: Services, event: APIGate
       slot: key.slot,
       transition_generation: transition?.generation ?? 0,
       transition_role: transition?.role ?? '',
-      refusal: result.valid ? '' : result.code,
+      refusal: caller.refusalCode ?? '',
     },
     ...(team ? { usageIdentifierKey: team.usage_key } : {}),
   };

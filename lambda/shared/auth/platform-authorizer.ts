@@ -11,6 +11,7 @@ import { uncoveredScopes } from '../../contract/scopes';
 import { header } from '../http/headers';
 import type { Services } from '../platform/services';
 import { presentedValue } from './authorization';
+import { UNAUTHORIZED } from './management-authorizer';
 import { checkKey, useCheckedKey, VerifyFailure } from './verify';
 
 /** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/` and `METHOD/path` of a method ARN. */
@@ -40,7 +41,7 @@ export async function authorize(
   const { stageArn, resource } = splitMethodArn(event.methodArn);
   const value = presentedValue(event);
   // API Gateway turns exactly this message into 401.
-  if (value === undefined) throw new Error('Unauthorized');
+  if (value === undefined) throw new Error(UNAUTHORIZED);
 
   const check = await checkKey(deps, {
     value,
@@ -52,7 +53,7 @@ export async function authorize(
     if (check.code === VerifyFailure.IP_NOT_ALLOWED || check.code === VerifyFailure.ORIGIN_NOT_ALLOWED) {
       return denyAll(check.keyId ?? 'unknown', stageArn, check.code);
     }
-    throw new Error('Unauthorized');
+    throw new Error(UNAUTHORIZED);
   }
 
   const { key } = check.checked;
@@ -76,7 +77,7 @@ export async function authorize(
   if (result.code === VerifyFailure.RATE_LIMITED) {
     return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
   }
-  if (!result.valid) throw new Error('Unauthorized');
+  if (!result.valid) throw new Error(UNAUTHORIZED);
   // The team's API Gateway key: a platform API with apiKeySource AUTHORIZER gets per-team plans.
   const team = await deps.keys.getTeam(key.team_id);
   return {
