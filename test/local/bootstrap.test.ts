@@ -4,7 +4,7 @@
  * engine), a DATA_DIR with `npm start` running (through its engine), and a
  * DATA_DIR with nothing running (its own engine, stopped afterwards).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { openKeyStore, parseBootstrapArgs, UsageError } from '../../local/bootst
 import { runtimeFilePath } from '../../local/dynamodb-local';
 import { recordIssuedValue } from '../support/issued-values';
 import { requestTo, startTestServer } from '../support/http';
+import { npmStart } from '../support/local-runtime';
 import { auditRecordsOf, lookupItemOf } from '../support/store';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -179,22 +180,9 @@ describe('bootstrap CLI', () => {
 
     it('writes through the engine of a running npm start, whose API then accepts the key', async () => {
       // Prepare: `npm start` on a free port
-      const start: ChildProcess = spawn(process.execPath, [TSX, '--conditions=import', 'local/start.ts'], {
-        cwd: ROOT,
-        env: { ...envWithoutEngine(dataDir), PORT: '0' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let startOutput = '';
-      start.stderr?.on('data', (chunk: Buffer) => (startOutput += chunk.toString()));
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        start.stdout?.on('data', (chunk: Buffer) => {
-          startOutput += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(startOutput);
-          if (match) resolve(match[1]);
-        });
-        start.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${startOutput}`)));
-      });
-      const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
+      const running = await npmStart(dataDir);
+      const baseUrl = running.baseUrl;
+      let exited: Promise<number | null>;
 
       try {
         // Act
@@ -212,7 +200,7 @@ describe('bootstrap CLI', () => {
         expect(result.stderr).toContain('Using the DynamoDB Local of npm start');
         expect(created.status).toBe(201);
       } finally {
-        start.kill('SIGTERM');
+        exited = running.stop('SIGTERM');
       }
 
       // Assess: a clean stop, nothing left behind
