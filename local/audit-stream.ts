@@ -40,13 +40,17 @@ import type {
   DynamoDBRecord,
   DynamoDBStreamEvent,
 } from 'aws-lambda';
-import { describeError, log } from '../lambda/shared/platform/log';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { errorField } from '../lambda/shared/platform/observability';
+import { terminalObservability } from './terminal-observability';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, localDynamoClient } from './dynamodb-local';
 
 /** A stream-batch handler: the archive handler, or anything shaped like it. */
 export type StreamBatchHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
 
 export interface AuditStreamArchiverOptions {
+  /** Where its lines go. Default: the terminal's (local/terminal-observability.ts). */
+  readonly logger?: Logger;
   /** DynamoDB Local, e.g. `http://127.0.0.1:8000`. */
   readonly dynamoEndpoint: string;
   /** Physical name of the audit table (its stream must be enabled). */
@@ -182,6 +186,7 @@ function parentsFirst(shards: Shard[]): Shard[] {
  * @throws when the table does not exist or has no stream.
  */
 export async function startAuditStreamArchiver(options: AuditStreamArchiverOptions): Promise<AuditStreamArchiver> {
+  const log = options.logger ?? terminalObservability().logger;
   const pollMs = options.pollMs ?? 1000;
   const batchSize = options.batchSize ?? 100;
   const maxAttempts = options.maxAttempts ?? 5;
@@ -275,7 +280,7 @@ export async function startAuditStreamArchiver(options: AuditStreamArchiverOptio
       try {
         response = await options.handler({ Records: records });
       } catch (error) {
-        log.error('audit stream batch failed', { shard_id: shardId, records: records.length, ...describeError(error) });
+        log.error('audit stream batch failed', { shard_id: shardId, records: records.length, ...errorField(error) });
         failedAt(shardId, records, 0);
         return delivered;
       }
@@ -368,7 +373,7 @@ export async function startAuditStreamArchiver(options: AuditStreamArchiverOptio
     try {
       await serialPoll();
     } catch (error) {
-      log.warn('audit stream poll failed; retrying', describeError(error));
+      log.warn('audit stream poll failed; retrying', errorField(error));
     }
     if (!stopped) {
       timer = setTimeout(loop, pollMs);

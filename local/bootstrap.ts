@@ -46,6 +46,7 @@ import { plansFrom } from './usage-plans';
 import { systemClock } from '../lambda/shared/platform/clock';
 import { config } from '../lambda/shared/platform/config';
 import { documentClientOf } from '../lambda/shared/platform/dynamo';
+import { environmentObservability } from '../lambda/shared/platform/observability';
 import { createServices } from '../lambda/shared/platform/services';
 import { dataDirFrom, dynamoDbPath } from './start';
 import { ensureTables } from './tables';
@@ -319,6 +320,8 @@ async function main(argv: readonly string[]): Promise<void> {
         guessLimitPerMinute: config.guessLimitPerMinute,
         pepper: config.pepper,
       },
+      // Errors only, on stderr: stdout carries the key (and nothing else with --json).
+      observe: environmentObservability(undefined, { logLevel: 'ERROR' }),
     });
     // The team's usage plan first: its API Gateway key (AWS) or a local one, then its first key.
     const issuer = args.aws ? apiGatewayUsageKeys(operatorApiGatewayClient(), usagePlanIdsFrom(process.env)) : localUsageKeys;

@@ -16,13 +16,17 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { systemClock, type Clock } from '../lambda/shared/platform/clock';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { describeError, log } from '../lambda/shared/platform/log';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { errorField } from '../lambda/shared/platform/observability';
+import { terminalObservability } from './terminal-observability';
 import type { RevocationRequest, RevocationScheduler } from '../lambda/shared/rotation/revocation-scheduler';
 
 /** The longest delay `setTimeout` honours (about 24.8 days); longer waits are chained. */
 export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 export interface LocalSchedulerOptions {
+  /** Where its lines go. Default: the terminal's (local/terminal-observability.ts). */
+  readonly logger?: Logger;
   /** Decides when a transition is due; must be the clock the services use. Default: the system clock. */
   clock?: Clock;
   /** Runs one expiry (locally: the expire function's handler, as EventBridge Scheduler invokes it). */
@@ -88,6 +92,7 @@ function notDueUntil(result: unknown): number | undefined {
 
 /** Creates the local scheduler. Give it to `createServices` and call `rearmFromStore` on start. */
 export function createLocalScheduler(options: LocalSchedulerOptions): LocalRevocationScheduler {
+  const log = options.logger ?? terminalObservability().logger;
   const clock = options.clock ?? systemClock;
   const { expire } = options;
   const maxAttempts = options.maxAttempts ?? 3;
@@ -138,7 +143,7 @@ export function createLocalScheduler(options: LocalSchedulerOptions): LocalRevoc
           generation: entry.request.generation,
           attempt: entry.attempts,
           will_retry: retry,
-          ...describeError(error),
+          ...errorField(error),
         });
         if (retry) arm({ ...entry, at: clock.now().getTime() + retryDelayMs, timer: undefined });
       }

@@ -20,7 +20,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/contract/errors';
-import { describeError, log } from '../lambda/shared/platform/log';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { errorField } from '../lambda/shared/platform/observability';
+import { terminalObservability } from './terminal-observability';
 import { HANDLERS_DIR, MAX_BODY_BYTES, ROUTES, allowedMethods } from '../lambda/contract/routes';
 import { jsonResponse } from '../lambda/contract/response';
 import type { Services } from '../lambda/shared/platform/services';
@@ -313,6 +315,8 @@ function readBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
 }
 
 export interface LocalServerOptions {
+  /** Where its lines go. Default: the terminal's (local/terminal-observability.ts). */
+  readonly logger?: Logger;
   /** TCP port; 0 picks a free one. */
   readonly port: number;
   /** Interface to bind. Default `127.0.0.1` (loopback only). */
@@ -323,14 +327,24 @@ export interface LocalServerOptions {
   readonly loadHandler?: HandlerLoader;
   /** Largest accepted body. Default `MAX_BODY_BYTES`. */
   readonly maxBodyBytes?: number;
-  /** One line per request (method, path, status, time; never headers or bodies). Default: none. */
-  readonly logRequest?: (line: string) => void;
+  /** One entry per request (method, path, status, time; never headers, query strings or bodies). Default: none. */
+  readonly logRequest?: (entry: AccessEntry) => void;
   /**
    * What API Gateway does before a management route's handler (authorizer,
    * usage plan): an answer instead of the handler's, or undefined to go on.
    * Default: none.
    */
   readonly gateway?: (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult | undefined>;
+}
+
+/** What the access log records of a request. */
+export interface AccessEntry {
+  readonly method: string;
+  /** The path without its query string (which may carry input). */
+  readonly path: string;
+  readonly status: number;
+  readonly duration_ms: number;
+  readonly request_id: string;
 }
 
 export interface LocalServer {
@@ -346,6 +360,7 @@ export function createRequestListener(
   options: Omit<LocalServerOptions, 'port' | 'host'> = {},
 ): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const routes = options.routes ?? ROUTES;
+  const log = options.logger ?? terminalObservability().logger;
   const loadHandler = options.loadHandler ?? moduleHandlerLoader();
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
 
@@ -403,7 +418,7 @@ export function createRequestListener(
       reply = withGatewayCors(await answer(request, requestId, receivedAt));
     } catch (error) {
       // Whatever a handler throws stays in the log; the caller gets the generic body.
-      log.error('handler failed', { request_id: requestId, ...describeError(error) });
+      log.error('handler failed', { request_id: requestId, ...errorField(error) });
       reply = errorReply(500, internalErrorBody(requestId), requestId);
     }
     if (!request.complete) {
@@ -413,7 +428,7 @@ export function createRequestListener(
     }
     send(response, reply, requestId);
     const pathname = (request.url ?? '/').split('?')[0];
-    options.logRequest?.(`${request.method} ${pathname} ${reply.status} ${Date.now() - receivedAt.getTime()}ms ${requestId}`);
+    options.logRequest?.({ method: request.method ?? '', path: pathname, status: reply.status, duration_ms: Date.now() - receivedAt.getTime(), request_id: requestId });
   };
 }
 

@@ -40,6 +40,8 @@ import { createLocalScheduler } from './scheduler';
 import { systemClock } from '../lambda/shared/platform/clock';
 import { LOCAL_ARCHIVE_BUCKET, startLocalS3 } from './s3-local';
 import { startAuditStreamArchiver } from './audit-stream';
+import type { Observability } from '../lambda/shared/platform/observability';
+import { terminalObservability } from './terminal-observability';
 
 /** `.data/` at the repository root. */
 export const DEFAULT_DATA_DIR = path.resolve(__dirname, '..', '.data');
@@ -109,6 +111,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): LocalSetting
 /** What the parts have started so far; each part adds its own piece. */
 export interface LocalRuntimeContext {
   readonly settings: LocalSettings;
+  /** The runtime's logger and metrics: readable on a terminal, Lambda's JSON lines otherwise. */
+  readonly observe: Observability;
   dataDirClaim?: DataDirClaim;
   dynamo?: DynamoLocal;
   services?: Services;
@@ -187,6 +191,7 @@ export const servicesPart: LocalRuntimePart = {
     const db = documentClientOf(client);
     const expireHandler = makeExpireHandler(() => services);
     const scheduler = createLocalScheduler({
+      logger: context.observe.logger,
       clock: systemClock,
       expire: (request) =>
         expireHandler({ key_id: request.keyId, generation: request.generation }, { awsRequestId: `local-${randomUUID()}` } as Context),
@@ -202,6 +207,7 @@ export const servicesPart: LocalRuntimePart = {
         guessLimitPerMinute: config.guessLimitPerMinute,
         pepper: config.pepper,
       },
+      observe: context.observe,
     });
     context.services = services;
     const summary = await scheduler.rearmFromStore({ db, keyTableName: settings.keyTableName });
@@ -237,11 +243,12 @@ export const auditArchivePart: LocalRuntimePart = {
       console.info(`Audit archive: S3 API on ${s3.endpoint}, bucket ${LOCAL_ARCHIVE_BUCKET} (files under ${path.join(settings.dataDir, 's3')})`);
     }
     // The very archiver the stack deploys, given this runtime's target (no environment writes).
-    const handler = makeArchiveHandler(target);
+    const handler = makeArchiveHandler(target, context.observe);
     const archiver = await startAuditStreamArchiver({
       dynamoEndpoint: required(context.dynamo, 'DynamoDB Local').endpoint,
       auditTableName: settings.auditTableName,
       handler,
+      logger: context.observe.logger,
       checkpointFile: path.join(settings.dataDir, 'audit-stream-checkpoint.json'),
     });
     return async () => {
@@ -270,7 +277,8 @@ export const httpServerPart: LocalRuntimePart = {
       host: settings.host,
       loadHandler: moduleHandlerLoader(() => services),
       gateway,
-      logRequest: (line) => console.info(line),
+      logger: context.observe.logger,
+      logRequest: (entry) => context.observe.logger.info('request', { ...entry }),
     });
     context.server = server;
     context.dataDirClaim?.update({ baseUrl: server.url });
@@ -304,8 +312,9 @@ export interface LocalRuntime {
 export async function startLocalRuntime(
   settings: LocalSettings,
   parts: readonly LocalRuntimePart[] = LOCAL_RUNTIME_PARTS,
+  observe: Observability = terminalObservability(),
 ): Promise<LocalRuntime> {
-  const context: LocalRuntimeContext = { settings };
+  const context: LocalRuntimeContext = { settings, observe };
   const stops: Array<{ name: string; stop: StopPart }> = [];
   let stopping: Promise<void> | undefined;
   const stop = () => {

@@ -27,5 +27,15 @@ export const ENV = {
   AUTHORIZER_SCOPE: 'AUTHORIZER_SCOPE',
   /** Authorizer: JSON `{"<METHOD> /<path>": "<scope>"}` (`lambda/handlers/authorizer.ts`). */
   AUTHORIZER_ROUTE_SCOPES: 'AUTHORIZER_ROUTE_SCOPES',
+  /** Secrets Manager secret holding the value-hash pepper (optional; `lambda/shared/platform/pepper.ts`). */
+  KEY_HASH_PEPPER_SECRET_ARN: 'KEY_HASH_PEPPER_SECRET_ARN',
+  /** Powertools: the `service` of every log line and metric. */
+  POWERTOOLS_SERVICE_NAME: 'POWERTOOLS_SERVICE_NAME',
+  /** Powertools: the CloudWatch namespace of the custom metrics. */
+  POWERTOOLS_METRICS_NAMESPACE: 'POWERTOOLS_METRICS_NAMESPACE',
+  /** Powertools: the lowest level written (DEBUG, INFO, WARN, ERROR). */
+  POWERTOOLS_LOG_LEVEL: 'POWERTOOLS_LOG_LEVEL',
+  /** Powertools: the share of invocations (0–1) logged at DEBUG whatever the level. */
+  POWERTOOLS_LOGGER_SAMPLE_RATE: 'POWERTOOLS_LOGGER_SAMPLE_RATE',
 } as const;
 

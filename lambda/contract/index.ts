@@ -10,6 +10,7 @@ export * from './plans';
 export * from './defaults';
 export * from './env-names';
 export * from './errors';
+export * from './metrics';
 export * from './retention';
 export * from './route-scopes';
 export * from './response';

@@ -8,17 +8,25 @@
  * `ARCHIVE_BUCKET_NAME` fails there, not in a batch. The local runtime makes
  * its own with `makeHandler(target)` (its S3 API on loopback, or a folder).
  */
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import middy from '@middy/core';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { archiveConfig, type ArchiveTarget } from '../shared/audit/archive-config';
 import { archiveStreamBatch, archiveWriterFor } from '../shared/audit/audit-archive';
+import { environmentObservability, type Observability } from '../shared/platform/observability';
+import { observed } from '../shared/platform/observed';
+import { environmentTracer } from '../shared/platform/tracing';
 
-type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+type StreamHandler = (event: DynamoDBStreamEvent, context?: Context) => Promise<DynamoDBBatchResponse>;
 
-export function makeHandler(target: ArchiveTarget): StreamHandler {
+/** The archiver for `target`, logging and measuring through `observe` (`ArchiveLagSeconds` per batch). */
+export function makeHandler(target: ArchiveTarget, observe: Observability = environmentObservability()): StreamHandler {
   const writer = archiveWriterFor(target);
-  return (event) => archiveStreamBatch(event, writer);
+  return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>({ timeoutEarlyInMillis: 0 })
+    .use(observed<DynamoDBStreamEvent, DynamoDBBatchResponse>(() => observe, { route: () => 'archive-audit' }))
+    .handler((event) => archiveStreamBatch(event, writer, observe)) as unknown as StreamHandler;
 }
 
-let fromEnvironment: StreamHandler | undefined = process.env.AWS_LAMBDA_FUNCTION_NAME ? makeHandler(archiveConfig.target) : undefined;
+const fromLambda = () => makeHandler(archiveConfig.target, environmentObservability(environmentTracer()));
+let fromEnvironment: StreamHandler | undefined = process.env.AWS_LAMBDA_FUNCTION_NAME ? fromLambda() : undefined;
 
-export const handler: StreamHandler = (event) => (fromEnvironment ??= makeHandler(archiveConfig.target))(event);
+export const handler: StreamHandler = (event, context) => (fromEnvironment ??= fromLambda())(event, context);

@@ -33,6 +33,9 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { parseRouteScope, parseRouteScopeTable, type RouteScope } from '../contract/route-scopes';
 import { authorize } from '../shared/auth/platform-authorizer';
 import { environmentServices, type Services } from '../shared/platform/services';
+import { signals } from '../shared/platform/observability';
+import { apiRequestId, observed } from '../shared/platform/observed';
+import { outcomeCodeOf } from '../shared/auth/platform-authorizer';
 
 /** The route → scope table from the environment (grammar: lambda/contract/route-scopes.ts). */
 export function routeScopesFromEnv(env: NodeJS.ProcessEnv = process.env): RouteScope[] {
@@ -56,7 +59,16 @@ export function routeScopesFromEnv(env: NodeJS.ProcessEnv = process.env): RouteS
 /** An authorizer with the given route table (read on first use). */
 export function authorizerWith(routeTable: () => readonly RouteScope[], services: () => Services = environmentServices) {
   let routes: readonly RouteScope[] | undefined;
-  return middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>({ timeoutEarlyInMillis: 0 }).handler((event) => {
+  return middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>({ timeoutEarlyInMillis: 0 })
+    .use(
+      observed<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>(() => services().observe, {
+        ready: () => services().ready(),
+        correlationId: apiRequestId,
+        route: () => 'authorizer',
+        settle: (o, request) => signals.verification(o, outcomeCodeOf(request.response, request.error)),
+      }),
+    )
+    .handler((event) => {
     routes ??= routeTable();
     return authorize(services(), routes, event);
   });

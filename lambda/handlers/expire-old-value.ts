@@ -16,7 +16,9 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import { KEY_ID_PATTERN } from '../shared/platform/ids';
-import { log } from '../shared/platform/log';
+import { REVOCATION_LATE_AFTER_SECONDS } from '../contract/metrics';
+import { signals } from '../shared/platform/observability';
+import { observed } from '../shared/platform/observed';
 import { environmentServices, type Services } from '../shared/platform/services';
 import { expireOldValue, type ExpireOldValueOutcome } from '../shared/rotation/expire-old-value';
 
@@ -39,17 +41,17 @@ export class ExpiryNotDueError extends Error {
 
 async function expire(services: Services, event: unknown, context: Context): Promise<ExpireHandlerResult> {
   const requestId = context.awsRequestId;
+  const log = services.observe.logger;
   const parsed = expireEventSchema.safeParse(event);
   if (!parsed.success) {
     log.error('expire event rejected', {
-      request_id: requestId,
       problems: parsed.error.issues.map((issue) => ({ path: issue.path.join('.') || '(root)', code: issue.code })),
     });
     return { outcome: 'invalid_event' };
   }
 
   const result = await expireOldValue(services, parsed.data, requestId);
-  const fields = { request_id: requestId, key_id: parsed.data.key_id, generation: parsed.data.generation, ...result };
+  const fields = { key_id: parsed.data.key_id, generation: parsed.data.generation, ...result };
   if (result.outcome === 'not_due') {
     const remainingMs = Date.parse(result.transition_ends_at) - services.clock.now().getTime();
     if (remainingMs <= NOT_DUE_RETRY_WINDOW_MS) {
@@ -59,11 +61,22 @@ async function expire(services: Services, event: unknown, context: Context): Pro
     log.warn('expiry fired long before the transition end; dropped', { ...fields, remaining_ms: remainingMs });
     return result;
   }
+  if (result.outcome === 'expired') signals.revocation(services.observe, result.late_by_seconds > REVOCATION_LATE_AFTER_SECONDS);
   log.info(result.outcome === 'expired' ? 'old value expired' : 'expiry had nothing to do', fields);
   return result;
 }
 
 export const makeHandler = (services: () => Services) =>
-  middy<unknown, ExpireHandlerResult>({ timeoutEarlyInMillis: 0 }).handler((event, context) => expire(services(), event, context));
+  middy<unknown, ExpireHandlerResult>({ timeoutEarlyInMillis: 0 })
+    .use(
+      observed<unknown, ExpireHandlerResult>(() => services().observe, {
+        route: () => 'expire-old-value',
+        // Every invocation counts: a no-op or a failure is a revocation not done (0).
+        settle: (o) => {
+          if (!o.metrics.hasStoredMetrics()) o.metrics.addMetric('RevocationsDone', 'Count', 0);
+        },
+      }),
+    )
+    .handler((event, context) => expire(services(), event, context));
 
 export const handler = makeHandler(environmentServices);

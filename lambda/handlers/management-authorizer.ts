@@ -2,11 +2,27 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authorizeManagementCall } from '../shared/auth/management-authorizer';
+import { UNAUTHORIZED } from '../shared/auth/management-authorizer';
+import { signals } from '../shared/platform/observability';
+import { apiRequestId, observed } from '../shared/platform/observed';
 import { environmentServices, type Services } from '../shared/platform/services';
 
+/** The `ManagementAuthorizations` code of an answer: ALLOW, the refusal the handler will answer, UNAUTHORIZED or ERROR. */
+function outcomeOf(response: APIGatewayAuthorizerResult | null | undefined, error: unknown): string {
+  if (response) return typeof response.context?.refusal === 'string' && response.context.refusal !== '' ? response.context.refusal : 'ALLOW';
+  return error instanceof Error && error.message === UNAUTHORIZED ? 'UNAUTHORIZED' : 'ERROR';
+}
+
 export const makeHandler = (services: () => Services) =>
-  middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>({ timeoutEarlyInMillis: 0 }).handler((event) =>
-    authorizeManagementCall(services(), event),
-  );
+  middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>({ timeoutEarlyInMillis: 0 })
+    .use(
+      observed<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>(() => services().observe, {
+        ready: () => services().ready(),
+        correlationId: apiRequestId,
+        route: () => 'management-authorizer',
+        settle: (o, request) => signals.managementAuthorization(o, outcomeOf(request.response, request.error)),
+      }),
+    )
+    .handler((event) => authorizeManagementCall(services(), event));
 
 export const handler = makeHandler(environmentServices);

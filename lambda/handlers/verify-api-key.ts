@@ -27,6 +27,8 @@ import { environmentServices, type Services } from '../shared/platform/services'
 import { preflight, varyOnOrigin } from '../shared/http/cors';
 import { verifyKeyRequestSchema, type VerifyKeyRequest } from '../shared/http/schemas/verify-key';
 import { verifyResponseBody, verifyResponseHeaders } from '../shared/http/verify-response';
+import { apiRequestId, apiRoute, observed } from '../shared/platform/observed';
+import { signals } from '../shared/platform/observability';
 
 type VerifyEvent = ManagementEvent<VerifyKeyRequest>;
 type AnyEvent = ManagementEvent<unknown>;
@@ -40,6 +42,8 @@ async function verifyApiKey(services: Services, event: VerifyEvent): Promise<API
     referer: header(event, 'referer'),
   });
   if (outcome.kind === 'too-many-guesses') {
+    signals.guessLimiterTrip(services.observe);
+    signals.verification(services.observe, 'GUESS_LIMITED');
     throw new ApiError(
       ErrorCode.RATE_LIMITED,
       'Too many verifications of unknown keys from this address. Retry later.',
@@ -47,13 +51,36 @@ async function verifyApiKey(services: Services, event: VerifyEvent): Promise<API
       { 'Retry-After': String(outcome.retryAfterSeconds) },
     );
   }
+  signals.verification(services.observe, outcome.result.code);
   return jsonResponse(200, verifyResponseBody(outcome.result), event.meta.requestId, verifyResponseHeaders(outcome.result, services.clock.now()));
+}
+
+/** The `error.code` of an error answer. */
+function errorCodeOf(response: APIGatewayProxyResult | null | undefined): string | undefined {
+  try {
+    const code = (JSON.parse(response?.body ?? '') as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export const makeHandler = (services: () => Services) =>
   middy<AnyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
+    .use(
+      observed<AnyEvent, APIGatewayProxyResult>(() => services().observe, {
+        ready: () => services().ready(),
+        correlationId: apiRequestId,
+        route: apiRoute,
+        answerLine: 'DEBUG',
+        // A request refused before verification (400, 413, 415, 500) is counted under its error code.
+        settle: (o, request) => {
+          if (!o.metrics.hasStoredMetrics()) signals.verification(o, errorCodeOf(request.response) ?? ErrorCode.INTERNAL);
+        },
+      }),
+    )
     .use(varyOnOrigin())
-    .use(errorResponses())
+    .use(errorResponses(() => services().observe))
     .use(preflight())
     .use(jsonBody(() => verifyKeyRequestSchema))
     .handler((event) => verifyApiKey(services(), event as VerifyEvent));

@@ -14,6 +14,7 @@ import { archiveStreamBatch, folderArchiveWriter, type ArchiveWriter } from '../
 import { hashKeyValue } from '../../lambda/shared/keys/key-values';
 import { startLocalS3, type LocalS3 } from '../../local/s3-local';
 import { linesOf, loopbackS3, readArchive, sampleEvents, streamRecord } from './helpers';
+import { captured, testObservability } from '../support/services';
 
 type Handler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
@@ -24,7 +25,8 @@ let s3: LocalS3;
 let client: S3Client;
 let handler: Handler;
 let s3Dir: string;
-let logged: string[];
+/** Every line the archiver logged in this test, as Lambda would print it. */
+const logged = { join: (separator: string) => captured.lines.map((line) => line.json).join(separator) };
 
 beforeAll(async () => {
   s3Dir = mkdtempSync(path.join(tmpdir(), 'archive-audit-s3-'));
@@ -33,8 +35,10 @@ beforeAll(async () => {
   process.env.S3_ENDPOINT = s3.endpoint;
   process.env.ARCHIVE_BUCKET_NAME = BUCKET;
   delete process.env.ARCHIVE_DIR;
-  // The handler builds its writer at module load (cold start): import it after the environment is set.
-  ({ handler } = await import('../../lambda/handlers/archive-audit'));
+  // The archiver Lambda runs, with the target from this environment and the tests' in-memory log.
+  const { makeHandler } = await import('../../lambda/handlers/archive-audit');
+  const { archiveConfig } = await import('../../lambda/shared/audit/archive-config');
+  handler = makeHandler(archiveConfig.target, testObservability);
 });
 
 afterAll(async () => {
@@ -43,14 +47,7 @@ afterAll(async () => {
   rmSync(s3Dir, { recursive: true, force: true });
 });
 
-beforeEach(() => {
-  // Keep every log line the archiver writes: security tests read them, the rest stay quiet.
-  logged = [];
-  const keep = (...parts: unknown[]) => void logged.push(parts.map(String).join(' '));
-  jest.spyOn(console, 'info').mockImplementation(keep);
-  jest.spyOn(console, 'warn').mockImplementation(keep);
-  jest.spyOn(console, 'error').mockImplementation(keep);
-});
+beforeEach(() => captured.clear());
 
 afterEach(() => jest.restoreAllMocks());
 
@@ -162,8 +159,8 @@ describe('archive-audit: happy path', () => {
       const deleted = insert(events.deleted);
       const event = batch(created.record, deleted.record);
       // Act
-      await archiveStreamBatch(event, writer);
-      const replay = await archiveStreamBatch(event, writer);
+      await archiveStreamBatch(event, writer, testObservability);
+      const replay = await archiveStreamBatch(event, writer, testObservability);
       // Assess
       expect(replay.batchItemFailures).toEqual([]);
       const day = path.join(folder, 'audit', 'year=2026', 'month=11', 'day=20');
@@ -254,7 +251,7 @@ describe('archive-audit: errors', () => {
         put: (key, body) => (key.includes(deleted.item.event_id as string) ? Promise.reject(new Error('S3 is down')) : inner.put(key, body)),
       };
       // Act
-      const response = await archiveStreamBatch(batch(created.record, deleted.record), failing);
+      const response = await archiveStreamBatch(batch(created.record, deleted.record), failing, testObservability);
       // Assess
       expect(response.batchItemFailures).toEqual([{ itemIdentifier: deleted.record.dynamodb?.SequenceNumber }]);
       const day = path.join(folder, 'audit', 'year=2026', 'month=11', 'day=20');

@@ -1,4 +1,4 @@
-import { testServices } from '../support/services';
+import { testObservability, testServices } from '../support/services';
 import { randomUUID } from 'node:crypto';
 import { createKeyRecord } from '../../lambda/shared/keys/create-key';
 import { config } from '../../lambda/shared/platform/config';
@@ -15,6 +15,7 @@ describe('creation is all or nothing', () => {
       db: documentClient(),
       clock: testServices().clock,
       settings: { ...config, auditTableName: 'no-such-audit-table' },
+      observe: testObservability,
     });
     const spec = {
       name: 'Atomic',

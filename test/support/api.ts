@@ -98,7 +98,7 @@ export async function call(endpoint: Endpoint, options: CallOptions = {}): Promi
       identity: { ...fixture.requestContext.identity, sourceIp: options.sourceIp ?? fixture.requestContext.identity.sourceIp },
     },
   } as unknown as APIGatewayProxyEvent;
-  const context = { awsRequestId: requestId, getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
+  const context = { awsRequestId: requestId, functionName: `api-key-service-${endpoint}`, getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
   const result = await route.handler(event, context);
   const text = result.body ?? '';
   let body: unknown = text;

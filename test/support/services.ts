@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../../lambda/shared/platform/clock';
 import { config } from '../../lambda/shared/platform/config';
 import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { createServices, type Services } from '../../lambda/shared/platform/services';
+import { sinkObservability } from '../../lambda/shared/platform/observability-sinks';
 import type { RevocationScheduler } from '../../lambda/shared/rotation/revocation-scheduler';
 
 /** A clock that delegates to the one a test installed (the system clock by default). */
@@ -27,6 +28,26 @@ class TestClock implements Clock {
 /** The clock of every test service; `testClock.use(new ManualClock(...))` moves the handlers' time. */
 export const testClock = new TestClock();
 
+/**
+ * What the handlers of the tests log and measure: every line exactly as
+ * Lambda would print it, every EMF document, kept in memory (and cleared by
+ * `captured.clear()`), so tests can assert on them and the run stays quiet.
+ */
+export const captured = {
+  lines: [] as { level: string; json: string }[],
+  metrics: [] as Record<string, unknown>[],
+  clear(): void {
+    captured.lines.length = 0;
+    captured.metrics.length = 0;
+  },
+};
+
+/** The observability of every test service. */
+export const testObservability = sinkObservability(
+  (level, json) => captured.lines.push({ level, json }),
+  (emf) => captured.metrics.push(emf),
+);
+
 /** What a test may install in place of the defaults. */
 export interface TestServiceParts {
   /** A client that counts or fails requests. Default: the run's DynamoDB Local client. */
@@ -37,7 +58,7 @@ export interface TestServiceParts {
 
 /** Services with these parts, for one call (not installed). */
 export function servicesWith(parts: TestServiceParts): Services {
-  return createServices({ db: parts.db ?? documentClient(), clock: testClock, scheduler: parts.scheduler, settings: config });
+  return createServices({ db: parts.db ?? documentClient(), clock: testClock, scheduler: parts.scheduler, settings: config, observe: testObservability });
 }
 
 let current = servicesWith({});

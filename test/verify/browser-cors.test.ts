@@ -72,7 +72,7 @@ interface FetchOutcome {
   const served: string[] = [];
 
   beforeAll(async () => {
-    api = await startTestServer({ logRequest: (line) => served.push(line) });
+    api = await startTestServer({ logRequest: (entry) => served.push(`${entry.method} ${entry.path} ${entry.status}`) });
     allowed = await pageServer();
     foreign = await pageServer();
     userDataDir = mkdtempSync(path.join(tmpdir(), 'verify-cors-chromium-'));

@@ -51,8 +51,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { parseAuditEvent, type AuditEvent, type AuditEventProblem } from './audit-events';
 import { LOCAL_S3_CREDENTIALS, type ArchiveTarget } from './archive-config';
-import { describeError, log } from '../platform/log';
-import { keyValuePattern } from '../keys/key-values';
+import { errorField, signals, type Observability } from '../platform/observability';
+import { redactText } from '../platform/redaction';
 import { ARCHIVE_PREFIX } from '../../contract/archive';
 
 
@@ -79,19 +79,6 @@ export function partitionOf(occurredAt: string): string {
 export function archiveObjectKey(event: Pick<AuditEvent, 'occurred_at' | 'event_id'>, sequenceNumber: string): string {
   if (!SEQUENCE_NUMBER.test(sequenceNumber)) throw new Error('sequence number is not a decimal string');
   return `${partitionOf(event.occurred_at)}${sequenceNumber}-${event.event_id}${ARCHIVE_SUFFIX}`;
-}
-
-// Shapes of issued values and of a SHA-256 / HMAC-SHA256 hex digest, found
-// anywhere inside a string.
-const SECRET_SHAPES: readonly RegExp[] = [keyValuePattern('g'), /(?<![0-9A-Fa-f])[0-9A-Fa-f]{64}(?![0-9A-Fa-f])/g];
-
-/** What replaces a secret-shaped string in an archived line. */
-export const REDACTED = '[REDACTED]';
-
-function redactText(text: string): string {
-  let out = text;
-  for (const shape of SECRET_SHAPES) out = out.replace(shape, REDACTED);
-  return out;
 }
 
 /**
@@ -285,7 +272,13 @@ async function forEachLimited<T>(items: readonly T[], limit: number, work: (item
  * numbers of the records that were not archived (poison records, failed
  * writes) as `batchItemFailures`, in stream order.
  */
-export async function archiveStreamBatch(event: DynamoDBStreamEvent, writer: ArchiveWriter): Promise<DynamoDBBatchResponse> {
+export async function archiveStreamBatch(
+  event: DynamoDBStreamEvent,
+  writer: ArchiveWriter,
+  observe: Observability,
+  now: () => number = Date.now,
+): Promise<DynamoDBBatchResponse> {
+  const log = observe.logger;
   const plans = event.Records.map(planRecord);
   const failed = new Set<string>();
   let ignored = 0;
@@ -313,14 +306,19 @@ export async function archiveStreamBatch(event: DynamoDBStreamEvent, writer: Arc
       archived++;
     } catch (error) {
       failed.add(plan.sequenceNumber);
-      log.error('audit object write failed', { sequence_number: plan.sequenceNumber, key: plan.key, ...describeError(error) });
+      log.error('audit object write failed', { sequence_number: plan.sequenceNumber, object_key: plan.key, ...errorField(error) });
     }
   });
 
   const batchItemFailures = plans
     .filter((plan): plan is Exclude<RecordPlan, { kind: 'ignore' }> => plan.kind !== 'ignore' && failed.has(plan.sequenceNumber))
     .map((plan) => ({ itemIdentifier: plan.sequenceNumber }));
+  // Lag: from the oldest record's write to now (its object is written by now).
+  const written = event.Records.map((record) => record.dynamodb?.ApproximateCreationDateTime).filter((at): at is number => typeof at === 'number');
+  const lagSeconds = written.length > 0 ? Math.round(now() / 1000 - Math.min(...written)) : undefined;
+  if (lagSeconds !== undefined) signals.archiveLag(observe, lagSeconds);
   log.info('audit batch archived', {
+    lag_seconds: lagSeconds,
     location: writer.location,
     records: event.Records.length,
     archived,

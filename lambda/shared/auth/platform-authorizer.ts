@@ -33,6 +33,20 @@ function denyAll(principalId: string, stageArn: string, code: string, extra: Rec
   return { ...policy(principalId, [statement('Deny', [`${stageArn}*/*`])]), context: { code, ...extra } };
 }
 
+/**
+ * The `Verifications` code of an authorizer answer: VALID for an Allow of
+ * this route, the Deny's code, the refusal behind a 401 (its `cause`), or
+ * ERROR for an unexpected failure.
+ */
+export function outcomeCodeOf(response: APIGatewayAuthorizerResult | null | undefined, error: unknown): string {
+  if (response) {
+    const code = response.context?.code;
+    return typeof code === 'string' && code !== '' ? code : 'VALID';
+  }
+  if (error instanceof Error && error.message === UNAUTHORIZED) return typeof error.cause === 'string' ? error.cause : 'UNAUTHORIZED';
+  return 'ERROR';
+}
+
 export async function authorize(
   deps: Services,
   routes: readonly RouteScope[],
@@ -41,7 +55,7 @@ export async function authorize(
   const { stageArn, resource } = splitMethodArn(event.methodArn);
   const value = presentedValue(event);
   // API Gateway turns exactly this message into 401.
-  if (value === undefined) throw new Error(UNAUTHORIZED);
+  if (value === undefined) throw new Error(UNAUTHORIZED, { cause: 'MISSING_KEY' });
 
   const check = await checkKey(deps, {
     value,
@@ -53,7 +67,7 @@ export async function authorize(
     if (check.code === VerifyFailure.IP_NOT_ALLOWED || check.code === VerifyFailure.ORIGIN_NOT_ALLOWED) {
       return denyAll(check.keyId ?? 'unknown', stageArn, check.code);
     }
-    throw new Error(UNAUTHORIZED);
+    throw new Error(UNAUTHORIZED, { cause: check.code });
   }
 
   const { key } = check.checked;
@@ -77,7 +91,7 @@ export async function authorize(
   if (result.code === VerifyFailure.RATE_LIMITED) {
     return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
   }
-  if (!result.valid) throw new Error(UNAUTHORIZED);
+  if (!result.valid) throw new Error(UNAUTHORIZED, { cause: result.code });
   // The team's API Gateway key: a platform API with apiKeySource AUTHORIZER gets per-team plans.
   const team = await deps.keys.getTeam(key.team_id);
   return {

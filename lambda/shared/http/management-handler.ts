@@ -5,6 +5,8 @@ import type { Services } from '../platform/services';
 import { jsonResponse } from '../../contract/response';
 import type { ManagementEvent } from './event';
 import { authenticateAndMeter, errorResponses, jsonBody, queryInput } from './middleware';
+import { apiRequestId, apiRoute, observed } from '../platform/observed';
+import { signals } from '../platform/observability';
 
 /** A management endpoint's own step: the typed event and the services in, the response out. */
 export type ManagementStep<TSchema extends z.ZodType> = (
@@ -15,6 +17,7 @@ export type ManagementStep<TSchema extends z.ZodType> = (
 
 /**
  * Wraps a management endpoint's step with the house middleware stack:
+ * logs, metrics and traces (`ManagementCalls` by route and status class) →
  * errors → authentication and metering (`keys.manage`) → strict body or query.
  * `services` is called per request and returns the process's services
  * (built once): handlers are made at import without reading the environment.
@@ -27,7 +30,16 @@ export function managementHandler<TSchema extends z.ZodType>(
 ) {
   const schema = () => schemaFor(services());
   return middy<ManagementEvent<unknown>, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
-    .use(errorResponses())
+    .use(
+      observed<ManagementEvent<unknown>, APIGatewayProxyResult>(() => services().observe, {
+        ready: () => services().ready(),
+        correlationId: apiRequestId,
+        route: apiRoute,
+        answerLine: 'INFO',
+        settle: (o, request) => signals.managementCall(o, apiRoute(request.event) ?? 'unknown', request.response?.statusCode ?? 500),
+      }),
+    )
+    .use(errorResponses(() => services().observe))
     .use(authenticateAndMeter(services))
     .use(options.input === 'query' ? queryInput(schema) : jsonBody(schema, options))
     .handler((event, context) => step(event as ManagementEvent<z.infer<TSchema>>, services(), context));

@@ -12,7 +12,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { z } from 'zod';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../../contract/errors';
-import { log, describeError } from '../platform/log';
+import { errorField, isThrottlingError, signals, type Observability } from '../platform/observability';
 import { MAX_BODY_BYTES } from '../../contract/routes';
 import { authenticateManager, managementFailure, unauthenticated } from '../auth/authorization';
 import { callerFromAuthorizer } from '../auth/management-authorizer';
@@ -25,8 +25,13 @@ import { jsonResponse } from '../../contract/response';
 type AnyEvent = ManagementEvent<unknown> & { checkedCaller?: CheckedKey; rateLimitHeaders?: Record<string, string> };
 type HttpRequest = Request<AnyEvent, APIGatewayProxyResult>;
 
-/** Request facts on `event.meta`; every thrown error becomes the one error body. */
-export function errorResponses(): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+/**
+ * Request facts on `event.meta`; every thrown error becomes the one error
+ * body. DynamoDB still throttling after the SDK's retries is 503 with
+ * `Retry-After` (and the `Throttled` metric); anything else unexpected is a
+ * logged 500 that shows only the request id.
+ */
+export function errorResponses(observe: () => Observability): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
     name: 'errorResponses',
     before: (request: HttpRequest) => {
@@ -40,7 +45,14 @@ export function errorResponses(): MiddlewareObj<AnyEvent, APIGatewayProxyResult>
         request.response = jsonResponse(error.status, errorBody(error, requestId), requestId, { ...rateLimit, ...error.headers });
         return;
       }
-      log.error('unexpected error', { request_id: requestId, ...describeError(error) });
+      if (isThrottlingError(error)) {
+        signals.throttled(observe());
+        observe().logger.warn('storage throttled the request', errorField(error));
+        const busy = new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The service is busy. Retry shortly.', [], { 'Retry-After': '1' });
+        request.response = jsonResponse(busy.status, errorBody(busy, requestId), requestId, { ...rateLimit, ...busy.headers });
+        return;
+      }
+      observe().logger.error('unexpected error', errorField(error));
       request.response = jsonResponse(500, internalErrorBody(requestId), requestId, rateLimit);
     },
     after: (request: HttpRequest) => {
@@ -58,7 +70,7 @@ export function errorResponses(): MiddlewareObj<AnyEvent, APIGatewayProxyResult>
  * applies the rate limit, then refuses (403) a valid key that may not make
  * this request. Runs before validation: a malformed request is a use too.
  */
-export function authenticateAndMeter(services: () => VerifyServices): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+export function authenticateAndMeter(services: () => VerifyServices & { observe: Observability }): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
     name: 'authenticateAndMeter',
     before: async (request: HttpRequest) => {
@@ -75,6 +87,7 @@ export function authenticateAndMeter(services: () => VerifyServices): Middleware
       if (!result.admitted && result.code === 'NOT_FOUND') throw unauthenticated('The API key is invalid.');
       request.event.rateLimitHeaders = rateLimitHeaders(result.ratelimit, deps.clock.now());
       if (!result.admitted) {
+        signals.rateLimited(deps.observe);
         throw new ApiError(ErrorCode.RATE_LIMITED, 'The calling key is over its rate limit. Retry later.', [], {
           'Retry-After': String(result.ratelimit.retryAfterSeconds ?? 1),
         });

@@ -15,7 +15,7 @@ import { assertEnvironmentReach, notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
 import type { DeleteKeyRequest } from '../http/schemas/delete-key';
-import { describeError, log } from '../platform/log';
+import { errorField } from '../platform/observability';
 import type { Services } from '../platform/services';
 import { usageFigures } from '../usage/usage-figures';
 import { inLiveTransition } from './key-store';
@@ -87,7 +87,7 @@ export async function deleteKey(services: Services, caller: VerifiedKey, input: 
   // Best effort: a schedule that still fires finds a deleted key and does nothing.
   if (transitionLive && services.scheduler) {
     await services.scheduler.cancel({ keyId: key.id, generation: key.generation }).catch((error: unknown) => {
-      log.warn('could not cancel revocation schedule', { key_id: key.id, request_id: meta.requestId, ...describeError(error) });
+      services.observe.logger.warn('could not cancel revocation schedule', { key_id: key.id, ...errorField(error) });
     });
   }
 

@@ -18,7 +18,7 @@ import { idempotencyRecord } from '../http/idempotency';
 import type { IdempotentAnswer } from './create-key';
 import type { RegenerateKeyRequest } from '../http/schemas/regenerate-key';
 import { MS_PER_DAY } from '../platform/clock';
-import { describeError, log } from '../platform/log';
+import { errorField } from '../platform/observability';
 import type { Services } from '../platform/services';
 import { usageFigures } from '../usage/usage-figures';
 import { inLiveTransition } from './key-store';
@@ -91,7 +91,7 @@ export async function regenerateKey(
     try {
       await services.scheduler.schedule({ keyId: key.id, generation, at: endsAt });
     } catch (error) {
-      log.error('could not schedule the end of a grace period', { key_id: key.id, generation, request_id: meta.requestId, ...describeError(error) });
+      services.observe.logger.error('could not schedule the end of a grace period', { key_id: key.id, generation, ...errorField(error) });
       throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'Could not schedule the end of the grace period; nothing was changed. Retry shortly.');
     }
   }

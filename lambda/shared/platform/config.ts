@@ -1,4 +1,5 @@
 import { DEFAULT_GUESS_LIMIT_PER_MINUTE, DEFAULT_PLAN_RATE_LIMIT } from '../../contract/defaults';
+import { pepperFromSecret } from './pepper';
 import type { ServiceSettings } from './services';
 
 /**
@@ -41,9 +42,13 @@ export const config: ServiceSettings & { readonly dynamoEndpoint: string | undef
   /**
    * Optional server-side pepper: when set, values are hashed with
    * HMAC-SHA256 under it instead of plain SHA-256. Changing it invalidates
-   * every issued key, so it is set once per deployment or never.
+   * every issued key, so it is set once per deployment or never. In AWS it
+   * comes from the Secrets Manager secret `KEY_HASH_PEPPER_SECRET_ARN`
+   * (platform/pepper.ts); locally from `KEY_HASH_PEPPER`.
    */
   get pepper(): string | undefined {
+    const fromSecret = pepperFromSecret();
+    if (fromSecret !== undefined) return fromSecret;
     const value = process.env.KEY_HASH_PEPPER;
     return value === undefined || value === '' ? undefined : value;
   },

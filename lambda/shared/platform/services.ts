@@ -14,7 +14,10 @@ import { EndedWindows } from '../usage/ended-windows';
 import { UsageStore } from '../usage/usage-store';
 import { systemClock, type Clock } from './clock';
 import { config } from './config';
-import { documentClient } from './dynamo';
+import { documentClientOf, createDynamoClient } from './dynamo';
+import { environmentObservability, type Observability } from './observability';
+import { loadPepperSecret } from './pepper';
+import { environmentTracer } from './tracing';
 
 /** Settings the services read; in Lambda, `config` reads each from the environment on first use (platform/config.ts). */
 export interface ServiceSettings {
@@ -34,6 +37,10 @@ export interface ServiceDeps {
   readonly settings: ServiceSettings;
   /** Schedules the end of grace periods; absent: none (old values still die by the clock). */
   readonly scheduler?: RevocationScheduler;
+  /** Logger, metrics and (in Lambda) tracer. */
+  readonly observe: Observability;
+  /** Work before the first request (in Lambda: the pepper secret); default none. */
+  readonly ready?: () => Promise<void>;
 }
 
 /** What services use. */
@@ -43,6 +50,9 @@ export interface Services {
   readonly keys: KeyStore;
   readonly usage: UsageStore;
   readonly scheduler?: RevocationScheduler;
+  readonly observe: Observability;
+  /** Resolves when the services may serve (awaited by the first middleware of every handler). */
+  ready(): Promise<void>;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -63,6 +73,8 @@ export function createServices(deps: ServiceDeps): Services {
     keys: new KeyStore(tables),
     usage: new UsageStore(tables, new EndedWindows()),
     scheduler: deps.scheduler,
+    observe: deps.observe,
+    ready: deps.ready ?? (() => Promise.resolve()),
   };
 }
 
@@ -79,11 +91,21 @@ let fromEnvironment: Services | undefined;
  * used when `SCHEDULE_GROUP_NAME` is set; otherwise there is none.
  */
 export function environmentServices(): Services {
-  fromEnvironment ??= createServices({
-    db: documentClient(),
+  if (fromEnvironment) return fromEnvironment;
+  const tracer = environmentTracer();
+  const client = createDynamoClient();
+  let pepperLoaded: Promise<void> | undefined;
+  fromEnvironment = createServices({
+    db: documentClientOf(tracer ? tracer.captureAWSv3Client(client) : client),
     clock: systemClock,
     scheduler: schedulerFromEnvironment(),
     settings: config,
+    observe: environmentObservability(tracer),
+    // Once per cold start; a failure is retried on the next request.
+    ready: () => (pepperLoaded ??= loadPepperSecret().catch((error: unknown) => {
+      pepperLoaded = undefined;
+      throw error;
+    })),
   });
   return fromEnvironment;
 }

@@ -31,7 +31,7 @@ export const SYSTEM_USER_ID = 'system';
  */
 export type ExpireOldValueOutcome =
   /** The old value was removed and the audit record written. */
-  | { outcome: 'expired'; event_id: string; transition_usage: { old: number; new: number } }
+  | { outcome: 'expired'; event_id: string; transition_usage: { old: number; new: number }; late_by_seconds: number }
   /** No such key, or no such transition (a regenerate whose transaction failed after scheduling). */
   | { outcome: 'not_found' }
   /** The key was deleted; delete removed every value already. */
@@ -102,5 +102,6 @@ export async function expireOldValue(
     throw new Error(`Expiring generation ${request.generation} of ${request.key_id} was cancelled: ${outcome.reasons.join(', ')}`);
   }
 
-  return { outcome: 'expired', event_id: audit.event_id, transition_usage: transitionUsage };
+  const lateBy = endsAt === undefined ? 0 : Math.max(0, Math.round((now.getTime() - Date.parse(endsAt)) / 1000));
+  return { outcome: 'expired', event_id: audit.event_id, transition_usage: transitionUsage, late_by_seconds: lateBy };
 }

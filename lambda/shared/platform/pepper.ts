@@ -1,0 +1,49 @@
+/**
+ * The value-hash pepper in AWS: a Secrets Manager secret named by
+ * `KEY_HASH_PEPPER_SECRET_ARN` (stack context `keyHashPepperSecretArn`),
+ * read once per cold start before the first request (services `ready`) and
+ * kept in memory. `config.pepper` then returns it; reading `config.pepper`
+ * before it is loaded throws, so no value is ever hashed without it.
+ *
+ * `KEY_HASH_PEPPER` (the plain variable) is for the local runtime only; both
+ * set at once is a configuration error.
+ */
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+
+let loaded: string | undefined;
+
+/** The secret's value: its `SecretString`, exactly (no trimming); an empty or binary secret is refused. */
+export async function readPepperSecret(client: Pick<SecretsManagerClient, 'send'>, secretArn: string): Promise<string> {
+  const answer = await client.send(new GetSecretValueCommand({ SecretId: secretArn }));
+  const value = answer.SecretString;
+  if (value === undefined || value === '') {
+    throw new Error(`The pepper secret ${secretArn} has no SecretString (an empty or binary secret cannot be the pepper)`);
+  }
+  return value;
+}
+
+/**
+ * Loads the pepper secret when `KEY_HASH_PEPPER_SECRET_ARN` is set (once per
+ * process); nothing to do otherwise.
+ */
+export async function loadPepperSecret(
+  env: NodeJS.ProcessEnv = process.env,
+  client: () => Pick<SecretsManagerClient, 'send'> = () => new SecretsManagerClient({}),
+): Promise<void> {
+  const arn = env.KEY_HASH_PEPPER_SECRET_ARN;
+  if (!arn || loaded !== undefined) return;
+  if (env.KEY_HASH_PEPPER) throw new Error('Set KEY_HASH_PEPPER or KEY_HASH_PEPPER_SECRET_ARN, not both');
+  loaded = await readPepperSecret(client(), arn);
+}
+
+/** The loaded pepper secret; throws when the secret is configured but not loaded yet. */
+export function pepperFromSecret(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (!env.KEY_HASH_PEPPER_SECRET_ARN) return undefined;
+  if (loaded === undefined) throw new Error('The pepper secret is not loaded yet (services.ready() was not awaited)');
+  return loaded;
+}
+
+/** Forgets the loaded secret (tests). */
+export function forgetPepperSecret(): void {
+  loaded = undefined;
+}

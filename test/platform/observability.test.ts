@@ -1,0 +1,211 @@
+/**
+ * Logs and metrics as Lambda writes them: the handlers run with the
+ * Powertools Logger and Metrics whose output the tests keep in memory
+ * (test/support/services.ts `captured`), serialised exactly as on stdout.
+ */
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import fixture from '../fixtures/apigw-rest-event.json';
+import { makeHandler as makeGenerateHandler } from '../../lambda/handlers/generate-api-key';
+import { REDACTED } from '../../lambda/shared/platform/redaction';
+import { generateCreatedValue } from '../../lambda/shared/keys/key-values';
+import { sinkObservability } from '../../lambda/shared/platform/observability-sinks';
+import { createDynamoClient } from '../../lambda/shared/platform/dynamo';
+import { call, createKey, newTeam } from '../support/api';
+import { captured, servicesWith } from '../support/services';
+import { callVerify, randomSourceIp } from '../verify/helpers';
+
+type Line = Record<string, unknown>;
+const lines = (): Line[] => captured.lines.map((line) => JSON.parse(line.json) as Line);
+const emf = () => captured.metrics as (Record<string, unknown> & { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } })[];
+/** The EMF documents holding `name`, with their dimension names and values. */
+function metricDocs(name: string) {
+  return emf()
+    .filter((doc) => doc._aws.CloudWatchMetrics[0].Metrics.some((metric) => metric.Name === name))
+    .map((doc) => ({ value: doc[name], dimensions: doc._aws.CloudWatchMetrics[0].Dimensions, doc }));
+}
+
+beforeEach(() => captured.clear());
+
+describe('log lines', () => {
+  it('a management call writes one JSON line with level, message, timestamp, service, correlation id (the API request id) and function name', async () => {
+    // Prepare
+    const team = await newTeam();
+    captured.clear();
+    // Act
+    const response = await call('create', { key: team.key, body: { name: 'Logged', type: 'sk', environment: 'live', team_id: team.teamId, scopes: ['enc.tiles:read'] } });
+    // Assess
+    expect(response.status).toBe(201);
+    const answered = lines().filter((line) => line.message === 'request answered');
+    expect(answered).toHaveLength(1);
+    expect(answered[0]).toMatchObject({
+      level: 'INFO',
+      message: 'request answered',
+      service: 'api-key-service',
+      correlation_id: response.body.meta.request_id,
+      function_request_id: response.body.meta.request_id,
+      function_name: 'api-key-service-create',
+      route: 'generate-api-key',
+      status: 201,
+    });
+    expect(typeof answered[0].timestamp).toBe('string');
+    expect(typeof answered[0].cold_start).toBe('boolean');
+    expect(captured.lines.map((line) => line.json).join('\n')).not.toContain(response.body.data.key);
+  });
+
+  it('no key value reaches a line when it is in the body, the Authorization header and the error of a failing request', async () => {
+    // Prepare: a store whose every request fails with an error quoting the presented value
+    const team = await newTeam();
+    const value = team.key;
+    const failing = DynamoDBDocumentClient.from(createDynamoClient());
+    failing.middlewareStack.add(() => async () => {
+      throw new Error(`storage refused the request for ${value} (Bearer ${value})`);
+    }, { step: 'initialize', name: 'failEverything' });
+    const handler = makeGenerateHandler(() => servicesWith({ db: failing })) as unknown as (e: APIGatewayProxyEvent, c: Context) => Promise<APIGatewayProxyResult>;
+    const requestId = randomUUID();
+    const event = {
+      ...fixture,
+      resource: '/functions/v1/generate-api-key',
+      path: '/functions/v1/generate-api-key',
+      httpMethod: 'POST',
+      headers: { ...fixture.headers, Authorization: `Bearer ${value}` },
+      body: JSON.stringify({ name: value, type: 'sk', environment: 'live', key: value }),
+      requestContext: { ...fixture.requestContext, requestId },
+    } as unknown as APIGatewayProxyEvent;
+    // Act
+    const response = await handler(event, { awsRequestId: requestId, functionName: 'generate', getRemainingTimeInMillis: () => 30_000 } as unknown as Context);
+    // Assess
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain(value);
+    const text = captured.lines.map((line) => line.json).join('\n');
+    expect(lines()).toContainEqual(expect.objectContaining({ level: 'ERROR', message: 'unexpected error', correlation_id: requestId }));
+    expect(text).toContain(REDACTED);
+    for (const part of [value, value.slice(-28), value.slice(-20)]) expect(text).not.toContain(part);
+    failing.destroy();
+  });
+
+  it('the Logger cannot write a secret: secret-named fields, values inside text, hashes and Bearer credentials are redacted', () => {
+    // Prepare
+    const out: string[] = [];
+    const { logger } = sinkObservability((_level, json) => out.push(json), () => undefined);
+    const value = 'svc_sk_live_0123abcd_' + 'A'.repeat(22) + 'b1C2d3';
+    // Act
+    logger.info(`presented ${value}`, {
+      headers: { Authorization: `Bearer ${value}`, 'X-Api-Key': value, 'user-agent': 'curl/8' },
+      body: JSON.stringify({ key: value }),
+      key: value,
+      new_value: value,
+      hash: 'f'.repeat(64),
+      note: `hash ${'0'.repeat(64)} and Bearer abc.def`,
+      nested: [{ value }],
+    });
+    // Assess
+    const line = JSON.parse(out[0]) as Line;
+    expect(out[0]).not.toContain(value.slice(-28));
+    expect(out[0]).not.toContain('f'.repeat(64));
+    expect(out[0]).not.toContain('abc.def');
+    expect(line).toMatchObject({
+      message: `presented ${REDACTED}`,
+      headers: { Authorization: REDACTED, 'X-Api-Key': REDACTED, 'user-agent': 'curl/8' },
+      key: REDACTED,
+      new_value: REDACTED,
+      hash: REDACTED,
+      note: `hash ${REDACTED} and Bearer ${REDACTED}`,
+      nested: [{ value: REDACTED }],
+    });
+  });
+
+  it('POWERTOOLS_LOG_LEVEL sets the lowest level written', () => {
+    // Prepare
+    const saved = process.env.POWERTOOLS_LOG_LEVEL;
+    process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+    const out: string[] = [];
+    try {
+      const { logger } = sinkObservability((level) => out.push(level), () => undefined);
+      // Act
+      logger.debug('d');
+      logger.info('i');
+      logger.warn('w');
+      logger.error('e');
+    } finally {
+      if (saved === undefined) delete process.env.POWERTOOLS_LOG_LEVEL;
+      else process.env.POWERTOOLS_LOG_LEVEL = saved;
+    }
+    // Assess
+    expect(out).toEqual(['WARN', 'ERROR']);
+  });
+});
+
+describe('EMF metrics', () => {
+  it('a verification emits Verifications with its code, in the namespace, with the service dimension', async () => {
+    // Prepare
+    const team = await newTeam();
+    const key = await createKey(team);
+    captured.clear();
+    // Act
+    const valid = await callVerify({ key: key.key });
+    const unknown = await callVerify({ key: key.key.slice(0, -8) + 'AAAAAAAA' });
+    // Assess
+    expect(valid.body.code).toBe('VALID');
+    const docs = metricDocs('Verifications');
+    expect(docs.map((doc) => [doc.value, doc.doc.code])).toEqual([
+      [1, 'VALID'],
+      [1, unknown.body.code],
+    ]);
+    expect(docs[0].dimensions).toEqual([['service', 'code']]);
+    expect(docs[0].doc._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'ApiKeyService', Metrics: [{ Name: 'Verifications', Unit: 'Count' }] });
+    expect(docs[0].doc.service).toBe('api-key-service');
+  });
+
+  it('a malformed verify request is counted under its error code', async () => {
+    // Act
+    const response = await callVerify({ nope: true });
+    // Assess
+    expect(response.status).toBe(400);
+    expect(metricDocs('Verifications').map((doc) => doc.doc.code)).toEqual(['VALIDATION_FAILED']);
+  });
+
+  it('a management call emits ManagementCalls by route and status class; a caller over its rate limit also emits RateLimited', async () => {
+    // Prepare: a manager key allowed 2 requests per hour
+    const team = await newTeam();
+    const limited = await createKey(team, { scopes: ['keys.manage'], rate_limit: 2 });
+    captured.clear();
+    // Act
+    const first = await call('list', { key: limited.key, query: { team_id: team.teamId } });
+    await call('list', { key: limited.key, query: { team_id: team.teamId, limit: 'x' } });
+    const third = await call('list', { key: limited.key, query: { team_id: team.teamId } });
+    // Assess
+    expect([first.status, third.status]).toEqual([200, 429]);
+    expect(metricDocs('ManagementCalls').map((doc) => [doc.doc.route, doc.doc.status_class, doc.value])).toEqual([
+      ['list-api-keys', '2xx', 1],
+      ['list-api-keys', '4xx', 1],
+      ['list-api-keys', '4xx', 1],
+    ]);
+    expect(metricDocs('ManagementCalls')[0].dimensions).toEqual([['service', 'route', 'status_class']]);
+    const rateLimited = metricDocs('RateLimited');
+    expect(rateLimited).toHaveLength(1);
+    expect(rateLimited[0]).toMatchObject({ value: 1, dimensions: [['service']] });
+  });
+
+  it('the guess limiter counts its trips', async () => {
+    // Prepare: one source may verify 3 unknown (well-formed) values a minute
+    const saved = process.env.VERIFY_GUESS_LIMIT_PER_MINUTE;
+    process.env.VERIFY_GUESS_LIMIT_PER_MINUTE = '3';
+    const sourceIp = randomSourceIp();
+    const statuses: number[] = [];
+    try {
+      // Act
+      for (let attempt = 0; attempt < 4; attempt++) {
+        statuses.push((await callVerify({ key: generateCreatedValue('sk', 'live', randomUUID()) }, { sourceIp })).status);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.VERIFY_GUESS_LIMIT_PER_MINUTE;
+      else process.env.VERIFY_GUESS_LIMIT_PER_MINUTE = saved;
+    }
+    // Assess
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(metricDocs('GuessLimiterTrips').map((doc) => doc.value)).toEqual([1]);
+    expect(metricDocs('Verifications').at(-1)?.doc.code).toBe('GUESS_LIMITED');
+  });
+});
