@@ -8,6 +8,8 @@ import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { MetricName, REVOCATION_LATE_AFTER_SECONDS } from '../lambda/contract/metrics';
+import { serviceMetric, type ObservabilitySettings } from './observability';
 
 export interface AlarmsProps {
   /** The API whose stage 5xx rate is watched. Required. */
@@ -22,6 +24,8 @@ export interface AlarmsProps {
   readonly scheduleGroup: scheduler.IScheduleGroup;
   /** Stream consumer whose iterator age is watched. Required. */
   readonly streamConsumer: lambda.IFunction;
+  /** The functions' custom metrics (namespace and service). Required. */
+  readonly observability: ObservabilitySettings;
   /** Share of requests answered with 5xx, over 5 minutes, that raises the alarm. Default: 0.05 (5 %). */
   readonly serverErrorRateThreshold?: number;
   /** SNS topic every alarm notifies. Default: none (alarms only change state). */
@@ -83,6 +87,23 @@ export class Alarms extends Construct {
       metric: props.streamConsumer.metric('IteratorAge', { statistic: cloudwatch.Stats.MAXIMUM, period: FIVE_MINUTES }),
       threshold: Duration.hours(1).toMilliseconds(),
       description: 'The audit archiver is more than an hour behind the audit stream (records expire after 24 hours)',
+    });
+
+    // From the functions' own metrics (EMF, lambda/contract/metrics.ts).
+    this.add('StorageThrottled', {
+      metric: serviceMetric(props.observability, MetricName.Throttled, { statistic: cloudwatch.Stats.SUM, period: FIVE_MINUTES }),
+      threshold: 1,
+      description: 'A request failed because DynamoDB still throttled after the SDK retries (answered 503)',
+    });
+    this.add('RevocationsLate', {
+      metric: serviceMetric(props.observability, MetricName.RevocationsLate, { statistic: cloudwatch.Stats.SUM, period: FIVE_MINUTES }),
+      threshold: 1,
+      description: `An old key value was revoked more than ${REVOCATION_LATE_AFTER_SECONDS} s after its grace period ended (authentication already refused it by the clock)`,
+    });
+    this.add('ArchiveLag', {
+      metric: serviceMetric(props.observability, MetricName.ArchiveLagSeconds, { statistic: cloudwatch.Stats.MAXIMUM, period: FIVE_MINUTES }),
+      threshold: Duration.minutes(15).toSeconds(),
+      description: 'An audit event reached the archive more than 15 minutes after it was written',
     });
 
     if (props.alarmTopicArn !== undefined) {

@@ -1,4 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -11,6 +12,9 @@ import type { ServiceConfig } from './config';
 import { KeyHandlers } from './key-handlers';
 import { KeyStore } from './key-store';
 import { Rotation } from './rotation';
+import { ServiceDashboard } from './dashboard';
+import { HouseFunction } from './house-function';
+import { configureObservability, grantPepper, observabilitySettings } from './observability';
 
 export interface ApiKeyServiceStackProps extends StackProps {
   /** Validated configuration (see `readServiceConfig`). Required. */
@@ -28,6 +32,7 @@ export class ApiKeyServiceStack extends Stack {
   readonly handlers: KeyHandlers;
   readonly api: Api;
   readonly alarms: Alarms;
+  readonly dashboard: ServiceDashboard;
 
   constructor(scope: Construct, id: string, props: ApiKeyServiceStackProps) {
     super(scope, id, props);
@@ -79,36 +84,65 @@ export class ApiKeyServiceStack extends Stack {
       production: config.production,
     });
 
+    // Logs, metrics and traces: the same Powertools settings for every function.
+    const observability = observabilitySettings(config);
+    configureObservability(
+      this.node.findAll().filter((construct): construct is HouseFunction => construct instanceof HouseFunction),
+      observability,
+    );
+
+    // The pepper, when the stack has one: every function that hashes a presented or new value reads it.
+    const pepperSecret = config.keyHashPepperSecretArn
+      ? secretsmanager.Secret.fromSecretCompleteArn(this, 'KeyHashPepper', config.keyHashPepperSecretArn)
+      : undefined;
+    if (pepperSecret) grantPepper(this.handlers.hashingFunctions, pepperSecret);
+
+    const functions = {
+      GenerateApiKey: this.handlers.generate,
+      RegenerateApiKey: this.handlers.regenerate,
+      DeleteApiKey: this.handlers.delete,
+      VerifyApiKey: this.handlers.verify,
+      Authorizer: this.handlers.authorizer,
+      ManagementAuthorizer: this.handlers.managementAuthorizer,
+      ...Object.fromEntries(this.handlers.readAndEdit.map((fn) => [fn.node.id, fn])),
+      ExpireOldValue: this.rotation.expireFunction,
+      ArchiveAudit: this.auditArchive.archiver,
+    };
+    const tables = [
+      {
+        name: 'KeyTable',
+        table: this.keyStore.table,
+        // The requests the functions really send (lambda/contract/store-operations.ts).
+        operations: requestsOfAllFunctions('key') as dynamodb.Operation[],
+      },
+      // The audit table is written only inside transactions, and read by Query.
+      { name: 'AuditTable', table: this.auditArchive.table, operations: requestsOfAllFunctions('audit') as dynamodb.Operation[] },
+    ];
+    const deadLetterQueues = {
+      Rotation: this.rotation.deadLetterQueue,
+      AuditArchive: this.auditArchive.deadLetterQueue,
+    };
+
     this.alarms = new Alarms(this, 'Alarms', {
       api: this.api.restApi,
-      functions: {
-        GenerateApiKey: this.handlers.generate,
-        RegenerateApiKey: this.handlers.regenerate,
-        DeleteApiKey: this.handlers.delete,
-        VerifyApiKey: this.handlers.verify,
-        Authorizer: this.handlers.authorizer,
-        ManagementAuthorizer: this.handlers.managementAuthorizer,
-        ...Object.fromEntries(this.handlers.readAndEdit.map((fn) => [fn.node.id, fn])),
-        ExpireOldValue: this.rotation.expireFunction,
-        ArchiveAudit: this.auditArchive.archiver,
-      },
-      tables: [
-        {
-          name: 'KeyTable',
-          table: this.keyStore.table,
-          // The requests the functions really send (lambda/contract/store-operations.ts).
-          operations: requestsOfAllFunctions('key') as dynamodb.Operation[],
-        },
-        // The audit table is written only inside transactions, and read by Query.
-        { name: 'AuditTable', table: this.auditArchive.table, operations: requestsOfAllFunctions('audit') as dynamodb.Operation[] },
-      ],
-      deadLetterQueues: {
-        Rotation: this.rotation.deadLetterQueue,
-        AuditArchive: this.auditArchive.deadLetterQueue,
-      },
+      functions,
+      tables,
+      deadLetterQueues,
       scheduleGroup: this.rotation.scheduleGroup,
       streamConsumer: this.auditArchive.archiver,
+      observability,
       alarmTopicArn: config.alarmTopicArn,
+    });
+
+    this.dashboard = new ServiceDashboard(this, 'Dashboard', {
+      dashboardName: `${this.stackName}-operations`,
+      settings: observability,
+      api: this.api.restApi,
+      functions,
+      tables,
+      deadLetterQueues,
+      scheduleGroup: this.rotation.scheduleGroup,
+      archiver: this.auditArchive.archiver,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the service (append /functions/v1/...)' });
@@ -119,6 +153,11 @@ export class ApiKeyServiceStack extends Stack {
       value: this.handlers.authorizer.functionArn,
       description: 'Lambda REQUEST authorizer for platform APIs (reads the Authorization or x-api-key header; its cache TTL is the revocation delay)',
       exportName: `${this.stackName}-AuthorizerFunctionArn`,
+    });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard of the service (docs/operations.md)' });
+    new CfnOutput(this, 'KeyHashPepperSecretArn', {
+      value: config.keyHashPepperSecretArn ?? 'none',
+      description: 'Secret holding the value-hash pepper, or none; npm run bootstrap -- --aws checks it (KEY_HASH_PEPPER_SECRET_ARN)',
     });
     new CfnOutput(this, 'ScheduleGroupName', { value: this.rotation.scheduleGroup.scheduleGroupName, description: 'EventBridge Scheduler group of expiry schedules' });
 

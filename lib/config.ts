@@ -4,6 +4,7 @@ import { DEFAULT_USAGE_PLANS, parseUsagePlans, type UsagePlans } from '../lambda
 import { parseRouteScopeTable } from '../lambda/contract/route-scopes';
 import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../lambda/contract/retention';
 import { isValidScope } from '../lambda/contract/scopes';
+import { DEFAULT_METRICS_NAMESPACE } from '../lambda/contract/metrics';
 
 /**
  * The one typed reader of CDK context. Every setting has a default; a bad
@@ -55,6 +56,14 @@ export interface ServiceConfig {
   readonly authorizerRouteScopes: Readonly<Record<string, string>>;
   /** Authorizer: a scope every route needs (`AUTHORIZER_SCOPE`); none means no such scope. */
   readonly authorizerScope: string | undefined;
+  /** Secrets Manager secret whose SecretString is the value-hash pepper; none: plain SHA-256. */
+  readonly keyHashPepperSecretArn: string | undefined;
+  /** CloudWatch namespace of the custom metrics. */
+  readonly metricsNamespace: string;
+  /** Lowest level the functions log (`POWERTOOLS_LOG_LEVEL`). */
+  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** Share of invocations (0–1) that log at DEBUG whatever `logLevel` says. */
+  readonly logSampleRate: number;
 }
 
 /** Context keys, in the order the README's configuration table lists them. */
@@ -77,6 +86,10 @@ export const CONTEXT_KEYS = [
   'verifyGuessLimitPerMinute',
   'authorizerRouteScopes',
   'authorizerScope',
+  'keyHashPepperSecretArn',
+  'metricsNamespace',
+  'logLevel',
+  'logSampleRate',
 ] as const satisfies ReadonlyArray<keyof ServiceConfig>;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -101,6 +114,10 @@ export const DEFAULTS = {
   verifyGuessLimitPerMinute: DEFAULT_GUESS_LIMIT_PER_MINUTE,
   authorizerRouteScopes: {},
   authorizerScope: undefined,
+  keyHashPepperSecretArn: undefined,
+  metricsNamespace: DEFAULT_METRICS_NAMESPACE,
+  logLevel: 'INFO',
+  logSampleRate: 0.01,
 } as const satisfies Omit<ServiceConfig, 'production'>;
 
 /** The archive's Object Lock in production unless set: nobody, root included, can delete a record for two years. */
@@ -171,6 +188,14 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
     verifyGuessLimitPerMinute: reader.integer('verifyGuessLimitPerMinute', DEFAULTS.verifyGuessLimitPerMinute, 1, 10_000),
     authorizerRouteScopes: reader.routeScopes('authorizerRouteScopes'),
     authorizerScope: reader.authorizerScope('authorizerScope'),
+    keyHashPepperSecretArn: reader.optionalString(
+      'keyHashPepperSecretArn',
+      /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]{1,512}$/,
+      'a Secrets Manager secret ARN',
+    ),
+    metricsNamespace: reader.string('metricsNamespace', DEFAULTS.metricsNamespace, /^[A-Za-z0-9._/#:-]{1,255}$/, 'a CloudWatch namespace (letters, digits and . _ / # : -)'),
+    logLevel: reader.oneOf('logLevel', DEFAULTS.logLevel, ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const),
+    logSampleRate: reader.number('logSampleRate', DEFAULTS.logSampleRate, 0, 1),
   };
 
   if (config.apiBurstLimit < config.apiRateLimit) {

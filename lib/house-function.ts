@@ -42,7 +42,8 @@ export interface HouseFunctionProps {
 /**
  * The project's one way to build a Lambda function: the newest Node.js
  * runtime CDK offers, ARM64, esbuild (local, never Docker) with minification
- * and source maps, JSON logs into an explicit log group with retention,
+ * and source maps, JSON logs (Powertools, lib/observability.ts) into an
+ * explicit log group with retention,
  * active X-Ray tracing, and a role that starts with nothing but permission
  * to write its own logs. Every other permission is granted explicitly with
  * `grantTableActions` and friends.
@@ -71,9 +72,13 @@ export class HouseFunction extends NodejsFunction {
       timeout: props.timeout ?? Duration.seconds(10),
       role,
       logGroup,
+      // Powertools writes each line as one JSON object, which Lambda's JSON
+      // format keeps as is. Lambda lets every application level through
+      // (Powertools filters by POWERTOOLS_LOG_LEVEL, and sampled invocations
+      // need DEBUG); START, END and REPORT (duration, memory, init) are kept.
       loggingFormat: lambda.LoggingFormat.JSON,
-      applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
-      systemLogLevelV2: lambda.SystemLogLevel.WARN,
+      applicationLogLevelV2: lambda.ApplicationLogLevel.DEBUG,
+      systemLogLevelV2: lambda.SystemLogLevel.INFO,
       tracing: lambda.Tracing.ACTIVE,
       deadLetterQueue: props.deadLetterQueue,
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },

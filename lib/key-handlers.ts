@@ -137,6 +137,11 @@ export class KeyHandlers extends Construct {
   }
 
   /** Every function of this construct, for alarms. */
+  /** Every function here: each hashes a presented or a new key value, so each needs the pepper when there is one. */
+  get hashingFunctions(): HouseFunction[] {
+    return this.all;
+  }
+
   get all(): HouseFunction[] {
     return [this.generate, this.regenerate, this.delete, this.verify, this.authorizer, this.managementAuthorizer, ...this.readAndEdit];
   }

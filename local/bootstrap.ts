@@ -11,8 +11,12 @@
  * 1. `--aws`: the deployed tables. DynamoDB is reached with the default AWS
  *    credential chain (env, profile, SSO, instance role) and region
  *    (`AWS_REGION` / profile); `KEY_TABLE_NAME` and `AUDIT_TABLE_NAME` must
- *    name the stack's tables, and `KEY_HASH_PEPPER` must be unset (the
- *    stack uses no pepper; a stray one would write a key nothing accepts).
+ *    name the stack's tables, and `KEY_HASH_PEPPER_SECRET_ARN` must be the
+ *    stack's output `KeyHashPepperSecretArn` (the secret's ARN, or `none`):
+ *    the pepper is read from that secret, exactly as the functions read it.
+ *    `KEY_HASH_PEPPER` must be unset (in AWS the pepper lives only in
+ *    Secrets Manager; a stray one in the shell would write a key nothing
+ *    accepts).
  *    `DYNAMODB_ENDPOINT` must be unset.
  * 2. `DYNAMODB_ENDPOINT` set: that engine, as is (tables must exist).
  * 3. Otherwise the local store of `npm start` under `DATA_DIR` (default
@@ -39,6 +43,8 @@ import {
   type DynamoLocal,
 } from './dynamodb-local';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { readPepperSecret } from '../lambda/shared/platform/pepper';
 import { DEFAULT_PLAN_NAME } from '../lambda/contract/plans';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { apiGatewayUsageKeys, operatorApiGatewayClient, usagePlanIdsFrom } from './api-gateway-usage-keys';
@@ -145,6 +151,8 @@ export function parseBootstrapArgs(argv: readonly string[]): BootstrapArgs {
 /** Where the key goes, and how to let go of it afterwards. */
 export interface KeyStore {
   readonly description: string;
+  /** `--aws`: the pepper the deployed functions use (from the stack's secret), or undefined when the stack has none. */
+  readonly awsPepper?: string;
   /** Endpoint override for DynamoDB, or undefined for AWS. */
   readonly endpoint: string | undefined;
   readonly keyTableName: string;
@@ -224,20 +232,38 @@ async function startOwnEngine(
   return { description: `DynamoDB Local on ${dataDir}`, endpoint: engine.endpoint, keyTableName, auditTableName, release };
 }
 
+const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]{1,512}$/;
+
 /** Picks the store for the arguments and environment (see the file comment). */
-export async function openKeyStore(args: BootstrapArgs, env: NodeJS.ProcessEnv, say: (line: string) => void): Promise<KeyStore> {
+export async function openKeyStore(
+  args: BootstrapArgs,
+  env: NodeJS.ProcessEnv,
+  say: (line: string) => void,
+  secrets: () => Pick<SecretsManagerClient, 'send'> = () => new SecretsManagerClient({}),
+): Promise<KeyStore> {
   const none = async () => undefined;
   if (args.aws) {
     if (env.DYNAMODB_ENDPOINT) throw new UsageError('--aws writes to the deployed tables: unset DYNAMODB_ENDPOINT');
     if (!env.KEY_TABLE_NAME || !env.AUDIT_TABLE_NAME) {
       throw new UsageError('--aws needs KEY_TABLE_NAME and AUDIT_TABLE_NAME (the deployed tables) in the environment');
     }
-    // The stack hashes with plain SHA-256 (it has no pepper): a pepper left in
-    // the operator's shell would write a key no deployed function accepts.
+    // In AWS the pepper lives only in the stack's secret: a pepper left in the
+    // operator's shell would write a key no deployed function accepts.
     if (env.KEY_HASH_PEPPER) {
-      throw new UsageError('--aws: KEY_HASH_PEPPER is set in this shell, but the deployed stack uses no pepper; unset it, or the key would never authenticate');
+      throw new UsageError(
+        '--aws: KEY_HASH_PEPPER is set in this shell, but the deployed functions read their pepper only from the stack\'s secret; unset it, or the key would never authenticate',
+      );
     }
-    return { description: 'AWS', endpoint: undefined, keyTableName: env.KEY_TABLE_NAME, auditTableName: env.AUDIT_TABLE_NAME, release: none };
+    const secretArn = env.KEY_HASH_PEPPER_SECRET_ARN;
+    if (!secretArn) {
+      throw new UsageError('--aws needs KEY_HASH_PEPPER_SECRET_ARN: the stack output KeyHashPepperSecretArn (the secret ARN, or "none")');
+    }
+    if (secretArn !== 'none' && !SECRET_ARN.test(secretArn)) {
+      throw new UsageError(`--aws: KEY_HASH_PEPPER_SECRET_ARN must be a Secrets Manager secret ARN or "none", got "${secretArn.slice(0, 200)}"`);
+    }
+    const awsPepper = secretArn === 'none' ? undefined : await readPepperSecret(secrets(), secretArn);
+    if (awsPepper !== undefined) say(`Hashing with the pepper of ${secretArn}`);
+    return { description: 'AWS', endpoint: undefined, keyTableName: env.KEY_TABLE_NAME, auditTableName: env.AUDIT_TABLE_NAME, awsPepper, release: none };
   }
   if (env.DYNAMODB_ENDPOINT) {
     return {
@@ -318,7 +344,8 @@ async function main(argv: readonly string[]): Promise<void> {
         auditTableName: store.auditTableName,
         planRateLimit: config.planRateLimit,
         guessLimitPerMinute: config.guessLimitPerMinute,
-        pepper: config.pepper,
+        // AWS: the stack's pepper (its secret, or none); locally KEY_HASH_PEPPER, as npm start reads it.
+        pepper: args.aws ? store.awsPepper : config.pepper,
       },
       // Errors only, on stderr: stdout carries the key (and nothing else with --json).
       observe: environmentObservability(undefined, { logLevel: 'ERROR' }),

@@ -10,6 +10,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openKeyStore, parseBootstrapArgs, UsageError } from '../../local/bootstrap';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { mockClient } from 'aws-sdk-client-mock';
 import { runtimeFilePath } from '../../local/dynamodb-local';
 import { recordIssuedValue } from '../support/issued-values';
 import { requestTo, startTestServer } from '../support/http';
@@ -83,16 +85,33 @@ describe('parseBootstrapArgs', () => {
 
 describe('bootstrap --aws guards', () => {
   const args = () => parseBootstrapArgs(['--team-id', randomUUID(), '--aws']);
-  const deployed = { KEY_TABLE_NAME: 'ApiKeyService-prod-KeyTable', AUDIT_TABLE_NAME: 'ApiKeyService-prod-AuditTable' };
+  const deployed = { KEY_TABLE_NAME: 'ApiKeyService-prod-KeyTable', AUDIT_TABLE_NAME: 'ApiKeyService-prod-AuditTable', KEY_HASH_PEPPER_SECRET_ARN: 'none' };
+  const secretArn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:api-key-pepper-AbCdEf';
+  const secrets = mockClient(SecretsManagerClient);
+  afterEach(() => secrets.reset());
 
-  it('refuses a KEY_HASH_PEPPER left in the shell: the stack uses no pepper, the key would never authenticate', async () => {
+  it('refuses a KEY_HASH_PEPPER left in the shell: the deployed functions read the pepper only from the stack\'s secret', async () => {
     await expect(openKeyStore(args(), { ...deployed, KEY_HASH_PEPPER: 'stray' }, () => undefined)).rejects.toThrow(UsageError);
     await expect(openKeyStore(args(), { ...deployed, KEY_HASH_PEPPER: 'stray' }, () => undefined)).rejects.toThrow('KEY_HASH_PEPPER is set');
   });
 
-  it('without a pepper, targets the named deployed tables', async () => {
+  it('without a pepper (KEY_HASH_PEPPER_SECRET_ARN=none), targets the named deployed tables and reads no secret', async () => {
     const store = await openKeyStore(args(), deployed, () => undefined);
-    expect(store).toMatchObject({ endpoint: undefined, keyTableName: deployed.KEY_TABLE_NAME, auditTableName: deployed.AUDIT_TABLE_NAME });
+    expect(store).toMatchObject({ endpoint: undefined, keyTableName: deployed.KEY_TABLE_NAME, auditTableName: deployed.AUDIT_TABLE_NAME, awsPepper: undefined });
+    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(0);
+  });
+
+  it('refuses to guess the stack\'s pepper: KEY_HASH_PEPPER_SECRET_ARN (the stack output) is required, and must be an ARN or none', async () => {
+    const withoutArn = { KEY_TABLE_NAME: deployed.KEY_TABLE_NAME, AUDIT_TABLE_NAME: deployed.AUDIT_TABLE_NAME };
+    await expect(openKeyStore(args(), withoutArn, () => undefined)).rejects.toThrow('--aws needs KEY_HASH_PEPPER_SECRET_ARN');
+    await expect(openKeyStore(args(), { ...deployed, KEY_HASH_PEPPER_SECRET_ARN: 'my-pepper' }, () => undefined)).rejects.toThrow('must be a Secrets Manager secret ARN or "none"');
+  });
+
+  it('with the stack\'s secret, hashes with the pepper read from it (GetSecretValue on exactly that ARN)', async () => {
+    secrets.on(GetSecretValueCommand).resolves({ SecretString: 'the stack pepper' });
+    const store = await openKeyStore(args(), { ...deployed, KEY_HASH_PEPPER_SECRET_ARN: secretArn }, () => undefined, () => new SecretsManagerClient({ region: 'eu-west-1' }));
+    expect(store.awsPepper).toBe('the stack pepper');
+    expect(secrets.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input)).toEqual([{ SecretId: secretArn }]);
   });
 });
 

@@ -1,0 +1,160 @@
+import { Duration } from 'aws-cdk-lib';
+import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { MetricDimension, MetricName } from '../lambda/contract/metrics';
+import { searchMetric, serviceMetric, type ObservabilitySettings } from './observability';
+
+export interface DashboardProps {
+  readonly dashboardName: string;
+  readonly settings: ObservabilitySettings;
+  readonly api: apigateway.RestApi;
+  /** Functions by a short name. */
+  readonly functions: Readonly<Record<string, lambda.IFunction>>;
+  readonly tables: ReadonlyArray<{ readonly name: string; readonly table: dynamodb.ITable; readonly operations: readonly dynamodb.Operation[] }>;
+  readonly deadLetterQueues: Readonly<Record<string, sqs.IQueue>>;
+  readonly scheduleGroup: scheduler.IScheduleGroup;
+  readonly archiver: lambda.IFunction;
+}
+
+const PERIOD = Duration.minutes(5);
+const WIDE = 12;
+const HEIGHT = 6;
+
+/**
+ * One CloudWatch dashboard for an operator (docs/operations.md): traffic and
+ * outcomes first (verifications by code, management calls by status class,
+ * rate limits), then latency, errors and throttles, then the asynchronous
+ * parts (dead-letter queues, archive lag, the revocation schedules).
+ */
+export class ServiceDashboard extends Construct {
+  readonly dashboard: cloudwatch.Dashboard;
+
+  constructor(scope: Construct, id: string, props: DashboardProps) {
+    super(scope, id);
+    const { settings } = props;
+    const sum = (name: MetricName, label: string) => serviceMetric(settings, name, { statistic: cloudwatch.Stats.SUM, period: PERIOD, label });
+    const fnLabel = (name: string, what: string) => `${name} ${what}`;
+
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: props.dashboardName,
+      defaultInterval: Duration.hours(3),
+    });
+
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: 'Verifications by code',
+        width: WIDE,
+        height: HEIGHT,
+        left: [searchMetric(settings, MetricName.Verifications, [MetricDimension.code], { statistic: 'Sum', label: '' })],
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Management calls by route and status class',
+        width: WIDE,
+        height: HEIGHT,
+        left: [searchMetric(settings, MetricName.ManagementCalls, [MetricDimension.route, MetricDimension.statusClass], { statistic: 'Sum', label: '' })],
+      }),
+    );
+
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: 'Refused for load: rate limits, guess limiter, throttles',
+        width: WIDE,
+        height: HEIGHT,
+        left: [
+          sum(MetricName.RateLimited, 'Key over its rate_limit'),
+          sum(MetricName.GuessLimiterTrips, 'Guess limiter trips'),
+          sum(MetricName.Throttled, 'DynamoDB throttled (after retries)'),
+          ...Object.entries(props.functions).map(([name, fn]) => fn.metricThrottles({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: fnLabel(name, 'Lambda throttles') })),
+        ],
+        legendPosition: cloudwatch.LegendPosition.RIGHT,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'API requests and errors',
+        width: WIDE,
+        height: HEIGHT,
+        left: [props.api.deploymentStage.metricCount({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: 'Requests' })],
+        right: [
+          props.api.deploymentStage.metricClientError({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: '4XX' }),
+          props.api.deploymentStage.metricServerError({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: '5XX' }),
+        ],
+      }),
+    );
+
+    // One graph per table: each sum is a math expression over the same operation ids.
+    this.dashboard.addWidgets(
+      ...props.tables.map(
+        ({ name, table, operations }) =>
+          new cloudwatch.GraphWidget({
+            title: `${name}: throttled requests (${operations.join(', ')})`,
+            width: WIDE,
+            height: HEIGHT,
+            left: [table.metricThrottledRequestsForOperations({ operations: [...operations], period: PERIOD, label: 'Throttled requests' })],
+          }),
+      ),
+    );
+
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: 'Latency p50 per function (ms)',
+        width: WIDE,
+        height: HEIGHT,
+        left: Object.entries(props.functions).map(([name, fn]) => fn.metricDuration({ statistic: cloudwatch.Stats.p(50), period: PERIOD, label: fnLabel(name, 'p50') })),
+        legendPosition: cloudwatch.LegendPosition.RIGHT,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Latency p99 per function (ms)',
+        width: WIDE,
+        height: HEIGHT,
+        left: Object.entries(props.functions).map(([name, fn]) => fn.metricDuration({ statistic: cloudwatch.Stats.p(99), period: PERIOD, label: fnLabel(name, 'p99') })),
+        legendPosition: cloudwatch.LegendPosition.RIGHT,
+      }),
+    );
+
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: 'Function errors',
+        width: WIDE,
+        height: HEIGHT,
+        left: Object.entries(props.functions).map(([name, fn]) => fn.metricErrors({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: fnLabel(name, 'errors') })),
+        legendPosition: cloudwatch.LegendPosition.RIGHT,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Dead-letter queue depth',
+        width: WIDE,
+        height: HEIGHT,
+        left: Object.entries(props.deadLetterQueues).map(([name, queue]) =>
+          queue.metricApproximateNumberOfMessagesVisible({ statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD, label: name }),
+        ),
+      }),
+    );
+
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: 'Audit archive lag (s)',
+        width: WIDE,
+        height: HEIGHT,
+        left: [
+          serviceMetric(settings, MetricName.ArchiveLagSeconds, { statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD, label: 'Oldest record of a batch, write → archive (s)' }),
+        ],
+        right: [props.archiver.metric('IteratorAge', { statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD, label: 'Stream iterator age (ms)' })],
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Revocation schedules',
+        width: WIDE,
+        height: HEIGHT,
+        left: [
+          sum(MetricName.RevocationsDone, 'Old values revoked'),
+          sum(MetricName.RevocationsLate, 'Revoked more than 60 s late'),
+          props.scheduleGroup.metricAttempts({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: 'Scheduler invocation attempts' }),
+          props.scheduleGroup.metricTargetErrors({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: 'Scheduler target errors' }),
+          props.scheduleGroup.metricSentToDLQ({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: 'Sent to the dead-letter queue' }),
+        ],
+      }),
+    );
+  }
+}
