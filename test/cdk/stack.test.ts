@@ -26,6 +26,14 @@ import {
   type SynthesizedService,
 } from './service';
 
+/** The Powertools settings of a default `dev` stage (lib/observability.ts); no pepper secret. */
+const POWERTOOLS_DEFAULTS = {
+  [ENV.POWERTOOLS_SERVICE_NAME]: 'api-key-service-dev',
+  [ENV.POWERTOOLS_METRICS_NAMESPACE]: DEFAULTS.metricsNamespace,
+  [ENV.POWERTOOLS_LOG_LEVEL]: DEFAULTS.logLevel,
+  [ENV.POWERTOOLS_LOGGER_SAMPLE_RATE]: String(DEFAULTS.logSampleRate),
+};
+
 let service: SynthesizedService;
 let ids: {
   keyTable: string;
@@ -226,7 +234,7 @@ describe('audit archive', () => {
     // AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED would drop the CRC32 header (docs/deploy.md, first deploy checks).
     const archiver = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['archive-audit']];
     expect(archiver?.Properties?.Environment).toEqual({
-      Variables: { NODE_OPTIONS: '--enable-source-maps', [ENV.ARCHIVE_BUCKET_NAME]: { Ref: ids.archiveBucket } },
+      Variables: { NODE_OPTIONS: '--enable-source-maps', [ENV.ARCHIVE_BUCKET_NAME]: { Ref: ids.archiveBucket }, ...POWERTOOLS_DEFAULTS },
     });
   });
 
@@ -399,6 +407,7 @@ describe('functions', () => {
         NODE_OPTIONS: '--enable-source-maps',
         [ENV.KEY_TABLE_NAME]: { Ref: ids.keyTable },
         [ENV.VERIFY_GUESS_LIMIT_PER_MINUTE]: String(DEFAULTS.verifyGuessLimitPerMinute),
+        ...POWERTOOLS_DEFAULTS,
       },
     });
     // The CDK default is the handler's own default.
@@ -412,10 +421,18 @@ describe('functions', () => {
         NODE_OPTIONS: '--enable-source-maps',
         [ENV.KEY_TABLE_NAME]: { Ref: ids.keyTable },
         [ENV.AUTHORIZER_ROUTE_SCOPES]: '{}',
+        ...POWERTOOLS_DEFAULTS,
       },
     });
     // `{}` is no route table at all, exactly as if the variable were unset.
     expect(routeScopesFromEnv({ [ENV.AUTHORIZER_ROUTE_SCOPES]: '{}' })).toEqual([]);
+  });
+
+  it('without context keyHashPepperSecretArn no function gets a pepper secret, and the stack outputs "none" for bootstrap --aws', () => {
+    for (const fn of Object.values(resourcesOf(service.template, 'AWS::Lambda::Function'))) {
+      expect(JSON.stringify(fn.Properties?.Environment ?? {})).not.toContain(ENV.KEY_HASH_PEPPER_SECRET_ARN);
+    }
+    expect(service.template.toJSON().Outputs.KeyHashPepperSecretArn.Value).toBe('none');
   });
 
   it('no execution role uses a managed policy', () => {

@@ -4,6 +4,7 @@
  * injected through `loadHandler`, so each assertion is about the server.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { captured, testObservability } from '../support/services';
 import { MAX_BODY_BYTES, ROUTES } from '../../lambda/contract/routes';
 import { moduleHandlerLoader, resolveRoute, sourceIpOf, type LocalRoute, type ProxyHandler } from '../../local/server';
 import { startTestServer, type TestServer } from '../support/http';
@@ -40,7 +41,7 @@ describe('local server', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ routes: ECHO_ROUTES, loadHandler: async (route) => fakeHandlers[route.handler] });
+    server = await startTestServer({ routes: ECHO_ROUTES, loadHandler: async (route) => fakeHandlers[route.handler], logger: testObservability.logger });
   });
   afterAll(() => server.close());
   beforeEach(() => {
@@ -122,14 +123,13 @@ describe('local server', () => {
 
     it('turns a throwing handler into a generic 500 without its message, and logs it with the request id', async () => {
       // Prepare
-      const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      captured.clear();
 
       // Act
       const response = await server.request('POST', '/boom', { body: {} });
 
       // Assess
-      const logLines = logged.mock.calls.flat().join(' ');
-      logged.mockRestore();
+      const logLines = captured.lines.filter((line) => line.level === 'ERROR').map((line) => line.json).join('\n');
       expect(response.status).toBe(500);
       expectErrorShape(response.body, 'INTERNAL');
       expect(response.text).not.toContain('hunter2');
@@ -138,26 +138,24 @@ describe('local server', () => {
 
     it('answers 500 when a handler returns no proxy result', async () => {
       // Prepare
-      const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      captured.clear();
 
       // Act
       const response = await server.request('POST', '/nothing', { body: {} });
 
       // Assess
-      logged.mockRestore();
       expect(response.status).toBe(500);
       expectErrorShape(response.body, 'INTERNAL');
     });
 
     it('answers 500 cleanly for a route whose handler is not written yet', async () => {
       // Prepare
-      const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      captured.clear();
 
       // Act
       const response = await server.request('POST', '/missing', { body: {} });
 
       // Assess
-      logged.mockRestore();
       expect(response.status).toBe(500);
       expectErrorShape(response.body, 'INTERNAL');
     });
@@ -308,7 +306,7 @@ describe('sourceIpOf', () => {
 describe('the service routes with the real handler loader', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ loadHandler: moduleHandlerLoader(undefined, '/nonexistent/handlers') });
+    server = await startTestServer({ loadHandler: moduleHandlerLoader(undefined, '/nonexistent/handlers'), logger: testObservability.logger });
   });
   afterAll(() => server.close());
 
@@ -324,13 +322,12 @@ describe('the service routes with the real handler loader', () => {
 
   it('answers 500 in the error shape when the handler file does not exist', async () => {
     // Prepare
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    captured.clear();
 
     // Act
     const response = await server.request('POST', '/functions/v1/verify-api-key', { body: {} });
 
     // Assess
-    logged.mockRestore();
     expect(response.status).toBe(500);
     expect(response.body.error.code).toBe('INTERNAL');
   });

@@ -8,7 +8,7 @@
  * `rearmFromStore` sees their transitions too: the expiries here act only on
  * this file's keys (`ownKeysOnly`), and the others are left alone.
  */
-import { testServices, useTestServices } from '../support/services';
+import { captured, testObservability, testServices, useTestServices } from '../support/services';
 import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
 import type { RevocationRequest } from '../../lambda/shared/rotation/revocation-scheduler';
 import { createLocalScheduler, MAX_TIMER_DELAY_MS, type LocalRevocationScheduler } from '../../local/scheduler';
@@ -253,8 +253,8 @@ describe('local scheduler: timing rules', () => {
   it('a failing expiry is retried after the retry delay, then given up (the next start re-arms it)', async () => {
     // Prepare
     const expire = jest.fn<Promise<unknown>, [RevocationRequest]>().mockRejectedValue(new Error('table unavailable'));
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const scheduler = createLocalScheduler({ clock, expire, maxAttempts: 2, retryDelayMs: 60_000 });
+    captured.clear();
+    const scheduler = createLocalScheduler({ clock, expire, maxAttempts: 2, retryDelayMs: 60_000, logger: testObservability.logger });
     schedulers.push(scheduler);
     const request = { keyId: '01ARZ3NDEKTSV4RRFFQ69G5FAV', generation: 2 };
     await scheduler.schedule({ ...request, at: new Date(clock.now().getTime() + 1000).toISOString() });
@@ -268,8 +268,11 @@ describe('local scheduler: timing rules', () => {
     await scheduler.tick(1);
     expect(expire).toHaveBeenCalledTimes(2);
     expect(scheduler.pending()).toEqual([]);
-    expect(errors).toHaveBeenCalledTimes(2);
-    expect(errors).toHaveBeenLastCalledWith(expect.stringContaining('"will_retry":false'));
+    const errors = captured.lines.filter((line) => line.level === 'ERROR').map((line) => JSON.parse(line.json));
+    expect(errors.map((line) => [line.message, line.will_retry])).toEqual([
+      ['local expiry failed', true],
+      ['local expiry failed', false],
+    ]);
   });
 
   it('rescheduling a transition replaces its time; cancel removes it', async () => {

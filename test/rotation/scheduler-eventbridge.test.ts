@@ -3,7 +3,7 @@
  * client is mocked (aws-sdk-client-mock) and every test asserts the exact
  * request; the key table and audit table are DynamoDB Local as everywhere.
  */
-import { useTestServices } from '../support/services';
+import { captured, useTestServices } from '../support/services';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
   ThrottlingException,
@@ -265,7 +265,7 @@ describe('EventBridge adapter behind the endpoints', () => {
     const team = await newTeam();
     const target = await createKey(team);
     scheduler.on(CreateScheduleCommand).rejects(schedulerError(InternalServerException, 'Scheduler is down'));
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    captured.clear();
     const before = await storedKeyState(target.id);
     const auditBefore = await auditRecordsOf(target.id);
 
@@ -289,7 +289,7 @@ describe('EventBridge adapter behind the endpoints', () => {
     expect(after.usage).toEqual(before.usage);
     expect(await auditRecordsOf(target.id)).toEqual(auditBefore);
     expect((await checkValue(target.key)).valid).toBe(true);
-    expect(errors).toHaveBeenCalledWith(expect.stringContaining('could not schedule the end of a grace period'));
+    expect(captured.lines).toContainEqual({ level: 'ERROR', json: expect.stringContaining('could not schedule the end of a grace period') });
   });
 
   it('regenerate with revoke_immediately creates no schedule', async () => {
@@ -329,7 +329,7 @@ describe('EventBridge adapter behind the endpoints', () => {
     const regenerated = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 2 } });
     expectStatus(regenerated, 200);
     scheduler.on(DeleteScheduleCommand).rejects(schedulerError(InternalServerException, 'Scheduler is down'));
-    const warnings = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    captured.clear();
 
     // Act
     const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
@@ -342,7 +342,7 @@ describe('EventBridge adapter behind the endpoints', () => {
     expect(state.lookups).toEqual([]);
     expect((await checkValue(target.key)).valid).toBe(false);
     expect((await checkValue(regenerated.body.new_key)).valid).toBe(false);
-    expect(warnings).toHaveBeenCalledWith(expect.stringContaining('could not cancel revocation schedule'));
+    expect(captured.lines).toContainEqual({ level: 'WARN', json: expect.stringContaining('could not cancel revocation schedule') });
   });
 
   it('delete of a key with no transition, or after its end, sends no DeleteSchedule', async () => {
