@@ -111,8 +111,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): LocalSetting
 /** What the parts have started so far; each part adds its own piece. */
 export interface LocalRuntimeContext {
   readonly settings: LocalSettings;
-  /** The runtime's logger and metrics: readable on a terminal, Lambda's JSON lines otherwise. */
+  /** The functions' logger and metrics: readable on a terminal, Lambda's JSON lines otherwise. */
   readonly observe: Observability;
+  /** The runtime's own lines (access log, scheduler, stream poller): same output, no function's Lambda context. */
+  readonly runtimeLog: Observability['logger'];
   dataDirClaim?: DataDirClaim;
   dynamo?: DynamoLocal;
   services?: Services;
@@ -191,7 +193,7 @@ export const servicesPart: LocalRuntimePart = {
     const db = documentClientOf(client);
     const expireHandler = makeExpireHandler(() => services);
     const scheduler = createLocalScheduler({
-      logger: context.observe.logger,
+      logger: context.runtimeLog,
       clock: systemClock,
       expire: (request) =>
         expireHandler({ key_id: request.keyId, generation: request.generation }, { awsRequestId: `local-${randomUUID()}` } as Context),
@@ -248,7 +250,7 @@ export const auditArchivePart: LocalRuntimePart = {
       dynamoEndpoint: required(context.dynamo, 'DynamoDB Local').endpoint,
       auditTableName: settings.auditTableName,
       handler,
-      logger: context.observe.logger,
+      logger: context.runtimeLog,
       checkpointFile: path.join(settings.dataDir, 'audit-stream-checkpoint.json'),
     });
     return async () => {
@@ -277,8 +279,8 @@ export const httpServerPart: LocalRuntimePart = {
       host: settings.host,
       loadHandler: moduleHandlerLoader(() => services),
       gateway,
-      logger: context.observe.logger,
-      logRequest: (entry) => context.observe.logger.info('request', { ...entry }),
+      logger: context.runtimeLog,
+      logRequest: (entry) => context.runtimeLog.info('request', { ...entry }),
     });
     context.server = server;
     context.dataDirClaim?.update({ baseUrl: server.url });
@@ -313,8 +315,9 @@ export async function startLocalRuntime(
   settings: LocalSettings,
   parts: readonly LocalRuntimePart[] = LOCAL_RUNTIME_PARTS,
   observe: Observability = terminalObservability(),
+  runtimeLog: Observability['logger'] = terminalObservability().logger,
 ): Promise<LocalRuntime> {
-  const context: LocalRuntimeContext = { settings, observe };
+  const context: LocalRuntimeContext = { settings, observe, runtimeLog };
   const stops: Array<{ name: string; stop: StopPart }> = [];
   let stopping: Promise<void> | undefined;
   const stop = () => {

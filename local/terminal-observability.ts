@@ -12,7 +12,18 @@ import type { Observability } from '../lambda/shared/platform/observability';
 import { sinkObservability } from '../lambda/shared/platform/observability-sinks';
 
 /** Fields a terminal line leaves out: they are the same on every line, or shown at its start. */
-const QUIET_FIELDS = new Set(['level', 'message', 'timestamp', 'service', 'sampling_rate', 'function_arn', 'function_memory_size', 'xray_trace_id']);
+const QUIET_FIELDS = new Set([
+  'level',
+  'message',
+  'timestamp',
+  'service',
+  'sampling_rate',
+  'cold_start',
+  'function_arn',
+  'function_memory_size',
+  'function_request_id',
+  'xray_trace_id',
+]);
 
 function clock(iso: unknown): string {
   const date = typeof iso === 'string' ? new Date(iso) : new Date();

@@ -24,7 +24,7 @@ export const MetricName = {
   Throttled: 'Throttled',
   /** A verification refused by the per-source guess limiter. */
   GuessLimiterTrips: 'GuessLimiterTrips',
-  /** Seconds between an audit event's write and its archive object (per batch, the oldest). */
+  /** Seconds from an audit event's `occurred_at` to its archive object (per batch, the oldest). */
   ArchiveLagSeconds: 'ArchiveLagSeconds',
   /** An old value revoked by its grace-period schedule. */
   RevocationsDone: 'RevocationsDone',

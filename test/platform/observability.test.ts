@@ -13,8 +13,16 @@ import { generateCreatedValue } from '../../lambda/shared/keys/key-values';
 import { sinkObservability } from '../../lambda/shared/platform/observability-sinks';
 import { createDynamoClient } from '../../lambda/shared/platform/dynamo';
 import { call, createKey, newTeam } from '../support/api';
-import { captured, servicesWith } from '../support/services';
+import { captured, servicesWith, testObservability, testServices } from '../support/services';
 import { callVerify, randomSourceIp } from '../verify/helpers';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';
+import { archiveStreamBatch, folderArchiveWriter } from '../../lambda/shared/audit/audit-archive';
+import { auditItem } from '../../lambda/shared/audit/audit-events';
+import { sampleEvents, streamRecord } from '../audit/helpers';
+import { installManualClock, restoreSystemClock } from '../support/keys';
 
 type Line = Record<string, unknown>;
 const lines = (): Line[] => captured.lines.map((line) => JSON.parse(line.json) as Line);
@@ -207,5 +215,48 @@ describe('EMF metrics', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect(metricDocs('GuessLimiterTrips').map((doc) => doc.value)).toEqual([1]);
     expect(metricDocs('Verifications').at(-1)?.doc.code).toBe('GUESS_LIMITED');
+  });
+});
+
+describe('EMF metrics of the asynchronous parts', () => {
+  it('the archiver reports ArchiveLagSeconds: from the oldest archived event\'s occurred_at to its write', async () => {
+    // Prepare: two events that occurred 30 s and 10 s before the batch is archived
+    const directory = mkdtempSync(path.join(tmpdir(), 'lag-'));
+    const older = sampleEvents('2026-11-20T10:00:00.000Z').events.created;
+    const newer = sampleEvents('2026-11-20T10:00:20.000Z').events.created;
+    const event = { Records: [older, newer].map((audit) => streamRecord(auditItem(audit))) };
+    // Act
+    const response = await archiveStreamBatch(event, folderArchiveWriter(directory), testObservability, () => Date.parse('2026-11-20T10:00:30.000Z'));
+    testObservability.metrics.publishStoredMetrics(); // what the handler's middleware does after the batch
+    // Assess
+    expect(response.batchItemFailures).toEqual([]);
+    expect(metricDocs('ArchiveLagSeconds').map((doc) => [doc.value, doc.doc._aws.CloudWatchMetrics[0].Metrics[0].Unit])).toEqual([[30, 'Seconds']]);
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('the expire function reports RevocationsDone, and RevocationsLate when it ran more than 60 s after the end', async () => {
+    // Prepare: two keys in a one-day transition, expired 1 s and 5 minutes after their ends
+    const clock = installManualClock();
+    try {
+      const team = await newTeam();
+      const expireHandler = makeExpireHandler(testServices) as unknown as (event: unknown, context: Context) => Promise<unknown>;
+      const lateness: number[] = [];
+      for (const lateBy of [1_000, 300_000]) {
+        const created = await createKey(team, { name: `Late by ${lateBy} ms` });
+        const regenerated = await call('regenerate', { key: team.key, body: { key_id: created.id, grace_period_days: 1 } });
+        clock.set(Date.parse(regenerated.body.key_info.transition_ends_at) + lateBy);
+        captured.clear();
+        // Act
+        await expireHandler({ key_id: created.id, generation: 2 }, { awsRequestId: randomUUID(), getRemainingTimeInMillis: () => 30_000 } as unknown as Context);
+        // Assess
+        const [doc] = metricDocs('RevocationsDone');
+        expect(doc.value).toBe(1);
+        lateness.push(doc.doc.RevocationsLate as number);
+        clock.set(Date.now());
+      }
+      expect(lateness).toEqual([0, 1]);
+    } finally {
+      restoreSystemClock();
+    }
   });
 });

@@ -313,9 +313,9 @@ export async function archiveStreamBatch(
   const batchItemFailures = plans
     .filter((plan): plan is Exclude<RecordPlan, { kind: 'ignore' }> => plan.kind !== 'ignore' && failed.has(plan.sequenceNumber))
     .map((plan) => ({ itemIdentifier: plan.sequenceNumber }));
-  // Lag: from the oldest record's write to now (its object is written by now).
-  const written = event.Records.map((record) => record.dynamodb?.ApproximateCreationDateTime).filter((at): at is number => typeof at === 'number');
-  const lagSeconds = written.length > 0 ? Math.round(now() / 1000 - Math.min(...written)) : undefined;
+  // Lag: from the oldest archived event's occurrence to now (its object is written by now).
+  const occurred = writes.map((plan) => Date.parse(plan.event.occurred_at)).filter((at) => Number.isFinite(at));
+  const lagSeconds = occurred.length > 0 ? Math.max(0, Math.round((now() - Math.min(...occurred)) / 1000)) : undefined;
   if (lagSeconds !== undefined) signals.archiveLag(observe, lagSeconds);
   log.info('audit batch archived', {
     lag_seconds: lagSeconds,
