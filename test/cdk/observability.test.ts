@@ -5,7 +5,13 @@
  * metrics, and the pepper secret given to exactly the functions that hash
  * key values.
  */
+import { spawnSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import * as path from 'node:path';
+import fixture from '../fixtures/apigw-rest-event.json';
 import { ENV } from '../../lambda/contract/env-names';
+import { newTeam } from '../support/api';
+import { recordIssuedValue } from '../support/issued-values';
 import { MetricName } from '../../lambda/contract/metrics';
 import { functionsByHandler, HANDLER_NAMES, logicalIdOf, resourcesOf, statementsOfFunction, synthesizeService, type SynthesizedService } from './service';
 
@@ -109,5 +115,126 @@ describe('alarms on the functions\' own metrics', () => {
       Threshold: threshold,
       Dimensions: [{ Name: 'service', Value: 'api-key-service-qa' }],
     });
+  });
+});
+
+/**
+ * Runs a bundled asset of the synthesized stack (what Lambda runs) in a
+ * fresh Node process with a Lambda-shaped environment (X-Ray on, the trace
+ * header set) against the test run's DynamoDB Local, and returns its stdout
+ * lines and its answer.
+ */
+function runAsset(
+  handlerName: string,
+  event: unknown,
+  overrides: Record<string, string> = {},
+): { lines: Record<string, unknown>[]; otherOutput: string[]; result: { statusCode: number; body: string } } {
+  const id = functionIds[handlerName];
+  const resource = resourcesOf(service.template, 'AWS::Lambda::Function')[id] as { Properties?: FunctionProperties & { Code?: { S3Key?: string } } };
+  // The code object is `<asset hash>.zip`; synthesis left the bundle in `asset.<hash>/` of the assembly.
+  const assetDir = path.join(service.app.outdir, `asset.${(resource.Properties?.Code?.S3Key ?? '').replace(/\.zip$/, '')}`);
+  const templateEnv = Object.fromEntries(
+    Object.entries(resource.Properties?.Environment?.Variables ?? {}).filter(([, value]) => typeof value === 'string'),
+  ) as Record<string, string>;
+  delete templateEnv[ENV.KEY_HASH_PEPPER_SECRET_ARN]; // no Secrets Manager here: the test run hashes without a pepper
+  const script = `
+    const { handler } = require(${JSON.stringify(path.join(assetDir, 'index.js'))});
+    const context = { awsRequestId: 'lambda-request-1', functionName: process.env.AWS_LAMBDA_FUNCTION_NAME, functionVersion: '$LATEST',
+      invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:' + process.env.AWS_LAMBDA_FUNCTION_NAME, memoryLimitInMB: '512',
+      getRemainingTimeInMillis: () => 10000 };
+    handler(${JSON.stringify(event)}, context).then((result) => process.stdout.write('RESULT ' + JSON.stringify(result) + '\\n'));`;
+  const run = spawnSync(process.execPath, ['-e', script], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: {
+      PATH: process.env.PATH,
+      ...templateEnv,
+      NODE_OPTIONS: '',
+      [ENV.KEY_TABLE_NAME]: process.env.KEY_TABLE_NAME ?? '',
+      [ENV.AUDIT_TABLE_NAME]: process.env.AUDIT_TABLE_NAME ?? '',
+      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '',
+      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1', // DynamoDB Local keeps tables per region
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_LAMBDA_FUNCTION_NAME: `ApiKeyService-qa-${handlerName}`,
+      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+      AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+      LAMBDA_TASK_ROOT: assetDir,
+      _HANDLER: 'index.handler',
+      _X_AMZN_TRACE_ID: 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1',
+      AWS_XRAY_DAEMON_ADDRESS: '127.0.0.1:2000',
+      ...overrides,
+    },
+  });
+  // Lambda sends both streams to CloudWatch Logs; Powertools writes WARN and ERROR to stderr.
+  const out = [...run.stdout.split('\n'), ...run.stderr.split('\n').filter((line) => line.startsWith('{'))].filter(Boolean);
+  const resultLine = out.find((line) => line.startsWith('RESULT '));
+  if (!resultLine) throw new Error(`${handlerName} gave no answer: ${run.stderr}\n${run.stdout}`);
+  return {
+    otherOutput: [...run.stdout.split('\n'), ...run.stderr.split('\n')].filter((line) => line !== '' && !line.startsWith('{') && !line.startsWith('RESULT ')),
+    lines: out.filter((line) => !line.startsWith('RESULT ')).map((line) => JSON.parse(line) as Record<string, unknown>),
+    result: JSON.parse(resultLine.slice('RESULT '.length)) as { statusCode: number; body: string },
+  };
+}
+
+describe('the bundled assets, run as Lambda runs them', () => {
+  it('a management call through the bundled generate function writes Powertools JSON lines and EMF on stdout, traced, and no key value', async () => {
+    // Prepare: a UDP socket in place of the X-Ray daemon
+    const daemon = createSocket('udp4');
+    const segments: string[] = [];
+    daemon.on('message', (message) => segments.push(message.toString('utf8')));
+    await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
+    const team = await newTeam();
+    const event = {
+      ...fixture,
+      headers: { ...fixture.headers, Authorization: `Bearer ${team.key}` },
+      body: JSON.stringify({ name: 'Bundled', type: 'sk', environment: 'live', team_id: team.teamId }),
+      requestContext: { ...fixture.requestContext, requestId: 'api-request-1' },
+    };
+    // Act
+    const { lines, otherOutput, result } = runAsset('generate-api-key', event, {
+      [ENV.POWERTOOLS_LOG_LEVEL]: 'INFO',
+      AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.address().port}`,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    daemon.close();
+    // Assess: every line is JSON (nothing from the X-Ray SDK or elsewhere in plain text)
+    expect(otherOutput).toEqual([]);
+    expect({ status: result.statusCode, errors: lines.filter((line) => line.level === 'ERROR') }).toEqual({ status: 201, errors: [] });
+    const created = JSON.parse(result.body) as { data: { key: string } };
+    recordIssuedValue(created.data.key);
+    expect(lines.find((line) => line.message === 'request answered')).toMatchObject({
+      level: 'INFO',
+      service: 'api-key-service-qa',
+      correlation_id: 'api-request-1',
+      function_name: 'ApiKeyService-qa-generate-api-key',
+      function_request_id: 'lambda-request-1',
+      xray_trace_id: '1-5759e988-bd862e3fe1be46a994272793',
+      route: 'generate-api-key',
+      status: 201,
+    });
+    const emf = lines.filter((line) => '_aws' in line);
+    expect(emf.map((doc) => Object.keys(doc).filter((name) => ['ManagementCalls', 'ColdStart'].includes(name))).flat().sort()).toEqual(['ColdStart', 'ManagementCalls']);
+    expect(emf.find((doc) => 'ManagementCalls' in doc)).toMatchObject({ service: 'api-key-service-qa', route: 'generate-api-key', status_class: '2xx' });
+    const text = JSON.stringify(lines) + segments.join('\n');
+    for (const value of [team.key, created.data.key]) expect(text).not.toContain(value.slice(-28));
+    // Traced: the handler's subsegment carries the route annotation; each DynamoDB request is a subsegment.
+    const traced = segments.map((datagram) => JSON.parse(datagram.split('\n')[1]) as { name: string; annotations?: Record<string, unknown>; subsegments?: { name: string }[] });
+    expect(traced.find((segment) => segment.name === '## index.handler')?.annotations).toMatchObject({ route: 'generate-api-key', ColdStart: true });
+    expect(JSON.stringify(traced)).toContain('"name":"DynamoDB"');
+  });
+
+  it('the bundled verify function answers, counts Verifications by code, and logs its sampled DEBUG line when the level allows it', async () => {
+    // Act
+    const { lines, result } = runAsset(
+      'verify-api-key',
+      { ...fixture, resource: '/functions/v1/verify-api-key', path: '/functions/v1/verify-api-key', body: JSON.stringify({ key: 'svc_sk_live_00000000_notavalue' }) },
+      { [ENV.POWERTOOLS_LOG_LEVEL]: 'DEBUG' },
+    );
+    // Assess
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body)).toMatchObject({ valid: false });
+    expect(lines.find((line) => 'Verifications' in line)).toMatchObject({ Verifications: 1, code: JSON.parse(result.body).code });
+    expect(lines.find((line) => line.message === 'request answered')).toMatchObject({ level: 'DEBUG', status: 200, route: 'verify-api-key' });
   });
 });

@@ -23,6 +23,7 @@ import { archiveStreamBatch, folderArchiveWriter } from '../../lambda/shared/aud
 import { auditItem } from '../../lambda/shared/audit/audit-events';
 import { sampleEvents, streamRecord } from '../audit/helpers';
 import { installManualClock, restoreSystemClock } from '../support/keys';
+import { terminalObservability } from '../../local/terminal-observability';
 
 type Line = Record<string, unknown>;
 const lines = (): Line[] => captured.lines.map((line) => JSON.parse(line.json) as Line);
@@ -258,5 +259,79 @@ describe('EMF metrics of the asynchronous parts', () => {
     } finally {
       restoreSystemClock();
     }
+  });
+});
+
+describe('sampling, throttling and the terminal', () => {
+  it('POWERTOOLS_LOGGER_SAMPLE_RATE=1 writes DEBUG lines although the level is INFO', () => {
+    // Prepare
+    const saved = { level: process.env.POWERTOOLS_LOG_LEVEL, rate: process.env.POWERTOOLS_LOGGER_SAMPLE_RATE };
+    process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+    const written: Record<string, string[]> = {};
+    try {
+      for (const rate of ['0', '1']) {
+        process.env.POWERTOOLS_LOGGER_SAMPLE_RATE = rate;
+        written[rate] = [];
+        const { logger } = sinkObservability((level, json) => written[rate].push(`${level} ${JSON.parse(json).message}`), () => undefined);
+        // Act
+        logger.debug('sampled detail');
+        logger.info('always');
+      }
+    } finally {
+      for (const [name, value] of [['POWERTOOLS_LOG_LEVEL', saved.level], ['POWERTOOLS_LOGGER_SAMPLE_RATE', saved.rate]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    // Assess
+    expect(written['0']).toEqual(['INFO always']);
+    // Sampled (Powertools also says so at DEBUG when the logger is made).
+    expect(written['1']).toEqual(expect.arrayContaining(['DEBUG sampled detail', 'INFO always']));
+  });
+
+  it('DynamoDB still throttling after the SDK retries is a 503 with Retry-After, a Throttled metric and a WARN line', async () => {
+    // Prepare: a store that answers every request with a throttling error
+    const team = await newTeam();
+    const throttled = DynamoDBDocumentClient.from(createDynamoClient());
+    throttled.middlewareStack.add(() => async () => {
+      throw Object.assign(new Error('Throughput exceeds the current capacity of your table or index.'), { name: 'ProvisionedThroughputExceededException' });
+    }, { step: 'initialize', name: 'throttleEverything' });
+    const handler = makeGenerateHandler(() => servicesWith({ db: throttled })) as unknown as (e: APIGatewayProxyEvent, c: Context) => Promise<APIGatewayProxyResult>;
+    const requestId = randomUUID();
+    const event = {
+      ...fixture,
+      headers: { ...fixture.headers, Authorization: `Bearer ${team.key}` },
+      body: JSON.stringify({ name: 'Busy', type: 'sk', environment: 'live', team_id: team.teamId }),
+      requestContext: { ...fixture.requestContext, requestId },
+    } as unknown as APIGatewayProxyEvent;
+    captured.clear();
+    // Act
+    const response = await handler(event, { awsRequestId: requestId, getRemainingTimeInMillis: () => 30_000 } as unknown as Context);
+    // Assess
+    expect(response.statusCode).toBe(503);
+    expect(JSON.parse(response.body).error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(response.headers?.['Retry-After']).toBe('1');
+    expect(metricDocs('Throttled').map((doc) => doc.value)).toEqual([1]);
+    expect(lines()).toContainEqual(expect.objectContaining({ level: 'WARN', message: 'storage throttled the request', correlation_id: requestId }));
+    throttled.destroy();
+  });
+
+  it('npm start on a terminal: one readable line per log line and per EMF document; piped: the JSON Lambda writes', () => {
+    // Prepare
+    const out: string[] = [];
+    const stream = (tty: boolean) => ({ isTTY: tty, write: (text: string) => out.push(text) }) as unknown as NodeJS.WritableStream & { isTTY: boolean };
+    for (const tty of [true, false]) {
+      const o = terminalObservability({ out: stream(tty), err: stream(tty) });
+      // Act
+      o.logger.info('request answered', { route: 'get-api-key', status: 200, note: 'two words' });
+      o.metrics.addDimension('code', 'VALID');
+      o.metrics.addMetric('Verifications', 'Count', 1);
+      o.metrics.publishStoredMetrics();
+    }
+    // Assess
+    expect(out[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}request answered {2}route=get-api-key status=200 note="two words"\n$/);
+    expect(out[1]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} METRIC Verifications=1 {2}code=VALID\n$/);
+    expect(JSON.parse(out[2])).toMatchObject({ level: 'INFO', message: 'request answered', route: 'get-api-key' });
+    expect(JSON.parse(out[3])).toMatchObject({ Verifications: 1, code: 'VALID', _aws: { CloudWatchMetrics: [{ Namespace: 'ApiKeyService' }] } });
   });
 });

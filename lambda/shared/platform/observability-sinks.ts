@@ -19,20 +19,27 @@ const LEVEL_NAMES: Record<number, string> = Object.fromEntries(Object.entries(Lo
 
 /** A Logger whose lines go to `sink`, serialised exactly as Powertools serialises them (replacer included). */
 export class SinkLogger extends Logger {
-  readonly #sink: LineSink;
+  // Plain fields: Powertools may log from its own constructor (e.g. when
+  // sampling turns DEBUG on), before these are set; such lines wait here.
+  private sink?: LineSink;
+  private early?: [string, string][];
 
   constructor(sink: LineSink, options: LoggerOptions = {}) {
     super(houseLoggerOptions(options));
-    this.#sink = sink;
+    this.sink = sink;
+    for (const [level, json] of this.early ?? []) sink(level, json);
+    this.early = undefined;
   }
 
   protected override printLog(logLevel: number, log: LogItem): void {
     log.prepareForPrint();
-    this.#sink(LEVEL_NAMES[logLevel] ?? String(logLevel), JSON.stringify(log.getAttributes(), this.getJsonReplacer()));
+    const line: [string, string] = [LEVEL_NAMES[logLevel] ?? String(logLevel), JSON.stringify(log.getAttributes(), this.getJsonReplacer())];
+    if (this.sink) this.sink(...line);
+    else (this.early ??= []).push(line);
   }
 
   protected override createLogger(options?: LoggerOptions): Logger {
-    return new SinkLogger(this.#sink, options);
+    return new SinkLogger(this.sink ?? (() => undefined), options);
   }
 }
 
