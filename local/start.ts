@@ -368,6 +368,8 @@ Settings are environment variables:
                     '{"default":{"rateLimit":1,"burstLimit":3,"quota":{"limit":8,"period":"DAY"}}}'
   ARCHIVE_DIR       write the audit archive as files here instead of the S3 API
   KEY_HASH_PEPPER   HMAC pepper of stored value hashes (set once, or never)
+  POWERTOOLS_LOG_LEVEL  lowest level logged: DEBUG, INFO (default), WARN, ERROR
+  Output: readable lines on a terminal, the JSON lines Lambda writes when piped.
 
 Then: npm run bootstrap -- --team-id <uuid>   (a team's first key; --help for its options)
 `;

@@ -16,7 +16,7 @@ describe('npm start -- --help', () => {
     const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/start.ts', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toBe(START_HELP.trim());
-    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DYNAMODB_PORT', 'KEY_TABLE_NAME', 'AUDIT_TABLE_NAME', 'PLAN_RATE_LIMIT', 'USAGE_PLANS', 'ARCHIVE_DIR', 'KEY_HASH_PEPPER']) {
+    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DYNAMODB_PORT', 'KEY_TABLE_NAME', 'AUDIT_TABLE_NAME', 'PLAN_RATE_LIMIT', 'USAGE_PLANS', 'ARCHIVE_DIR', 'KEY_HASH_PEPPER', 'POWERTOOLS_LOG_LEVEL']) {
       expect({ name, listed: new RegExp(`^  ${name} `, 'm').test(result.stdout) }).toEqual({ name, listed: true });
     }
   });
