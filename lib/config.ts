@@ -64,6 +64,10 @@ export interface ServiceConfig {
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** Share of invocations (0–1) that log at DEBUG whatever `logLevel` says. */
   readonly logSampleRate: number;
+  /** Bundle Powertools Tracer (X-Ray SDK: AWS SDK subsegments, route annotation) into every function. */
+  readonly tracer: boolean;
+  /** Ship source maps and turn on `--enable-source-maps` (readable stack traces, slower cold starts). */
+  readonly sourceMaps: boolean;
 }
 
 /** Context keys, in the order the README's configuration table lists them. */
@@ -90,6 +94,8 @@ export const CONTEXT_KEYS = [
   'metricsNamespace',
   'logLevel',
   'logSampleRate',
+  'tracer',
+  'sourceMaps',
 ] as const satisfies ReadonlyArray<keyof ServiceConfig>;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -118,6 +124,8 @@ export const DEFAULTS = {
   metricsNamespace: DEFAULT_METRICS_NAMESPACE,
   logLevel: 'INFO',
   logSampleRate: 0.01,
+  tracer: false,
+  sourceMaps: false,
 } as const satisfies Omit<ServiceConfig, 'production'>;
 
 /** The archive's Object Lock in production unless set: nobody, root included, can delete a record for two years. */
@@ -196,6 +204,8 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
     metricsNamespace: reader.string('metricsNamespace', DEFAULTS.metricsNamespace, /^[A-Za-z0-9._/#:-]{1,255}$/, 'a CloudWatch namespace (letters, digits and . _ / # : -)'),
     logLevel: reader.oneOf('logLevel', DEFAULTS.logLevel, ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const),
     logSampleRate: reader.number('logSampleRate', DEFAULTS.logSampleRate, 0, 1),
+    tracer: reader.boolean('tracer', DEFAULTS.tracer),
+    sourceMaps: reader.boolean('sourceMaps', DEFAULTS.sourceMaps),
   };
 
   if (config.apiBurstLimit < config.apiRateLimit) {

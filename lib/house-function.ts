@@ -9,6 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { handlerEntry } from '../lambda/contract/routes';
 import { accessOf, FUNCTION_OPERATIONS, type FunctionWithStore, type TableAction } from '../lambda/contract/store-operations';
+import { readServiceConfig } from './config';
 import { acknowledge, policyOf } from './nag';
 
 /** Repository root: the esbuild project root and home of the lock file. */
@@ -62,6 +63,8 @@ export class HouseFunction extends NodejsFunction {
     });
     logGroup.grantWrite(role);
 
+    // Bundling settings of the whole service (context `tracer`, `sourceMaps`).
+    const { tracer, sourceMaps } = readServiceConfig(scope);
     super(scope, id, {
       entry: handlerEntry(props.handlerName),
       handler: 'handler',
@@ -81,15 +84,17 @@ export class HouseFunction extends NodejsFunction {
       systemLogLevelV2: lambda.SystemLogLevel.INFO,
       tracing: lambda.Tracing.ACTIVE,
       deadLetterQueue: props.deadLetterQueue,
-      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      environment: { ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}), ...props.environment },
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       bundling: {
         forceDockerBundling: false,
         minify: true,
-        sourceMap: true,
-        sourceMapMode: SourceMapMode.DEFAULT,
-        sourcesContent: false,
+        // Source maps cost every cold start (parsing them at load): shipped with context sourceMaps=true only.
+        sourceMap: sourceMaps,
+        ...(sourceMaps ? { sourceMapMode: SourceMapMode.DEFAULT, sourcesContent: false } : {}),
+        // "off": esbuild drops Powertools Tracer and the X-Ray SDK (lambda/shared/platform/tracing.ts).
+        define: { 'process.env.TRACER_BUNDLE': JSON.stringify(tracer ? 'on' : 'off') },
         target: 'node24',
         format: OutputFormat.CJS,
         // Prefer the ES module build of dependencies (better tree shaking).

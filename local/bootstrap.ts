@@ -29,7 +29,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
 import {
   DataDirInUseError,

@@ -3,7 +3,8 @@ import { managementHandler } from '../shared/http/management-handler';
 import { jsonResponse } from '../contract/response';
 import { CONFIRMATION_FIELD, deleteKeyRequestSchema } from '../shared/http/schemas/delete-key';
 import { deleteKey } from '../shared/keys/delete-key';
-import { environmentServices, type Services } from '../shared/platform/services';
+import type { Services } from '../shared/platform/services';
+import { schedulingEnvironmentServices } from '../shared/rotation/scheduling-services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(
@@ -13,4 +14,4 @@ export const makeHandler = (services: () => Services) =>
     { confirmationField: CONFIRMATION_FIELD },
   );
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(schedulingEnvironmentServices);

@@ -14,7 +14,7 @@
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { KEY_ID_PATTERN } from '../shared/platform/ids';
 import { REVOCATION_LATE_AFTER_SECONDS } from '../contract/metrics';
 import { signals } from '../shared/platform/observability';

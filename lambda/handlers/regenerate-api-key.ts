@@ -4,7 +4,8 @@ import { idempotencyClaimOf, underIdempotency } from '../shared/http/idempotency
 import { managementHandler } from '../shared/http/management-handler';
 import { regenerateKeyRequestSchema } from '../shared/http/schemas/regenerate-key';
 import { regenerateKey } from '../shared/keys/regenerate-key';
-import { environmentServices, type Services } from '../shared/platform/services';
+import type { Services } from '../shared/platform/services';
+import { schedulingEnvironmentServices } from '../shared/rotation/scheduling-services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(
@@ -19,4 +20,4 @@ export const makeHandler = (services: () => Services) =>
     },
   );
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(schedulingEnvironmentServices);

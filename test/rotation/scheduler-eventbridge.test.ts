@@ -15,7 +15,7 @@ import {
   SchedulerClient,
 } from '@aws-sdk/client-scheduler';
 import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
-import { schedulerFromEnvironment } from '../../lambda/shared/platform/services';
+import { schedulerFromEnvironment } from '../../lambda/shared/rotation/scheduling-services';
 import {
   createEventBridgeRevocationScheduler,
   EXPIRY_RETRY_POLICY,

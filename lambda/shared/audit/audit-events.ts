@@ -3,7 +3,7 @@
  * No event carries a key value or a hash: values are identified by their
  * prefix and last four characters only.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { auditTableKeys } from '../../contract/tables';
 import { KEY_ID_PATTERN, newEventId } from '../platform/ids';
 import { AUDIT_TABLE_TTL_DAYS } from '../../contract/retention';

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Services } from '../platform/services';
 import { jsonResponse } from '../../contract/response';
 import type { ManagementEvent } from './event';

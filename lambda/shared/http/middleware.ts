@@ -10,7 +10,7 @@
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../../contract/errors';
 import { errorField, isThrottlingError, signals, type Observability } from '../platform/observability';
 import { MAX_BODY_BYTES } from '../../contract/routes';

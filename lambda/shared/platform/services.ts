@@ -8,8 +8,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KeyStore } from '../keys/key-store';
 import type { RevocationScheduler } from '../rotation/revocation-scheduler';
-import { eventBridgeSchedulingConfigured } from '../rotation/scheduler-config';
-import { createEventBridgeRevocationScheduler } from '../rotation/scheduler-eventbridge';
 import { EndedWindows } from '../usage/ended-windows';
 import { UsageStore } from '../usage/usage-store';
 import { systemClock, type Clock } from './clock';
@@ -78,17 +76,14 @@ export function createServices(deps: ServiceDeps): Services {
   };
 }
 
-/** The scheduler the environment asks for: EventBridge Scheduler when `SCHEDULE_GROUP_NAME` is set, otherwise none. */
-export function schedulerFromEnvironment(): RevocationScheduler | undefined {
-  return eventBridgeSchedulingConfigured() ? createEventBridgeRevocationScheduler() : undefined;
-}
-
 let fromEnvironment: Services | undefined;
 
 /**
  * The services of a Lambda function, from its environment; built on first
- * use and kept for the life of the process. The EventBridge scheduler is
- * used when `SCHEDULE_GROUP_NAME` is set; otherwise there is none.
+ * use and kept for the life of the process. No scheduler: the functions that
+ * schedule (regenerate, delete) use `schedulingEnvironmentServices`
+ * (rotation/scheduling-services.ts), so no other bundle carries the
+ * Scheduler client.
  */
 export function environmentServices(): Services {
   if (fromEnvironment) return fromEnvironment;
@@ -98,7 +93,6 @@ export function environmentServices(): Services {
   fromEnvironment = createServices({
     db: documentClientOf(tracer ? tracer.captureAWSv3Client(client) : client),
     clock: systemClock,
-    scheduler: schedulerFromEnvironment(),
     settings: config,
     observe: environmentObservability(tracer),
     // Once per cold start; a failure is retried on the next request.

@@ -2,7 +2,7 @@
  * The create request, validated strictly: unknown fields, wrong types and
  * every validation rule (docs/decisions.md) are reported together.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_SCOPES, KEYS_MANAGE, isValidScope } from '../../../contract/scopes';
 import { normaliseDomainEntry } from '../../keys/domains';
 import { normaliseIpEntry } from '../../keys/ip-allowlist';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { keyIdSchema, text } from './common';
 
 export const CONFIRMATION_FIELD = 'confirm_deletion';

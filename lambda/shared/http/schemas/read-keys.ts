@@ -3,7 +3,7 @@
  * are written as digits, and every parameter is checked as strictly as a
  * body field (unknown parameters are refused).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { KEY_STATES } from '../../keys/key-view';
 import { keyIdSchema } from './common';
 

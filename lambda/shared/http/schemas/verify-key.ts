@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isValidScope } from '../../../contract/scopes';
 import type { VerifyFailureCode } from '../../auth/verify';
 import type { Environment, KeyType } from '../../keys/key-values';
