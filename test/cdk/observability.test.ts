@@ -6,6 +6,7 @@
  * key values.
  */
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createSocket } from 'node:dgram';
 import * as path from 'node:path';
 import fixture from '../fixtures/apigw-rest-event.json';
@@ -23,7 +24,16 @@ let service: SynthesizedService;
 let functionIds: Record<string, string>;
 
 beforeAll(() => {
-  service = synthesizeService({ stage: 'qa', keyHashPepperSecretArn: PEPPER_ARN, metricsNamespace: 'Platform/Keys', logLevel: 'WARN', logSampleRate: '0.05' });
+  service = synthesizeService({
+    stage: 'qa',
+    keyHashPepperSecretArn: PEPPER_ARN,
+    metricsNamespace: 'Platform/Keys',
+    logLevel: 'WARN',
+    logSampleRate: '0.05',
+    // Powertools Tracer bundled, and source maps: the bundled assets below are traced.
+    tracer: 'true',
+    sourceMaps: 'true',
+  });
   functionIds = Object.fromEntries(Object.entries(functionsByHandler(service.stack)).map(([name, fn]) => [name, logicalIdOf(fn)]));
 });
 
@@ -47,6 +57,21 @@ describe('logs and metrics settings', () => {
         },
         logging: { LogFormat: 'JSON', SystemLogLevel: 'INFO', ApplicationLogLevel: 'DEBUG' },
       });
+    }
+  });
+});
+
+describe('bundling switches', () => {
+  it('tracer=true bundles the X-Ray SDK; sourceMaps=true ships index.js.map and sets --enable-source-maps', () => {
+    for (const name of HANDLER_NAMES) {
+      const resource = resourcesOf(service.template, 'AWS::Lambda::Function')[functionIds[name]] as { Properties?: FunctionProperties & { Code?: { S3Key?: string } } };
+      const assetDir = path.join(service.app.outdir, `asset.${(resource.Properties?.Code?.S3Key ?? '').replace(/\.zip$/, '')}`);
+      expect({ name, files: readdirSync(assetDir).sort(), xray: readFileSync(path.join(assetDir, 'index.js'), 'utf8').includes('aws-xray-sdk') }).toEqual({
+        name,
+        files: ['index.js', 'index.js.map'],
+        xray: true,
+      });
+      expect(resource.Properties?.Environment?.Variables?.NODE_OPTIONS).toBe('--enable-source-maps');
     }
   });
 });

@@ -4,6 +4,8 @@
  * API's throttling, and that each function holds exactly the permissions its
  * code uses. One synthesis for the whole file.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
 import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/contract/defaults';
@@ -234,7 +236,7 @@ describe('audit archive', () => {
     // AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED would drop the CRC32 header (docs/deploy.md, first deploy checks).
     const archiver = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['archive-audit']];
     expect(archiver?.Properties?.Environment).toEqual({
-      Variables: { NODE_OPTIONS: '--enable-source-maps', [ENV.ARCHIVE_BUCKET_NAME]: { Ref: ids.archiveBucket }, ...POWERTOOLS_DEFAULTS },
+      Variables: { [ENV.ARCHIVE_BUCKET_NAME]: { Ref: ids.archiveBucket }, ...POWERTOOLS_DEFAULTS },
     });
   });
 
@@ -404,7 +406,6 @@ describe('functions', () => {
     const verify = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['verify-api-key']];
     expect(verify?.Properties?.Environment).toEqual({
       Variables: {
-        NODE_OPTIONS: '--enable-source-maps',
         [ENV.KEY_TABLE_NAME]: { Ref: ids.keyTable },
         [ENV.VERIFY_GUESS_LIMIT_PER_MINUTE]: String(DEFAULTS.verifyGuessLimitPerMinute),
         ...POWERTOOLS_DEFAULTS,
@@ -418,7 +419,6 @@ describe('functions', () => {
     const authorizer = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions.authorizer];
     expect(authorizer?.Properties?.Environment).toEqual({
       Variables: {
-        NODE_OPTIONS: '--enable-source-maps',
         [ENV.KEY_TABLE_NAME]: { Ref: ids.keyTable },
         [ENV.AUTHORIZER_ROUTE_SCOPES]: '{}',
         ...POWERTOOLS_DEFAULTS,
@@ -426,6 +426,20 @@ describe('functions', () => {
     });
     // `{}` is no route table at all, exactly as if the variable were unset.
     expect(routeScopesFromEnv({ [ENV.AUTHORIZER_ROUTE_SCOPES]: '{}' })).toEqual([]);
+  });
+
+  it('by default the bundles carry no source map and no X-Ray SDK, and no function pays --enable-source-maps at cold start', () => {
+    for (const [name, fn] of Object.entries(functionsByHandler(service.stack))) {
+      const assetDir = path.join(service.app.outdir, `asset.${(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`);
+      const bundle = readFileSync(path.join(assetDir, 'index.js'), 'utf8');
+      expect({ name, files: readdirSync(assetDir), xray: bundle.includes('aws-xray-sdk'), nodeOptions: fn.node.tryGetContext('unused') }).toEqual({
+        name,
+        files: ['index.js'],
+        xray: false,
+        nodeOptions: undefined,
+      });
+      expect(JSON.stringify(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Environment ?? {})).not.toContain('NODE_OPTIONS');
+    }
   });
 
   it('without context keyHashPepperSecretArn no function gets a pepper secret, and the stack outputs "none" for bootstrap --aws', () => {
