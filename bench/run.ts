@@ -1,0 +1,345 @@
+/**
+ * `npm run bench [-- --quick]`: the service's speed, cost and memory budgets,
+ * each measured side by side with its baseline in the same run (never in
+ * the test suite). Prints a readable table on stderr and one JSON object on
+ * stdout. See docs/performance.md.
+ *
+ * 1. Cold start: every Lambda bundle of a fresh synthesis (cdk.out assets,
+ *    default context) against a bundle that only builds the DynamoDB
+ *    document client, built with the same esbuild settings: size, and module
+ *    load time in fresh Node processes, interleaved round by round.
+ * 2. Verify latency: the verify handler against the raw GetItem + UpdateItem
+ *    it needs, on the same DynamoDB Local, interleaved request by request.
+ * 3. Cost per verification: the usage item a verification writes, for a key
+ *    with 400 days of history, sized by DynamoDB's rules, and the write
+ *    units DynamoDB reports for that write (`ReturnConsumedCapacity`).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { build } from 'esbuild';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { KEY_TABLE, AUDIT_TABLE, keyTableKeys } from '../lambda/contract/tables';
+import { localDynamoClient, startDynamoLocal, type DynamoLocal } from '../local/dynamodb-local';
+import { ensureTables } from '../local/tables';
+import { documentClientOf } from '../lambda/shared/platform/dynamo';
+import { createServices, type Services } from '../lambda/shared/platform/services';
+import { systemClock } from '../lambda/shared/platform/clock';
+import { sinkObservability } from '../lambda/shared/platform/observability-sinks';
+import { makeHandler as makeVerifyHandler } from '../lambda/handlers/verify-api-key';
+import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
+import { itemSizeBytes } from './item-size';
+
+const QUICK = process.argv.includes('--quick');
+const ROOT = path.resolve(__dirname, '..');
+
+/** Budgets (issue 15); a run fails (exit 1) when one is missed. */
+const BUDGET = {
+  bundleExtraBytes: 60 * 1024,
+  archiverExtraBytes: 250 * 1024,
+  initRatio: 1.3,
+  archiverInitRatio: 1.6,
+  verifyP50Ratio: 1.25,
+  usageItemBytes: 1024,
+};
+
+const percentile = (values: readonly number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const median = (values: readonly number[]) => percentile(values, 50);
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+// ---------------------------------------------------------------- cold start
+
+interface Bundle {
+  name: string;
+  file: string;
+}
+
+/** The document-client-only bundle, built with the stack's esbuild settings (lib/house-function.ts). */
+async function baselineBundle(dir: string): Promise<Bundle> {
+  const entry = path.join(dir, 'baseline.ts');
+  writeFileSync(
+    entry,
+    [
+      "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';",
+      "import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';",
+      'const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));',
+      'export const handler = async () => client.config.region;',
+    ].join('\n'),
+  );
+  const file = path.join(dir, 'baseline', 'index.js');
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    minify: true,
+    mainFields: ['module', 'main'],
+    outfile: file,
+    nodePaths: [path.join(ROOT, 'node_modules')],
+    logLevel: 'error',
+  });
+  return { name: 'baseline (document client only)', file };
+}
+
+/** The stack's function bundles, from a fresh `cdk synth` with the default context (what `cdk deploy` uploads). */
+function stackBundles(outdir: string): Bundle[] {
+  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'cdk'), ['synth', '--no-notices', '--quiet', '--output', outdir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const templateFile = readdirSync(outdir).find((name) => name.endsWith('.template.json'));
+  if (!templateFile) throw new Error(`cdk synth wrote no template into ${outdir}`);
+  const template = JSON.parse(readFileSync(path.join(outdir, templateFile), 'utf8')) as {
+    Resources: Record<string, { Type: string; Properties?: { Code?: { S3Key?: string }; Handler?: string } }>;
+  };
+  const bundles: Bundle[] = [];
+  for (const [id, resource] of Object.entries(template.Resources)) {
+    const key = resource.Properties?.Code?.S3Key;
+    if (resource.Type !== 'AWS::Lambda::Function' || !key) continue;
+    const file = path.join(outdir, `asset.${key.replace(/\.zip$/, '')}`, 'index.js');
+    try {
+      statSync(file);
+    } catch {
+      continue; // CDK's own helper functions
+    }
+    bundles.push({ name: id.replace(/[0-9A-F]{8}$/, ''), file });
+  }
+  return bundles;
+}
+
+/** Milliseconds to load one bundle in a fresh Node process (the module init Lambda pays at a cold start). */
+function loadTime(file: string): number {
+  const script = `const t=process.hrtime.bigint();require(${JSON.stringify(file)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6));`;
+  const out = execFileSync(process.execPath, ['-e', script], {
+    env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', NODE_OPTIONS: '' },
+    encoding: 'utf8',
+  });
+  return Number(out);
+}
+
+async function coldStart(): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-cold-'));
+  try {
+    say('cold start: synthesizing the stack (bundles every function) …');
+    const baseline = await baselineBundle(dir);
+    const bundles = stackBundles(path.join(dir, 'cdk.out'));
+    const rounds = QUICK ? 7 : 25;
+    const times = new Map<string, number[]>([[baseline.file, []], ...bundles.map((b) => [b.file, []] as [string, number[]])]);
+    for (let round = 0; round < rounds; round++) {
+      // Interleaved: every round loads the baseline and each bundle once, in a rotating order.
+      const order = [baseline, ...bundles];
+      const shift = round % order.length;
+      for (const bundle of [...order.slice(shift), ...order.slice(0, shift)]) times.get(bundle.file)?.push(loadTime(bundle.file));
+    }
+    const baseSize = statSync(baseline.file).size;
+    const baseInit = median(times.get(baseline.file) ?? []);
+    const rows = bundles.map((bundle) => {
+      const size = statSync(bundle.file).size;
+      const init = median(times.get(bundle.file) ?? []);
+      const archiver = /Archiver/.test(bundle.name);
+      const extraBudget = archiver ? BUDGET.archiverExtraBytes : BUDGET.bundleExtraBytes;
+      const ratioBudget = archiver ? BUDGET.archiverInitRatio : BUDGET.initRatio;
+      return {
+        function: bundle.name,
+        bytes: size,
+        extra_kb: round((size - baseSize) / 1024, 1),
+        extra_budget_kb: extraBudget / 1024,
+        init_ms_p50: round(init),
+        init_ratio: round(init / baseInit),
+        init_ratio_budget: ratioBudget,
+        within_budget: size - baseSize <= extraBudget && init / baseInit <= ratioBudget,
+      };
+    });
+    return { rounds, baseline: { bytes: baseSize, init_ms_p50: round(baseInit) }, functions: rows };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ------------------------------------------------------- verify and its cost
+
+const TABLES = { keyTable: `bench-${KEY_TABLE.logicalName}`, auditTable: `bench-${AUDIT_TABLE.logicalName}` };
+
+/** The services under test, and a document client of their own for the raw requests. */
+function benchServices(endpoint: string): { services: Services; doc: DynamoDBDocumentClient } {
+  const doc = documentClientOf(localDynamoClient(endpoint));
+  const services = createServices({
+    db: documentClientOf(localDynamoClient(endpoint)),
+    clock: systemClock,
+    settings: { keyTableName: TABLES.keyTable, auditTableName: TABLES.auditTable, planRateLimit: 1_000_000, guessLimitPerMinute: 1_000_000 },
+    observe: sinkObservability(() => undefined, () => undefined),
+  });
+  return { services, doc };
+}
+
+function verifyEvent(value: string): APIGatewayProxyEvent {
+  return {
+    resource: '/functions/v1/verify-api-key',
+    path: '/functions/v1/verify-api-key',
+    httpMethod: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    isBase64Encoded: false,
+    body: JSON.stringify({ key: value }),
+    requestContext: { requestId: randomUUID(), identity: { sourceIp: '198.51.100.7' } },
+  } as unknown as APIGatewayProxyEvent;
+}
+
+async function verifyLatency(services: Services, doc: DynamoDBDocumentClient, value: string, keyId: string): Promise<Record<string, unknown>> {
+  const handler = makeVerifyHandler(() => services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+  const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+  const raw = async () => {
+    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
+    await doc.send(
+      new UpdateCommand({
+        TableName: TABLES.keyTable,
+        Key: keyTableKeys.usage(keyId),
+        UpdateExpression: 'SET bench_touch = :now',
+        ExpressionAttributeValues: { ':now': Date.now() },
+      }),
+    );
+  };
+  const verify = async () => {
+    const answer = await handler(verifyEvent(value), context);
+    if (answer.statusCode !== 200 || !JSON.parse(answer.body).valid) throw new Error(`verify answered ${answer.statusCode} ${answer.body}`);
+  };
+  const warmup = QUICK ? 30 : 100;
+  for (let i = 0; i < warmup; i++) {
+    await verify();
+    await raw();
+  }
+  const n = QUICK ? 200 : 1000;
+  const verifyMs: number[] = [];
+  const rawMs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    // Interleaved, alternating which goes first.
+    const pair: [() => Promise<void>, number[]][] = [
+      [verify, verifyMs],
+      [raw, rawMs],
+    ];
+    if (i % 2 === 1) pair.reverse();
+    for (const [run, into] of pair) {
+      const started = process.hrtime.bigint();
+      await run();
+      into.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  }
+  return {
+    requests: n,
+    verify_ms: { p50: round(median(verifyMs)), p99: round(percentile(verifyMs, 99)) },
+    raw_get_update_ms: { p50: round(median(rawMs)), p99: round(percentile(rawMs, 99)) },
+    p50_ratio: round(median(verifyMs) / median(rawMs)),
+    p50_ratio_budget: BUDGET.verifyP50Ratio,
+    within_budget: median(verifyMs) / median(rawMs) <= BUDGET.verifyP50Ratio,
+  };
+}
+
+/** Seeds `days` days of history on the key's usage item, as if it had been verified once a day since. */
+async function seedHistory(doc: DynamoDBDocumentClient, keyId: string, days: number): Promise<void> {
+  const { Item } = await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
+  const daily: Record<string, number> = {};
+  const now = Date.now();
+  for (let d = days; d >= 1; d--) daily[new Date(now - d * 86_400_000).toISOString().slice(0, 10)] = 1 + (d % 97);
+  await doc.send(new PutCommand({ TableName: TABLES.keyTable, Item: { ...Item, daily, total_requests: Object.values(daily).reduce((a, b) => a + b, 0) } }));
+}
+
+async function costPerVerification(services: Services, doc: DynamoDBDocumentClient, value: string, keyId: string): Promise<Record<string, unknown>> {
+  await seedHistory(doc, keyId, 400);
+  const handler = makeVerifyHandler(() => services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+  const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+  const sizes: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await handler(verifyEvent(value), context);
+    const { Item } = await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
+    sizes.push(itemSizeBytes(Item ?? {}));
+  }
+  // What DynamoDB charges for one more write of that item (a standard write: 1 unit per started KB of the larger of the old and new item).
+  const { ConsumedCapacity } = await doc.send(
+    new UpdateCommand({
+      TableName: TABLES.keyTable,
+      Key: keyTableKeys.usage(keyId),
+      UpdateExpression: 'SET total_requests = total_requests + :zero',
+      ExpressionAttributeValues: { ':zero': 0 },
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
+  );
+  const size = Math.max(...sizes);
+  return {
+    history_days_seeded: 400,
+    usage_item_bytes: size,
+    write_units_by_sizing_rules: Math.ceil(size / 1024),
+    write_units_reported: ConsumedCapacity?.CapacityUnits ?? null,
+    item_bytes_budget: BUDGET.usageItemBytes,
+    within_budget: size < BUDGET.usageItemBytes,
+  };
+}
+
+async function storage(): Promise<Record<string, unknown>> {
+  let engine: DynamoLocal | undefined;
+  try {
+    say('verify: starting DynamoDB Local …');
+    engine = await startDynamoLocal({ inMemory: true });
+    const client = localDynamoClient(engine.endpoint);
+    await ensureTables(client, TABLES);
+    const { services, doc } = benchServices(engine.endpoint);
+    const teamId = randomUUID();
+    await assignTeamPlan(services, teamId, 'default', localUsageKeys);
+    const boot = await bootstrapTeamKey(services, { teamId, environment: 'live', userId: randomUUID() });
+    say('verify: interleaving verifications with raw GetItem + UpdateItem …');
+    const latency = await verifyLatency(services, doc, boot.key, boot.id);
+    say('cost: seeding 400 days of history …');
+    const cost = await costPerVerification(services, doc, boot.key, boot.id);
+    client.destroy();
+    return { verify_latency: latency, cost_per_verification: cost };
+  } finally {
+    await engine?.stop();
+  }
+}
+
+// -------------------------------------------------------------------- report
+
+function table(rows: Record<string, unknown>[]): string {
+  if (rows.length === 0) return '';
+  const columns = Object.keys(rows[0]);
+  const cells = rows.map((row) => columns.map((column) => String(row[column])));
+  const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((row) => row[i].length)));
+  const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i])).join('  ');
+  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const cold = await coldStart();
+  const store = await storage();
+  const result = { quick: QUICK, node: process.version, seconds: Math.round((Date.now() - started) / 1000), cold_start: cold, ...store };
+  say('');
+  say(`Cold start (baseline: ${(cold.baseline as { bytes: number }).bytes} bytes, init p50 ${(cold.baseline as { init_ms_p50: number }).init_ms_p50} ms, ${cold.rounds} interleaved rounds)`);
+  say(table(cold.functions as Record<string, unknown>[]));
+  say('');
+  const latency = store.verify_latency as Record<string, unknown>;
+  say(`Verify: p50 ${JSON.stringify(latency.verify_ms)} vs raw GetItem+UpdateItem ${JSON.stringify(latency.raw_get_update_ms)} ms -> ratio ${latency.p50_ratio} (budget ${latency.p50_ratio_budget})`);
+  const cost = store.cost_per_verification as Record<string, unknown>;
+  say(`Cost: usage item after 400 days = ${cost.usage_item_bytes} bytes, ${cost.write_units_by_sizing_rules} write unit(s) by the sizing rules, ${cost.write_units_reported} reported (budget < ${cost.item_bytes_budget} bytes)`);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  const misses = [
+    ...(cold.functions as { function: string; within_budget: boolean }[]).filter((row) => !row.within_budget).map((row) => `cold start: ${row.function}`),
+    ...(latency.within_budget ? [] : ['verify p50 ratio']),
+    ...(cost.within_budget ? [] : ['usage item size']),
+  ];
+  say(misses.length === 0 ? 'All budgets met.' : `Budgets missed: ${misses.join(', ')}`);
+  process.exitCode = misses.length === 0 ? 0 : 1;
+}
+
+void main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  process.exit(2);
+});
