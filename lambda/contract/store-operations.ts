@@ -36,7 +36,11 @@ export const STORE_OPERATIONS = {
   readValueLookup: { keyTable: ['dynamodb:GetItem'] },
   /** The lookup and the source's guess counter in one round trip (verify endpoint). */
   readValueLookupAndGuessCounter: { keyTable: ['dynamodb:BatchGetItem'] },
-  /** One authenticated use: usage counters and the rate-limit window (plus slot release and tidying). */
+  /**
+   * One authenticated use: usage counters and the rate-limit window (plus
+   * slot release and tidying); once a day, a day older than the usage item
+   * keeps is copied to its month item.
+   */
   recordUse: { keyTable: ['dynamodb:UpdateItem'] },
   /** One failed verification of an unknown value from a source. */
   countGuess: { keyTable: ['dynamodb:UpdateItem'] },
@@ -46,6 +50,8 @@ export const STORE_OPERATIONS = {
   readUsage: { keyTable: ['dynamodb:GetItem'] },
   /** The team's manager keys (last-manager guard). */
   listTeamKeys: { keyTeamIndex: ['dynamodb:Query'] },
+  /** A key's monthly usage history items (the usage route, beyond the usage item's days). */
+  readUsageHistory: { keyTable: ['dynamodb:Query'] },
   /** `last_used_at` of a page of keys, in one BatchGetItem (key list). */
   readUsageBatch: { keyTable: ['dynamodb:BatchGetItem'] },
   /** A key's or a team's audit records, newest first. */
@@ -94,7 +100,7 @@ export const FUNCTION_OPERATIONS = {
   'list-api-keys': [...AUTHENTICATED, 'listTeamKeys', 'readUsageBatch'],
   'get-api-key': [...AUTHENTICATED, 'readKey', 'readUsage'],
   'update-api-key': [...AUTHENTICATED, 'readKey', 'readUsage', 'listTeamKeys', 'updateKey'],
-  'get-api-key-usage': [...AUTHENTICATED, 'readKey', 'readUsage'],
+  'get-api-key-usage': [...AUTHENTICATED, 'readKey', 'readUsage', 'readUsageHistory'],
   'list-audit-events': [...AUTHENTICATED, 'readKey', 'readAuditTrail'],
 } as const satisfies Record<string, readonly StoreOperation[]>;
 

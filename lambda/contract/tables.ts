@@ -77,6 +77,8 @@ export interface ItemKey {
 export const SK_KEY = 'KEY';
 export const SK_HASH = 'HASH';
 export const SK_USAGE = 'USAGE';
+/** Sort-key prefix of a key's monthly usage history items. */
+export const SK_USAGE_MONTH_PREFIX = 'USAGE#M#';
 
 /** Item keys of the key table, by access pattern. */
 export const keyTableKeys = {
@@ -86,6 +88,8 @@ export const keyTableKeys = {
   valueLookup: (valueHash: string) => ({ pk: `HASH#${valueHash}`, sk: SK_HASH }),
   /** Usage counters of a key; kept permanently. */
   usage: (keyId: string) => ({ pk: `KEY#${keyId}`, sk: SK_USAGE }),
+  /** A key's per-day requests of one month (`YYYY-MM`) once older than the usage item keeps; kept permanently. */
+  usageMonth: (keyId: string, month: string) => ({ pk: `KEY#${keyId}`, sk: `${SK_USAGE_MONTH_PREFIX}${month}` }),
   /** Team index attributes carried by a key item. */
   teamIndex: (teamId: string, keyId: string) => ({ gsi1pk: `TEAM#${teamId}`, gsi1sk: `KEY#${keyId}` }),
   teamPartition: (teamId: string) => `TEAM#${teamId}`,

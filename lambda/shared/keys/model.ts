@@ -86,6 +86,17 @@ export interface ValueLookupItem extends KeyAuthSnapshot {
 }
 
 /** Usage item (`KEY#<id>` / `USAGE`); never expires. */
+/** A key's requests per day of one month, once older than the usage item keeps (`d01` … `d31`), and their sum. */
+export interface UsageMonthItem {
+  pk: string;
+  sk: string;
+  entity: 'usage-month';
+  key_id: string;
+  month: string;
+  total: number;
+  [day: `d${string}`]: number;
+}
+
 export interface UsageItem {
   pk: string;
   sk: string;
@@ -94,7 +105,11 @@ export interface UsageItem {
   team_id: string;
   total_requests: number;
   last_used_at: string | null;
-  /** Requests per UTC day, `YYYY-MM-DD` → count. */
+  /**
+   * Requests per UTC day, `YYYY-MM-DD` → count: the last `USAGE_DAYS_KEPT`
+   * days only (older days live in the key's month items), so the item every
+   * verification writes stays the same size whatever the key's age.
+   */
   daily: Record<string, number>;
   /** Uses per transition: `g<generation>_old` / `g<generation>_new` → count (see `summariseUsage`). */
   transitions: Record<string, number>;

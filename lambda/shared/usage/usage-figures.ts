@@ -11,6 +11,19 @@ export function dayOf(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
+/**
+ * Days the usage item keeps: today and the 31 UTC days before it (the
+ * 30-day figure needs 30; one more for clocks a little apart). Older days
+ * move to the key's month items.
+ */
+export const USAGE_DAYS_KEPT = 32;
+
+/** The entries of `daily` older than the usage item keeps at `at`. */
+export function staleDaysOf(daily: Record<string, number>, at: Date): [string, number][] {
+  const first = dayOf(new Date(at.getTime() - (USAGE_DAYS_KEPT - 1) * MS_PER_DAY));
+  return Object.entries(daily).filter(([day]) => day < first);
+}
+
 /** An empty usage item for a new key. */
 export function newUsageItem(keyId: string, teamId: string): UsageItem {
   return {

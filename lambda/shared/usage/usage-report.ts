@@ -8,7 +8,7 @@ import type { UsageRequest } from '../http/schemas/read-keys';
 import { inLiveTransition } from '../keys/key-store';
 import { reachableKey } from '../keys/read-keys';
 import type { Services } from '../platform/services';
-import type { KeyItem, UsageItem } from '../keys/model';
+import type { KeyItem, UsageItem, UsageMonthItem } from '../keys/model';
 import { MS_PER_DAY } from '../platform/clock';
 import { dayOf, summariseUsage } from './usage-figures';
 
@@ -18,15 +18,40 @@ export interface UsageReport {
   last_used_at: string | null;
   usage_last_30_days: number;
   daily: Array<{ date: string; requests: number }>;
+  /** Every month with a request, oldest first: the key's permanent history. */
+  monthly: Array<{ month: string; requests: number }>;
   transition: null | { old_value_requests: number; new_value_requests: number; transition_ends_at: string };
 }
 
-export function usageReport(key: KeyItem, item: UsageItem | undefined, days: number, now: Date): UsageReport {
+/**
+ * Requests per day from the usage item (recent days) and the month items
+ * (older days). A day copied to its month and not yet removed from the usage
+ * item is in both with the same count: it is counted once.
+ */
+function requestsByDay(item: UsageItem | undefined, months: readonly UsageMonthItem[]): Map<string, number> {
+  const byDay = new Map<string, number>();
+  for (const month of months) {
+    for (const [name, count] of Object.entries(month)) {
+      if (/^d\d\d$/.test(name) && typeof count === 'number') byDay.set(`${month.month}-${name.slice(1)}`, count);
+    }
+  }
+  for (const [day, count] of Object.entries(item?.daily ?? {})) byDay.set(day, count);
+  return byDay;
+}
+
+export function usageReport(key: KeyItem, item: UsageItem | undefined, months: readonly UsageMonthItem[], days: number, now: Date): UsageReport {
   const summary = summariseUsage(item, now);
+  const byDay = requestsByDay(item, months);
   const daily = Array.from({ length: days }, (_, i) => {
     const date = dayOf(new Date(now.getTime() - (days - 1 - i) * MS_PER_DAY));
-    return { date, requests: item?.daily?.[date] ?? 0 };
+    return { date, requests: byDay.get(date) ?? 0 };
   });
+  const byMonth = new Map<string, number>();
+  for (const [day, count] of byDay) byMonth.set(day.slice(0, 7), (byMonth.get(day.slice(0, 7)) ?? 0) + count);
+  const monthly = [...byMonth.entries()]
+    .filter(([, requests]) => requests > 0)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([month, requests]) => ({ month, requests }));
   const live = inLiveTransition(key, now);
   const counts = summary.transitions[`g${key.generation}`];
   return {
@@ -35,6 +60,7 @@ export function usageReport(key: KeyItem, item: UsageItem | undefined, days: num
     last_used_at: summary.last_used_at,
     usage_last_30_days: summary.usage_last_30_days,
     daily,
+    monthly,
     transition: live
       ? { old_value_requests: counts?.old ?? 0, new_value_requests: counts?.new ?? 0, transition_ends_at: key.transition_ends_at as string }
       : null,
@@ -45,5 +71,6 @@ export function usageReport(key: KeyItem, item: UsageItem | undefined, days: num
 export async function keyUsage(services: Services, caller: VerifiedKey, input: UsageRequest): Promise<UsageReport> {
   const now = services.clock.now();
   const key = await reachableKey(services, caller, input.key_id, now);
-  return usageReport(key, await services.usage.usageItem(key.id), input.days, now);
+  const [item, months] = await Promise.all([services.usage.usageItem(key.id), services.usage.usageHistory(key.id)]);
+  return usageReport(key, item, months, input.days, now);
 }

@@ -9,17 +9,26 @@
  * per-transition counts), so an admitted request costs exactly one write. A
  * refused request is still an authenticated use: it is recorded by a second
  * write without taking a slot.
+ *
+ * Constant cost for life: the usage item keeps the last `USAGE_DAYS_KEPT`
+ * days only. When a recording write returns a day older than that (at most
+ * one new such day per key per day), the day is added to the key's month
+ * item (`usageMonth`, one conditional UpdateItem: a day is copied at most
+ * once), and the next recording write of this process removes it from the
+ * usage item. Totals stay on the usage item; history stays readable
+ * (`usageHistory`).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from '../platform/batch-get';
-import { IP_RATE_ENTITY, TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../../contract/tables';
-import type { UsageItem } from '../keys/model';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { IP_RATE_ENTITY, SK_USAGE_MONTH_PREFIX, TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../../contract/tables';
+import type { UsageItem, UsageMonthItem } from '../keys/model';
 import type { StoreTables } from '../keys/key-store';
 import type { EndedWindows } from './ended-windows';
 import { epochSeconds } from '../platform/clock';
 import { RATE_WINDOW_MS, elapsedFraction, secondsUntilAdmitted, windowCapacity, windowIndex, type RateLimitState } from './rate-window';
-import { dayOf, summariseUsage, transitionCounterName, type UsageSummary } from './usage-figures';
+import { dayOf, staleDaysOf, summariseUsage, transitionCounterName, type UsageSummary } from './usage-figures';
 
 /**
  * Windows older than the previous one are removed by the recording write
@@ -27,6 +36,9 @@ import { dayOf, summariseUsage, transitionCounterName, type UsageSummary } from 
  * than a day) is removed by one extra write on its next use.
  */
 const INLINE_TIDY_WINDOWS = 24;
+
+/** Copied days one recording write removes from the usage item at most. */
+const MAX_COPIED_DAYS_REMOVED_PER_WRITE = 40;
 
 
 export interface UseToRecord {
@@ -49,8 +61,8 @@ interface UsageUpdate {
   sets: string[];
 }
 
-/** The SET clauses that record one use (no rate-limit slot). */
-function usageClauses(use: UseToRecord): UsageUpdate {
+/** The SET clauses that record one use (no rate-limit slot), and the REMOVE paths of days already copied to their month. */
+function usageClauses(use: UseToRecord, copiedDays: readonly string[] = []): UsageUpdate & { removes: string[] } {
   const names: Record<string, string> = { '#day': dayOf(use.at) };
   const values: Record<string, unknown> = { ':now': use.at.toISOString(), ':zero': 0, ':one': 1 };
   const sets = [
@@ -66,7 +78,11 @@ function usageClauses(use: UseToRecord): UsageUpdate {
     names['#gr'] = transitionCounterName(use.transition.generation, use.transition.role);
     sets.push('transitions.#gr = if_not_exists(transitions.#gr, :zero) + :one');
   }
-  return { names, values, sets };
+  const removes = copiedDays.map((day, i) => {
+    names[`#cd${i}`] = day;
+    return `daily.#cd${i}`;
+  });
+  return { names, values, sets, removes };
 }
 
 function refused(use: UseToRecord, windows: Record<string, number>): RecordUseResult {
@@ -87,6 +103,9 @@ function refused(use: UseToRecord, windows: Record<string, number>): RecordUseRe
 
 
 export class UsageStore {
+  /** Days this process copied to their month item, by key id: the next recording write removes them from the usage item. */
+  private readonly copiedDays = new Map<string, Set<string>>();
+
   constructor(
     private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>,
     /** This process's memory of ended windows' counts. */
@@ -107,8 +126,10 @@ export class UsageStore {
     const maxCurrent =
       knownPrevious === undefined ? use.rateLimit : Math.floor(windowCapacity(knownPrevious, elapsed, use.rateLimit));
 
+    // A bounded number per write keeps the expression small; a long backlog (an old item) drains over a few uses.
+    const copied = [...(this.copiedDays.get(use.keyId) ?? [])].slice(0, MAX_COPIED_DAYS_REMOVED_PER_WRITE);
     if (maxCurrent >= 1) {
-      const usage = usageClauses(use);
+      const usage = usageClauses(use, copied);
       const names: Record<string, string> = { ...usage.names, '#w': String(index) };
       const removals: string[] = [];
       for (let back = 2; back < 2 + INLINE_TIDY_WINDOWS; back++) {
@@ -121,7 +142,7 @@ export class UsageStore {
           new UpdateCommand({
             TableName: tableName,
             Key: keyTableKeys.usage(use.keyId),
-            UpdateExpression: `SET ${[...usage.sets, 'windows.#w = if_not_exists(windows.#w, :zero) + :one'].join(', ')} REMOVE ${removals.join(', ')}`,
+            UpdateExpression: `SET ${[...usage.sets, 'windows.#w = if_not_exists(windows.#w, :zero) + :one'].join(', ')} REMOVE ${[...removals, ...usage.removes].join(', ')}`,
             ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(windows.#w) OR windows.#w < :max)',
             ExpressionAttributeNames: names,
             ExpressionAttributeValues: { ...usage.values, ':max': maxCurrent },
@@ -134,6 +155,8 @@ export class UsageStore {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
       }
       if (item) {
+        this.forgetCopied(use.keyId, copied);
+        await this.copyStaleDays(item, use.at);
         const windows = item.windows ?? {};
         const previous = windows[String(index - 1)] ?? 0;
         const current = windows[String(index)] ?? 0;
@@ -153,29 +176,32 @@ export class UsageStore {
       }
     }
 
-    const windows = await this.recordRefusedUse(use);
-    if (windows === undefined) return { admitted: false, reason: 'NO_USAGE_ITEM' };
+    const refusedItem = await this.recordRefusedUse(use, copied);
+    if (refusedItem === undefined) return { admitted: false, reason: 'NO_USAGE_ITEM' };
+    this.forgetCopied(use.keyId, copied);
+    await this.copyStaleDays(refusedItem, use.at);
+    const windows = refusedItem.windows ?? {};
     this.endedWindows.remember(use.keyId, index - 1, windows[String(index - 1)] ?? 0);
     return refused(use, windows);
   }
 
-  /** Records a refused use (no slot); the rate windows after it, or undefined when the key has no usage item. */
-  private async recordRefusedUse(use: UseToRecord): Promise<Record<string, number> | undefined> {
+  /** Records a refused use (no slot); the usage item after it, or undefined when the key has no usage item. */
+  private async recordRefusedUse(use: UseToRecord, copied: readonly string[]): Promise<UsageItem | undefined> {
     const { db, keyTableName: tableName } = this.tables;
-    const usage = usageClauses(use);
+    const usage = usageClauses(use, copied);
     try {
       const result = await db.send(
         new UpdateCommand({
           TableName: tableName,
           Key: keyTableKeys.usage(use.keyId),
-          UpdateExpression: `SET ${usage.sets.join(', ')}`,
+          UpdateExpression: `SET ${usage.sets.join(', ')}${usage.removes.length > 0 ? ` REMOVE ${usage.removes.join(', ')}` : ''}`,
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: usage.names,
           ExpressionAttributeValues: usage.values,
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return (result.Attributes as UsageItem).windows ?? {};
+      return result.Attributes as UsageItem;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return undefined;
       throw error;
@@ -215,6 +241,85 @@ export class UsageStore {
         ExpressionAttributeNames: names,
       }),
     );
+  }
+
+  private forgetCopied(keyId: string, days: readonly string[]): void {
+    const pending = this.copiedDays.get(keyId);
+    if (!pending) return;
+    for (const day of days) pending.delete(day);
+    if (pending.size === 0) this.copiedDays.delete(keyId);
+  }
+
+  /**
+   * Copies the usage item's days older than it keeps into their month items
+   * (one conditional UpdateItem per month: a day already there is never
+   * added twice), then remembers them for removal by the next recording
+   * write. A day another process copied first is only remembered.
+   */
+  private async copyStaleDays(item: UsageItem, at: Date): Promise<void> {
+    const stale = staleDaysOf(item.daily ?? {}, at).filter(([day]) => !this.copiedDays.get(item.key_id)?.has(day));
+    if (stale.length === 0) return;
+    const byMonth = new Map<string, [string, number][]>();
+    for (const entry of stale) byMonth.set(entry[0].slice(0, 7), [...(byMonth.get(entry[0].slice(0, 7)) ?? []), entry]);
+    for (const [month, days] of byMonth) {
+      if (!(await this.addToMonth(item.key_id, month, days))) {
+        // Some of these days are there already (another process, or a write before a crash): one by one.
+        for (const day of days) await this.addToMonth(item.key_id, month, [day]);
+      }
+    }
+    const pending = this.copiedDays.get(item.key_id) ?? new Set<string>();
+    for (const [day] of stale) pending.add(day);
+    this.copiedDays.set(item.key_id, pending);
+  }
+
+  /** Adds days to a month item unless one of them is there already; false when one was. */
+  private async addToMonth(keyId: string, month: string, days: readonly [string, number][]): Promise<boolean> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':entity': 'usage-month', ':key': keyId, ':month': month, ':sum': days.reduce((sum, [, n]) => sum + n, 0) };
+    const adds: string[] = [];
+    const absent: string[] = [];
+    days.forEach(([day, count], i) => {
+      names[`#d${i}`] = `d${day.slice(8, 10)}`;
+      values[`:n${i}`] = count;
+      adds.push(`#d${i} :n${i}`);
+      absent.push(`attribute_not_exists(#d${i})`);
+    });
+    try {
+      await this.tables.db.send(
+        new UpdateCommand({
+          TableName: this.tables.keyTableName,
+          Key: keyTableKeys.usageMonth(keyId, month),
+          UpdateExpression: `SET entity = :entity, key_id = :key, #month = :month ADD #total :sum, ${adds.join(', ')}`,
+          ConditionExpression: absent.join(' AND '),
+          ExpressionAttributeNames: { ...names, '#month': 'month', '#total': 'total' },
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** `readUsageHistory`: a key's month items, oldest first. */
+  async usageHistory(keyId: string): Promise<UsageMonthItem[]> {
+    const months: UsageMonthItem[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.tables.db.send(
+        new QueryCommand({
+          TableName: this.tables.keyTableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keyTableKeys.usage(keyId).pk, ':prefix': SK_USAGE_MONTH_PREFIX },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      months.push(...((page.Items ?? []) as UsageMonthItem[]));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return months;
   }
 
   /** Usage figures of a key, read from its usage item (zeros when it has none). */
