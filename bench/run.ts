@@ -256,11 +256,16 @@ async function costPerVerification(services: Services, doc: DynamoDBDocumentClie
   await seedHistory(doc, keyId, 400);
   const handler = makeVerifyHandler(() => services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
   const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+  // The first uses after seeding drain the backlog (old days copied to their months, then removed, 40 a write).
+  const itemNow = async () =>
+    (await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }))).Item ?? {};
+  const sizeBefore = itemSizeBytes(await itemNow());
+  let drainedAfter = 0;
+  for (; drainedAfter < 30 && Object.keys((await itemNow()).daily ?? {}).length > 32; drainedAfter++) await handler(verifyEvent(value), context);
   const sizes: number[] = [];
   for (let i = 0; i < 3; i++) {
     await handler(verifyEvent(value), context);
-    const { Item } = await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
-    sizes.push(itemSizeBytes(Item ?? {}));
+    sizes.push(itemSizeBytes(await itemNow()));
   }
   // What DynamoDB charges for one more write of that item (a standard write: 1 unit per started KB of the larger of the old and new item).
   const { ConsumedCapacity } = await doc.send(
@@ -275,8 +280,11 @@ async function costPerVerification(services: Services, doc: DynamoDBDocumentClie
   const size = Math.max(...sizes);
   return {
     history_days_seeded: 400,
+    usage_item_bytes_seeded: sizeBefore,
+    verifications_to_drain_the_backlog: drainedAfter,
     usage_item_bytes: size,
     write_units_by_sizing_rules: Math.ceil(size / 1024),
+    // DynamoDB Local reports the units of this write; in AWS, ReturnConsumedCapacity gives the same.
     write_units_reported: ConsumedCapacity?.CapacityUnits ?? null,
     item_bytes_budget: BUDGET.usageItemBytes,
     within_budget: size < BUDGET.usageItemBytes,
@@ -328,7 +336,7 @@ async function main(): Promise<void> {
   const latency = store.verify_latency as Record<string, unknown>;
   say(`Verify: p50 ${JSON.stringify(latency.verify_ms)} vs raw GetItem+UpdateItem ${JSON.stringify(latency.raw_get_update_ms)} ms -> ratio ${latency.p50_ratio} (budget ${latency.p50_ratio_budget})`);
   const cost = store.cost_per_verification as Record<string, unknown>;
-  say(`Cost: usage item after 400 days = ${cost.usage_item_bytes} bytes, ${cost.write_units_by_sizing_rules} write unit(s) by the sizing rules, ${cost.write_units_reported} reported (budget < ${cost.item_bytes_budget} bytes)`);
+  say(`Cost: usage item seeded with 400 days = ${cost.usage_item_bytes_seeded} bytes; after ${cost.verifications_to_drain_the_backlog} verifications it is ${cost.usage_item_bytes} bytes, ${cost.write_units_by_sizing_rules} write unit(s) by the sizing rules, ${cost.write_units_reported} reported (budget < ${cost.item_bytes_budget} bytes)`);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   const misses = [
     ...(cold.functions as { function: string; within_budget: boolean }[]).filter((row) => !row.within_budget).map((row) => `cold start: ${row.function}`),
