@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/contract/errors';
@@ -438,6 +439,43 @@ export function createLocalServer(options: LocalServerOptions): Promise<LocalSer
   const listener = createRequestListener(options);
   const server = createServer((request, response) => {
     void listener(request, response);
+  });
+  // A client that half-closes after sending its request (FIN before our
+  // answer, as `nc -q` or a raw socket does) still gets its answer: without
+  // this, Node drops such a request whose handler has not answered yet.
+  (server as Server & { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
+  // An `Expect` header other than 100-continue: answered like any request
+  // (API Gateway does not honour expectations), not with Node's bare 417.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    void listener(request, response);
+  });
+  // Malformed HTTP (a bad request line, a header Node refuses, headers over
+  // its size limit) never reaches a handler: answer it in the house shape
+  // too, instead of Node's bare 400, then close.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || (error as { code?: string }).code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const requestId = randomUUID();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify(
+      errorBody(
+        new ApiError(ErrorCode.VALIDATION_FAILED, tooLarge ? 'The request headers are too large.' : 'The request is not well-formed HTTP/1.1.'),
+        requestId,
+      ),
+    );
+    socket.end(
+      [
+        `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        `x-amzn-RequestId: ${requestId}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
