@@ -61,6 +61,27 @@ export function emulatorDir(): string {
   return path.join(path.dirname(packageJson), 'emulator');
 }
 
+/** `DYNAMODB_PORT` is taken: by another engine (whose data is not ours) or any other program. */
+export class DynamoPortInUseError extends Error {
+  constructor(readonly port: number) {
+    super(
+      `DYNAMODB_PORT ${port} is already in use (another DynamoDB Local, maybe another npm start, or another program): ` +
+        'set DYNAMODB_PORT to a free port, or leave it unset to pick one.',
+    );
+    this.name = 'DynamoPortInUseError';
+  }
+}
+
+/** Whether nothing listens on `port` (on any interface: DynamoDB Local binds them all). */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.unref();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, () => probe.close(() => resolve(true)));
+  });
+}
+
 /** A TCP port that was free a moment ago on 127.0.0.1. */
 export function findFreePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -187,6 +208,10 @@ async function startOnPort(port: number, options: DynamoLocalOptions): Promise<D
     mkdirSync(options.dbPath, { recursive: true });
     await stopStrayEngines(options.dbPath);
   }
+  // Never attach to an engine that is not ours (a stray of this store was
+  // just stopped): another engine on this port would answer our readiness
+  // probe while our own Java fails to bind.
+  if (!(await portIsFree(port))) throw new DynamoPortInUseError(port);
 
   const child = spawn(javaCommand(options.java), engineArguments(emulator, port, options), {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -244,7 +269,7 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
     try {
       return await startOnPort(await findFreePort(), options);
     } catch (error) {
-      if (!(error instanceof EngineExitedError) || attempt >= 3) throw error;
+      if (!(error instanceof EngineExitedError || error instanceof DynamoPortInUseError) || attempt >= 3) throw error;
     }
   }
 }

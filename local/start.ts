@@ -17,6 +17,7 @@ import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
 import {
   JavaNotFoundError,
   DataDirInUseError,
+  DynamoPortInUseError,
   claimDataDir,
   localDynamoClient,
   startDynamoLocal,
@@ -347,7 +348,7 @@ export async function startLocalRuntime(
 
 /** Errors whose message is the whole story (no stack trace for the operator). */
 export function isOperatorError(error: unknown): error is Error {
-  return error instanceof JavaNotFoundError || error instanceof DataDirInUseError || error instanceof SettingsError;
+  return error instanceof JavaNotFoundError || error instanceof DataDirInUseError || error instanceof SettingsError || error instanceof DynamoPortInUseError;
 }
 
 /** `npm start -- --help`: every setting. */

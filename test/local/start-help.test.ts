@@ -7,6 +7,10 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { DEFAULT_USAGE_PLANS } from '../../lambda/contract/plans';
 import { START_HELP, startBanner, type LocalSettings } from '../../local/start';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { endpointAnswers, startDynamoLocal } from '../../local/dynamodb-local';
+import { isolatedEnv } from '../support/local-runtime';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
@@ -34,4 +38,30 @@ describe('the start banner', () => {
       '  Ctrl-C to stop.',
     ]);
   });
+});
+
+describe('npm start never attaches to an engine that is not its own', () => {
+  it('refuses, with one line, a DYNAMODB_PORT where another engine already listens, and leaves that engine alone', async () => {
+    // Prepare: somebody else's DynamoDB Local on a port
+    const other = await startDynamoLocal({ inMemory: true });
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'start-port-'));
+    try {
+      // Act
+      const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/start.ts'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: isolatedEnv(dataDir, { DYNAMODB_PORT: String(other.port), PORT: '0' }),
+      });
+      // Assess
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim().split('\n').filter((line) => !line.startsWith('npm warn'))).toEqual([
+        `DYNAMODB_PORT ${other.port} is already in use (another DynamoDB Local, maybe another npm start, or another program): set DYNAMODB_PORT to a free port, or leave it unset to pick one.`,
+      ]);
+      expect(await endpointAnswers(other.endpoint)).toBe(true);
+    } finally {
+      await other.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
