@@ -13,6 +13,21 @@ import { requestTo } from '../support/http';
 import { bootstrap, childrenOn, npmStart } from '../support/local-runtime';
 
 /** Every archived audit line under `<DATA_DIR>/s3/…/audit/`, parsed. */
+/** Every file under `dir`. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(full) : entry.isFile() ? [full] : [];
+  });
+}
+
+/** A file's bytes as text (latin1 keeps every byte), gunzipped when it is gzip. */
+function readableText(file: string): string {
+  const bytes = readFileSync(file);
+  const gzipped = bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+  return (gzipped ? gunzipSync(bytes) : bytes).toString('latin1');
+}
+
 function archivedLines(dataDir: string): Array<{ event_type: string; key_id: string }> {
   const root = path.join(dataDir, 's3', 'api-key-audit-archive', 'audit');
   const lines: Array<{ event_type: string; key_id: string }> = [];
@@ -129,5 +144,21 @@ describe('npm start, end to end', () => {
     expect(teamLines.map((line) => line.event_type).sort()).toEqual(['key.created', 'key.deleted', 'key.regenerated', 'key.updated']);
     expect(stoppedBySigterm).toBe(0);
     expect(await waitFor(() => childrenOn(dataDir), (left) => left.length === 0, 10_000)).toEqual([]);
+
+    // Assess 3: no value issued in this test is anywhere in DATA_DIR (engine files, archive, checkpoints) or in what npm start printed
+    const issued = [
+      boot.key,
+      (publicKey.body as { data: { key: string } }).data.key,
+      managerValue,
+      (byBootstrapKey.body as { data: { key: string } }).data.key,
+      (byManager.body as { data: { key: string } }).data.key,
+      (regenerated.body as { new_key: string }).new_key,
+    ];
+    const haystacks = [...filesUnder(dataDir).map((file) => ({ where: file, text: readableText(file) })), { where: 'npm start output', text: first.output() + second.output() }];
+    const found = haystacks.flatMap(({ where, text }) => issued.filter((value) => text.includes(value) || text.includes(value.slice(-28))).map(() => where));
+    expect({ scannedFiles: haystacks.length - 1, found }).toEqual({ scannedFiles: expect.any(Number), found: [] });
+    expect(haystacks.length).toBeGreaterThan(5);
+    // The scan reads what is stored: the team id is there, in the engine's file and in the archive.
+    expect(haystacks.filter(({ text }) => text.includes(teamId)).length).toBeGreaterThanOrEqual(2);
   }, 120_000);
 });

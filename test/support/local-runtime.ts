@@ -28,6 +28,8 @@ export function childrenOn(dataDir: string): string[] {
 export interface Running {
   baseUrl: string;
   stop(signal: NodeJS.Signals): Promise<number | null>;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
 }
 
 /** `npm start` on `dataDir`, resolved once it listens. */
@@ -54,6 +56,7 @@ export async function npmStart(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}
       child.kill(signal);
       return exited;
     },
+    output: () => output,
   };
 }
 
