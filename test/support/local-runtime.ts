@@ -30,6 +30,8 @@ export interface Running {
   stop(signal: NodeJS.Signals): Promise<number | null>;
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
+  /** Sends a signal without waiting (SIGKILL: no exit hook runs). */
+  kill(signal: NodeJS.Signals): void;
 }
 
 /** `npm start` on `dataDir`, resolved once it listens. */
@@ -57,6 +59,9 @@ export async function npmStart(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}
       return exited;
     },
     output: () => output,
+    kill: (signal) => {
+      child.kill(signal);
+    },
   };
 }
 
