@@ -200,16 +200,20 @@ function verifyEvent(value: string): APIGatewayProxyEvent {
 async function verifyLatency(services: Services, doc: DynamoDBDocumentClient, value: string, keyId: string): Promise<Record<string, unknown>> {
   const handler = makeVerifyHandler(() => services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
   const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
-  const raw = async () => {
-    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
-    await doc.send(
+  /** An UpdateItem of the key's usage item, returning it or not. */
+  const touchUsage = (returnItem: boolean) =>
+    doc.send(
       new UpdateCommand({
         TableName: TABLES.keyTable,
         Key: keyTableKeys.usage(keyId),
         UpdateExpression: 'SET bench_touch = :now',
         ExpressionAttributeValues: { ':now': Date.now() },
+        ...(returnItem ? { ReturnValues: 'ALL_NEW' as const } : {}),
       }),
     );
+  const raw = async () => {
+    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
+    await touchUsage(false);
   };
   // The very requests verify sends (BatchGetItem of the lookup and the source's guess counter, UpdateItem returning the item), without the handler.
   const lookupKey = keyTableKeys.valueLookup(hashKeyValue(value));
@@ -219,15 +223,7 @@ async function verifyLatency(services: Services, doc: DynamoDBDocumentClient, va
         RequestItems: { [TABLES.keyTable]: { Keys: [lookupKey, keyTableKeys.ipRateCounter('198.51.100.7', Math.floor(Date.now() / 60_000))], ConsistentRead: true } },
       }),
     );
-    await doc.send(
-      new UpdateCommand({
-        TableName: TABLES.keyTable,
-        Key: keyTableKeys.usage(keyId),
-        UpdateExpression: 'SET bench_touch = :now',
-        ExpressionAttributeValues: { ':now': Date.now() },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    await touchUsage(true);
   };
   const verify = async () => {
     const answer = await handler(verifyEvent(value), context);

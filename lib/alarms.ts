@@ -11,7 +11,8 @@ import { Construct } from 'constructs';
 import { MetricName, REVOCATION_LATE_AFTER_SECONDS } from '../lambda/contract/metrics';
 import { serviceMetric, type ObservabilitySettings } from './observability';
 
-export interface AlarmsProps {
+/** What the alarms and the dashboard watch (lib/dashboard.ts). */
+export interface WatchedResources {
   /** The API whose stage 5xx rate is watched. Required. */
   readonly api: apigateway.RestApi;
   /** Functions whose throttles are watched, by a short name used in alarm descriptions. Required. */
@@ -22,6 +23,9 @@ export interface AlarmsProps {
   readonly deadLetterQueues: Readonly<Record<string, sqs.IQueue>>;
   /** Schedule group whose target throttling is watched. Required. */
   readonly scheduleGroup: scheduler.IScheduleGroup;
+}
+
+export interface AlarmsProps extends WatchedResources {
   /** Stream consumer whose iterator age is watched. Required. */
   readonly streamConsumer: lambda.IFunction;
   /** The functions' custom metrics (namespace and service). Required. */

@@ -1,23 +1,14 @@
 import { Duration } from 'aws-cdk-lib';
-import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { MetricDimension, MetricName } from '../lambda/contract/metrics';
+import type { WatchedResources } from './alarms';
 import { searchMetric, serviceMetric, type ObservabilitySettings } from './observability';
 
-export interface DashboardProps {
+export interface DashboardProps extends WatchedResources {
   readonly dashboardName: string;
   readonly settings: ObservabilitySettings;
-  readonly api: apigateway.RestApi;
-  /** Functions by a short name. */
-  readonly functions: Readonly<Record<string, lambda.IFunction>>;
-  readonly tables: ReadonlyArray<{ readonly name: string; readonly table: dynamodb.ITable; readonly operations: readonly dynamodb.Operation[] }>;
-  readonly deadLetterQueues: Readonly<Record<string, sqs.IQueue>>;
-  readonly scheduleGroup: scheduler.IScheduleGroup;
   readonly archiver: lambda.IFunction;
 }
 
