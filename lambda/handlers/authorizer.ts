@@ -34,7 +34,7 @@ import { parseRouteScope, parseRouteScopeTable, type RouteScope } from '../contr
 import { authorize } from '../shared/auth/platform-authorizer';
 import { environmentServices, type Services } from '../shared/platform/services';
 import { signals } from '../shared/platform/observability';
-import { apiRequestId, observed } from '../shared/platform/observed';
+import { observedApi } from '../shared/platform/observed';
 import { outcomeCodeOf } from '../shared/auth/platform-authorizer';
 
 /** The route → scope table from the environment (grammar: lambda/contract/route-scopes.ts). */
@@ -61,10 +61,8 @@ export function authorizerWith(routeTable: () => readonly RouteScope[], services
   let routes: readonly RouteScope[] | undefined;
   return middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>({ timeoutEarlyInMillis: 0 })
     .use(
-      observed<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>(() => services().observe, {
-        ready: () => services().ready(),
-        correlationId: apiRequestId,
-        route: () => 'authorizer',
+      observedApi<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>(services, {
+                route: () => 'authorizer',
         settle: (o, request) => signals.verification(o, outcomeCodeOf(request.response, request.error)),
       }),
     )

@@ -4,7 +4,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { authorizeManagementCall } from '../shared/auth/management-authorizer';
 import { UNAUTHORIZED } from '../shared/auth/management-authorizer';
 import { signals } from '../shared/platform/observability';
-import { apiRequestId, observed } from '../shared/platform/observed';
+import { observedApi } from '../shared/platform/observed';
 import { environmentServices, type Services } from '../shared/platform/services';
 
 /** The `ManagementAuthorizations` code of an answer: ALLOW, the refusal the handler will answer, UNAUTHORIZED or ERROR. */
@@ -16,10 +16,8 @@ function outcomeOf(response: APIGatewayAuthorizerResult | null | undefined, erro
 export const makeHandler = (services: () => Services) =>
   middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>({ timeoutEarlyInMillis: 0 })
     .use(
-      observed<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>(() => services().observe, {
-        ready: () => services().ready(),
-        correlationId: apiRequestId,
-        route: () => 'management-authorizer',
+      observedApi<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>(services, {
+                route: () => 'management-authorizer',
         settle: (o, request) => signals.managementAuthorization(o, outcomeOf(request.response, request.error)),
       }),
     )

@@ -27,7 +27,7 @@ import { environmentServices, type Services } from '../shared/platform/services'
 import { preflight, varyOnOrigin } from '../shared/http/cors';
 import { verifyKeyRequestSchema, type VerifyKeyRequest } from '../shared/http/schemas/verify-key';
 import { verifyResponseBody, verifyResponseHeaders } from '../shared/http/verify-response';
-import { apiRequestId, apiRoute, observed } from '../shared/platform/observed';
+import { apiRoute, observedApi } from '../shared/platform/observed';
 import { signals } from '../shared/platform/observability';
 
 type VerifyEvent = ManagementEvent<VerifyKeyRequest>;
@@ -68,10 +68,8 @@ function errorCodeOf(response: APIGatewayProxyResult | null | undefined): string
 export const makeHandler = (services: () => Services) =>
   middy<AnyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
     .use(
-      observed<AnyEvent, APIGatewayProxyResult>(() => services().observe, {
-        ready: () => services().ready(),
-        correlationId: apiRequestId,
-        route: apiRoute,
+      observedApi<AnyEvent, APIGatewayProxyResult>(services, {
+                route: apiRoute,
         answerLine: 'DEBUG',
         // A request refused before verification (400, 413, 415, 500) is counted under its error code.
         settle: (o, request) => {

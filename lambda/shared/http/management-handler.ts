@@ -5,7 +5,7 @@ import type { Services } from '../platform/services';
 import { jsonResponse } from '../../contract/response';
 import type { ManagementEvent } from './event';
 import { authenticateAndMeter, errorResponses, jsonBody, queryInput } from './middleware';
-import { apiRequestId, apiRoute, observed } from '../platform/observed';
+import { apiRoute, observedApi } from '../platform/observed';
 import { signals } from '../platform/observability';
 
 /** A management endpoint's own step: the typed event and the services in, the response out. */
@@ -31,10 +31,8 @@ export function managementHandler<TSchema extends z.ZodType>(
   const schema = () => schemaFor(services());
   return middy<ManagementEvent<unknown>, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
     .use(
-      observed<ManagementEvent<unknown>, APIGatewayProxyResult>(() => services().observe, {
-        ready: () => services().ready(),
-        correlationId: apiRequestId,
-        route: apiRoute,
+      observedApi<ManagementEvent<unknown>, APIGatewayProxyResult>(services, {
+                route: apiRoute,
         answerLine: 'INFO',
         settle: (o, request) => signals.managementCall(o, apiRoute(request.event) ?? 'unknown', request.response?.statusCode ?? 500),
       }),

@@ -23,6 +23,7 @@ import {
 import { KEY_METADATA_RETENTION_DAYS } from '../../contract/retention';
 import { TEAM_INDEX, TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../../contract/tables';
 import type { AuditRecord } from '../audit/audit-events';
+import { queryAll } from '../platform/query-all';
 import { batchGetAll } from '../platform/batch-get';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { newUsageItem } from '../usage/usage-figures';
@@ -155,27 +156,15 @@ export class KeyStore {
    * `keys.manage`, not expired) other than `exceptKeyId`.
    */
   async otherLiveManagers(teamId: string, exceptKeyId: string, now: Date): Promise<KeyItem[]> {
-    const managers: KeyItem[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.tables.db.send(
-        new QueryCommand({
-          TableName: this.tables.keyTableName,
-          IndexName: TEAM_INDEX,
-          KeyConditionExpression: 'gsi1pk = :team',
-          FilterExpression: '#state = :active AND is_manager = :yes AND is_active = :yes',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(teamId), ':active': 'active', ':yes': true },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of (page.Items ?? []) as KeyItem[]) {
-        const expired = item.expires_at !== null && Date.parse(item.expires_at) <= now.getTime();
-        if (item.id !== exceptKeyId && !expired) managers.push(item);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return managers;
+    const managers = await queryAll<KeyItem>(this.tables.db, {
+      TableName: this.tables.keyTableName,
+      IndexName: TEAM_INDEX,
+      KeyConditionExpression: 'gsi1pk = :team',
+      FilterExpression: '#state = :active AND is_manager = :yes AND is_active = :yes',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(teamId), ':active': 'active', ':yes': true },
+    });
+    return managers.filter((item) => item.id !== exceptKeyId && (item.expires_at === null || Date.parse(item.expires_at) > now.getTime()));
   }
 
   /** `readValueLookup`: the lookup item of a value hash, strongly consistent. */

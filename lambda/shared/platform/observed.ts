@@ -100,3 +100,14 @@ export function observed<TEvent, TResult>(
     },
   };
 }
+
+/**
+ * `observed` for an API Gateway handler over the process's services: their
+ * observability, `ready` awaited first, the API request id as correlation id.
+ */
+export function observedApi<TEvent, TResult>(
+  services: () => { readonly observe: Observability; ready(): Promise<void> },
+  options: Omit<ObservedOptions<TEvent, TResult>, 'ready' | 'correlationId'>,
+): MiddlewareObj<TEvent, TResult> {
+  return observed<TEvent, TResult>(() => services().observe, { ...options, ready: () => services().ready(), correlationId: apiRequestId });
+}

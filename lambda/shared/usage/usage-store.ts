@@ -21,7 +21,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from '../platform/batch-get';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '../platform/query-all';
 import { IP_RATE_ENTITY, SK_USAGE_MONTH_PREFIX, TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../../contract/tables';
 import type { UsageItem, UsageMonthItem } from '../keys/model';
 import type { StoreTables } from '../keys/key-store';
@@ -304,22 +304,12 @@ export class UsageStore {
 
   /** `readUsageHistory`: a key's month items, oldest first. */
   async usageHistory(keyId: string): Promise<UsageMonthItem[]> {
-    const months: UsageMonthItem[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.tables.db.send(
-        new QueryCommand({
-          TableName: this.tables.keyTableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keyTableKeys.usage(keyId).pk, ':prefix': SK_USAGE_MONTH_PREFIX },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      months.push(...((page.Items ?? []) as UsageMonthItem[]));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return months;
+    return queryAll<UsageMonthItem>(this.tables.db, {
+      TableName: this.tables.keyTableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keyTableKeys.usage(keyId).pk, ':prefix': SK_USAGE_MONTH_PREFIX },
+      ConsistentRead: true,
+    });
   }
 
   /** Usage figures of a key, read from its usage item (zeros when it has none). */
