@@ -13,6 +13,11 @@ export interface DashboardProps extends WatchedResources {
 }
 
 const PERIOD = Duration.minutes(5);
+
+/** A half-width graph of the dashboard. */
+function graph(title: string, props: Omit<cloudwatch.GraphWidgetProps, 'title'>): cloudwatch.GraphWidget {
+  return new cloudwatch.GraphWidget({ title, width: WIDE, height: HEIGHT, ...props });
+}
 const WIDE = 12;
 const HEIGHT = 6;
 
@@ -37,25 +42,16 @@ export class ServiceDashboard extends Construct {
     });
 
     this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Verifications by code',
-        width: WIDE,
-        height: HEIGHT,
+      graph('Verifications by code', {
         left: [searchMetric(settings, MetricName.Verifications, [MetricDimension.code], { statistic: 'Sum', label: '' })],
       }),
-      new cloudwatch.GraphWidget({
-        title: 'Management calls by route and status class',
-        width: WIDE,
-        height: HEIGHT,
+      graph('Management calls by route and status class', {
         left: [searchMetric(settings, MetricName.ManagementCalls, [MetricDimension.route, MetricDimension.statusClass], { statistic: 'Sum', label: '' })],
       }),
     );
 
     this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Refused for load: rate limits, guess limiter, throttles',
-        width: WIDE,
-        height: HEIGHT,
+      graph('Refused for load: rate limits, guess limiter, throttles', {
         left: [
           sum(MetricName.RateLimited, 'Key over its rate_limit'),
           sum(MetricName.GuessLimiterTrips, 'Guess limiter trips'),
@@ -64,10 +60,7 @@ export class ServiceDashboard extends Construct {
         ],
         legendPosition: cloudwatch.LegendPosition.RIGHT,
       }),
-      new cloudwatch.GraphWidget({
-        title: 'API requests and errors',
-        width: WIDE,
-        height: HEIGHT,
+      graph('API requests and errors', {
         left: [props.api.deploymentStage.metricCount({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: 'Requests' })],
         right: [
           props.api.deploymentStage.metricClientError({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: '4XX' }),
@@ -80,44 +73,29 @@ export class ServiceDashboard extends Construct {
     this.dashboard.addWidgets(
       ...props.tables.map(
         ({ name, table, operations }) =>
-          new cloudwatch.GraphWidget({
-            title: `${name}: throttled requests (${operations.join(', ')})`,
-            width: WIDE,
-            height: HEIGHT,
+          graph(`${name}: throttled requests (${operations.join(', ')})`, {
             left: [table.metricThrottledRequestsForOperations({ operations: [...operations], period: PERIOD, label: 'Throttled requests' })],
           }),
       ),
     );
 
     this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Latency p50 per function (ms)',
-        width: WIDE,
-        height: HEIGHT,
+      graph('Latency p50 per function (ms)', {
         left: Object.entries(props.functions).map(([name, fn]) => fn.metricDuration({ statistic: cloudwatch.Stats.p(50), period: PERIOD, label: fnLabel(name, 'p50') })),
         legendPosition: cloudwatch.LegendPosition.RIGHT,
       }),
-      new cloudwatch.GraphWidget({
-        title: 'Latency p99 per function (ms)',
-        width: WIDE,
-        height: HEIGHT,
+      graph('Latency p99 per function (ms)', {
         left: Object.entries(props.functions).map(([name, fn]) => fn.metricDuration({ statistic: cloudwatch.Stats.p(99), period: PERIOD, label: fnLabel(name, 'p99') })),
         legendPosition: cloudwatch.LegendPosition.RIGHT,
       }),
     );
 
     this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Function errors',
-        width: WIDE,
-        height: HEIGHT,
+      graph('Function errors', {
         left: Object.entries(props.functions).map(([name, fn]) => fn.metricErrors({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: fnLabel(name, 'errors') })),
         legendPosition: cloudwatch.LegendPosition.RIGHT,
       }),
-      new cloudwatch.GraphWidget({
-        title: 'Dead-letter queue depth',
-        width: WIDE,
-        height: HEIGHT,
+      graph('Dead-letter queue depth', {
         left: Object.entries(props.deadLetterQueues).map(([name, queue]) =>
           queue.metricApproximateNumberOfMessagesVisible({ statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD, label: name }),
         ),
@@ -125,19 +103,13 @@ export class ServiceDashboard extends Construct {
     );
 
     this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Audit archive lag (s)',
-        width: WIDE,
-        height: HEIGHT,
+      graph('Audit archive lag (s)', {
         left: [
           serviceMetric(settings, MetricName.ArchiveLagSeconds, { statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD, label: 'Oldest record of a batch, write → archive (s)' }),
         ],
         right: [props.archiver.metric('IteratorAge', { statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD, label: 'Stream iterator age (ms)' })],
       }),
-      new cloudwatch.GraphWidget({
-        title: 'Revocation schedules',
-        width: WIDE,
-        height: HEIGHT,
+      graph('Revocation schedules', {
         left: [
           sum(MetricName.RevocationsDone, 'Old values revoked'),
           sum(MetricName.RevocationsLate, 'Revoked more than 60 s late'),
