@@ -36,6 +36,7 @@ import {
   JavaNotFoundError,
   claimDataDir,
   endpointAnswers,
+  endpointServesStore,
   localDynamoClient,
   readRuntimeRecord,
   startDynamoLocal,
@@ -59,6 +60,14 @@ import { ensureTables } from './tables';
 
 export const USAGE =
   'Usage: npm run bootstrap -- --team-id <uuid> [--environment live|test] [--user-id <uuid>] [--name <text>] [--plan <name>] [--json] [--aws]';
+
+/** The engine named by `<DATA_DIR>/runtime.json` does not serve that DATA_DIR's store. */
+export class ForeignEngineError extends Error {
+  constructor(dataDir: string, endpoint: string) {
+    super(`The DynamoDB Local at ${endpoint} (from ${dataDir}/runtime.json) does not serve ${dataDir}: not writing there. Restart npm start on this DATA_DIR.`);
+    this.name = 'ForeignEngineError';
+  }
+}
 
 /** A bad command line: one line on stderr, exit code 2. */
 export class UsageError extends Error {
@@ -178,6 +187,8 @@ export async function openLocalStore(
   for (;;) {
     const holder = readRuntimeRecord(dataDir);
     if (holder?.owner === 'start' && holder.dynamodbEndpoint && (await endpointAnswers(holder.dynamodbEndpoint))) {
+      // Write only into this DATA_DIR's own engine, never into whatever answers on that port now.
+      if (!endpointServesStore(holder.dynamodbEndpoint, dynamoDbPath(dataDir))) throw new ForeignEngineError(dataDir, holder.dynamodbEndpoint);
       say(`Using the DynamoDB Local of npm start (pid ${holder.pid}) at ${holder.dynamodbEndpoint}`);
       return {
         description: `npm start's DynamoDB Local (${dataDir})`,
@@ -325,7 +336,7 @@ async function main(argv: readonly string[]): Promise<void> {
       console.error(`bootstrap: ${error.message}`);
       process.exit(2);
     }
-    if (error instanceof JavaNotFoundError || error instanceof DataDirInUseError) {
+    if (error instanceof JavaNotFoundError || error instanceof DataDirInUseError || error instanceof ForeignEngineError) {
       console.error(error.message);
       process.exit(1);
     }

@@ -159,7 +159,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Pids of DynamoDB Local processes serving `dbPath` (Linux `/proc`; an empty
  * list elsewhere).
  */
-export function enginesServing(dbPath: string): number[] {
+export function enginesServing(dbPath: string, port?: number): number[] {
   if (!existsSync('/proc')) return [];
   const wanted = path.resolve(dbPath);
   const pids: number[] = [];
@@ -172,9 +172,21 @@ export function enginesServing(dbPath: string): number[] {
       continue; // gone, or not ours to read
     }
     const at = argv.indexOf('-dbPath');
-    if (argv.some((arg) => arg.endsWith('DynamoDBLocal.jar')) && at >= 0 && argv[at + 1] === wanted) pids.push(Number(entry));
+    const onPort = port === undefined || argv[argv.indexOf('-port') + 1] === String(port);
+    if (argv.some((arg) => arg.endsWith('DynamoDBLocal.jar')) && at >= 0 && argv[at + 1] === wanted && onPort) pids.push(Number(entry));
   }
   return pids;
+}
+
+/**
+ * Whether the engine at `endpoint` serves `dbPath`: a DynamoDB Local process
+ * with that store listens on that port (only one process can), read from
+ * Linux `/proc`. Where there is no `/proc`, true (nothing to check with).
+ */
+export function endpointServesStore(endpoint: string, dbPath: string): boolean {
+  if (!existsSync('/proc')) return true;
+  const port = Number(new URL(endpoint).port);
+  return enginesServing(dbPath, port).length > 0;
 }
 
 /**

@@ -23,6 +23,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/contract/errors';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { errorField } from '../lambda/shared/platform/observability';
+import { clientNamedMap } from '../lambda/shared/platform/client-named-map';
 import { terminalObservability } from './terminal-observability';
 import { HANDLERS_DIR, MAX_BODY_BYTES, ROUTES, allowedMethods } from '../lambda/contract/routes';
 import { jsonResponse } from '../lambda/contract/response';
@@ -103,15 +104,6 @@ function requestTimeOf(date: Date): string {
     `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:` +
     `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`
   );
-}
-
-/**
- * A map for names the client chooses (headers, query parameters): no
- * prototype, so a name such as `__proto__`, `constructor` or
- * `hasOwnProperty` is just a name.
- */
-function clientNamedMap<T>(): Record<string, T> {
-  return Object.create(null) as Record<string, T>;
 }
 
 /** Headers with the client's casing: `headers` keeps the last value, `multiValueHeaders` all of them. */

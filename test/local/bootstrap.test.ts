@@ -6,13 +6,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openKeyStore, parseBootstrapArgs, UsageError } from '../../local/bootstrap';
+import { ForeignEngineError, openKeyStore, openLocalStore, parseBootstrapArgs, UsageError } from '../../local/bootstrap';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { runtimeFilePath } from '../../local/dynamodb-local';
+import { runtimeFilePath, startDynamoLocal } from '../../local/dynamodb-local';
 import { recordIssuedValue } from '../support/issued-values';
 import { requestTo, startTestServer } from '../support/http';
 import { npmStart } from '../support/local-runtime';
@@ -228,4 +228,24 @@ describe('bootstrap CLI', () => {
       expect(existsSync(runtimeFilePath(dataDir))).toBe(false);
     }, 90_000);
   });
+});
+
+describe('bootstrap never writes into an engine that is not the DATA_DIR\'s', () => {
+  it('refuses when runtime.json names an engine that serves another store', async () => {
+    // Prepare: a live holder record pointing at somebody else's engine
+    const foreign = await startDynamoLocal({ inMemory: true });
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'bootstrap-foreign-'));
+    writeFileSync(
+      path.join(dataDir, 'runtime.json'),
+      JSON.stringify({ pid: process.pid, owner: 'start', startedAt: new Date().toISOString(), dynamodbEndpoint: foreign.endpoint }),
+    );
+    try {
+      // Act + Assess
+      await expect(openLocalStore(dataDir, {}, () => undefined)).rejects.toThrow(ForeignEngineError);
+      await expect(openLocalStore(dataDir, {}, () => undefined)).rejects.toThrow(`does not serve ${dataDir}`);
+    } finally {
+      await foreign.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -13,6 +13,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../../contract/errors';
 import { errorField, isThrottlingError, signals, type Observability } from '../platform/observability';
+import { clientNamedMap } from '../platform/client-named-map';
 import { MAX_BODY_BYTES } from '../../contract/routes';
 import { authenticateManager, managementFailure, unauthenticated } from '../auth/authorization';
 import { callerFromAuthorizer } from '../auth/management-authorizer';
@@ -189,16 +190,15 @@ export function queryInput<TSchema extends z.ZodType>(schemaFor: () => TSchema):
     before: (request: HttpRequest) => {
       const { event } = request;
       if ((event.body ?? '') !== '') throw new ApiError(ErrorCode.VALIDATION_FAILED, 'This request takes no body: send its input as query parameters.');
-      // A null-prototype map: a parameter named like an Object.prototype member is just a parameter.
-      const params: Record<string, string> = Object.create(null);
+      // A parameter named like an Object.prototype member is just a parameter.
       const repeated: ErrorDetail[] = [];
       for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
         if ((values ?? []).length > 1) repeated.push({ field: name, issue: 'must be given once' });
       }
       if (repeated.length > 0) throw new ApiError(ErrorCode.VALIDATION_FAILED, 'A query parameter was given more than once.', repeated);
-      for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
-        if (value !== undefined) params[name] = value;
-      }
+      const params = clientNamedMap(
+        Object.entries(event.queryStringParameters ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      );
       event.input = validated(schemaFor(), { ...params });
     },
   };
