@@ -42,7 +42,7 @@ function archivedEventIds(dataDir: string): string[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.jsonl.gz')) {
+      else if (entry.name.endsWith('.jsonl.gz._S3rver_object')) {
         for (const line of gunzipSync(readFileSync(full)).toString('utf8').split('\n').filter(Boolean)) ids.push((JSON.parse(line) as { event_id: string }).event_id);
       }
     }
@@ -123,16 +123,7 @@ function load(baseUrl: string, teamId: string, managerKey: string, workers = 8) 
   };
 }
 
-/**
- * Not in `npm test` yet: `npm run test:crash` runs it. It shows that keys,
- * lookups and acknowledged creates survive the kills, and it fails today on
- * the archive: audit events written in the seconds before a SIGKILL are in
- * the audit table after the restart but never reach the local archive
- * (docs/security.md, "Crashes": an open problem of the local runtime).
- */
-const crashSuite = process.env.CRASH_TEST === '1' ? describe : describe.skip;
-
-crashSuite(`npm start killed with SIGKILL under load, ${CYCLES} times`, () => {
+describe(`npm start killed with SIGKILL under load, ${CYCLES} times`, () => {
   let dataDir: string;
   beforeAll(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'apikeys-crash-'));
