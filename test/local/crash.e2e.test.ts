@@ -9,8 +9,7 @@
  * docs/security.md ("Crashes").
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -18,7 +17,7 @@ import { AUDIT_TABLE, KEY_TABLE } from '../../lambda/contract/tables';
 import { localDynamoClient, readRuntimeRecord } from '../../local/dynamodb-local';
 import { requestTo } from '../support/http';
 import { recordIssuedValue } from '../support/issued-values';
-import { bootstrap, childrenOn, npmStart, type Running } from '../support/local-runtime';
+import { bootstrap, childrenOn, npmStart, tempDataDir, type Running } from '../support/local-runtime';
 
 /** A create acknowledged this long before the kill must survive it (DynamoDB Local's flush window, docs/security.md). */
 const FLUSH_WINDOW_MS = 1000;
@@ -124,13 +123,10 @@ function load(baseUrl: string, teamId: string, managerKey: string, workers = 8) 
 }
 
 describe(`npm start killed with SIGKILL under load, ${CYCLES} times`, () => {
-  let dataDir: string;
-  beforeAll(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'apikeys-crash-'));
-  });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDirOf = tempDataDir('apikeys-crash-');
 
   it('restarts on the same data with no half-written key, every acknowledged create present, and a complete archive without duplicates', async () => {
+    const dataDir = dataDirOf();
     const teamId = randomUUID();
     let running = await npmStart(dataDir);
     const boot = bootstrap(dataDir, teamId);

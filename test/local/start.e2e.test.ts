@@ -5,12 +5,11 @@
  * the audit archive holds one line per audit event where the README says.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { requestTo } from '../support/http';
-import { bootstrap, childrenOn, npmStart } from '../support/local-runtime';
+import { bootstrap, childrenOn, npmStart, tempDataDir } from '../support/local-runtime';
 
 /** Every archived audit line under `<DATA_DIR>/s3/…/audit/`, parsed. */
 /** Every file under `dir`. */
@@ -61,13 +60,10 @@ async function waitFor<T>(probe: () => T, done: (value: T) => boolean, timeoutMs
 }
 
 describe('npm start, end to end', () => {
-  let dataDir: string;
-  beforeAll(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'apikeys-start-'));
-  });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDirOf = tempDataDir('apikeys-start-');
 
   it('keeps keys across a restart, archives each audit event once, and leaves no process after SIGINT or SIGTERM', async () => {
+    const dataDir = dataDirOf();
     // Prepare: a running service and a bootstrapped team
     const teamId = randomUUID();
     const first = await npmStart(dataDir);

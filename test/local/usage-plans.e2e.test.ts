@@ -7,23 +7,17 @@
  * the quota survives a restart.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { requestTo } from '../support/http';
-import { bootstrap, npmStart } from '../support/local-runtime';
+import { bootstrap, npmStart, tempDataDir } from '../support/local-runtime';
 
 const USAGE_PLANS = '{"default":{"rateLimit":1,"burstLimit":3,"quota":{"limit":8,"period":"DAY"}}}';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('usage plans on npm start', () => {
-  let dataDir: string;
-  beforeAll(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'apikeys-plans-'));
-  });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDirOf = tempDataDir('apikeys-plans-');
 
   it('throttles a burst to the bucket, stops a team at its quota, leaves the other team alone, and keeps the quota across a restart', async () => {
+    const dataDir = dataDirOf();
     // Prepare: two teams on the default plan
     const env = { USAGE_PLANS };
     const [teamA, teamB] = [randomUUID(), randomUUID()];

@@ -3,11 +3,28 @@
  * a real process on its own DATA_DIR, and the bootstrap CLI against it.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { recordIssuedValue } from './issued-values';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+/** A fresh DATA_DIR for the tests of the enclosing describe, removed after them; read it inside a test. */
+export function tempDataDir(prefix: string): () => string {
+  let dir: string | undefined;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), prefix));
+  });
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!dir) throw new Error('tempDataDir: read it inside a test');
+    return dir;
+  };
+}
 
 /** The environment of a local runtime of its own on `dataDir` (plus `extra`), free of the test run's engine. */
 export function isolatedEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
