@@ -81,6 +81,13 @@ async function recordDuring(act: () => Promise<void>): Promise<Record<keyof Reco
 const declared = (name: FunctionWithStore) => accessOf(FUNCTION_OPERATIONS[name]);
 
 /** After each recording: the requests sent per table are the ones its throttle alarm is built from. */
+/** Runs `act` and requires exactly the function's declared actions and requests. */
+async function expectExactlyDeclared(name: FunctionWithStore, act: () => Promise<void>): Promise<void> {
+  const used = await recordDuring(act);
+  expect(used).toEqual(declared(name));
+  expectRequestsDeclared(name);
+}
+
 const expectRequestsDeclared = (name: FunctionWithStore) => {
   for (const table of ['key', 'audit'] as const) {
     expect({ name, table, requests: [...requestsSeen[table]].sort() }).toEqual({ name, table, requests: requestsOf(FUNCTION_OPERATIONS[name], table) });
@@ -95,13 +102,9 @@ describe('each function sends exactly the storage actions it declares', () => {
     const team = await newTeam();
 
     // Act
-    const used = await recordDuring(async () => {
+    await expectExactlyDeclared('generate-api-key', async () => {
       expectStatus(await call('create', { key: team.key, body: { name: 'n', type: 'sk', environment: 'live', team_id: team.teamId } }), 201);
     });
-
-    // Assess
-    expect(used).toEqual(declared('generate-api-key'));
-    expectRequestsDeclared('generate-api-key');
   });
 
   it('regenerate-api-key: with a grace period, and at once over a finished transition', async () => {
@@ -130,13 +133,9 @@ describe('each function sends exactly the storage actions it declares', () => {
     expectStatus(await call('regenerate', { key: team.key, body: { key_id: manager.id } }), 200);
 
     // Act
-    const used = await recordDuring(async () => {
+    await expectExactlyDeclared('delete-api-key', async () => {
       expectStatus(await call('delete', { key: team.key, body: { key_id: manager.id, confirm_deletion: true } }), 200);
     });
-
-    // Assess
-    expect(used).toEqual(declared('delete-api-key'));
-    expectRequestsDeclared('delete-api-key');
   });
 
   it('verify-api-key: a valid value and an unknown one', async () => {
@@ -146,14 +145,10 @@ describe('each function sends exactly the storage actions it declares', () => {
     const unknown = `${key.key.slice(0, -8)}AAAAAAAA`;
 
     // Act
-    const used = await recordDuring(async () => {
+    await expectExactlyDeclared('verify-api-key', async () => {
       expect((await callVerify({ key: key.key })).body.valid).toBe(true);
       await callVerify({ key: unknown });
     });
-
-    // Assess
-    expect(used).toEqual(declared('verify-api-key'));
-    expectRequestsDeclared('verify-api-key');
   });
 
   it('authorizer: a valid value', async () => {
@@ -163,13 +158,9 @@ describe('each function sends exactly the storage actions it declares', () => {
     const authorizer = authorizerWith(() => [], testServices);
 
     // Act
-    const used = await recordDuring(async () => {
+    await expectExactlyDeclared('authorizer', async () => {
       expect((await callAuthorizer(authorizer, { headers: { 'x-api-key': key.key } })).result?.principalId).toBe(key.id);
     });
-
-    // Assess
-    expect(used).toEqual(declared('authorizer'));
-    expectRequestsDeclared('authorizer');
   });
 
   it('expire-old-value: a transition past its end', async () => {
@@ -182,24 +173,18 @@ describe('each function sends exactly the storage actions it declares', () => {
     const expire = makeExpireHandler(testServices);
 
     // Act
-    const used = await recordDuring(async () => {
+    await expectExactlyDeclared('expire-old-value', async () => {
       const result = await expire({ key_id: key.id, generation: 2 }, { awsRequestId: 'store-operations' } as Context);
       expect(result).toMatchObject({ outcome: 'expired' });
     });
-
-    // Assess
-    expect(used).toEqual(declared('expire-old-value'));
-    expectRequestsDeclared('expire-old-value');
   });
 
   it('list-api-keys: a page of keys with their last use', async () => {
     const team = await newTeam();
     await createKey(team);
-    const used = await recordDuring(async () => {
+    await expectExactlyDeclared('list-api-keys', async () => {
       expectStatus(await call('list', { key: team.key, query: { team_id: team.teamId } }), 200);
     });
-    expect(used).toEqual(declared('list-api-keys'));
-    expectRequestsDeclared('list-api-keys');
   });
 
   it('get-api-key and get-api-key-usage', async () => {
@@ -217,34 +202,28 @@ describe('each function sends exactly the storage actions it declares', () => {
     const team = await newTeam();
     const manager = await createKey(team, { scopes: ['keys.manage'] });
     expectStatus(await call('regenerate', { key: team.key, body: { key_id: manager.id } }), 200);
-    const used = await recordDuring(async () => {
+    await expectExactlyDeclared('update-api-key', async () => {
       expectStatus(await call('update', { key: team.key, body: { key_id: manager.id, is_active: false } }), 200);
     });
-    expect(used).toEqual(declared('update-api-key'));
-    expectRequestsDeclared('update-api-key');
   });
 
   it('list-audit-events: a key’s trail and the team’s', async () => {
     const team = await newTeam();
-    const used = await recordDuring(async () => {
+    await expectExactlyDeclared('list-audit-events', async () => {
       expectStatus(await call('audit', { key: team.key, query: { key_id: team.keyId } }), 200);
       expectStatus(await call('audit', { key: team.key, query: { team_id: team.teamId } }), 200);
     });
-    expect(used).toEqual(declared('list-audit-events'));
-    expectRequestsDeclared('list-audit-events');
   });
 
   it('generate-api-key and regenerate-api-key under an Idempotency-Key', async () => {
     const team = await newTeam();
     const key = await createKey(team);
     const headers = { 'Idempotency-Key': 'store-operations' };
-    const used = await recordDuring(async () => {
+    await expectExactlyDeclared('generate-api-key', async () => {
       const body = { name: 'n', type: 'sk', environment: 'live', team_id: team.teamId };
       expectStatus(await call('create', { key: team.key, body, headers }), 201);
       expectStatus(await call('create', { key: team.key, body, headers }), 201);
     });
-    expect(used).toEqual(declared('generate-api-key'));
-    expectRequestsDeclared('generate-api-key');
     const rolled = await recordDuring(async () => {
       expectStatus(await call('regenerate', { key: team.key, body: { key_id: key.id }, headers: { 'Idempotency-Key': 'store-operations-roll' } }), 200);
     });
@@ -259,10 +238,8 @@ describe('each function sends exactly the storage actions it declares', () => {
     const team = await newTeam();
     const authorize = makeManagementAuthorizer(testServices);
     const event = { type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:1:api/prod/GET/x', headers: { Authorization: `Bearer ${team.key}` } };
-    const used = await recordDuring(async () => {
+    await expectExactlyDeclared('management-authorizer', async () => {
       expect((await authorize(event as never, {} as Context))?.principalId).toBe(team.keyId);
     });
-    expect(used).toEqual(declared('management-authorizer'));
-    expectRequestsDeclared('management-authorizer');
   });
 });
