@@ -62,7 +62,7 @@ export function authorizerWith(routeTable: () => readonly RouteScope[], services
   return middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>({ timeoutEarlyInMillis: 0 })
     .use(
       observedApi<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>(services, {
-                route: () => 'authorizer',
+        route: () => 'authorizer',
         settle: (o, request) => signals.verification(o, outcomeCodeOf(request.response, request.error)),
       }),
     )

@@ -17,7 +17,7 @@ export const makeHandler = (services: () => Services) =>
   middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>({ timeoutEarlyInMillis: 0 })
     .use(
       observedApi<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>(services, {
-                route: () => 'management-authorizer',
+        route: () => 'management-authorizer',
         settle: (o, request) => signals.managementAuthorization(o, outcomeOf(request.response, request.error)),
       }),
     )

@@ -55,25 +55,15 @@ async function verifyApiKey(services: Services, event: VerifyEvent): Promise<API
   return jsonResponse(200, verifyResponseBody(outcome.result), event.meta.requestId, verifyResponseHeaders(outcome.result, services.clock.now()));
 }
 
-/** The `error.code` of an error answer. */
-function errorCodeOf(response: APIGatewayProxyResult | null | undefined): string | undefined {
-  try {
-    const code = (JSON.parse(response?.body ?? '') as { error?: { code?: unknown } }).error?.code;
-    return typeof code === 'string' ? code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export const makeHandler = (services: () => Services) =>
   middy<AnyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
     .use(
       observedApi<AnyEvent, APIGatewayProxyResult>(services, {
-                route: apiRoute,
+        route: apiRoute,
         answerLine: 'DEBUG',
         // A request refused before verification (400, 413, 415, 500) is counted under its error code.
         settle: (o, request) => {
-          if (!o.metrics.hasStoredMetrics()) signals.verification(o, errorCodeOf(request.response) ?? ErrorCode.INTERNAL);
+          if (!o.metrics.hasStoredMetrics()) signals.verification(o, request.error instanceof ApiError ? request.error.code : ErrorCode.INTERNAL);
         },
       }),
     )

@@ -32,7 +32,7 @@ export function managementHandler<TSchema extends z.ZodType>(
   return middy<ManagementEvent<unknown>, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
     .use(
       observedApi<ManagementEvent<unknown>, APIGatewayProxyResult>(services, {
-                route: apiRoute,
+        route: apiRoute,
         answerLine: 'INFO',
         settle: (o, request) => signals.managementCall(o, apiRoute(request.event) ?? 'unknown', request.response?.statusCode ?? 500),
       }),
