@@ -155,8 +155,7 @@ export class UsageStore {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
       }
       if (item) {
-        this.forgetCopied(use.keyId, copied);
-        await this.copyStaleDays(item, use.at);
+        await this.tidyDays(item, copied, use.at);
         const windows = item.windows ?? {};
         const previous = windows[String(index - 1)] ?? 0;
         const current = windows[String(index)] ?? 0;
@@ -178,8 +177,7 @@ export class UsageStore {
 
     const refusedItem = await this.recordRefusedUse(use, copied);
     if (refusedItem === undefined) return { admitted: false, reason: 'NO_USAGE_ITEM' };
-    this.forgetCopied(use.keyId, copied);
-    await this.copyStaleDays(refusedItem, use.at);
+    await this.tidyDays(refusedItem, copied, use.at);
     const windows = refusedItem.windows ?? {};
     this.endedWindows.remember(use.keyId, index - 1, windows[String(index - 1)] ?? 0);
     return refused(use, windows);
@@ -243,11 +241,12 @@ export class UsageStore {
     );
   }
 
-  private forgetCopied(keyId: string, days: readonly string[]): void {
-    const pending = this.copiedDays.get(keyId);
-    if (!pending) return;
-    for (const day of days) pending.delete(day);
-    if (pending.size === 0) this.copiedDays.delete(keyId);
+  /** After a recording write: forget the copied days it removed, then copy the days that turned old. */
+  private async tidyDays(item: UsageItem, removed: readonly string[], at: Date): Promise<void> {
+    const pending = this.copiedDays.get(item.key_id);
+    for (const day of removed) pending?.delete(day);
+    if (pending?.size === 0) this.copiedDays.delete(item.key_id);
+    await this.copyStaleDays(item, at);
   }
 
   /**
