@@ -16,7 +16,7 @@ import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
 import { config } from '../../lambda/shared/platform/config';
 import { createDynamoClient } from '../../lambda/shared/platform/dynamo';
 import { call, createKey, newTeam } from '../support/api';
-import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
+import { expectStatus, installManualClock, keyInTransition, restoreSystemClock } from '../support/keys';
 import { testServices, useTestServices } from '../support/services';
 import { callAuthorizer, callVerify } from '../verify/helpers';
 import type { Context } from 'aws-lambda';
@@ -128,13 +128,11 @@ describe('each function sends exactly the storage actions it declares', () => {
 
   it('delete-api-key: a manager key while another manager survives, in a transition', async () => {
     // Prepare
-    const team = await newTeam();
-    const manager = await createKey(team, { scopes: ['keys.manage'] });
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: manager.id } }), 200);
+    const { team, keyId: managerId } = await keyInTransition({ scopes: ['keys.manage'] });
 
     // Act
     await expectExactlyDeclared('delete-api-key', async () => {
-      expectStatus(await call('delete', { key: team.key, body: { key_id: manager.id, confirm_deletion: true } }), 200);
+      expectStatus(await call('delete', { key: team.key, body: { key_id: managerId, confirm_deletion: true } }), 200);
     });
   });
 
@@ -199,11 +197,9 @@ describe('each function sends exactly the storage actions it declares', () => {
   });
 
   it('update-api-key: a manager disabled while another survives, in a transition', async () => {
-    const team = await newTeam();
-    const manager = await createKey(team, { scopes: ['keys.manage'] });
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: manager.id } }), 200);
+    const { team, keyId: managerId } = await keyInTransition({ scopes: ['keys.manage'] });
     await expectExactlyDeclared('update-api-key', async () => {
-      expectStatus(await call('update', { key: team.key, body: { key_id: manager.id, is_active: false } }), 200);
+      expectStatus(await call('update', { key: team.key, body: { key_id: managerId, is_active: false } }), 200);
     });
   });
 

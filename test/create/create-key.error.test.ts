@@ -1,4 +1,4 @@
-import { call, newTeam, type TestTeam } from '../support/api';
+import { call, type TestTeam, teamPerSuite } from '../support/api';
 import { teamKeyCount, usageItem } from '../support/store';
 
 /** A body that passes validation, to break one field at a time. */
@@ -7,10 +7,7 @@ function validBody(team: TestTeam): Record<string, unknown> {
 }
 
 describe('POST /functions/v1/generate-api-key — validation errors', () => {
-  let team: TestTeam;
-  beforeAll(async () => {
-    team = await newTeam('live');
-  });
+  const team = teamPerSuite();
 
   const cases: Array<[string, (body: Record<string, unknown>) => void, string]> = [
     ['name missing', (b) => delete b.name, 'name'],

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { call, createKey, newTeam, type TestTeam } from '../support/api';
+import { call, createKey, newTeam, teamPerSuite } from '../support/api';
 import { auditRecordsOf, keyItem, lookupItemOf, usageItem } from '../support/store';
 import { parseKeyValue } from '../../lambda/shared/keys/key-values';
 
@@ -9,10 +9,7 @@ const API_KEY_FIELDS = [
 ].sort();
 
 describe('POST /functions/v1/generate-api-key — happy path', () => {
-  let team: TestTeam;
-  beforeAll(async () => {
-    team = await newTeam('live');
-  });
+  const team = teamPerSuite();
 
   it('creates a pk key with a wildcard domain and answers 201 with every field of the resource', async () => {
     // Prepare

@@ -1,6 +1,6 @@
 import { testClock } from '../support/services';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { call, createKey, newTeam, type TestTeam } from '../support/api';
+import { call, createKey, newTeam, type TestTeam, teamPerSuite } from '../support/api';
 import { teamKeyCount } from '../support/store';
 import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { config } from '../../lambda/shared/platform/config';
@@ -15,10 +15,7 @@ function body(team: TestTeam, overrides: Record<string, unknown> = {}) {
 }
 
 describe('POST /functions/v1/generate-api-key — authentication and authorization', () => {
-  let team: TestTeam;
-  beforeAll(async () => {
-    team = await newTeam('live');
-  });
+  const team = teamPerSuite();
   afterEach(() => testClock.use(systemClock));
 
   describe('401: who is calling cannot be established', () => {

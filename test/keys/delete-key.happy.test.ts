@@ -5,7 +5,7 @@
  */
 import { MS_PER_DAY, epochSeconds } from '../../lambda/shared/platform/clock';
 import { actorOf, call, createKey, newTeam } from '../support/api';
-import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, storedKeyState } from '../support/keys';
+import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, selfManagingKey, storedKeyState } from '../support/keys';
 import { auditRecordsOf, keyItem, lookupItemsForKey, usageItem } from '../support/store';
 
 const RESPONSE_FIELDS = ['audit_info', 'deleted_key', 'message', 'success'];
@@ -192,16 +192,17 @@ describe('delete: revocation', () => {
     expect(await checkValue(team.key)).toMatchObject({ valid: true });
   });
 
-  it('the bootstrap key may delete itself once another manager key exists', async () => {
+  it('the bootstrap key may delete itself once another manager key exists, and is refused on its next request', async () => {
     // Prepare
-    const team = await newTeam();
-    const successor = await createKey(team, { scopes: MANAGER_SCOPES });
+    const { team, key: successor } = await selfManagingKey();
 
     // Act
     const response = await call('delete', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
+    const next = await call('delete', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
+    expectStatus(next, 401);
     expect(await checkValue(team.key)).toMatchObject({ valid: false });
     expect(await checkValue(successor.key)).toMatchObject({ valid: true });
   });

@@ -29,6 +29,16 @@ async function regeneratedKey(team: TestTeam, graceDays?: number) {
   };
 }
 
+/** A key regenerated with one grace day, then again (`secondGraceDays`) at the end of the first transition. */
+async function regeneratedAgainAtTheEnd(secondGraceDays: number) {
+  const team = await newTeam();
+  const key = await regeneratedKey(team, 1);
+  clock().set(key.endsAt);
+  const second = await call('regenerate', { key: team.key, body: { key_id: key.id, grace_period_days: secondGraceDays } });
+  expectStatus(second, 200);
+  return { team, key, second };
+}
+
 describe('grace boundaries by the clock', () => {
   it('at transition_ends_at − 1 ms the old value still authenticates', async () => {
     // Prepare
@@ -123,16 +133,10 @@ describe('regenerate again by the clock', () => {
   });
 
   it('the second regeneration makes the first new value the old one; the first old value is gone for good', async () => {
-    // Prepare
-    const team = await newTeam();
-    const key = await regeneratedKey(team, 1);
-    clock().set(key.endsAt);
-
-    // Act
-    const second = await call('regenerate', { key: team.key, body: { key_id: key.id, grace_period_days: 1 } });
+    // Prepare, Act
+    const { key, second } = await regeneratedAgainAtTheEnd(1);
 
     // Assess
-    expectStatus(second, 200);
     const results = {
       firstOld: (await checkValue(key.oldValue)).valid,
       firstNew: await checkValue(key.newValue),
@@ -148,11 +152,7 @@ describe('regenerate again by the clock', () => {
 
   it('the old value of the second transition dies at its own end, by the clock', async () => {
     // Prepare
-    const team = await newTeam();
-    const key = await regeneratedKey(team, 1);
-    clock().set(key.endsAt);
-    const second = await call('regenerate', { key: team.key, body: { key_id: key.id, grace_period_days: 3 } });
-    expectStatus(second, 200);
+    const { key, second } = await regeneratedAgainAtTheEnd(3);
     const secondEnd = Date.parse(second.body.key_info.transition_ends_at);
 
     // Act

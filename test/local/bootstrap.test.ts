@@ -15,7 +15,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { runtimeFilePath, startDynamoLocal } from '../../local/dynamodb-local';
 import { recordIssuedValue } from '../support/issued-values';
 import { requestTo, startTestServer } from '../support/http';
-import { npmStart } from '../support/local-runtime';
+import { npmStart, tempDataDir } from '../support/local-runtime';
 import { auditRecordsOf, lookupItemOf } from '../support/store';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -176,13 +176,10 @@ describe('bootstrap CLI', () => {
   });
 
   describe('with a DATA_DIR', () => {
-    let dataDir: string;
-    beforeEach(() => {
-      dataDir = mkdtempSync(path.join(tmpdir(), 'bootstrap-data-'));
-    });
-    afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDirOf = tempDataDir('bootstrap-data-', { each: true });
 
     it('starts its own DynamoDB Local when npm start is not running, and stops it', () => {
+      const dataDir = dataDirOf();
       // Act
       const result = runBootstrap(['--team-id', randomUUID(), '--json'], envWithoutEngine(dataDir));
 
@@ -198,6 +195,7 @@ describe('bootstrap CLI', () => {
     }, 90_000);
 
     it('writes through the engine of a running npm start, whose API then accepts the key', async () => {
+      const dataDir = dataDirOf();
       // Prepare: `npm start` on a free port
       const running = await npmStart(dataDir);
       const baseUrl = running.baseUrl;

@@ -24,6 +24,7 @@ import {
   startDynamoLocal,
 } from '../../local/dynamodb-local';
 import { ensureTables } from '../../local/tables';
+import { tempDataDir } from '../support/local-runtime';
 
 function processAlive(pid: number): boolean {
   try {
@@ -206,13 +207,10 @@ describe('ensureTables', () => {
 });
 
 describe('claimDataDir', () => {
-  let dataDir: string;
-  beforeEach(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'data-dir-test-'));
-  });
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDirOf = tempDataDir('data-dir-test-', { each: true });
 
   it('lets one process hold a data directory and records what it runs', () => {
+    const dataDir = dataDirOf();
     // Prepare
     const claim = claimDataDir(dataDir, 'start');
 
@@ -228,6 +226,7 @@ describe('claimDataDir', () => {
   });
 
   it('takes over a record left by a process that died', () => {
+    const dataDir = dataDirOf();
     // Prepare
     const stale = { pid: deadPid(), owner: 'start', startedAt: new Date(0).toISOString() };
     writeFileSync(runtimeFilePath(dataDir), JSON.stringify(stale));

@@ -15,9 +15,9 @@ import { ExpiryNotDueError, makeHandler, NOT_DUE_RETRY_WINDOW_MS } from '../../l
 import { hashKeyValue } from '../../lambda/shared/keys/key-values';
 import { config } from '../../lambda/shared/platform/config';
 import { expireOldValue, type ExpireOldValueOutcome } from '../../lambda/shared/rotation/expire-old-value';
-import { call, createKey, newTeam, type TestTeam } from '../support/api';
-import { checkValue, expectStatus, installManualClock, restoreSystemClock, storedKeyState, useValueTimes } from '../support/keys';
-import { auditRecordsOf, keyItem, lookupItemOf } from '../support/store';
+import { call, createKey, newTeam } from '../support/api';
+import { checkValue, expectStatus, installManualClock, keyInTransition, restoreSystemClock, storedKeyState, useValueTimes, type KeyInTransition } from '../support/keys';
+import { auditRecordsOf, auditRecordsOfType, keyItem, lookupItemOf } from '../support/store';
 
 const handler = makeHandler(testServices);
 
@@ -40,36 +40,11 @@ function invoke(event: unknown): Promise<unknown> {
   return (handler as unknown as (event: unknown, context: Context) => Promise<unknown>)(event, context);
 }
 
-async function expiryRecords(keyId: string): Promise<Record<string, unknown>[]> {
-  return (await auditRecordsOf(keyId)).filter((record) => record.event_type === EXPIRED);
+function expiryRecords(keyId: string): Promise<Record<string, unknown>[]> {
+  return auditRecordsOfType(keyId, EXPIRED);
 }
 
-interface Transition {
-  team: TestTeam;
-  keyId: string;
-  oldValue: string;
-  newValue: string;
-  generation: number;
-  endsAt: string;
-}
-
-/** A key regenerated with a one-day grace period, at the manual clock's time. */
-async function keyInTransition(): Promise<Transition> {
-  const team = await newTeam();
-  const created = await createKey(team, { name: 'Rotating key' });
-  const response = await call('regenerate', { key: team.key, body: { key_id: created.id, grace_period_days: 1 } });
-  expectStatus(response, 200);
-  return {
-    team,
-    keyId: created.id,
-    oldValue: created.key,
-    newValue: response.body.new_key,
-    generation: 2,
-    endsAt: response.body.key_info.transition_ends_at,
-  };
-}
-
-function passTheEnd(transition: Transition): void {
+function passTheEnd(transition: KeyInTransition): void {
   clock.set(Date.parse(transition.endsAt) + 1000);
 }
 

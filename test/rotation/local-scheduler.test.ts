@@ -12,9 +12,9 @@ import { captured, testObservability, testServices, useTestServices } from '../s
 import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
 import type { RevocationRequest } from '../../lambda/shared/rotation/revocation-scheduler';
 import { createLocalScheduler, MAX_TIMER_DELAY_MS, type LocalRevocationScheduler } from '../../local/scheduler';
-import { call, createKey, newTeam, type TestTeam } from '../support/api';
-import { checkValue, expectStatus, installManualClock, restoreSystemClock, storedKeyState, useValueTimes } from '../support/keys';
-import { auditRecordsOf, keyItem, lookupItemOf } from '../support/store';
+import { call, createKey, newTeam } from '../support/api';
+import { checkValue, expectStatus, installManualClock, keyInTransition, restoreSystemClock, storedKeyState, useValueTimes, type KeyInTransition } from '../support/keys';
+import { auditRecordsOfType, keyItem, lookupItemOf } from '../support/store';
 import { expireOldValue } from '../../lambda/shared/rotation/expire-old-value';
 import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { config } from '../../lambda/shared/platform/config';
@@ -57,25 +57,15 @@ afterEach(async () => {
   jest.restoreAllMocks();
 });
 
-async function expiryRecords(keyId: string): Promise<Record<string, unknown>[]> {
-  return (await auditRecordsOf(keyId)).filter((record) => record.event_type === EXPIRED);
+function expiryRecords(keyId: string): Promise<Record<string, unknown>[]> {
+  return auditRecordsOfType(keyId, EXPIRED);
 }
 
-interface Rotated {
-  team: TestTeam;
-  keyId: string;
-  oldValue: string;
-  newValue: string;
-  endsAt: string;
-}
-
-async function rotatedKey(graceDays = 1): Promise<Rotated> {
-  const team = await newTeam();
-  const created = await createKey(team, { name: 'Locally rotated' });
-  ownKeys.add(created.id);
-  const response = await call('regenerate', { key: team.key, body: { key_id: created.id, grace_period_days: graceDays } });
-  expectStatus(response, 200);
-  return { team, keyId: created.id, oldValue: created.key, newValue: response.body.new_key, endsAt: response.body.key_info.transition_ends_at };
+/** A key in transition whose expiries this file's scheduler runs (the expiry runs only on a tick, after this returns). */
+async function rotatedKey(graceDays = 1): Promise<KeyInTransition> {
+  const key = await keyInTransition({ graceDays, name: 'Locally rotated' });
+  ownKeys.add(key.keyId);
+  return key;
 }
 
 function pendingFor(scheduler: LocalRevocationScheduler, keyId: string) {

@@ -130,6 +130,18 @@ export async function newTeam(environment: 'live' | 'test' = 'live'): Promise<Te
 }
 
 /** The audit actor a management call by the team's bootstrap key records. */
+/**
+ * A team made once for the enclosing describe (in its `beforeAll`); the
+ * returned object is filled in before the first test runs.
+ */
+export function teamPerSuite(environment: 'live' | 'test' = 'live'): TestTeam {
+  const team = {} as TestTeam;
+  beforeAll(async () => {
+    Object.assign(team, await newTeam(environment));
+  });
+  return team;
+}
+
 export function actorOf(team: TestTeam, request: { sourceIp: string; userAgent: string; requestId: string }) {
   return { user_id: team.userId, key_id: team.keyId, source_ip: request.sourceIp, user_agent: request.userAgent, request_id: request.requestId };
 }

@@ -7,8 +7,10 @@
 import { testClock, testServices } from './services';
 import { ManualClock, systemClock } from '../../lambda/shared/platform/clock';
 import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyResult } from '../../lambda/shared/auth/verify';
-import { createKey, newTeam, type CallResult, type TestTeam } from './api';
+import { call, createKey, newTeam, type CallResult, type TestTeam } from './api';
 import { keyItem, lookupItemsForKey, usageItem } from './store';
+import { hashKeyValue } from '../../lambda/shared/keys/key-values';
+import { config } from '../../lambda/shared/platform/config';
 
 /** Scopes of a key that can itself call the management endpoints. */
 export const MANAGER_SCOPES = ['keys.manage', 'enc.*:read'];
@@ -62,6 +64,43 @@ export function expectStatus(response: CallResult, status: number): void {
   if (response.status !== status) {
     throw new Error(`expected HTTP ${status}, received ${response.status}: ${JSON.stringify(response.body)}`);
   }
+}
+
+/** A key regenerated with a grace period: both values and the transition's end. */
+export interface KeyInTransition {
+  team: TestTeam;
+  keyId: string;
+  oldValue: string;
+  newValue: string;
+  generation: number;
+  /** `transition_ends_at` as the API answered it. */
+  endsAt: string;
+  /** The regenerate answer itself. */
+  response: CallResult;
+}
+
+/** A key of `team` (a new team by default) regenerated with `graceDays`, at the clock's time. */
+export async function keyInTransition(
+  options: { team?: TestTeam; graceDays?: number; name?: string; scopes?: string[] } = {},
+): Promise<KeyInTransition> {
+  const team = options.team ?? (await newTeam());
+  const created = await createKey(team, { name: options.name ?? 'Rotating key', ...(options.scopes ? { scopes: options.scopes } : {}) });
+  const response = await call('regenerate', { key: team.key, body: { key_id: created.id, grace_period_days: options.graceDays ?? 1 } });
+  expectStatus(response, 200);
+  return {
+    team,
+    keyId: created.id,
+    oldValue: created.key,
+    newValue: response.body.new_key,
+    generation: 2,
+    endsAt: response.body.key_info.transition_ends_at,
+    response,
+  };
+}
+
+/** The values and their peppered hashes: what must never be found at rest. */
+export function valuesAndHashes(...values: string[]): string[] {
+  return [...values, ...values.map((value) => hashKeyValue(value, config.pepper))];
 }
 
 /** Read-only verification of a value (writes no usage). */

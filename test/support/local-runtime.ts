@@ -11,13 +11,16 @@ import { recordIssuedValue } from './issued-values';
 const ROOT = path.resolve(__dirname, '..', '..');
 const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
-/** A fresh DATA_DIR for the tests of the enclosing describe, removed after them; read it inside a test. */
-export function tempDataDir(prefix: string): () => string {
+/**
+ * A fresh DATA_DIR for the tests of the enclosing describe, removed after
+ * them (`each: true`: a fresh one for every test); read it inside a test.
+ */
+export function tempDataDir(prefix: string, { each = false }: { each?: boolean } = {}): () => string {
   let dir: string | undefined;
-  beforeAll(() => {
+  (each ? beforeEach : beforeAll)(() => {
     dir = mkdtempSync(path.join(tmpdir(), prefix));
   });
-  afterAll(() => {
+  (each ? afterEach : afterAll)(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
   return () => {

@@ -6,8 +6,8 @@
  * malformed `key_id` values and bodies (400). Every refusal is checked to
  * leave the target key exactly as it was.
  */
-import { call, createKey, newTeam, type CallOptions, type Endpoint } from './api';
-import { MANAGER_SCOPES, UNKNOWN_KEY_ID, checkValue, expectOnlyOneUse, expectStatus, installManualClock, restoreSystemClock, selfManagingKey, storedKeyState } from './keys';
+import { call, createKey, newTeam, type CallOptions, type CallResult, type Endpoint } from './api';
+import { MANAGER_SCOPES, UNKNOWN_KEY_ID, checkValue, expectOnlyOneUse, expectStatus, installManualClock, restoreSystemClock, selfManagingKey, storedKeyState, type StoredKeyState } from './keys';
 import { auditRecordsOf } from './store';
 
 export interface ManagementRoute {
@@ -38,6 +38,20 @@ function notFoundShape(body: { error: { code: string; message: string; details: 
   };
 }
 
+/** A refusal with `status` and `code` that left the target key as it was, still working. */
+async function expectRefusedAndUntouched(
+  response: CallResult,
+  status: number,
+  code: string,
+  target: { id: string; key: string },
+  before: StoredKeyState,
+): Promise<void> {
+  expectStatus(response, status);
+  expect(response.body.error.code).toBe(code);
+  expect(await storedKeyState(target.id)).toEqual(before);
+  expect(await checkValue(target.key)).toMatchObject({ valid: true });
+}
+
 export function runCommonManagementTests(route: ManagementRoute): void {
   const { endpoint, requestFor, success } = route;
   const act = (key: string | undefined, keyId: string) => call(endpoint, { key, ...requestFor(keyId) });
@@ -62,10 +76,7 @@ export function runCommonManagementTests(route: ManagementRoute): void {
       const response = await act(stranger.key, target.id);
 
       // Assess
-      expectStatus(response, 404);
-      expect(response.body.error.code).toBe('NOT_FOUND');
-      expect(await storedKeyState(target.id)).toEqual(before);
-      expect(await checkValue(target.key)).toMatchObject({ valid: true });
+      await expectRefusedAndUntouched(response, 404, 'NOT_FOUND', target, before);
     });
 
     it('another team’s key and an unknown id get the same 404 body apart from the id', async () => {
@@ -110,10 +121,7 @@ export function runCommonManagementTests(route: ManagementRoute): void {
       const response = await act(testManager.key, target.id);
 
       // Assess
-      expectStatus(response, 403);
-      expect(response.body.error.code).toBe('FORBIDDEN');
-      expect(await storedKeyState(target.id)).toEqual(before);
-      expect(await checkValue(target.key)).toMatchObject({ valid: true });
+      await expectRefusedAndUntouched(response, 403, 'FORBIDDEN', target, before);
     });
 
     it('a test key may act on a test key of its own team', async () => {

@@ -4,7 +4,7 @@
  * caches them per key.
  */
 import type { APIGatewayAuthorizerResult, Statement } from 'aws-lambda';
-import { call, createKey, newTeam, type TestTeam } from '../support/api';
+import { call, createKey, teamPerSuite } from '../support/api';
 import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
 import { teamItem, usageItem } from '../support/store';
 import { authorizerWith, routeScopesFromEnv } from '../../lambda/handlers/authorizer';
@@ -34,10 +34,7 @@ const ROUTES = routeScopesFromEnv({
 });
 
 describe('Lambda REQUEST authorizer', () => {
-  let team: TestTeam;
-  beforeAll(async () => {
-    team = await newTeam('live');
-  });
+  const team = teamPerSuite();
   afterEach(() => restoreSystemClock());
 
   describe('without a route table: any valid key, the whole stage', () => {

@@ -4,7 +4,7 @@
  * and the management endpoints counting the calling key.
  */
 import { testServices } from '../support/services';
-import { call, createKey, newTeam, type CallResult, type TestTeam } from '../support/api';
+import { call, createKey, type CallResult, teamPerSuite } from '../support/api';
 import { expectStatus, installManualClock, MANAGER_SCOPES, restoreSystemClock, UNKNOWN_KEY_ID } from '../support/keys';
 import { usageItem } from '../support/store';
 import { RATE_WINDOW_MS, windowIndex } from '../../lambda/shared/usage/rate-window';
@@ -41,10 +41,7 @@ function nextHourStart(): number {
 }
 
 describe('per-key rate limit', () => {
-  let team: TestTeam;
-  beforeAll(async () => {
-    team = await newTeam('live');
-  });
+  const team = teamPerSuite();
   afterEach(() => restoreSystemClock());
 
   describe('exactness: limit 100, 150 requests, 50 in flight at once', () => {

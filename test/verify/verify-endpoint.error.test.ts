@@ -4,7 +4,7 @@
  * nothing.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { call, createKey, newTeam, type TestTeam } from '../support/api';
+import { call, createKey, teamPerSuite } from '../support/api';
 import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../support/keys';
 import { usageItem } from '../support/store';
 import { documentClient } from '../../lambda/shared/platform/dynamo';
@@ -15,10 +15,7 @@ import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
 import { callVerify, countDynamoRequests } from './helpers';
 
 describe('POST /functions/v1/verify-api-key — keys that do not verify', () => {
-  let team: TestTeam;
-  beforeAll(async () => {
-    team = await newTeam('live');
-  });
+  const team = teamPerSuite();
   afterEach(() => restoreSystemClock());
 
   /** The answer for `value`, asserting the invalid shape: no key, no rate limit, no CORS. */

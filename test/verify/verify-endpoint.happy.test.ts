@@ -2,7 +2,7 @@
  * POST /functions/v1/verify-api-key — keys that verify: the answer, the
  * usage it records, keys in transition, and the restrictions they pass.
  */
-import { call, createKey, newTeam, type TestTeam } from '../support/api';
+import { call, createKey, teamPerSuite } from '../support/api';
 import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../support/keys';
 import { transitionsOf, usageItem } from '../support/store';
 import { RATE_WINDOW_MS } from '../../lambda/shared/usage/rate-window';
@@ -10,10 +10,7 @@ import { dayOf } from '../../lambda/shared/usage/usage-figures';
 import { callVerify } from './helpers';
 
 describe('POST /functions/v1/verify-api-key — valid keys', () => {
-  let team: TestTeam;
-  beforeAll(async () => {
-    team = await newTeam('live');
-  });
+  const team = teamPerSuite();
   afterEach(() => restoreSystemClock());
 
   it('a valid secret key → 200 VALID with the key and its rate limit', async () => {
