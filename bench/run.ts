@@ -13,6 +13,10 @@
  * 3. Cost per verification: the usage item a verification writes, for a key
  *    with 400 days of history, sized by DynamoDB's rules, and the write
  *    units DynamoDB reports for that write (`ReturnConsumedCapacity`).
+ * 4. Hot key: one key, 32 verifications in flight, usage leases off and on
+ *    in alternating rounds: verifications per second, usage writes per
+ *    verification, totals checked exact after a flush.
+ * (2 and 3 run with leases off: a verification that writes its own use.)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -47,6 +51,7 @@ const BUDGET = {
   archiverInitRatio: 1.6,
   verifyP50Ratio: 1.25,
   usageItemBytes: 1024,
+  hotKeyWritesPerVerification: 0.1,
 };
 
 const percentile = (values: readonly number[], p: number) => {
@@ -168,16 +173,30 @@ async function coldStart(): Promise<Record<string, unknown>> {
 
 const TABLES = { keyTable: `bench-${KEY_TABLE.logicalName}`, auditTable: `bench-${AUDIT_TABLE.logicalName}` };
 
-/** The services under test, and a document client of their own for the raw requests. */
-function benchServices(endpoint: string): { services: Services; doc: DynamoDBDocumentClient } {
+/**
+ * The services under test, and a document client of their own for the raw
+ * requests. `leases`: whether the usage store leases hot keys' capacity
+ * (off: every verification writes its use, what a key at a low rate pays).
+ */
+function benchServices(endpoint: string, leases: boolean): { services: Services; doc: DynamoDBDocumentClient; usageWrites(): number } {
   const doc = documentClientOf(localDynamoClient(endpoint));
+  const db = documentClientOf(localDynamoClient(endpoint));
+  let writes = 0;
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'UpdateCommand' || context.commandName === 'UpdateItemCommand') writes += 1;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countUsageWrites' },
+  );
   const services = createServices({
-    db: documentClientOf(localDynamoClient(endpoint)),
+    db,
     clock: systemClock,
     settings: { keyTableName: TABLES.keyTable, auditTableName: TABLES.auditTable, planRateLimit: 1_000_000, guessLimitPerMinute: 1_000_000 },
     observe: sinkObservability(() => undefined, () => undefined),
+    usageLeases: { enabled: leases },
   });
-  return { services, doc };
+  return { services, doc, usageWrites: () => writes };
 }
 
 function verifyEvent(value: string): APIGatewayProxyEvent {
@@ -312,6 +331,63 @@ async function costPerVerification(services: Services, doc: DynamoDBDocumentClie
   };
 }
 
+/**
+ * Hot key: one key verified by 32 concurrent callers in one process, with
+ * leases off (every verification writes the usage item) and on, in
+ * alternating rounds: verifications per second and usage writes per
+ * verification; the item's total is checked exact after a flush.
+ */
+async function hotKey(endpoint: string, value: string, keyId: string): Promise<Record<string, unknown>> {
+  const n = QUICK ? 2_000 : 10_000;
+  const rounds = QUICK ? 1 : 2;
+  const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+  const runs: Record<'off' | 'on', { perSecond: number[]; writesPerVerification: number[] }> = {
+    off: { perSecond: [], writesPerVerification: [] },
+    on: { perSecond: [], writesPerVerification: [] },
+  };
+  for (let round = 0; round < rounds; round++) {
+    for (const mode of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+      const bench = benchServices(endpoint, mode === 'on');
+      const handler = makeVerifyHandler(() => bench.services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+      const totalOf = async () =>
+        Number((await bench.doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }))).Item?.total_requests);
+      const before = await totalOf();
+      let next = 0;
+      const started = process.hrtime.bigint();
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (next < n) {
+            next += 1;
+            const answer = await handler(verifyEvent(value), context);
+            if (answer.statusCode !== 200) throw new Error(`hot key: verify answered ${answer.statusCode} ${answer.body}`);
+          }
+        }),
+      );
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const writes = bench.usageWrites();
+      await bench.services.usage.flushPending();
+      const counted = (await totalOf()) - before;
+      if (counted !== n) throw new Error(`hot key (${mode}): ${n} verifications, ${counted} counted`);
+      runs[mode].perSecond.push(n / seconds);
+      runs[mode].writesPerVerification.push(writes / n);
+    }
+  }
+  const summary = (mode: 'off' | 'on') => ({
+    verifications_per_second: round(median(runs[mode].perSecond), 0),
+    usage_writes_per_verification: round(median(runs[mode].writesPerVerification), 4),
+  });
+  const on = summary('on');
+  return {
+    in_flight: 32,
+    verifications: n,
+    rounds,
+    leases_off: summary('off'),
+    leases_on: on,
+    writes_per_verification_budget: BUDGET.hotKeyWritesPerVerification,
+    within_budget: on.usage_writes_per_verification <= BUDGET.hotKeyWritesPerVerification,
+  };
+}
+
 async function storage(): Promise<Record<string, unknown>> {
   let engine: DynamoLocal | undefined;
   try {
@@ -319,7 +395,8 @@ async function storage(): Promise<Record<string, unknown>> {
     engine = await startDynamoLocal({ inMemory: true });
     const client = localDynamoClient(engine.endpoint);
     await ensureTables(client, TABLES);
-    const { services, doc } = benchServices(engine.endpoint);
+    // Leases off: the latency and the cost of a verification that writes its own use (a key at a low rate).
+    const { services, doc } = benchServices(engine.endpoint, false);
     const teamId = randomUUID();
     await assignTeamPlan(services, teamId, 'default', localUsageKeys);
     const boot = await bootstrapTeamKey(services, { teamId, environment: 'live', userId: randomUUID() });
@@ -327,8 +404,10 @@ async function storage(): Promise<Record<string, unknown>> {
     const latency = await verifyLatency(services, doc, boot.key, boot.id);
     say('cost: seeding 400 days of history …');
     const cost = await costPerVerification(services, doc, boot.key, boot.id);
+    say('hot key: 32 in flight on one key, leases off and on …');
+    const hot = await hotKey(engine.endpoint, boot.key, boot.id);
     client.destroy();
-    return { verify_latency: latency, cost_per_verification: cost };
+    return { verify_latency: latency, cost_per_verification: cost, hot_key: hot };
   } finally {
     await engine?.stop();
   }
@@ -359,11 +438,14 @@ async function main(): Promise<void> {
   say(`        its own requests without the handler ${JSON.stringify(latency.verify_requests_without_handler_ms)} ms; handler p50 overhead ${latency.handler_overhead_ms_p50} ms`);
   const cost = store.cost_per_verification as Record<string, unknown>;
   say(`Cost: usage item seeded with 400 days = ${cost.usage_item_bytes_seeded} bytes; after ${cost.verifications_to_drain_the_backlog} verifications it is ${cost.usage_item_bytes} bytes, ${cost.write_units_by_sizing_rules} write unit(s) by the sizing rules, ${cost.write_units_reported} reported (budget < ${cost.item_bytes_budget} bytes)`);
+  const hot = store.hot_key as Record<string, Record<string, unknown>>;
+  say(`Hot key (32 in flight, ${hot.verifications} verifications): leases off ${hot.leases_off.verifications_per_second}/s, ${hot.leases_off.usage_writes_per_verification} usage writes per verification; leases on ${hot.leases_on.verifications_per_second}/s, ${hot.leases_on.usage_writes_per_verification} (budget <= ${hot.writes_per_verification_budget})`);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   const misses = [
     ...(cold.functions as { function: string; within_budget: boolean }[]).filter((row) => !row.within_budget).map((row) => `cold start: ${row.function}`),
     ...(latency.within_budget ? [] : ['verify p50 ratio']),
     ...(cost.within_budget ? [] : ['usage item size']),
+    ...(hot.within_budget ? [] : ['hot key writes per verification']),
   ];
   say(misses.length === 0 ? 'All budgets met.' : `Budgets missed: ${misses.join(', ')}`);
   process.exitCode = misses.length === 0 ? 0 : 1;

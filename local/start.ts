@@ -218,6 +218,8 @@ export const servicesPart: LocalRuntimePart = {
       console.info(`Revocation scheduler: ${summary.armed} transition(s) armed, ${summary.firedAtOnce} expired at once`);
     }
     return async () => {
+      // Uses admitted from hot keys' leases and not written yet (the HTTP server has stopped before this part).
+      await services.usage.flushPending().catch((error: unknown) => context.runtimeLog.warn('pending uses not written', { error: String(error) }));
       await scheduler.stop();
       client.destroy();
     };

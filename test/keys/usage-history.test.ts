@@ -49,15 +49,19 @@ afterEach(() => restoreSystemClock());
 
 describe('usage history', () => {
   it('a 400-day-old key: its usage item shrinks under 1 KB within its next uses, totals and every day stay readable', async () => {
-    // Prepare
-    const now = Date.now();
+    // Prepare: noon tomorrow (ahead of the real clock, as stored TTLs need), so the uses below stay in one day
+    const clock = installManualClock(Math.floor(Date.now() / MS_PER_DAY + 1) * MS_PER_DAY + MS_PER_DAY / 2);
+    const now = clock.now().getTime();
     const team = await newTeam();
     const key = await createKey(team);
     const seeded = await seedHistory(key.id, 400, now);
     const sizeBefore = itemSizeBytes(await usageItem(key.id));
-    // Act: the first verification copies the 368 old days to their months, the next ten remove them (40 a write)
+    // Act: one verification a second (a rate at which each one writes): the first copies the 368 old days to their months, the next ten remove them (40 a write)
     const answers = [];
-    for (let i = 0; i < 11; i++) answers.push((await callVerify({ key: key.key })).body.code);
+    for (let i = 0; i < 11; i++) {
+      answers.push((await callVerify({ key: key.key })).body.code);
+      clock.advance(1000);
+    }
     const item = await usageItem(key.id);
     const report = await call('usage', { key: team.key, query: { key_id: key.id, days: '90' } });
     // Assess
@@ -101,7 +105,7 @@ describe('usage history', () => {
   });
 
   it('a key used every day: at most one extra write a day, to its month item', async () => {
-    // Prepare: a key already 40 days old, verified once, then once a day for 5 days
+    // Prepare: a key already 40 days old, verified twice, then three times a day (a second apart) for 5 days
     const clock = installManualClock();
     const team = await newTeam();
     const key = await createKey(team);
@@ -115,7 +119,10 @@ describe('usage history', () => {
         clock.set(clock.now().getTime() + MS_PER_DAY);
         counter.reset();
         // Act
-        for (let i = 0; i < 3; i++) await callVerify({ key: key.key });
+        for (let i = 0; i < 3; i++) {
+          await callVerify({ key: key.key });
+          clock.advance(1000);
+        }
         perDay.push(counter.requests.filter((request) => request.command === 'UpdateItemCommand').length);
       }
     } finally {

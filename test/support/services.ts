@@ -11,6 +11,7 @@ import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { createServices, type Services } from '../../lambda/shared/platform/services';
 import { sinkObservability } from '../../lambda/shared/platform/observability-sinks';
 import type { RevocationScheduler } from '../../lambda/shared/rotation/revocation-scheduler';
+import type { LeaseSettings } from '../../lambda/shared/usage/usage-lease';
 
 /** A clock that delegates to the one a test installed (the system clock by default). */
 class TestClock implements Clock {
@@ -54,11 +55,20 @@ export interface TestServiceParts {
   readonly db?: DynamoDBDocumentClient;
   /** A revocation scheduler. Default: none. */
   readonly scheduler?: RevocationScheduler;
+  /** Lease settings of the usage store. Default: the production defaults (on). */
+  readonly usageLeases?: Partial<LeaseSettings>;
 }
 
 /** Services with these parts, for one call (not installed). */
 export function servicesWith(parts: TestServiceParts): Services {
-  return createServices({ db: parts.db ?? documentClient(), clock: testClock, scheduler: parts.scheduler, settings: config, observe: testObservability });
+  return createServices({
+    db: parts.db ?? documentClient(),
+    clock: testClock,
+    scheduler: parts.scheduler,
+    settings: config,
+    observe: testObservability,
+    usageLeases: parts.usageLeases,
+  });
 }
 
 let current = servicesWith({});

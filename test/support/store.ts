@@ -1,6 +1,7 @@
 /** Direct reads of the tables, for assertions about what is (and is not) stored. */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../lambda/shared/platform/dynamo';
+import { testServices } from './services';
 import { keyTableKeys } from '../../lambda/contract/tables';
 import { hashKeyValue } from '../../lambda/shared/keys/key-values';
 import { config } from '../../lambda/shared/platform/config';
@@ -13,7 +14,11 @@ export async function getItem(key: { pk: string; sk: string }, table = config.ke
 }
 
 export const keyItem = (keyId: string) => getItem(keyTableKeys.key(keyId));
-export const usageItem = (keyId: string) => getItem(keyTableKeys.usage(keyId));
+/** A key's usage item, once the test services have written the uses they admitted from a lease (usage/usage-lease.ts). */
+export async function usageItem(keyId: string): Promise<Record<string, unknown> | undefined> {
+  await testServices().usage.flushPending();
+  return getItem(keyTableKeys.usage(keyId));
+}
 export const teamItem = (teamId: string) => getItem(keyTableKeys.team(teamId));
 export const lookupItemOf = (value: string) => getItem(keyTableKeys.valueLookup(hashKeyValue(value, config.pepper)));
 

@@ -36,6 +36,8 @@ export interface VerifyCallOptions {
   rawBody?: string | null;
   sourceIp?: string;
   method?: 'POST' | 'OPTIONS';
+  /** The verify handler to call (another instance, with services of its own); default the test services' one. */
+  handler?: ReturnType<typeof makeVerifyHandler>;
 }
 
 function lambdaContext(requestId: string): Context {
@@ -66,7 +68,7 @@ export async function callVerify(body: unknown, options: VerifyCallOptions = {})
       identity: { ...fixture.requestContext.identity, sourceIp: options.sourceIp ?? randomSourceIp() },
     },
   } as unknown as APIGatewayProxyEvent;
-  const result = await (verifyHandler as unknown as ProxyHandler)(event, lambdaContext(requestId));
+  const result = await ((options.handler ?? verifyHandler) as unknown as ProxyHandler)(event, lambdaContext(requestId));
   let parsed: unknown = result.body;
   try {
     parsed = JSON.parse(result.body);
@@ -137,11 +139,8 @@ export interface CountedRequest {
   attempts: number;
 }
 
-/**
- * Replaces the shared DynamoDB client with one whose middleware stack records
- * every request it sends. Call `restore()` afterwards.
- */
-export function countDynamoRequests(): { requests: CountedRequest[]; reset(): void; restore(): void } {
+/** A document client on the test engine that counts its requests (and HTTP attempts); destroy it after. */
+export function countingDocumentClient(): { db: DynamoDBDocumentClient; requests: CountedRequest[]; destroy(): void } {
   const requests: CountedRequest[] = [];
   const client = DynamoDBDocumentClient.from(createDynamoClient(), { marshallOptions: { removeUndefinedValues: true } });
   const counted = new WeakMap<object, CountedRequest>();
@@ -163,13 +162,23 @@ export function countDynamoRequests(): { requests: CountedRequest[]; reset(): vo
     },
     { step: 'finalizeRequest', priority: 'low', name: 'countAttempts' },
   );
-  useTestServices({ db: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }) });
   return {
+    db: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
     requests,
-    reset: () => requests.splice(0, requests.length),
+    destroy: () => client.destroy(),
+  };
+}
+
+/** Installs test services whose DynamoDB client counts its requests; `restore` puts the defaults back. */
+export function countDynamoRequests(): { requests: CountedRequest[]; reset(): void; restore(): void } {
+  const counting = countingDocumentClient();
+  useTestServices({ db: counting.db });
+  return {
+    requests: counting.requests,
+    reset: () => counting.requests.splice(0, counting.requests.length),
     restore: () => {
       useTestServices({});
-      client.destroy();
+      counting.destroy();
     },
   };
 }

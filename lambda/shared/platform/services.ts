@@ -10,6 +10,7 @@ import { KeyStore } from '../keys/key-store';
 import type { RevocationScheduler } from '../rotation/revocation-scheduler';
 import { EndedWindows } from '../usage/ended-windows';
 import { UsageStore } from '../usage/usage-store';
+import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../usage/usage-lease';
 import { systemClock, type Clock } from './clock';
 import { config } from './config';
 import { documentClientOf, createDynamoClient } from './dynamo';
@@ -39,6 +40,8 @@ export interface ServiceDeps {
   readonly observe: Observability;
   /** Work before the first request (in Lambda: the pepper secret); default none. */
   readonly ready?: () => Promise<void>;
+  /** Leases on hot keys' rate windows (usage/usage-lease.ts); default `DEFAULT_LEASE_SETTINGS` (on). */
+  readonly usageLeases?: Partial<LeaseSettings>;
 }
 
 /** What services use. */
@@ -69,7 +72,7 @@ export function createServices(deps: ServiceDeps): Services {
     clock: deps.clock,
     settings,
     keys: new KeyStore(tables),
-    usage: new UsageStore(tables, new EndedWindows()),
+    usage: new UsageStore(tables, new EndedWindows(), { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
     scheduler: deps.scheduler,
     observe: deps.observe,
     ready: deps.ready ?? (() => Promise.resolve()),

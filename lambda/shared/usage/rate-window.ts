@@ -58,23 +58,18 @@ export function windowCapacity(previous: number, elapsed: number, limit: number)
 }
 
 /**
- * Seconds until a request would be admitted, given the admitted counts of
- * the previous and current windows.
+ * When (epoch ms) a request would be admitted again, given the admitted
+ * counts of the previous and current windows at `at`.
  */
-export function secondsUntilAdmitted(previous: number, current: number, at: Date, limit: number): number {
-  const index = windowIndex(at);
-  const windowStart = index * RATE_WINDOW_MS;
-  let admitAt: number;
+export function admittedAgainAt(previous: number, current: number, at: Date, limit: number): number {
+  const windowStart = windowIndex(at) * RATE_WINDOW_MS;
   if (current + 1 <= limit && previous > 0) {
     // Within this window, once enough of the previous window has slid out.
-    const elapsedNeeded = 1 - (limit - current - 1) / previous;
-    admitAt = windowStart + elapsedNeeded * RATE_WINDOW_MS;
-  } else {
-    // In the next window, once enough of this window has slid out.
-    const elapsedNeeded = current > 0 ? Math.max(0, 1 - (limit - 1) / current) : 0;
-    admitAt = windowStart + RATE_WINDOW_MS + elapsedNeeded * RATE_WINDOW_MS;
+    return windowStart + (1 - (limit - current - 1) / previous) * RATE_WINDOW_MS;
   }
-  return Math.max(1, Math.ceil((admitAt - at.getTime()) / 1000));
+  // In the next window, once enough of this window has slid out.
+  const elapsedNeeded = current > 0 ? Math.max(0, 1 - (limit - 1) / current) : 0;
+  return windowStart + RATE_WINDOW_MS + elapsedNeeded * RATE_WINDOW_MS;
 }
 
 /** The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers) of a key's hourly limit. */

@@ -6,9 +6,11 @@
  * `countGuess`.
  *
  * The same write records the use (last_used_at, total_requests, per-day and
- * per-transition counts), so an admitted request costs exactly one write. A
+ * per-transition counts), so an admitted request costs at most one write. A
  * refused request is still an authenticated use: it is recorded by a second
- * write without taking a slot.
+ * write without taking a slot. A hot key's writes take a block of slots
+ * and carry the uses the process admitted or refused from it in memory
+ * (usage-lease.ts): mostly no write per request.
  *
  * Constant cost for life: the usage item keeps the last `USAGE_DAYS_KEPT`
  * days only. When a recording write returns a day older than that (at most
@@ -27,7 +29,8 @@ import type { UsageItem, UsageMonthItem } from '../keys/model';
 import type { StoreTables } from '../keys/key-store';
 import type { EndedWindows } from './ended-windows';
 import { epochSeconds } from '../platform/clock';
-import { RATE_WINDOW_MS, elapsedFraction, secondsUntilAdmitted, windowCapacity, windowIndex, type RateLimitState } from './rate-window';
+import { RATE_WINDOW_MS, admittedAgainAt, elapsedFraction, windowCapacity, windowIndex, type RateLimitState } from './rate-window';
+import { DEFAULT_LEASE_SETTINGS, KeyLeases, UsageDelta, type KeyLease, type LeaseSettings, type LocalDecision, type UseCounted } from './usage-lease';
 import { dayOf, staleDaysOf, summariseUsage, transitionCounterName, type UsageSummary } from './usage-figures';
 
 /**
@@ -59,25 +62,37 @@ interface UsageUpdate {
   names: Record<string, string>;
   values: Record<string, unknown>;
   sets: string[];
+  removes: string[];
 }
 
-/** The SET clauses that record one use (no rate-limit slot), and the REMOVE paths of days already copied to their month. */
-function usageClauses(use: UseToRecord, copiedDays: readonly string[] = []): UsageUpdate & { removes: string[] } {
-  const names: Record<string, string> = { '#day': dayOf(use.at) };
-  const values: Record<string, unknown> = { ':now': use.at.toISOString(), ':zero': 0, ':one': 1 };
-  const sets = [
-    'last_used_at = :now',
-    'total_requests = if_not_exists(total_requests, :zero) + :one',
-    'daily.#day = if_not_exists(daily.#day, :zero) + :one',
-  ];
-  if (use.transition) {
-    // A flat entry (`g2_old`) in the map that exists since creation: no
-    // per-transition map has to be made first, so the regenerate transaction
-    // never writes this hot item (a standard write racing a transaction on
-    // the same item makes one of them fail in DynamoDB).
-    names['#gr'] = transitionCounterName(use.transition.generation, use.transition.role);
-    sets.push('transitions.#gr = if_not_exists(transitions.#gr, :zero) + :one');
-  }
+/** What one use adds to the usage item. */
+function countedOf(use: UseToRecord): UseCounted {
+  return {
+    at: use.at,
+    day: dayOf(use.at),
+    transitionCounter: use.transition ? transitionCounterName(use.transition.generation, use.transition.role) : undefined,
+  };
+}
+
+/** The SET clauses that record `delta` (no rate-limit slot), and the REMOVE paths of days already copied to their month. */
+function usageClauses(delta: UsageDelta, copiedDays: readonly string[] = []): UsageUpdate {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': delta.lastAt.toISOString(), ':zero': 0, ':uses': delta.count };
+  const sets = ['last_used_at = :now', 'total_requests = if_not_exists(total_requests, :zero) + :uses'];
+  [...delta.days].forEach(([day, count], i) => {
+    names[`#day${i}`] = day;
+    values[`:day${i}`] = count;
+    sets.push(`daily.#day${i} = if_not_exists(daily.#day${i}, :zero) + :day${i}`);
+  });
+  // A flat entry (`g2_old`) in the map that exists since creation: no
+  // per-transition map has to be made first, so the regenerate transaction
+  // never writes this hot item (a standard write racing a transaction on
+  // the same item makes one of them fail in DynamoDB).
+  [...delta.transitions].forEach(([counter, count], i) => {
+    names[`#gr${i}`] = counter;
+    values[`:gr${i}`] = count;
+    sets.push(`transitions.#gr${i} = if_not_exists(transitions.#gr${i}, :zero) + :gr${i}`);
+  });
   const removes = copiedDays.map((day, i) => {
     names[`#cd${i}`] = day;
     return `daily.#cd${i}`;
@@ -85,38 +100,138 @@ function usageClauses(use: UseToRecord, copiedDays: readonly string[] = []): Usa
   return { names, values, sets, removes };
 }
 
-function refused(use: UseToRecord, windows: Record<string, number>): RecordUseResult {
-  const index = windowIndex(use.at);
-  const previous = windows[String(index - 1)] ?? 0;
-  const current = windows[String(index)] ?? 0;
+/** A refusal of `use` until `admittedAt` (epoch ms). */
+function refusedUntil(use: UseToRecord, admittedAt: number): RecordUseResult {
   return {
     admitted: false,
     reason: 'RATE_LIMITED',
     rateLimit: {
       limit: use.rateLimit,
       remaining: 0,
-      reset: Math.floor(((index + 1) * RATE_WINDOW_MS) / 1000),
-      retryAfterSeconds: secondsUntilAdmitted(previous, current, use.at, use.rateLimit),
+      reset: Math.floor(((windowIndex(use.at) + 1) * RATE_WINDOW_MS) / 1000),
+      retryAfterSeconds: Math.max(1, Math.ceil((admittedAt - use.at.getTime()) / 1000)),
     },
   };
+}
+
+/** When a slot frees for `use`, from the rate windows a write returned. */
+function admittedAtAfter(use: UseToRecord, windows: Record<string, number>): number {
+  const index = windowIndex(use.at);
+  return admittedAgainAt(windows[String(index - 1)] ?? 0, windows[String(index)] ?? 0, use.at, use.rateLimit);
+}
+
+/** The answer to a use admitted or refused from the process's lease, without a write. */
+function decidedLocally(use: UseToRecord, decision: LocalDecision): RecordUseResult {
+  if (!decision.admitted) return refusedUntil(use, decision.refusedUntil);
+  const reset = Math.floor(((windowIndex(use.at) + 1) * RATE_WINDOW_MS) / 1000);
+  return { admitted: true, rateLimit: { limit: use.rateLimit, remaining: decision.remaining, reset } };
 }
 
 
 export class UsageStore {
   /** Days this process copied to their month item, by key id: the next recording write removes them from the usage item. */
   private readonly copiedDays = new Map<string, Set<string>>();
+  /** This process's leases on hot keys (usage-lease.ts). */
+  private readonly leases: KeyLeases;
 
   constructor(
     private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>,
     /** This process's memory of ended windows' counts. */
     readonly endedWindows: EndedWindows,
-  ) {}
+    leaseSettings: LeaseSettings = DEFAULT_LEASE_SETTINGS,
+  ) {
+    this.leases = new KeyLeases(leaseSettings);
+  }
 
   /**
-   * Records one authenticated use and takes a rate-limit slot: one conditional
-   * UpdateItem when admitted. See the module comment for the algorithm.
+   * Records one authenticated use and takes a rate-limit slot: one
+   * conditional UpdateItem when admitted at low rates; for a hot key, mostly
+   * none (admitted or refused from the process's lease, written with the
+   * next write of the key). See the module comments of rate-window.ts and
+   * usage-lease.ts.
    */
   async recordUse(use: UseToRecord): Promise<RecordUseResult> {
+    const counted = countedOf(use);
+    if (!this.leases.settings.enabled) return this.writeUse(use, new UsageDelta().add(counted));
+    const lease = this.leases.of(use.keyId);
+    for (;;) {
+      if (lease.inflight) {
+        // One write of a key at a time in a process: the others wait for its block.
+        lease.waiting += 1;
+        await lease.inflight.catch(() => undefined);
+        lease.waiting -= 1;
+        continue;
+      }
+      const decision = lease.decide(counted, windowIndex(use.at));
+      if (decision) {
+        lease.onPending(() => void this.flushKey(use.keyId));
+        return decidedLocally(use, decision);
+      }
+      const since = lease.pendingStartedAt();
+      const pending = lease.takePending();
+      const delta = new UsageDelta().add(counted);
+      if (pending) delta.merge(pending);
+      let result: RecordUseResult | undefined;
+      const write = this.writeUse(use, delta, lease).then((written) => {
+        result = written;
+      });
+      lease.inflight = write.finally(() => {
+        lease.inflight = undefined;
+      });
+      try {
+        await lease.inflight;
+      } catch (error) {
+        // This request fails (its use is not recorded); the uses it carried stay pending.
+        lease.restore(pending, since);
+        lease.onPending(() => void this.flushKey(use.keyId));
+        throw error;
+      }
+      return result as RecordUseResult;
+    }
+  }
+
+  /**
+   * Writes every pending use of this process (for a clean shutdown, and for
+   * tests that read totals right after a burst).
+   */
+  async flushPending(): Promise<void> {
+    await Promise.all(this.leases.withPending().map((keyId) => this.flushKey(keyId)));
+  }
+
+  /** Writes a key's pending uses without taking a slot (the timer of a key that went quiet). */
+  private async flushKey(keyId: string): Promise<void> {
+    const lease = this.leases.of(keyId);
+    while (lease.inflight) await lease.inflight.catch(() => undefined);
+    const since = lease.pendingStartedAt();
+    const pending = lease.takePending();
+    if (!pending) return;
+    const write = (async () => {
+      const copied = this.copiedToRemove(keyId);
+      const item = await this.recordRefusedUse(keyId, pending, copied);
+      if (item) await this.tidyDays(item, copied, pending.lastAt);
+    })();
+    lease.inflight = write.finally(() => {
+      lease.inflight = undefined;
+    });
+    try {
+      await lease.inflight;
+    } catch {
+      // Kept for the next request or the next timer (a throttled table, a network error).
+      lease.restore(pending, since);
+      lease.onPending(() => void this.flushKey(keyId));
+    }
+  }
+
+  private copiedToRemove(keyId: string): string[] {
+    // A bounded number per write keeps the expression small; a long backlog (an old item) drains over a few uses.
+    return [...(this.copiedDays.get(keyId) ?? [])].slice(0, MAX_COPIED_DAYS_REMOVED_PER_WRITE);
+  }
+
+  /**
+   * The recording write of `delta` (this use and any pending ones), taking a
+   * block of slots (1 without a lease) when the window has room.
+   */
+  private async writeUse(use: UseToRecord, delta: UsageDelta, lease?: KeyLease): Promise<RecordUseResult> {
     const { db, keyTableName: tableName } = this.tables;
     const index = windowIndex(use.at);
     const elapsed = elapsedFraction(use.at);
@@ -126,33 +241,38 @@ export class UsageStore {
     const maxCurrent =
       knownPrevious === undefined ? use.rateLimit : Math.floor(windowCapacity(knownPrevious, elapsed, use.rateLimit));
 
-    // A bounded number per write keeps the expression small; a long backlog (an old item) drains over a few uses.
-    const copied = [...(this.copiedDays.get(use.keyId) ?? [])].slice(0, MAX_COPIED_DAYS_REMOVED_PER_WRITE);
+    const copied = this.copiedToRemove(use.keyId);
     if (maxCurrent >= 1) {
-      const usage = usageClauses(use, copied);
+      const usage = usageClauses(delta, copied);
       const names: Record<string, string> = { ...usage.names, '#w': String(index) };
       const removals: string[] = [];
       for (let back = 2; back < 2 + INLINE_TIDY_WINDOWS; back++) {
         names[`#old${back}`] = String(index - back);
         removals.push(`windows.#old${back}`);
       }
+      const wanted = lease ? lease.nextBlock(use.at.getTime(), index, maxCurrent, knownPrevious !== undefined) : 1;
       let item: UsageItem | undefined;
-      try {
-        const result = await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keyTableKeys.usage(use.keyId),
-            UpdateExpression: `SET ${[...usage.sets, 'windows.#w = if_not_exists(windows.#w, :zero) + :one'].join(', ')} REMOVE ${[...removals, ...usage.removes].join(', ')}`,
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(windows.#w) OR windows.#w < :max)',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ...usage.values, ':max': maxCurrent },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        item = result.Attributes as UsageItem;
-      } catch (error) {
-        // The window is full, or the usage item is gone: the use is recorded alone below.
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      let block = wanted;
+      for (const attempt of wanted > 1 ? [wanted, 1] : [1]) {
+        block = attempt;
+        try {
+          const result = await db.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keyTableKeys.usage(use.keyId),
+              UpdateExpression: `SET ${[...usage.sets, 'windows.#w = if_not_exists(windows.#w, :zero) + :block'].join(', ')} REMOVE ${[...removals, ...usage.removes].join(', ')}`,
+              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(windows.#w) OR windows.#w <= :room)',
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: { ...usage.values, ':block': block, ':room': maxCurrent - block },
+              ReturnValues: 'ALL_NEW',
+            }),
+          );
+          item = result.Attributes as UsageItem;
+          break;
+        } catch (error) {
+          // The window has no room for the block, or the usage item is gone: a smaller block, or the use is recorded alone below.
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        }
       }
       if (item) {
         await this.tidyDays(item, copied, use.at);
@@ -165,36 +285,41 @@ export class UsageStore {
 
         const capacity = windowCapacity(previous, elapsed, use.rateLimit);
         if (current <= capacity) {
+          lease?.leased(index, block, current, capacity, use.at.getTime());
           return {
             admitted: true,
-            rateLimit: { limit: use.rateLimit, remaining: Math.max(0, Math.floor(capacity - current)), reset },
+            rateLimit: { limit: use.rateLimit, remaining: Math.max(0, Math.floor(capacity - current)) + block - 1, reset },
           };
         }
-        // Let through by the upper bound, refused by the estimate: give the slot back (the use stays recorded).
-        return refused(use, await this.releaseSlot(use.keyId, index));
+        // Let through by the upper bound, refused by the estimate: give the slots back (the uses stay recorded).
+        const admittedAt = admittedAtAfter(use, await this.releaseSlots(use.keyId, index, block));
+        lease?.full(index, admittedAt);
+        return refusedUntil(use, admittedAt);
       }
     }
 
-    const refusedItem = await this.recordRefusedUse(use, copied);
+    const refusedItem = await this.recordRefusedUse(use.keyId, delta, copied);
     if (refusedItem === undefined) return { admitted: false, reason: 'NO_USAGE_ITEM' };
     await this.tidyDays(refusedItem, copied, use.at);
     const windows = refusedItem.windows ?? {};
     this.endedWindows.remember(use.keyId, index - 1, windows[String(index - 1)] ?? 0);
-    return refused(use, windows);
+    const admittedAt = admittedAtAfter(use, windows);
+    lease?.full(index, admittedAt);
+    return refusedUntil(use, admittedAt);
   }
 
-  /** Records a refused use (no slot); the usage item after it, or undefined when the key has no usage item. */
-  private async recordRefusedUse(use: UseToRecord, copied: readonly string[]): Promise<UsageItem | undefined> {
+  /** Records uses without a slot (refused, or flushed); the usage item after it, or undefined when the key has no usage item. */
+  private async recordRefusedUse(keyId: string, delta: UsageDelta, copied: readonly string[]): Promise<UsageItem | undefined> {
     const { db, keyTableName: tableName } = this.tables;
-    const usage = usageClauses(use, copied);
+    const usage = usageClauses(delta, copied);
     try {
       const result = await db.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: keyTableKeys.usage(use.keyId),
+          Key: keyTableKeys.usage(keyId),
           UpdateExpression: `SET ${usage.sets.join(', ')}${usage.removes.length > 0 ? ` REMOVE ${usage.removes.join(', ')}` : ''}`,
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: usage.names,
+          ExpressionAttributeNames: Object.keys(usage.names).length > 0 ? usage.names : undefined,
           ExpressionAttributeValues: usage.values,
           ReturnValues: 'ALL_NEW',
         }),
@@ -206,17 +331,17 @@ export class UsageStore {
     }
   }
 
-  /** Gives back a slot taken in window `index`; the rate windows after it. */
-  private async releaseSlot(keyId: string, index: number): Promise<Record<string, number>> {
+  /** Gives back `count` slots taken in window `index`; the rate windows after it. */
+  private async releaseSlots(keyId: string, index: number, count: number): Promise<Record<string, number>> {
     const { db, keyTableName: tableName } = this.tables;
     const result = await db.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keyTableKeys.usage(keyId),
-        UpdateExpression: 'SET windows.#w = windows.#w - :one',
-        ConditionExpression: 'windows.#w > :zero',
+        UpdateExpression: 'SET windows.#w = windows.#w - :count',
+        ConditionExpression: 'windows.#w >= :count',
         ExpressionAttributeNames: { '#w': String(index) },
-        ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+        ExpressionAttributeValues: { ':count': count },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -311,7 +436,11 @@ export class UsageStore {
     });
   }
 
-  /** Usage figures of a key, read from its usage item (zeros when it has none). */
+  /**
+   * Usage figures of a key, read from its usage item (zeros when it has
+   * none), after writing this process's pending uses of the key: exact for
+   * this process, and at most `flushAfterMs` behind for the others.
+   */
   async readUsage(keyId: string, at: Date): Promise<UsageSummary> {
     return summariseUsage(await this.usageItem(keyId), at);
   }
@@ -339,8 +468,9 @@ export class UsageStore {
     }
   }
 
-  /** `readUsage`: the raw usage item of a key (undefined when it has none). */
+  /** `readUsage`: the raw usage item of a key (undefined when it has none), after this process's pending uses of it. */
   async usageItem(keyId: string): Promise<UsageItem | undefined> {
+    if (this.leases.hasPending(keyId)) await this.flushKey(keyId);
     const { Item } = await this.tables.db.send(
       new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.usage(keyId), ConsistentRead: true }),
     );
@@ -352,6 +482,7 @@ export class UsageStore {
    * (a page of a key list), by key id; a key without a usage item is absent.
    */
   async lastUses(keyIds: readonly string[]): Promise<Map<string, string | null>> {
+    await Promise.all(keyIds.filter((keyId) => this.leases.hasPending(keyId)).map((keyId) => this.flushKey(keyId)));
     const items = await batchGetAll(
       this.tables.db,
       this.tables.keyTableName,

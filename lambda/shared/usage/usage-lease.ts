@@ -1,0 +1,263 @@
+/**
+ * Leased capacity for hot keys: what one process remembers about each key it
+ * verifies, so that a key verified many times a second is not written once
+ * per verification.
+ *
+ * A recording write (usage-store.ts) may take a *block* of the current rate
+ * window's slots instead of one; the process then admits the next requests
+ * of that key from the block in memory, and keeps their uses as *pending*
+ * (counts per day and per transition, the latest time). The next write of
+ * the key, whichever it is, carries the pending uses with it; a write is
+ * forced once the oldest pending use is `flushAfterMs` old, and a timer
+ * flushes a key that goes quiet. A window found full is remembered until the
+ * moment a slot would free, and requests refused in the meantime are pending
+ * uses as well.
+ *
+ * The block starts at 1, exactly the one-write-per-request behaviour, and
+ * grows (doubling, or to the number of requests waiting for the write) while
+ * a block lasts less than `growBelowMs`; it halves when one lasts more than
+ * `shrinkAboveMs`. It is capped at a share of the room left in the window,
+ * so the processes sharing a key leave each other room, and it is 1 while
+ * the previous window's count is not known (the write's condition is then
+ * only an upper bound). Leased slots count in their window whether or not
+ * they are used: no window ever admits more than the key's capacity across
+ * all processes; slots a process leased and did not use are the cost (some
+ * precision near a key's limit, only at high rates).
+ *
+ * Design, trade-offs and arithmetic: docs/performance.md, "Hot keys".
+ */
+
+export interface LeaseSettings {
+  /** Off: every use is its own write, as without leases. */
+  readonly enabled: boolean;
+  /** A pending use is written within this long (the staleness of `last_used_at` and totals). */
+  readonly flushAfterMs: number;
+  /** A block used up faster than this doubles the next one. */
+  readonly growBelowMs: number;
+  /** A block that lasted longer than this halves the next one. */
+  readonly shrinkAboveMs: number;
+  /** The largest block. */
+  readonly maxBlock: number;
+  /** The share of the room left in the window one block may take. */
+  readonly roomShare: number;
+}
+
+export const DEFAULT_LEASE_SETTINGS: LeaseSettings = {
+  enabled: true,
+  flushAfterMs: 2_000,
+  growBelowMs: 500,
+  shrinkAboveMs: 2_000,
+  maxBlock: 1_000,
+  roomShare: 0.25,
+};
+
+/** One use of a key, as the usage item counts it. */
+export interface UseCounted {
+  at: Date;
+  /** The day (`YYYY-MM-DD`) it counts in. */
+  day: string;
+  /** The transition counter it counts in, when the key is in a transition. */
+  transitionCounter?: string;
+}
+
+/** Uses not yet written: what a recording write adds to the usage item. */
+export class UsageDelta {
+  count = 0;
+  lastAt = new Date(0);
+  readonly days = new Map<string, number>();
+  readonly transitions = new Map<string, number>();
+
+  add(use: UseCounted): this {
+    this.count += 1;
+    if (use.at > this.lastAt) this.lastAt = use.at;
+    this.days.set(use.day, (this.days.get(use.day) ?? 0) + 1);
+    if (use.transitionCounter) this.transitions.set(use.transitionCounter, (this.transitions.get(use.transitionCounter) ?? 0) + 1);
+    return this;
+  }
+
+  merge(other: UsageDelta): this {
+    this.count += other.count;
+    if (other.lastAt > this.lastAt) this.lastAt = other.lastAt;
+    for (const [day, n] of other.days) this.days.set(day, (this.days.get(day) ?? 0) + n);
+    for (const [name, n] of other.transitions) this.transitions.set(name, (this.transitions.get(name) ?? 0) + n);
+    return this;
+  }
+}
+
+/** A request admitted or refused from memory: no write. */
+export type LocalDecision =
+  | { admitted: true; remaining: number }
+  | { admitted: false; refusedUntil: number };
+
+/** One process's lease on one key. */
+export class KeyLease {
+  /** The window (rate-window.ts `windowIndex`) the slots and the refusal belong to. */
+  private window = -1;
+  /** Slots leased and not used yet. */
+  private slots = 0;
+  /** The window's count after this process's last write (all processes' slots). */
+  private windowCount = 0;
+  /** The window's capacity when it was last computed. */
+  private capacity = 0;
+  /** Until when (epoch ms) the window is known to be full. */
+  private refusedUntil = 0;
+  /** The size of the next block. */
+  private block = 1;
+  /** When the current block was taken (epoch ms). */
+  private takenAt = 0;
+  /** Uses admitted or refused in memory, not written yet. */
+  private pending: UsageDelta | undefined;
+  private pendingSince = 0;
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The write of this key under way in this process, if any. */
+  inflight: Promise<void> | undefined;
+  /** Requests waiting for `inflight`. */
+  waiting = 0;
+
+  constructor(private readonly settings: LeaseSettings) {}
+
+  /**
+   * Admits or refuses a use from memory, or undefined when it needs a write:
+   * no slot left and the window not known to be full, or pending uses due.
+   */
+  decide(use: UseCounted, window: number): LocalDecision | undefined {
+    const now = use.at.getTime();
+    if (window !== this.window) {
+      this.window = window;
+      this.slots = 0;
+      this.refusedUntil = 0;
+    }
+    if (this.pending && now - this.pendingSince >= this.settings.flushAfterMs) return undefined;
+    if (this.slots > 0) {
+      this.slots -= 1;
+      this.addPending(use);
+      return { admitted: true, remaining: Math.max(0, Math.floor(this.capacity - this.windowCount)) + this.slots };
+    }
+    if (now < this.refusedUntil) {
+      this.addPending(use);
+      return { admitted: false, refusedUntil: this.refusedUntil };
+    }
+    return undefined;
+  }
+
+  /** The pending uses, handed to a write (the lease forgets them; `restore` gives them back if the write fails). */
+  takePending(): UsageDelta | undefined {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    return pending;
+  }
+
+  restore(delta: UsageDelta | undefined, since: number): void {
+    if (!delta || delta.count === 0) return;
+    this.pending = this.pending ? delta.merge(this.pending) : delta;
+    this.pendingSince = Math.min(this.pendingSince || since, since);
+  }
+
+  hasPending(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** When the pending uses began (epoch ms); 0 without any. */
+  pendingStartedAt(): number {
+    return this.pending ? this.pendingSince : 0;
+  }
+
+  /** Arms the timer that writes pending uses of a key that goes quiet. */
+  onPending(flush: () => void): void {
+    if (!this.pending || this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      flush();
+    }, this.settings.flushAfterMs);
+    this.flushTimer.unref?.();
+  }
+
+  /**
+   * The block the next write asks for: 1 while the previous window's count
+   * is unknown (`maxCurrent` is then only an upper bound), else the grown or
+   * shrunk block, at least the requests waiting, at most a share of the room.
+   */
+  nextBlock(now: number, window: number, maxCurrent: number, previousKnown: boolean): number {
+    if (!this.settings.enabled || !previousKnown) return 1;
+    if (this.takenAt > 0) {
+      const lasted = now - this.takenAt;
+      if (lasted < this.settings.growBelowMs) this.block *= 2;
+      else if (lasted > this.settings.shrinkAboveMs) this.block = Math.max(1, Math.floor(this.block / 2));
+    }
+    const wanted = Math.max(this.block, this.waiting + 1);
+    const known = window === this.window ? this.windowCount : 0;
+    const share = Math.floor((maxCurrent - known) * this.settings.roomShare);
+    this.block = Math.max(1, Math.min(wanted, this.settings.maxBlock, Math.max(1, share), maxCurrent));
+    return this.block;
+  }
+
+  /** After a write that took `block` slots (this request's included): the rest are leased. */
+  leased(window: number, block: number, windowCount: number, capacity: number, at: number): void {
+    this.window = window;
+    this.slots = block - 1;
+    this.windowCount = windowCount;
+    this.capacity = capacity;
+    this.refusedUntil = 0;
+    this.takenAt = at;
+  }
+
+  /** After a write that found the window full: refuse from memory until `until` (epoch ms). */
+  full(window: number, until: number): void {
+    this.window = window;
+    this.slots = 0;
+    this.refusedUntil = until;
+  }
+
+  private addPending(use: UseCounted): void {
+    if (!this.pending) {
+      this.pending = new UsageDelta();
+      this.pendingSince = use.at.getTime();
+    }
+    this.pending.add(use);
+  }
+}
+
+/** The leases of one process, by key id; bounded (the least recently used without pending uses go first). */
+export class KeyLeases {
+  private readonly leases = new Map<string, KeyLease>();
+
+  constructor(
+    readonly settings: LeaseSettings,
+    private readonly capacity = 10_000,
+  ) {}
+
+  of(keyId: string): KeyLease {
+    let lease = this.leases.get(keyId);
+    if (lease) {
+      this.leases.delete(keyId);
+    } else {
+      lease = new KeyLease(this.settings);
+      this.evict();
+    }
+    this.leases.set(keyId, lease);
+    return lease;
+  }
+
+  /** Whether this process holds uses of `keyId` not written yet (or is writing them). */
+  hasPending(keyId: string): boolean {
+    const lease = this.leases.get(keyId);
+    return lease !== undefined && (lease.hasPending() || lease.inflight !== undefined);
+  }
+
+  /** Keys with pending uses. */
+  withPending(): string[] {
+    return [...this.leases].filter(([, lease]) => lease.hasPending() || lease.inflight).map(([keyId]) => keyId);
+  }
+
+  private evict(): void {
+    if (this.leases.size < this.capacity) return;
+    for (const [keyId, lease] of this.leases) {
+      if (!lease.hasPending() && !lease.inflight) {
+        this.leases.delete(keyId);
+        return;
+      }
+    }
+  }
+}

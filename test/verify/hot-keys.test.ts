@@ -1,0 +1,152 @@
+/**
+ * Hot keys: one key verified from 32 concurrent workers spread over four
+ * verify handler instances, each with services of its own (its own DynamoDB
+ * client, usage store and leases: what four Lambda execution environments
+ * hold), against the shared DynamoDB Local.
+ *
+ * Shown: the key's usage item is not written once per verification (≤ 0.1
+ * writes per verification), no window admits more than `rate_limit` across
+ * the instances, every use is counted once the instances have flushed, and
+ * `last_used_at` is at most the flush interval behind.
+ *
+ * Design and arithmetic: docs/performance.md, "Hot keys".
+ */
+import { makeHandler } from '../../lambda/handlers/verify-api-key';
+import type { Services } from '../../lambda/shared/platform/services';
+import { DEFAULT_LEASE_SETTINGS } from '../../lambda/shared/usage/usage-lease';
+import { createKey, newTeam } from '../support/api';
+import { servicesWith } from '../support/services';
+import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
+import { getItem, usageItem } from '../support/store';
+import { callVerify, countingDocumentClient, type CountedRequest } from './helpers';
+import { keyTableKeys } from '../../lambda/contract/tables';
+
+const INSTANCES = 4;
+const WORKERS_PER_INSTANCE = 8;
+
+interface Instance {
+  services: Services;
+  handler: ReturnType<typeof makeHandler>;
+  requests: CountedRequest[];
+  destroy(): void;
+}
+
+function startInstances(): Instance[] {
+  return Array.from({ length: INSTANCES }, () => {
+    const counting = countingDocumentClient();
+    const services = servicesWith({ db: counting.db });
+    return { services, handler: makeHandler(() => services), requests: counting.requests, destroy: counting.destroy };
+  });
+}
+
+/** `total` verifications of `value` from 32 workers (8 per instance) taking the next attempt from one shared counter. */
+async function hammer(instances: Instance[], value: string, total: number): Promise<{ codes: Map<string, number>; lastAt: number }> {
+  const codes = new Map<string, number>();
+  let next = 0;
+  let lastAt = 0;
+  const worker = async (instance: Instance) => {
+    while (next < total) {
+      next += 1;
+      const response = await callVerify({ key: value }, { handler: instance.handler, sourceIp: '10.9.9.9' });
+      const code = String(response.body.code ?? response.status);
+      codes.set(code, (codes.get(code) ?? 0) + 1);
+      lastAt = Date.now();
+    }
+  };
+  await Promise.all(instances.flatMap((instance) => Array.from({ length: WORKERS_PER_INSTANCE }, () => worker(instance))));
+  return { codes, lastAt };
+}
+
+function usageWrites(instances: Instance[]): number {
+  return instances.reduce((sum, instance) => sum + instance.requests.filter((request) => request.command === 'UpdateItemCommand').length, 0);
+}
+
+describe('hot keys: leased capacity across handler instances', () => {
+  let instances: Instance[] = [];
+  afterEach(() => {
+    restoreSystemClock();
+    for (const instance of instances) instance.destroy();
+    instances = [];
+  });
+
+  it('2,000 verifications from 32 workers in 4 instances: ≤ 0.1 usage writes per verification, exact totals after a flush, last_used_at at most the flush interval behind', async () => {
+    // Prepare
+    const team = await newTeam();
+    const key = await createKey(team, { rate_limit: 1_000_000 });
+    instances = startInstances();
+
+    // Act
+    const { codes, lastAt } = await hammer(instances, key.key, 2_000);
+    const writes = usageWrites(instances);
+    const unflushed = await getItem(keyTableKeys.usage(key.id));
+    for (const instance of instances) await instance.services.usage.flushPending();
+    const flushed = await usageItem(key.id);
+
+    // Assess
+    expect(Object.fromEntries(codes)).toEqual({ VALID: 2_000 });
+    expect(writes / 2_000).toBeLessThanOrEqual(0.1);
+    expect(Date.parse(String(unflushed?.last_used_at))).toBeGreaterThanOrEqual(lastAt - DEFAULT_LEASE_SETTINGS.flushAfterMs - 250);
+    expect(flushed).toMatchObject({ total_requests: 2_000 });
+    expect(Object.values(flushed?.daily as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(2_000);
+  });
+
+  it('a key with rate_limit 300 verified 900 times from 32 workers in 4 instances: never more than 300 admitted in the window, every use counted', async () => {
+    // Prepare
+    const team = await newTeam();
+    const key = await createKey(team, { rate_limit: 300 });
+    instances = startInstances();
+
+    // Act
+    const { codes } = await hammer(instances, key.key, 900);
+    for (const instance of instances) await instance.services.usage.flushPending();
+    const item = await usageItem(key.id);
+
+    // Assess
+    const admitted = codes.get('VALID') ?? 0;
+    expect(admitted + (codes.get('RATE_LIMITED') ?? 0)).toBe(900);
+    expect(admitted).toBeLessThanOrEqual(300);
+    // Slots leased and not used are the cost of leases: a few, near the limit.
+    expect(admitted).toBeGreaterThanOrEqual(270);
+    const windows = Object.values(item?.windows as Record<string, number>);
+    expect(Math.max(...windows)).toBeLessThanOrEqual(300);
+    expect(item).toMatchObject({ total_requests: 900 });
+  });
+
+  it('at low rates nothing changes: one verification a second writes its own use at once, and the item is exact without a flush', async () => {
+    // Prepare
+    const clock = installManualClock();
+    const team = await newTeam();
+    const key = await createKey(team, { rate_limit: 1_000 });
+    instances = startInstances().slice(0, 1);
+    const [instance] = instances;
+
+    // Act
+    const seen: unknown[] = [];
+    for (let i = 1; i <= 5; i++) {
+      expectStatus(await callVerify({ key: key.key }, { handler: instance.handler }), 200);
+      const item = await getItem(keyTableKeys.usage(key.id));
+      seen.push({ total: item?.total_requests, last: item?.last_used_at });
+      clock.advance(1_000);
+    }
+
+    // Assess
+    expect(usageWrites(instances)).toBe(5);
+    expect(seen).toEqual([1, 2, 3, 4, 5].map((n) => ({ total: n, last: new Date(clock.now().getTime() - (6 - n) * 1_000).toISOString() })));
+  });
+
+  it('leases off: every verification writes (the baseline the first test is measured against)', async () => {
+    // Prepare
+    const team = await newTeam();
+    const key = await createKey(team, { rate_limit: 1_000_000 });
+    const counting = countingDocumentClient();
+    const services = servicesWith({ db: counting.db, usageLeases: { enabled: false } });
+    instances = [{ services, handler: makeHandler(() => services), requests: counting.requests, destroy: counting.destroy }];
+
+    // Act
+    await hammer(instances, key.key, 200);
+
+    // Assess
+    expect(usageWrites(instances)).toBe(200);
+    expect(await usageItem(key.id)).toMatchObject({ total_requests: 200 });
+  });
+});
