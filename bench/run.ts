@@ -16,7 +16,10 @@
  * 4. Hot key: one key, 32 verifications in flight, usage leases off and on
  *    in alternating rounds: verifications per second, usage writes per
  *    verification, totals checked exact after a flush.
- * (2 and 3 run with leases off: a verification that writes its own use.)
+ * 5. DynamoDB requests per operation, counted by a proxy in front of
+ *    DynamoDB Local (bench/local-http.ts).
+ * 6. The local server's 401 path against a bare node:http server.
+ * (2, 3 and 5 run with leases off: a request that writes its own use.)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -37,6 +40,7 @@ import { sinkObservability } from '../lambda/shared/platform/observability-sinks
 import { makeHandler as makeVerifyHandler } from '../lambda/handlers/verify-api-key';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { itemSizeBytes } from './item-size';
+import { localHttpPath, requestsPerOperation } from './local-http';
 
 const QUICK = process.argv.includes('--quick');
 /** `--no-cold-start`: skip the synthesis and the cold-start rounds (storage figures only). */
@@ -406,8 +410,12 @@ async function storage(): Promise<Record<string, unknown>> {
     const cost = await costPerVerification(services, doc, boot.key, boot.id);
     say('hot key: 32 in flight on one key, leases off and on …');
     const hot = await hotKey(engine.endpoint, boot.key, boot.id);
+    say('requests per operation: through a counting proxy …');
+    const requests = await requestsPerOperation(engine.endpoint, TABLES);
+    say('local HTTP 401 path against a bare node:http server …');
+    const http = await localHttpPath(engine.endpoint, TABLES, QUICK);
     client.destroy();
-    return { verify_latency: latency, cost_per_verification: cost, hot_key: hot };
+    return { verify_latency: latency, cost_per_verification: cost, hot_key: hot, requests_per_operation: requests, local_http_401: http };
   } finally {
     await engine?.stop();
   }
@@ -440,12 +448,20 @@ async function main(): Promise<void> {
   say(`Cost: usage item seeded with 400 days = ${cost.usage_item_bytes_seeded} bytes; after ${cost.verifications_to_drain_the_backlog} verifications it is ${cost.usage_item_bytes} bytes, ${cost.write_units_by_sizing_rules} write unit(s) by the sizing rules, ${cost.write_units_reported} reported (budget < ${cost.item_bytes_budget} bytes)`);
   const hot = store.hot_key as Record<string, Record<string, unknown>>;
   say(`Hot key (32 in flight, ${hot.verifications} verifications): leases off ${hot.leases_off.verifications_per_second}/s, ${hot.leases_off.usage_writes_per_verification} usage writes per verification; leases on ${hot.leases_on.verifications_per_second}/s, ${hot.leases_on.usage_writes_per_verification} (budget <= ${hot.writes_per_verification_budget})`);
+  const requests = store.requests_per_operation as { operations: Record<string, unknown>[]; within_budget: boolean };
+  say('');
+  say('DynamoDB requests per operation (counting proxy; leases off: every request writes its own use)');
+  say(table(requests.operations));
+  const http = store.local_http_401 as Record<string, unknown>;
+  say('');
+  say(`Local HTTP 401 path (32 in flight): ${http.local_server_per_second}/s vs bare node:http ${http.bare_node_http_per_second}/s -> ratio ${http.ratio}`);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   const misses = [
     ...(cold.functions as { function: string; within_budget: boolean }[]).filter((row) => !row.within_budget).map((row) => `cold start: ${row.function}`),
     ...(latency.within_budget ? [] : ['verify p50 ratio']),
     ...(cost.within_budget ? [] : ['usage item size']),
     ...(hot.within_budget ? [] : ['hot key writes per verification']),
+    ...(requests.within_budget ? [] : ['DynamoDB requests per operation']),
   ];
   say(misses.length === 0 ? 'All budgets met.' : `Budgets missed: ${misses.join(', ')}`);
   process.exitCode = misses.length === 0 ? 0 : 1;
