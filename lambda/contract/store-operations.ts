@@ -44,6 +44,12 @@ export const STORE_OPERATIONS = {
   recordUse: { keyTable: ['dynamodb:UpdateItem'] },
   /** One failed verification of an unknown value from a source. */
   countGuess: { keyTable: ['dynamodb:UpdateItem'] },
+  /**
+   * The target key's item and usage item, with the caller's value lookup (or
+   * alone, behind the management authorizer), in one BatchGetItem
+   * (lambda/shared/keys/prefetch.ts).
+   */
+  readTargetKey: { keyTable: ['dynamodb:BatchGetItem'] },
   /** A key item by id. */
   readKey: { keyTable: ['dynamodb:GetItem'] },
   /** A key's usage item. */
@@ -91,17 +97,17 @@ const AUTHENTICATED: readonly StoreOperation[] = ['readValueLookup', 'recordUse'
 /** The storage operations each Lambda function runs, by handler name. */
 export const FUNCTION_OPERATIONS = {
   'generate-api-key': [...AUTHENTICATED, 'readIdempotencyRecord', 'createKey'],
-  'regenerate-api-key': [...AUTHENTICATED, 'readIdempotencyRecord', 'readKey', 'readUsage', 'rotateValue'],
-  'delete-api-key': [...AUTHENTICATED, 'readKey', 'readUsage', 'listTeamKeys', 'tombstoneKey'],
+  'regenerate-api-key': [...AUTHENTICATED, 'readIdempotencyRecord', 'readTargetKey', 'readKey', 'readUsage', 'rotateValue'],
+  'delete-api-key': [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readUsage', 'listTeamKeys', 'tombstoneKey'],
   'verify-api-key': ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess'],
   authorizer: [...AUTHENTICATED, 'readTeam'],
   'management-authorizer': ['readValueLookup', 'readTeam'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
   'list-api-keys': [...AUTHENTICATED, 'listTeamKeys', 'readUsageBatch'],
-  'get-api-key': [...AUTHENTICATED, 'readKey', 'readUsage'],
-  'update-api-key': [...AUTHENTICATED, 'readKey', 'readUsage', 'listTeamKeys', 'updateKey'],
-  'get-api-key-usage': [...AUTHENTICATED, 'readKey', 'readUsage', 'readUsageHistory'],
-  'list-audit-events': [...AUTHENTICATED, 'readKey', 'readAuditTrail'],
+  'get-api-key': [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readUsage'],
+  'update-api-key': [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readUsage', 'listTeamKeys', 'updateKey'],
+  'get-api-key-usage': [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readUsage', 'readUsageHistory'],
+  'list-audit-events': [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readAuditTrail'],
 } as const satisfies Record<string, readonly StoreOperation[]>;
 
 export type FunctionWithStore = keyof typeof FUNCTION_OPERATIONS;

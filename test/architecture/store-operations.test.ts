@@ -107,7 +107,8 @@ describe('each function sends exactly the storage actions it declares', () => {
     });
   });
 
-  it('regenerate-api-key: with a grace period, and at once over a finished transition', async () => {
+  // A route naming a well-formed key_id reads the target with the caller's lookup (BatchGetItem); one that names none authenticates by GetItem.
+  it('regenerate-api-key: with a grace period, at once over a finished transition, and naming no valid key id', async () => {
     // Prepare
     const clock = installManualClock();
     const team = await newTeam();
@@ -120,19 +121,21 @@ describe('each function sends exactly the storage actions it declares', () => {
     const used = await recordDuring(async () => {
       expectStatus(await call('regenerate', { key: team.key, body: { key_id: graced.id } }), 200);
       expectStatus(await call('regenerate', { key: team.key, body: { key_id: finished.id, revoke_immediately: true } }), 200);
+      expectStatus(await call('regenerate', { key: team.key, body: { key_id: 'not-a-key-id' } }), 400);
     });
 
     // Assess
     expect(used).toEqual(declared('regenerate-api-key'));
   });
 
-  it('delete-api-key: a manager key while another manager survives, in a transition', async () => {
+  it('delete-api-key: a manager key while another manager survives, in a transition, and naming no valid key id', async () => {
     // Prepare
     const { team, keyId: managerId } = await keyInTransition({ scopes: ['keys.manage'] });
 
     // Act
     await expectExactlyDeclared('delete-api-key', async () => {
       expectStatus(await call('delete', { key: team.key, body: { key_id: managerId, confirm_deletion: true } }), 200);
+      expectStatus(await call('delete', { key: team.key, body: { key_id: 'not-a-key-id', confirm_deletion: true } }), 400);
     });
   });
 
@@ -185,21 +188,23 @@ describe('each function sends exactly the storage actions it declares', () => {
     });
   });
 
-  it('get-api-key and get-api-key-usage', async () => {
+  it('get-api-key and get-api-key-usage, and naming no valid key id', async () => {
     const team = await newTeam();
     const key = await createKey(team);
     for (const [endpoint, name] of [['get', 'get-api-key'], ['usage', 'get-api-key-usage']] as const) {
       const used = await recordDuring(async () => {
         expectStatus(await call(endpoint, { key: team.key, query: { key_id: key.id } }), 200);
+        expectStatus(await call(endpoint, { key: team.key, query: { key_id: 'not-a-key-id' } }), 400);
       });
       expect({ name, used }).toEqual({ name, used: declared(name) });
     }
   });
 
-  it('update-api-key: a manager disabled while another survives, in a transition', async () => {
+  it('update-api-key: a manager disabled while another survives, in a transition, and naming no valid key id', async () => {
     const { team, keyId: managerId } = await keyInTransition({ scopes: ['keys.manage'] });
     await expectExactlyDeclared('update-api-key', async () => {
       expectStatus(await call('update', { key: team.key, body: { key_id: managerId, is_active: false } }), 200);
+      expectStatus(await call('update', { key: team.key, body: { key_id: 'not-a-key-id', is_active: false } }), 400);
     });
   });
 

@@ -64,7 +64,7 @@ describe('cost of a verification (DynamoDB requests, counted on the client)', ()
     expect(commands()).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1', 'GetItemCommand×1']);
   });
 
-  it('management endpoint behind the management authorizer: the handler takes the caller from its context, no second read', async () => {
+  it('management endpoint behind the management authorizer: the caller from its context, the target read in one BatchGetItem', async () => {
     const caller = await createKey(team, { scopes: MANAGER_SCOPES });
     const authorize = makeManagementAuthorizer(testServices);
     const authorized = await authorize(
@@ -78,16 +78,24 @@ describe('cost of a verification (DynamoDB requests, counted on the client)', ()
       authorizerContext: authorized.context ?? undefined,
     });
     expect(response.status).toBe(404);
-    // Metering first, then the handler's own read of the target: no lookup read.
-    expect(commands()).toEqual(['UpdateItemCommand×1', 'GetItemCommand×1']);
+    // The target's key and usage items in one read, then metering: no lookup read, nothing read twice.
+    expect(commands()).toEqual(['BatchGetItemCommand×1', 'UpdateItemCommand×1']);
   });
 
-  it('management endpoint: authentication is one GetItem, metering one UpdateItem, before the handler’s own work', async () => {
+  it('management endpoint naming a key: authentication and the target in one BatchGetItem, metering one UpdateItem, nothing else for an unknown key', async () => {
     const caller = await createKey(team, { scopes: MANAGER_SCOPES });
     counter.reset();
     const response = await call('delete', { key: caller.key, body: { key_id: UNKNOWN_KEY_ID, confirm_deletion: true } });
     expect(response.status).toBe(404);
-    expect(commands().slice(0, 2)).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1']);
+    expect(commands()).toEqual(['BatchGetItemCommand×1', 'UpdateItemCommand×1']);
+  });
+
+  it('management endpoint naming no well-formed key: authentication is one GetItem, metering one UpdateItem, then the 400', async () => {
+    const caller = await createKey(team, { scopes: MANAGER_SCOPES });
+    counter.reset();
+    const response = await call('delete', { key: caller.key, body: { key_id: 'not-a-key-id', confirm_deletion: true } });
+    expect(response.status).toBe(400);
+    expect(commands()).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1']);
   });
 
   it('malformed values and bad checksums cost nothing', async () => {

@@ -6,6 +6,7 @@
  */
 import { ApiError, ErrorCode } from '../../contract/errors';
 import { KEYS_MANAGE, uncoveredScopes } from '../../contract/scopes';
+import type { ItemKey } from '../../contract/tables';
 import type { Environment } from '../keys/key-values';
 import { header, type HeaderMap } from '../http/headers';
 import { checkKey, VerifyFailure, type CheckedKey, type CheckResult, type VerifiedKey, type VerifyFailureCode, type VerifyServices } from './verify';
@@ -79,6 +80,8 @@ export interface AuthenticatedCaller {
   readonly refusal?: ApiError;
   /** Why the key was refused (`refusal`'s cause), for an authorizer to pass on. */
   readonly refusalCode?: Exclude<VerifyFailureCode, 'RATE_LIMITED'>;
+  /** The `companionKeys` items found (read in the same round trip as the caller's lookup). */
+  readonly companions?: Record<string, unknown>[];
 }
 
 /**
@@ -87,7 +90,11 @@ export interface AuthenticatedCaller {
  * valid key of ours; a valid key refused for this request comes back with
  * its refusal, so its use is recorded first.
  */
-export async function authenticateManager(deps: VerifyServices, request: AuthenticationRequest): Promise<AuthenticatedCaller> {
+export async function authenticateManager(
+  deps: VerifyServices,
+  request: AuthenticationRequest,
+  companionKeys: readonly ItemKey[] = [],
+): Promise<AuthenticatedCaller> {
   const bearer = bearerToken(request);
   if (bearer.kind === 'missing') throw unauthenticated('Missing Authorization header: send "Authorization: Bearer <API key>".');
   if (bearer.kind === 'malformed') throw unauthenticated('Malformed Authorization header: expected "Bearer <API key>".');
@@ -97,9 +104,10 @@ export async function authenticateManager(deps: VerifyServices, request: Authent
     origin: header(request, 'origin'),
     referer: header(request, 'referer'),
     scope: KEYS_MANAGE,
-  });
-  if (result.valid) return { checked: result.checked };
-  if (result.refusedKey) return { checked: result.refusedKey, refusal: managementFailure(result), refusalCode: result.code };
+  }, { companionKeys });
+  const { companions } = result;
+  if (result.valid) return { checked: result.checked, companions };
+  if (result.refusedKey) return { checked: result.refusedKey, refusal: managementFailure(result), refusalCode: result.code, companions };
   throw managementFailure(result);
 }
 

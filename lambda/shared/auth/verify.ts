@@ -78,11 +78,11 @@ export type VerifyServices = Pick<Services, 'keys' | 'usage' | 'clock'> & { sett
 
 export interface CheckOptions {
   /**
-   * Another key-table item to read in the same round trip as the value
+   * Other key-table items to read in the same round trip as the value
    * lookup (one BatchGetItem instead of a GetItem). Read only when the value
-   * is well formed; returned as `companion`.
+   * is well formed; those found are returned as `companions`.
    */
-  companionKey?: ItemKey;
+  companionKeys?: readonly ItemKey[];
 }
 
 /** A key that passed every check, before its use is recorded. */
@@ -107,8 +107,8 @@ export type CheckResult = (
 ) & {
   /** Whether the value had the shape and checksum of an issued value (false: nothing was read). */
   wellFormed: boolean;
-  /** The companion item, when one was asked for and the value was well formed (undefined: no such item). */
-  companion?: Record<string, unknown>;
+  /** The companion items found, when some were asked for and the value was well formed. */
+  companions?: Record<string, unknown>[];
 };
 
 /**
@@ -142,9 +142,9 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
   if (!parseKeyValue(request.value)) return { valid: false, code: VerifyFailure.NOT_FOUND, wellFormed: false };
 
   const valueHash = hashKeyValue(request.value, deps.settings.pepper);
-  const { lookup, companion } = options.companionKey
-    ? await deps.keys.getValueLookupWith(valueHash, options.companionKey)
-    : { lookup: await deps.keys.getValueLookup(valueHash), companion: undefined };
+  const { lookup, companions } = options.companionKeys?.length
+    ? await deps.keys.getValueLookupWith(valueHash, options.companionKeys)
+    : { lookup: await deps.keys.getValueLookup(valueHash), companions: undefined };
   const fail = (
     code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>,
     keyId?: string,
@@ -157,7 +157,7 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
     allowedOrigin,
     refusedKey,
     wellFormed: true,
-    companion,
+    companions,
   });
   if (!lookup || lookup.entity !== 'value') return fail(VerifyFailure.NOT_FOUND);
 
@@ -197,7 +197,7 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
   if (uncoveredScopes(lookup.scopes, scopesOf(request)).length > 0) {
     return fail(VerifyFailure.SCOPE_DENIED, keyId, allowedOrigin, { ...checked, allowedOrigin });
   }
-  return { valid: true, wellFormed: true, companion, checked: { ...checked, allowedOrigin } };
+  return { valid: true, wellFormed: true, companions, checked: { ...checked, allowedOrigin } };
 }
 
 export type AdmitResult =

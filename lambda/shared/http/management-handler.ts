@@ -7,6 +7,7 @@ import type { ManagementEvent } from './event';
 import { authenticateAndMeter, errorResponses, jsonBody, queryInput } from './middleware';
 import { apiRoute, observedApi } from '../platform/observed';
 import { signals } from '../platform/observability';
+import { namedKeyId, targetItemKeys, withPrefetched, type PrefetchedItems } from '../keys/prefetch';
 
 /** A management endpoint's own step: the typed event and the services in, the response out. */
 export type ManagementStep<TSchema extends z.ZodType> = (
@@ -38,9 +39,17 @@ export function managementHandler<TSchema extends z.ZodType>(
       }),
     )
     .use(errorResponses(() => services().observe))
-    .use(authenticateAndMeter(services))
+    .use(
+      authenticateAndMeter(services, {
+        prefetch: (event) =>
+          targetItemKeys(namedKeyId({ body: event.body, query: event.queryStringParameters }, options.input ?? 'body')),
+      }),
+    )
     .use(options.input === 'query' ? queryInput(schema) : jsonBody(schema, options))
-    .handler((event, context) => step(event as ManagementEvent<z.infer<TSchema>>, services(), context));
+    .handler((event, context) => {
+      const typed = event as ManagementEvent<z.infer<TSchema>> & { prefetched?: PrefetchedItems };
+      return step(typed, withPrefetched(services(), typed.prefetched, typed.caller.id), context);
+    });
 }
 
 /**

@@ -20,10 +20,12 @@ import { callerFromAuthorizer } from '../auth/management-authorizer';
 import { admitUse, type CheckedKey, type VerifyServices } from '../auth/verify';
 import { rateLimitHeaders } from '../usage/rate-window';
 import { requestMetaOf, type ManagementEvent } from './event';
+import { PrefetchedItems } from '../keys/prefetch';
+import type { ItemKey } from '../../contract/tables';
 import { header } from './headers';
 import { jsonResponse } from '../../contract/response';
 
-type AnyEvent = ManagementEvent<unknown> & { checkedCaller?: CheckedKey; rateLimitHeaders?: Record<string, string> };
+type AnyEvent = ManagementEvent<unknown> & { checkedCaller?: CheckedKey; rateLimitHeaders?: Record<string, string>; prefetched?: PrefetchedItems };
 type HttpRequest = Request<AnyEvent, APIGatewayProxyResult>;
 
 /**
@@ -71,17 +73,27 @@ export function errorResponses(observe: () => Observability): MiddlewareObj<AnyE
  * applies the rate limit, then refuses (403) a valid key that may not make
  * this request. Runs before validation: a malformed request is a use too.
  */
-export function authenticateAndMeter(services: () => VerifyServices & { observe: Observability }): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+export function authenticateAndMeter(
+  services: () => VerifyServices & { observe: Observability },
+  options: { prefetch?: (event: AnyEvent) => ItemKey[] } = {},
+): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
     name: 'authenticateAndMeter',
     before: async (request: HttpRequest) => {
       const deps = services();
+      // The target key's items, read in the same round trip (keys/prefetch.ts).
+      const prefetch = options.prefetch?.(request.event) ?? [];
       // Behind API Gateway (or the local gateway stage) the management
       // authorizer has checked the key already: its context, not a second read.
       const fromAuthorizer = callerFromAuthorizer(request.event.requestContext?.authorizer);
-      const { checked, refusal } = fromAuthorizer
-        ? { checked: fromAuthorizer.checked, refusal: fromAuthorizer.refusal ? managementFailure({ code: fromAuthorizer.refusal }) : undefined }
-        : await authenticateManager(deps, { headers: request.event.headers, sourceIp: request.event.meta.sourceIp });
+      const { checked, refusal, companions } = fromAuthorizer
+        ? {
+            checked: fromAuthorizer.checked,
+            refusal: fromAuthorizer.refusal ? managementFailure({ code: fromAuthorizer.refusal }) : undefined,
+            companions: prefetch.length > 0 ? await deps.keys.getItems(prefetch) : undefined,
+          }
+        : await authenticateManager(deps, { headers: request.event.headers, sourceIp: request.event.meta.sourceIp }, prefetch);
+      if (companions) request.event.prefetched = new PrefetchedItems(prefetch, companions);
       request.event.checkedCaller = checked;
       request.event.caller = checked.key;
       const result = await admitUse(deps, checked);

@@ -181,12 +181,17 @@ export class KeyStore {
    */
   async getValueLookupWith(
     valueHash: string,
-    companionKey: ItemKey,
-  ): Promise<{ lookup?: ValueLookupItem; companion?: Record<string, unknown> }> {
+    companionKeys: readonly ItemKey[],
+  ): Promise<{ lookup?: ValueLookupItem; companions: Record<string, unknown>[] }> {
     const lookupKey = keyTableKeys.valueLookup(valueHash);
-    const found = await batchGetAll(this.tables.db, this.tables.keyTableName, [{ ...lookupKey }, { ...companionKey }]);
-    const at = (key: ItemKey) => found.find((item) => item.pk === key.pk && item.sk === key.sk);
-    return { lookup: at(lookupKey) as ValueLookupItem | undefined, companion: at(companionKey) };
+    const found = await this.getItems([lookupKey, ...companionKeys]);
+    const isLookup = (item: Record<string, unknown>) => item.pk === lookupKey.pk && item.sk === lookupKey.sk;
+    return { lookup: found.find(isLookup) as ValueLookupItem | undefined, companions: found.filter((item) => !isLookup(item)) };
+  }
+
+  /** `readPrefetched`: key-table items by key, strongly consistent, in one BatchGetItem (absent ones are left out). */
+  async getItems(keys: readonly ItemKey[]): Promise<Record<string, unknown>[]> {
+    return batchGetAll(this.tables.db, this.tables.keyTableName, keys.map((key) => ({ pk: key.pk, sk: key.sk })));
   }
 
   // ----------------------------------------------------------------- writes

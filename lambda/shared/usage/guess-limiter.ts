@@ -44,8 +44,8 @@ export async function verifyWithGuessLimit(
   };
   const counterKey = keyTableKeys.ipRateCounter(sourceBucketOf(request.sourceIp), minute);
 
-  const check = await checkKey(deps, request, { companionKey: counterKey });
-  const failures = Number(check.companion?.n ?? 0);
+  const check = await checkKey(deps, request, { companionKeys: [counterKey] });
+  const failures = Number(check.companions?.find((item) => item.pk === counterKey.pk && item.sk === counterKey.sk)?.n ?? 0);
   if (check.wellFormed && failures >= limit) return tooMany;
   if (check.valid) return { kind: 'answer', result: await useCheckedKey(deps, check.checked) };
   if (check.wellFormed && check.code === VerifyFailure.NOT_FOUND) {

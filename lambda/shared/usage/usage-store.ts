@@ -190,6 +190,11 @@ export class UsageStore {
     }
   }
 
+  /** Whether this process holds uses of `keyId` not written yet. */
+  hasPendingUses(keyId: string): boolean {
+    return this.leases.hasPending(keyId);
+  }
+
   /**
    * Writes every pending use of this process (for a clean shutdown, and for
    * tests that read totals right after a burst).
