@@ -6,12 +6,32 @@
  * attached to this process (never detached) and is killed when this process
  * exits, so a crashing parent does not leave a Java process behind.
  *
+ * It listens on 127.0.0.1 only: the engine has no option for the interface
+ * (it listens on every one), so it runs through a small launcher
+ * (`local/java/LoopbackDynamoDBLocal.java`, compiled once with the JDK's
+ * `javac`) that binds its connector to the loopback address. Without a
+ * `javac` it runs as shipped, with a warning.
+ *
  * With `-sharedDb -dbPath` the engine keeps one SQLite file that only ONE
  * engine may open at a time; `claimDataDir` below is the lock that the local
  * runtime (`npm start`) and `npm run bootstrap` share for that reason.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -22,7 +42,7 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 export const LOCAL_REGION = 'us-east-1';
 
 export const JAVA_NOT_FOUND_MESSAGE =
-  'Java runtime not found: DynamoDB Local needs it. Install it with: apt-get install -y default-jre-headless (Debian/Ubuntu)';
+  'Java not found: DynamoDB Local needs a JDK. Install it with: apt-get install -y default-jdk-headless (Debian/Ubuntu)';
 
 /** `java` is not installed (or not on PATH): the message is meant to be printed as is. */
 export class JavaNotFoundError extends Error {
@@ -124,18 +144,72 @@ function javaCommand(explicit: string | undefined): string {
   return 'java';
 }
 
-function engineArguments(emulator: string, port: number, options: DynamoLocalOptions): string[] {
+/** The launcher that binds DynamoDB Local to 127.0.0.1 (the engine has no option for it). */
+const LAUNCHER_SOURCE = path.join(__dirname, 'java', 'LoopbackDynamoDBLocal.java');
+const LAUNCHER_CLASS = 'LoopbackDynamoDBLocal';
+
+export const NO_JAVA_COMPILER_MESSAGE =
+  'No Java compiler (javac) found: DynamoDB Local would listen on every network interface. Install a JDK (apt-get install -y default-jdk-headless) to bind it to 127.0.0.1 only.';
+
+/** `javac` beside `java` (its JDK), else from PATH; undefined when there is none. */
+function javacCommand(java: string): string | undefined {
+  const candidates = [path.join(path.dirname(realpathOr(java)), 'javac'), 'javac'];
+  for (const candidate of candidates) {
+    const probe = spawnSync(candidate, ['-version'], { stdio: 'ignore' });
+    if (probe.status === 0) return candidate;
+  }
+  return undefined;
+}
+
+function realpathOr(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    const onPath = spawnSync('sh', ['-c', `command -v ${JSON.stringify(file)}`], { encoding: 'utf8' }).stdout.trim();
+    try {
+      return onPath ? realpathSync(onPath) : file;
+    } catch {
+      return file;
+    }
+  }
+}
+
+/**
+ * The folder holding the compiled loopback launcher, compiled once per
+ * launcher source and engine jar into the OS temp folder (atomically: a
+ * folder is renamed into place); undefined when no `javac` is installed.
+ */
+export function loopbackLauncher(emulator: string, java: string): string | undefined {
+  const jar = path.join(emulator, 'DynamoDBLocal.jar');
+  const digest = createHash('sha256').update(readFileSync(LAUNCHER_SOURCE)).update(String(statSync(jar).size)).digest('hex').slice(0, 16);
+  const dir = path.join(tmpdir(), `apikeys-dynamodb-launcher-${digest}`);
+  if (existsSync(path.join(dir, `${LAUNCHER_CLASS}.class`))) return dir;
+  const javac = javacCommand(java);
+  if (!javac) return undefined;
+  const building = mkdtempSync(`${dir}.build-`);
+  const compiled = spawnSync(javac, ['-nowarn', '-cp', `${jar}${path.delimiter}${path.join(emulator, 'DynamoDBLocal_lib', '*')}`, '-d', building, LAUNCHER_SOURCE], {
+    encoding: 'utf8',
+  });
+  if (compiled.status !== 0) {
+    rmSync(building, { recursive: true, force: true });
+    throw new Error(`Could not compile ${LAUNCHER_SOURCE}: ${compiled.stderr || compiled.error?.message}`);
+  }
+  try {
+    renameSync(building, dir);
+  } catch {
+    // Another process put the same launcher in place first.
+    rmSync(building, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+function engineArguments(emulator: string, port: number, options: DynamoLocalOptions, launcher: string | undefined): string[] {
   const inMemory = options.inMemory ?? options.dbPath === undefined;
   const storage = inMemory ? ['-inMemory'] : ['-dbPath', path.resolve(options.dbPath as string), '-sharedDb'];
-  return [
-    `-Djava.library.path=${path.join(emulator, 'DynamoDBLocal_lib')}`,
-    '-jar',
-    path.join(emulator, 'DynamoDBLocal.jar'),
-    '-port',
-    String(port),
-    '-disableTelemetry',
-    ...storage,
-  ];
+  const jar = path.join(emulator, 'DynamoDBLocal.jar');
+  // The jar stays the last class path entry: stray detection (enginesServing) looks for it.
+  const main = launcher ? ['-cp', `${launcher}${path.delimiter}${jar}`, LAUNCHER_CLASS] : ['-jar', jar];
+  return [`-Djava.library.path=${path.join(emulator, 'DynamoDBLocal_lib')}`, ...main, '-port', String(port), '-disableTelemetry', ...storage];
 }
 
 /** Keeps the last few KB of the engine's output for error messages. */
@@ -225,7 +299,10 @@ async function startOnPort(port: number, options: DynamoLocalOptions): Promise<D
   // probe while our own Java fails to bind.
   if (!(await portIsFree(port))) throw new DynamoPortInUseError(port);
 
-  const child = spawn(javaCommand(options.java), engineArguments(emulator, port, options), {
+  const java = javaCommand(options.java);
+  const launcher = loopbackLauncher(emulator, java);
+  if (!launcher) console.warn(NO_JAVA_COMPILER_MESSAGE);
+  const child = spawn(java, engineArguments(emulator, port, options, launcher), {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: false,
   });

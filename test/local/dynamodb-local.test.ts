@@ -6,7 +6,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { createConnection } from 'node:net';
 import path from 'node:path';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
@@ -25,6 +26,47 @@ import {
 } from '../../local/dynamodb-local';
 import { ensureTables } from '../../local/tables';
 import { tempDataDir } from '../support/local-runtime';
+
+/** The local addresses of the sockets listening on `port` (Linux /proc/net/tcp and tcp6), IPv4-mapped ones as IPv4. */
+function listeningAddresses(port: number): string[] {
+  const addresses: string[] = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const [local, , state] = line.trim().split(/\s+/).slice(1, 4);
+      if (!local || state !== '0A') continue; // 0A: LISTEN
+      const [hex, portHex] = local.split(':');
+      if (parseInt(portHex, 16) !== port) continue;
+      // IPv4 (or the last 32 bits of an IPv4-mapped IPv6 address), little-endian per 32-bit word.
+      const v4 = hex.slice(-8).match(/../g)?.reverse().map((byte) => parseInt(byte, 16)).join('.') ?? '';
+      const mapped = hex.length === 8 || hex.slice(0, 24) === '0000000000000000FFFF0000';
+      addresses.push(mapped ? v4 : hex === '0'.repeat(32) ? '::' : `ipv6:${hex}`);
+    }
+  }
+  return addresses;
+}
+
+/** An IPv4 address of this machine that is not loopback, if it has one. */
+function nonLoopbackAddress(): string | undefined {
+  return Object.values(networkInterfaces())
+    .flat()
+    .find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
+}
+
+/** True when a TCP connection to host:port opens; the error code otherwise. */
+function connects(host: string, port: number): Promise<true | string> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    socket.setTimeout(2000, () => {
+      socket.destroy();
+      resolve('timeout');
+    });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
 
 function processAlive(pid: number): boolean {
   try {
@@ -84,6 +126,25 @@ describe('startDynamoLocal', () => {
     }
   });
 
+  it('listens on 127.0.0.1 only: the listening socket is the loopback address, and another interface is refused', async () => {
+    // Prepare
+    const engine = await startDynamoLocal({ inMemory: true });
+    try {
+      // Act
+      const listening = listeningAddresses(engine.port);
+      const outside = nonLoopbackAddress();
+      const fromOutside = outside ? await connects(outside, engine.port) : 'no other interface';
+      const fromLoopback = await connects('127.0.0.1', engine.port);
+
+      // Assess
+      expect(listening).toEqual(['127.0.0.1']);
+      expect(fromOutside).not.toBe(true);
+      expect(fromLoopback).toBe(true);
+    } finally {
+      await engine.stop();
+    }
+  });
+
   it('fails with the one-line install hint when Java is missing', async () => {
     // Act
     const started = startDynamoLocal({ inMemory: true, java: '/nonexistent/bin/java' });
@@ -92,7 +153,7 @@ describe('startDynamoLocal', () => {
     await expect(started).rejects.toBeInstanceOf(JavaNotFoundError);
     await expect(started).rejects.toThrow(JAVA_NOT_FOUND_MESSAGE);
     expect(JAVA_NOT_FOUND_MESSAGE).toBe(
-      'Java runtime not found: DynamoDB Local needs it. Install it with: apt-get install -y default-jre-headless (Debian/Ubuntu)',
+      'Java not found: DynamoDB Local needs a JDK. Install it with: apt-get install -y default-jdk-headless (Debian/Ubuntu)',
     );
   });
 
