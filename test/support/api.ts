@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import fixture from '../fixtures/apigw-rest-event.json';
 import { recordIssuedValue } from './issued-values';
+import { expectDocumentedResponse } from './openapi-responses';
 import { makeHandler as makeGenerateHandler } from '../../lambda/handlers/generate-api-key';
 import { makeHandler as makeRegenerateHandler } from '../../lambda/handlers/regenerate-api-key';
 import { makeHandler as makeDeleteHandler } from '../../lambda/handlers/delete-api-key';
@@ -108,7 +109,9 @@ export async function call(endpoint: Endpoint, options: CallOptions = {}): Promi
     // not JSON: keep the text
   }
   collectIssuedValues(body);
-  return { status: result.statusCode, headers: (result.headers ?? {}) as Record<string, string>, body };
+  const answer = { status: result.statusCode, headers: (result.headers ?? {}) as Record<string, string>, body };
+  expectDocumentedResponse(route.path, route.method, answer);
+  return answer;
 }
 
 export interface TestTeam {

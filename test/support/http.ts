@@ -6,6 +6,8 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createLocalServer, type LocalServerOptions } from '../../local/server';
 import { recordIssuedValue } from './issued-values';
+import { expectDocumentedResponse } from './openapi-responses';
+import { ROUTES } from '../../lambda/contract/routes';
 
 export interface RequestOptions {
   /** JSON-serialised as the body (with `Content-Type: application/json` unless given). */
@@ -15,6 +17,8 @@ export interface RequestOptions {
   readonly headers?: Record<string, string | string[]>;
   /** Send the body with chunked transfer encoding instead of Content-Length. */
   readonly chunked?: boolean;
+  /** The server runs test handlers, not the service's: its answers are not checked against docs/openapi.json. */
+  readonly undocumented?: boolean;
 }
 
 export interface HttpResponse {
@@ -42,6 +46,18 @@ export function recordIssuedValuesIn(body: unknown): void {
     }
   };
   walk(body);
+}
+
+/**
+ * An answer of a documented operation (a ROUTES path and method) checked
+ * against docs/openapi.json; other paths and methods (404, 405, OPTIONS) are
+ * the HTTP layer's and left alone.
+ */
+function expectDocumentedIfRoute(method: string, path: string, answer: HttpResponse): void {
+  const routePath = new URL(path, 'http://x').pathname;
+  if (!ROUTES.some((route) => route.path === routePath && route.method === method.toUpperCase())) return;
+  const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+  expectDocumentedResponse(routePath, method.toUpperCase(), { status: answer.status, headers, body: answer.body });
 }
 
 /** One request to `baseUrl`; resolves with the whole response. */
@@ -72,7 +88,14 @@ export function requestTo(baseUrl: string, method: string, path: string, options
           // not JSON: keep the text
         }
         recordIssuedValuesIn(body);
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body, text });
+        const answer = { status: response.statusCode ?? 0, headers: response.headers, body, text };
+        try {
+          if (!options.undocumented) expectDocumentedIfRoute(method, path, answer);
+        } catch (error) {
+          reject(error);
+          return;
+        }
+        resolve(answer);
       });
     });
     // The server may answer (413) and hang up before the whole body is sent.

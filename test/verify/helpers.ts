@@ -17,6 +17,7 @@ import { makeHandler as makeVerifyHandler } from '../../lambda/handlers/verify-a
 import { createDynamoClient } from '../../lambda/shared/platform/dynamo';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallResult } from '../support/api';
+import { expectDocumentedResponse } from '../support/openapi-responses';
 
 const verifyHandler = makeVerifyHandler(testServices);
 
@@ -75,7 +76,10 @@ export async function callVerify(body: unknown, options: VerifyCallOptions = {})
   } catch {
     // not JSON: keep the text
   }
-  return { status: result.statusCode, headers: (result.headers ?? {}) as Record<string, string>, body: parsed };
+  const answer = { status: result.statusCode, headers: (result.headers ?? {}) as Record<string, string>, body: parsed };
+  // OPTIONS (the CORS preflight) is not an operation of the document.
+  if (method === 'POST') expectDocumentedResponse(VERIFY_PATH, method, answer);
+  return answer;
 }
 
 export const METHOD_ARN_PREFIX = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/';

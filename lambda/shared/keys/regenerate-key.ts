@@ -92,7 +92,9 @@ export async function regenerateKey(
       await services.scheduler.schedule({ keyId: key.id, generation, at: endsAt });
     } catch (error) {
       services.observe.logger.error('could not schedule the end of a grace period', { key_id: key.id, generation, ...errorField(error) });
-      throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'Could not schedule the end of the grace period; nothing was changed. Retry shortly.');
+      throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'Could not schedule the end of the grace period; nothing was changed. Retry shortly.', [], {
+        'Retry-After': '1',
+      });
     }
   }
 
