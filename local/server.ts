@@ -25,6 +25,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { errorField } from '../lambda/shared/platform/observability';
 import { clientNamedMap } from '../lambda/shared/platform/client-named-map';
 import { terminalObservability } from './terminal-observability';
+import type { PageSource } from './pages';
 import { HANDLERS_DIR, MAX_BODY_BYTES, ROUTES, allowedMethods } from '../lambda/contract/routes';
 import { jsonResponse } from '../lambda/contract/response';
 import type { Services } from '../lambda/shared/platform/services';
@@ -328,6 +329,8 @@ export interface LocalServerOptions {
    * Default: none.
    */
   readonly gateway?: (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult | undefined>;
+  /** Pages served beside the API on GET and HEAD (local/pages.ts: the OpenAPI document, the reference, the console). Default: none. */
+  readonly pages?: PageSource;
 }
 
 /** What the access log records of a request. */
@@ -362,6 +365,10 @@ export function createRequestListener(
     const target = request.url ?? '/';
     const url = new URL(`http://localhost${target.startsWith('/') ? target : `/${target}`}`);
     const method = request.method ?? 'GET';
+    if (options.pages && (method === 'GET' || method === 'HEAD')) {
+      const page = options.pages(url.pathname);
+      if (page) return page;
+    }
     const resolution = resolveRoute(routes, method, url.pathname);
     if (resolution.kind === 'not-found') {
       return apiErrorReply(new ApiError(ErrorCode.ROUTE_NOT_FOUND, `No route for ${url.pathname}.`), requestId);

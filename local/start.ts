@@ -30,6 +30,7 @@ import { makeHandler as makeExpireHandler } from '../lambda/handlers/expire-old-
 import { config } from '../lambda/shared/platform/config';
 import { documentClientOf } from '../lambda/shared/platform/dynamo';
 import { createServices, type Services } from '../lambda/shared/platform/services';
+import { localPages } from './pages';
 import { createLocalServer, moduleHandlerLoader, type LocalServer } from './server';
 import { makeHandler as makeManagementAuthorizer } from '../lambda/handlers/management-authorizer';
 import { makeHandler as makeArchiveHandler } from '../lambda/handlers/archive-audit';
@@ -284,6 +285,7 @@ export const httpServerPart: LocalRuntimePart = {
       gateway,
       logger: context.runtimeLog,
       logRequest: (entry) => context.runtimeLog.info('request', { ...entry }),
+      pages: await localPages(),
     });
     context.server = server;
     context.dataDirClaim?.update({ baseUrl: server.url });
@@ -386,6 +388,7 @@ export function startBanner(url: string, settings: LocalSettings, dynamoEndpoint
     `API key service listening on ${url}`,
     `  data:  ${settings.dataDir} (DynamoDB Local on ${dynamoEndpoint})`,
     `  plans: ${plans}`,
+    `  console: ${url}/console/   reference: ${url}/docs   OpenAPI: ${url}/openapi.json`,
     `  next:  npm run bootstrap -- --team-id <uuid>   (a team's first key, printed once)`,
     '  Ctrl-C to stop.',
   ].join('\n');

@@ -27,13 +27,14 @@ describe('npm start -- --help', () => {
 });
 
 describe('the start banner', () => {
-  it('says the URL, the data folder, the plans, the next command and Ctrl-C to stop', () => {
+  it('says the URL, the data folder, the plans, the console and reference, the next command and Ctrl-C to stop', () => {
     const settings = { dataDir: '/srv/keys/.data', plans: DEFAULT_USAGE_PLANS } as unknown as LocalSettings;
     const banner = startBanner('http://127.0.0.1:3000', settings, 'http://127.0.0.1:41234').split('\n');
     expect(banner).toEqual([
       'API key service listening on http://127.0.0.1:3000',
       '  data:  /srv/keys/.data (DynamoDB Local on http://127.0.0.1:41234)',
       '  plans: default (50/s, burst 100, 1000000 a month)',
+      '  console: http://127.0.0.1:3000/console/   reference: http://127.0.0.1:3000/docs   OpenAPI: http://127.0.0.1:3000/openapi.json',
       "  next:  npm run bootstrap -- --team-id <uuid>   (a team's first key, printed once)",
       '  Ctrl-C to stop.',
     ]);

@@ -1,0 +1,116 @@
+/**
+ * Create a key: a form whose fields carry the API's own field names; the
+ * value is shown once, with a copy button and the warning.
+ */
+import { useState } from 'preact/hooks';
+import type { ApiClient } from '../../client';
+import { ErrorMessage, Field, ValueOnce, problemOf, type Problem } from './components';
+import { entries } from './format';
+import type { Session } from './session';
+
+export function CreateKey({ api, session }: { api: ApiClient; session: Session }) {
+  const [form, setForm] = useState({
+    name: '',
+    type: 'sk' as 'sk' | 'pk',
+    environment: session.environment,
+    scopes: 'enc.tiles:read',
+    description: '',
+    rate_limit: '',
+    expires_at: '',
+    domains: '',
+    ip_whitelist: '',
+  });
+  const [problem, setProblem] = useState<Problem>();
+  const [created, setCreated] = useState<{ id: string; name: string; key: string } | undefined>();
+  const [busy, setBusy] = useState(false);
+  const set = (name: keyof typeof form) => (event: Event) => setForm({ ...form, [name]: (event.currentTarget as HTMLInputElement).value });
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    const body = {
+      name: form.name,
+      type: form.type,
+      environment: form.environment,
+      team_id: session.teamId,
+      scopes: entries(form.scopes),
+      ...(form.description ? { description: form.description } : {}),
+      ...(form.rate_limit ? { rate_limit: Number(form.rate_limit) } : {}),
+      ...(form.expires_at ? { expires_at: new Date(form.expires_at).toISOString() } : {}),
+      ...(form.type === 'pk' ? { domains: entries(form.domains) } : {}),
+      ip_whitelist: entries(form.ip_whitelist),
+    };
+    try {
+      const { data, error, response } = await api.POST('/functions/v1/generate-api-key', { body });
+      if (error || !data || !data.data.key) setProblem(problemOf(error, response));
+      else setCreated({ id: data.data.id, name: data.data.name, key: data.data.key });
+    } catch (failure) {
+      setProblem(problemOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (created) {
+    return (
+      <main class="narrow">
+        <h1>Key created: {created.name}</h1>
+        <ValueOnce value={created.key} label="The new key’s value" />
+        <p>
+          <a href={`#/keys/${created.id}`}>Open the key’s page</a> · <a href="#/keys">Back to the keys</a>
+        </p>
+      </main>
+    );
+  }
+
+  return (
+    <main class="narrow">
+      <h1>Create a key</h1>
+      <form onSubmit={submit}>
+        <Field id="create-name" label="name">
+          <input id="create-name" required maxLength={100} value={form.name} onInput={set('name')} />
+        </Field>
+        <Field id="create-type" label="type" hint="sk: secret, for servers. pk: public, for browsers, restricted by domains.">
+          <select id="create-type" aria-describedby="create-type-hint" value={form.type} onChange={set('type')}>
+            <option value="sk">sk</option>
+            <option value="pk">pk</option>
+          </select>
+        </Field>
+        <Field id="create-environment" label="environment">
+          <select id="create-environment" value={form.environment} onChange={set('environment')}>
+            <option value="live">live</option>
+            <option value="test">test</option>
+          </select>
+        </Field>
+        <Field id="create-scopes" label="scopes" hint="Comma-separated, e.g. enc.tiles:read, enc.*:read, keys.manage">
+          <input id="create-scopes" aria-describedby="create-scopes-hint" value={form.scopes} onInput={set('scopes')} />
+        </Field>
+        <Field id="create-description" label="description">
+          <textarea id="create-description" rows={2} value={form.description} onInput={set('description')} />
+        </Field>
+        <Field id="create-rate-limit" label="rate_limit" hint="Requests per hour; empty: the plan’s limit">
+          <input id="create-rate-limit" aria-describedby="create-rate-limit-hint" inputMode="numeric" value={form.rate_limit} onInput={set('rate_limit')} />
+        </Field>
+        <Field id="create-expires-at" label="expires_at" hint="Empty: never">
+          <input id="create-expires-at" aria-describedby="create-expires-at-hint" type="datetime-local" value={form.expires_at} onInput={set('expires_at')} />
+        </Field>
+        {form.type === 'pk' ? (
+          <Field id="create-domains" label="domains" hint="Comma-separated origins, e.g. https://app.example.com, https://*.example.com">
+            <input id="create-domains" aria-describedby="create-domains-hint" value={form.domains} onInput={set('domains')} />
+          </Field>
+        ) : null}
+        <Field id="create-ip-whitelist" label="ip_whitelist" hint="Comma-separated addresses or CIDR blocks; empty: any">
+          <input id="create-ip-whitelist" aria-describedby="create-ip-whitelist-hint" value={form.ip_whitelist} onInput={set('ip_whitelist')} />
+        </Field>
+        <ErrorMessage problem={problem} />
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            {busy ? 'Creating…' : 'Create key'}
+          </button>
+          <a href="#/keys">Cancel</a>
+        </div>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,144 @@
+/** The team's keys: filters, a page at a time, each row a link to the key's page. */
+import { useEffect, useState } from 'preact/hooks';
+import type { ApiClient, ApiKey } from '../../client';
+import { ErrorMessage, Field, problemOf, type Problem } from './components';
+import { fingerprint, when } from './format';
+import type { Session } from './session';
+
+interface Filters {
+  environment: '' | 'test' | 'live';
+  type: '' | 'pk' | 'sk';
+  state: '' | 'active' | 'in_transition' | 'disabled' | 'expired';
+}
+
+const PAGE_SIZE = 20;
+
+export function KeyList({ api, session }: { api: ApiClient; session: Session }) {
+  const [filters, setFilters] = useState<Filters>({ environment: '', type: '', state: '' });
+  // The cursors of the pages before this one (the first page has none), and this page's.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [keys, setKeys] = useState<ApiKey[] | undefined>();
+  const [next, setNext] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem>();
+
+  const cursor = cursors[cursors.length - 1];
+  useEffect(() => {
+    let current = true;
+    setProblem(undefined);
+    const query = {
+      team_id: session.teamId,
+      limit: String(PAGE_SIZE),
+      ...(filters.environment ? { environment: filters.environment } : {}),
+      ...(filters.type ? { type: filters.type } : {}),
+      ...(filters.state ? { state: filters.state } : {}),
+      ...(cursor ? { cursor } : {}),
+    };
+    api
+      .GET('/functions/v1/list-api-keys', { params: { query } })
+      .then(({ data, error, response }) => {
+        if (!current) return;
+        if (error || !data) {
+          setProblem(problemOf(error, response));
+          setKeys([]);
+          return;
+        }
+        setKeys(data.data);
+        setNext(data.meta.next_cursor);
+      })
+      .catch((failure: unknown) => current && setProblem(problemOf(failure)));
+    return () => {
+      current = false;
+    };
+  }, [api, session.teamId, filters, cursor]);
+
+  const filter = (name: keyof Filters) => (event: Event) => {
+    setFilters({ ...filters, [name]: (event.currentTarget as HTMLSelectElement).value });
+    setCursors([undefined]);
+  };
+
+  return (
+    <main>
+      <div class="heading-row">
+        <h1>Keys</h1>
+        <a class="button" href="#/create">
+          Create key
+        </a>
+      </div>
+      <form class="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filters">
+        <Field id="filter-environment" label="environment">
+          <select id="filter-environment" value={filters.environment} onChange={filter('environment')}>
+            <option value="">all</option>
+            <option value="live">live</option>
+            <option value="test">test</option>
+          </select>
+        </Field>
+        <Field id="filter-type" label="type">
+          <select id="filter-type" value={filters.type} onChange={filter('type')}>
+            <option value="">all</option>
+            <option value="sk">sk (secret)</option>
+            <option value="pk">pk (public)</option>
+          </select>
+        </Field>
+        <Field id="filter-state" label="state">
+          <select id="filter-state" value={filters.state} onChange={filter('state')}>
+            <option value="">all</option>
+            <option value="active">active</option>
+            <option value="in_transition">in transition</option>
+            <option value="disabled">disabled</option>
+            <option value="expired">expired</option>
+          </select>
+        </Field>
+      </form>
+      <ErrorMessage problem={problem} />
+      {keys === undefined ? (
+        <p aria-live="polite">Loading…</p>
+      ) : keys.length === 0 ? (
+        <p>No keys match.</p>
+      ) : (
+        <table class="keys">
+          <caption class="visually-hidden">The team’s keys, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Environment</th>
+              <th scope="col">State</th>
+              <th scope="col">Key</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((key) => (
+              <tr key={key.id}>
+                <td>
+                  <a href={`#/keys/${key.id}`}>{key.name}</a>
+                  {key.id === session.keyId ? <span class="badge">you</span> : null}
+                </td>
+                <td>{key.type}</td>
+                <td>{key.environment}</td>
+                <td>
+                  <span class={`state state-${key.state}`}>{key.state.replace('_', ' ')}</span>
+                </td>
+                <td>
+                  <code>{fingerprint(key)}</code>
+                </td>
+                <td>{when(key.last_used_at)}</td>
+                <td>{when(key.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav class="paging" aria-label="Pages">
+        <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Previous page
+        </button>
+        <span>Page {cursors.length}</span>
+        <button type="button" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
+          Next page
+        </button>
+      </nav>
+    </main>
+  );
+}

@@ -1,0 +1,53 @@
+/** A key's requests per day (uPlot: a small, maintained canvas chart library), with the numbers as a table for screen readers. */
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export function UsageChart({ daily }: { daily: ReadonlyArray<{ date: string; requests: number }> }) {
+  const holder = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!holder.current) return;
+    const width = Math.max(320, Math.min(holder.current.clientWidth || 720, 900));
+    const chart = new uPlot(
+      {
+        width,
+        height: 220,
+        scales: { x: { time: true } },
+        axes: [{}, { label: 'requests', size: 60 }],
+        series: [{}, { label: 'requests', stroke: '#1f5fbf', fill: 'rgba(31, 95, 191, 0.15)', width: 2 }],
+        legend: { show: false },
+      },
+      [daily.map((day) => Date.parse(`${day.date}T00:00:00Z`) / 1000), daily.map((day) => day.requests)],
+      holder.current,
+    );
+    return () => chart.destroy();
+  }, [daily]);
+  const total = daily.reduce((sum, day) => sum + day.requests, 0);
+  return (
+    <figure class="chart">
+      <div ref={holder} role="img" aria-label={`Requests per day over the last ${daily.length} days: ${total} in all`} />
+      <figcaption>
+        Requests per day, last {daily.length} days (UTC): {total} in all.
+        <details>
+          <summary>Show the numbers</summary>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">Requests</th>
+              </tr>
+            </thead>
+            <tbody>
+              {daily.map((day) => (
+                <tr key={day.date}>
+                  <td>{day.date}</td>
+                  <td>{day.requests}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      </figcaption>
+    </figure>
+  );
+}

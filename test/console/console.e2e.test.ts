@@ -1,0 +1,238 @@
+/// <reference lib="dom" />
+/**
+ * The key console in a real browser: headless Chromium (Debian package
+ * `chromium`, driven by playwright-core) against `npm start` on its own
+ * DATA_DIR, as a user: sign in with the bootstrap key, create a key, copy
+ * its value, roll it, use both values, disable and enable it, delete it
+ * with its name typed, sign out. Errors of the API appear in words; every
+ * control is labelled and reachable by keyboard with a visible focus ring.
+ *
+ * Screenshots of the keys table and of a key's page are taken every run
+ * (into a temporary folder); `UPDATE_SCREENSHOTS=1` writes them to docs/.
+ * Skipped only when /usr/bin/chromium is missing outside CI (`.ci/run`
+ * installs it); with CI=true it runs and fails instead.
+ */
+import { existsSync, mkdtempSync, copyFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { bootstrap, npmStart, tempDataDir, type Running } from '../support/local-runtime';
+import { recordIssuedValue } from '../support/issued-values';
+import { requestTo } from '../support/http';
+
+const CHROMIUM = '/usr/bin/chromium';
+const DOCS = path.resolve(__dirname, '..', '..', 'docs');
+const runs = existsSync(CHROMIUM) || process.env.CI === 'true';
+if (!runs) console.warn(`console browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium). With CI=true it runs and fails instead.`);
+const describeInBrowser = runs ? describe : describe.skip;
+
+describeInBrowser('the key console in Chromium, against npm start', () => {
+  const dataDirOf = tempDataDir('apikeys-console-');
+  let running: Running;
+  let boot: { key: string; id: string };
+  let teamId: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let shots: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    const dataDir = dataDirOf();
+    teamId = randomUUID();
+    running = await npmStart(dataDir);
+    boot = bootstrap(dataDir, teamId);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: running.baseUrl });
+    context.setDefaultTimeout(10_000);
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    // The browser's own note of an error status the test provoked ("Failed to load resource") is not a page error.
+    page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && pageErrors.push(message.text()));
+    shots = mkdtempSync(path.join(tmpdir(), 'console-shots-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await running?.stop('SIGTERM');
+    if (shots) rmSync(shots, { recursive: true, force: true });
+  });
+
+  /** Saves a screenshot; with UPDATE_SCREENSHOTS=1 also into docs/. */
+  async function screenshot(name: string): Promise<void> {
+    const file = path.join(shots, name);
+    await page.screenshot({ path: file, fullPage: name.includes('key-page') });
+    if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(file, path.join(DOCS, name));
+  }
+
+  const verify = async (value: string) => (await requestTo(running.baseUrl, 'POST', '/functions/v1/verify-api-key', { body: { key: value } })).body;
+
+  it('signs in with a manager key pasted into the field labelled "API key", reachable by keyboard with a visible focus ring', async () => {
+    // Act: from the top of the page, Tab until the field has the focus
+    await page.goto(`${running.baseUrl}/console/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const path: string[] = [];
+    for (let presses = 0; presses < 5 && path[path.length - 1] !== 'api-key'; presses++) {
+      await page.keyboard.press('Tab');
+      path.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName || ''));
+    }
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement;
+      return { id: element.id, outline: getComputedStyle(element).outlineStyle };
+    });
+    await page.keyboard.type(boot.key);
+    await page.keyboard.press('Enter');
+    await page.getByRole('row', { name: /Bootstrap key/ }).waitFor();
+
+    // Assess
+    expect(focused).toEqual({ id: 'api-key', outline: 'solid' });
+    expect(path.length).toBeLessThanOrEqual(2);
+    const storage = await page.evaluate(() => ({ local: localStorage.length, cookies: document.cookie, session: sessionStorage.length }));
+    expect(storage).toEqual({ local: 0, cookies: '', session: 1 });
+  });
+
+  it('shows an error answer in words: a wrong key at sign-in, a create the API refuses', async () => {
+    // Prepare: a second tab, not signed in
+    const other = await context.newPage();
+    await other.goto(`${running.baseUrl}/console/`);
+    await other.evaluate(() => sessionStorage.clear());
+    await other.reload();
+
+    // Act
+    await other.getByLabel('API key').fill('svc_sk_live_00000000_notAKeyValueAtAllxxxxxxxxxx');
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    const signInError = await other.getByRole('alert').innerText();
+    await other.close();
+    await page.goto(`${running.baseUrl}/console/#/create`);
+    await page.getByLabel('name', { exact: true }).fill('Refused');
+    await page.getByLabel('rate_limit').fill('0');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const createError = await page.getByRole('alert').innerText();
+
+    // Assess
+    expect(signInError).toBe('This is not a valid API key.');
+    expect(createError).toBe('The request is invalid: rate_limit must be a positive number of requests per hour.');
+  });
+
+  let created: { id: string; value: string };
+
+  it('creates a key from a form labelled with the API’s field names, and shows the value once with a copy button and the warning', async () => {
+    // Prepare: from the keys table
+    await page.goto(`${running.baseUrl}/console/#/keys`);
+    await page.getByRole('link', { name: 'Create key' }).click();
+    const labels = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('input, select, textarea')).map((control) => (control as HTMLInputElement).labels?.[0]?.textContent ?? '(none)'),
+    );
+
+    // Act
+    await page.getByLabel('name', { exact: true }).fill('Tiles backend');
+    await page.getByLabel('scopes').fill('enc.tiles:read, enc.*:read');
+    await page.getByLabel('description').fill('Made in the console');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const value = await page.getByTestId('issued-value').innerText();
+    recordIssuedValue(value);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const warning = await page.getByRole('note').innerText();
+    await page.getByRole('link', { name: 'Open the key’s page' }).click();
+    await page.getByRole('heading', { name: 'Tiles backend' }).waitFor();
+    created = { id: page.url().split('/').pop() as string, value };
+
+    // Assess
+    expect(labels).toEqual(['name', 'type', 'environment', 'scopes', 'description', 'rate_limit', 'expires_at', 'ip_whitelist']);
+    expect(copied).toBe(value);
+    expect(warning).toContain('this is the only time the value is shown');
+    expect(await verify(value)).toMatchObject({ valid: true, key: { scopes: ['enc.tiles:read', 'enc.*:read'] } });
+    expect(await page.getByTestId('issued-value').count()).toBe(0);
+  });
+
+  it('rolls the key with a grace choice; during the transition the old and new values’ usage shows side by side', async () => {
+    // Act
+    await page.getByLabel('grace_period_days').selectOption('3');
+    await page.getByRole('button', { name: 'Roll key' }).click();
+    const newValue = await page.getByTestId('issued-value').innerText();
+    recordIssuedValue(newValue);
+    const verdicts = [await verify(created.value), await verify(newValue), await verify(newValue)];
+    await page.reload();
+    await page.getByRole('heading', { name: /Transition: both values work until/ }).waitFor();
+    const sideBySide = [await page.getByTestId('old-value-requests').innerText(), await page.getByTestId('new-value-requests').innerText()];
+    await screenshot('console-key-page.png');
+
+    // Assess
+    expect(verdicts.map((verdict) => verdict.valid)).toEqual([true, true, true]);
+    expect(sideBySide).toEqual(['1', '2']);
+    expect(await page.locator('.state').first().innerText()).toBe('in transition');
+    expect(await page.getByRole('img', { name: /Requests per day over the last 30 days: 4 in all/ }).count()).toBe(1);
+    const trail = await page.getByRole('table').filter({ hasText: 'key.regenerated' }).count();
+    expect(trail).toBe(1);
+  });
+
+  it('disables and enables the key: refused while disabled, valid again after', async () => {
+    // Act
+    await page.getByRole('button', { name: 'Disable key' }).click();
+    await page.getByRole('button', { name: 'Enable key' }).waitFor();
+    const whileDisabled = await verify(created.value);
+    await page.getByRole('button', { name: 'Enable key' }).click();
+    await page.getByRole('button', { name: 'Disable key' }).waitFor();
+    const afterEnabling = await verify(created.value);
+
+    // Assess
+    expect(whileDisabled).toMatchObject({ valid: false, code: 'INACTIVE' });
+    expect(afterEnabling).toMatchObject({ valid: true });
+  });
+
+  it('edits a setting, then lists the team’s keys with filters and the key’s row', async () => {
+    // Act
+    await page.getByLabel('rate_limit').fill('250');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.getByRole('link', { name: '← Keys' }).click();
+    await page.getByRole('row', { name: /Tiles backend/ }).waitFor();
+    const row = await page.getByRole('row', { name: /Tiles backend/ }).innerText();
+    await screenshot('console-keys.png');
+    await page.getByLabel('state').selectOption('disabled');
+    await page.getByText('No keys match.').waitFor();
+    await page.getByLabel('state').selectOption('');
+
+    // Assess
+    // After a roll the prefix is the new value’s (`sk_live_<id>…`).
+    expect(row).toMatch(/^Tiles backend\s+sk\s+live\s+in transition\s+sk_live_\w+…\w{4}\s/);
+    expect(await verify(created.value)).toMatchObject({ ratelimit: { limit: 250 } });
+  });
+
+  it('deletes the key only once its name is typed; every value stops working', async () => {
+    // Prepare
+    await page.getByRole('link', { name: 'Tiles backend' }).click();
+    await page.getByRole('heading', { name: 'Tiles backend' }).waitFor();
+    const button = page.getByRole('button', { name: 'Delete key' });
+
+    // Act
+    await page.getByLabel(/Type the key’s name/).fill('Tiles');
+    const disabledWhileWrong = await button.isDisabled();
+    await page.getByLabel(/Type the key’s name/).fill('Tiles backend');
+    await page.getByLabel('reason').fill('rotated out');
+    await button.click();
+    await page.getByRole('heading', { name: 'Keys' }).waitFor();
+
+    // Assess
+    expect(disabledWhileWrong).toBe(true);
+    expect(await page.getByRole('row', { name: /Tiles backend/ }).count()).toBe(0);
+    expect(await verify(created.value)).toMatchObject({ valid: false });
+  });
+
+  it('signs out: the key is gone from the tab, and nothing was written to cookies or localStorage', async () => {
+    // Act
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const storage = await page.evaluate(() => ({ local: localStorage.length, cookies: document.cookie, session: sessionStorage.length }));
+    const cookies = await context.cookies();
+
+    // Assess
+    expect(storage).toEqual({ local: 0, cookies: '', session: 0 });
+    expect(cookies).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
