@@ -5,7 +5,7 @@
  * (`lib/console.ts`, context `console=true`) uploads the same files to S3
  * behind CloudFront.
  */
-import { build } from 'esbuild';
+import { build, buildSync, type BuildOptions } from 'esbuild';
 import path from 'node:path';
 
 export interface ConsoleFile {
@@ -46,27 +46,38 @@ export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
 };
 
-export async function buildConsole(): Promise<ConsoleFile[]> {
-  const result = await build({
-    entryPoints: { app: ENTRY },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: ['es2022'],
-    platform: 'browser',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    outdir: 'out',
-    write: false,
-    legalComments: 'none',
-    logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
-  });
+const OPTIONS: BuildOptions & { write: false } = {
+  entryPoints: { app: ENTRY },
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['es2022'],
+  platform: 'browser',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  outdir: 'out',
+  write: false,
+  legalComments: 'none',
+  logLevel: 'silent',
+  define: { 'process.env.NODE_ENV': '"production"' },
+};
+
+function filesOf(outputs: ReadonlyArray<{ path: string; contents: Uint8Array }>): ConsoleFile[] {
   const files: ConsoleFile[] = [{ path: 'index.html', contentType: 'text/html; charset=utf-8', body: Buffer.from(CONSOLE_HTML) }];
-  for (const output of result.outputFiles) {
+  for (const output of outputs) {
     const name = path.basename(output.path);
     const contentType = name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
     files.push({ path: name, contentType, body: Buffer.from(output.contents) });
   }
   return files;
+}
+
+/** The console's files (the local runtime, at start). */
+export async function buildConsole(): Promise<ConsoleFile[]> {
+  return filesOf((await build(OPTIONS)).outputFiles);
+}
+
+/** The same, synchronously (CDK synthesis is synchronous). */
+export function buildConsoleSync(): ConsoleFile[] {
+  return filesOf(buildSync(OPTIONS).outputFiles);
 }

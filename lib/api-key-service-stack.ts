@@ -1,4 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { KeyConsole } from './console';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -144,6 +145,19 @@ export class ApiKeyServiceStack extends Stack {
       scheduleGroup: this.rotation.scheduleGroup,
       archiver: this.auditArchive.archiver,
     });
+
+    if (config.console) {
+      const keyConsole = new KeyConsole(this, 'Console', {
+        api: this.api.restApi,
+        logRetentionDays: config.logRetentionDays,
+        accessLogBucket: this.auditArchive.accessLogBucket,
+        production: config.production,
+      });
+      new CfnOutput(this, 'ConsoleUrl', {
+        value: `https://${keyConsole.distribution.distributionDomainName}/console/`,
+        description: 'The key console (the API is also served under /functions/v1/ on this origin)',
+      });
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the service (append /functions/v1/...)' });
     new CfnOutput(this, 'KeyTableName', { value: this.keyStore.table.tableName, description: 'KEY_TABLE_NAME for npm run bootstrap -- --aws' });

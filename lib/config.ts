@@ -68,6 +68,8 @@ export interface ServiceConfig {
   readonly tracer: boolean;
   /** Ship source maps and turn on `--enable-source-maps` (readable stack traces, slower cold starts). */
   readonly sourceMaps: boolean;
+  /** Deploy the key console: its files in S3 behind CloudFront, which also sends `/functions/v1/*` to the API. */
+  readonly console: boolean;
 }
 
 /** Context keys, in the order the README's configuration table lists them. */
@@ -96,6 +98,7 @@ export const CONTEXT_KEYS = [
   'logSampleRate',
   'tracer',
   'sourceMaps',
+  'console',
 ] as const satisfies ReadonlyArray<keyof ServiceConfig>;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -126,6 +129,7 @@ export const DEFAULTS = {
   logSampleRate: 0.01,
   tracer: false,
   sourceMaps: false,
+  console: false,
 } as const satisfies Omit<ServiceConfig, 'production'>;
 
 /** The archive's Object Lock in production unless set: nobody, root included, can delete a record for two years. */
@@ -206,6 +210,7 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
     logSampleRate: reader.number('logSampleRate', DEFAULTS.logSampleRate, 0, 1),
     tracer: reader.boolean('tracer', DEFAULTS.tracer),
     sourceMaps: reader.boolean('sourceMaps', DEFAULTS.sourceMaps),
+    console: reader.boolean('console', DEFAULTS.console),
   };
 
   if (config.apiBurstLimit < config.apiRateLimit) {

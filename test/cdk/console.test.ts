@@ -1,0 +1,98 @@
+/**
+ * The optional key console in AWS (context `console=true`): a private bucket
+ * behind CloudFront (Origin Access Control) with the console's security
+ * headers, the API proxied uncached on the same origin, access logs, and no
+ * unacknowledged cdk-nag finding. Off by default.
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { CONSOLE_SECURITY_HEADERS } from '../../console/build';
+import { REPO_ROOT, resourcesOf, synthesizeService, type SynthesizedService } from './service';
+
+// CloudFront's managed policies (their ids are fixed by AWS).
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+
+let service: SynthesizedService;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let distribution: any;
+
+beforeAll(() => {
+  service = synthesizeService({ console: 'true' });
+  const distributions = Object.values(resourcesOf(service.template, 'AWS::CloudFront::Distribution'));
+  expect(distributions).toHaveLength(1);
+  distribution = distributions[0]!.Properties!.DistributionConfig;
+}, 180_000);
+
+describe('context console=true', () => {
+  it('passes the cdk-nag packs with every acknowledgement documented in docs/deploy.md', () => {
+    // Act
+    const reports = service.nagPacks.map((pack) => ({ pack: pack.name, violations: pack.validateScope(service.app).violations }));
+    const acknowledged = Object.values(resourcesOf(service.template)).flatMap(
+      ({ Metadata }) => ((Metadata?.cdk_nag as { rules_to_suppress: Array<{ id: string }> } | undefined)?.rules_to_suppress ?? []).map(({ id }) => id.replace(/\[.*$/, '')),
+    );
+    const docs = readFileSync(path.join(REPO_ROOT, 'docs', 'deploy.md'), 'utf8');
+
+    // Assess
+    expect(reports).toEqual([
+      { pack: 'AwsSolutions', violations: [] },
+      { pack: 'Serverless', violations: [] },
+    ]);
+    expect([...new Set(acknowledged)].filter((rule) => !docs.includes(rule))).toEqual([]);
+  });
+
+  it('serves the console from a private bucket through Origin Access Control, HTTPS only, with access logs', () => {
+    const buckets = Object.values(resourcesOf(service.template, 'AWS::S3::Bucket')).map((bucket) => bucket.Properties ?? {});
+    const consoleBucket = buckets.find((bucket) => JSON.stringify(bucket).includes('"console/"'));
+    expect(consoleBucket?.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(Object.keys(resourcesOf(service.template, 'AWS::CloudFront::OriginAccessControl'))).toHaveLength(1);
+    expect(distribution.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+    expect(distribution.Logging).toEqual(expect.objectContaining({ Prefix: 'console/' }));
+  });
+
+  it('sends /functions/v1/* to the API stage: every method, never cached, viewer headers (Authorization included) but Host forwarded', () => {
+    const api = distribution.CacheBehaviors.find((behavior: { PathPattern: string }) => behavior.PathPattern === '/functions/v1/*');
+    expect(api).toMatchObject({
+      AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+      CachePolicyId: CACHING_DISABLED,
+      OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+      ViewerProtocolPolicy: 'https-only',
+    });
+    const origin = distribution.Origins.find((candidate: { Id: string }) => candidate.Id === api.TargetOriginId);
+    expect(JSON.stringify(origin.DomainName)).toContain('execute-api');
+  });
+
+  it('answers every console file with the headers npm start sends: CSP, HSTS, nosniff, no framing, no referrer', () => {
+    const [policy] = Object.values(resourcesOf(service.template, 'AWS::CloudFront::ResponseHeadersPolicy'));
+    const config = policy!.Properties!.ResponseHeadersPolicyConfig as Record<string, Record<string, unknown>>;
+    expect(config.SecurityHeadersConfig).toEqual({
+      ContentSecurityPolicy: { ContentSecurityPolicy: CONSOLE_SECURITY_HEADERS['Content-Security-Policy'], Override: true },
+      ContentTypeOptions: { Override: true },
+      FrameOptions: { FrameOption: 'DENY', Override: true },
+      ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+      StrictTransportSecurity: { AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true },
+    });
+    expect(distribution.DefaultCacheBehavior.ResponseHeadersPolicyId).toBeDefined();
+  });
+
+  it('maps / and /console to the console page, and outputs its URL', () => {
+    const [fn] = Object.values(resourcesOf(service.template, 'AWS::CloudFront::Function'));
+    const code = String(fn!.Properties!.FunctionCode);
+    expect(code).toContain("request.uri === '/console/'");
+    expect(code).toContain("request.uri = '/console/index.html'");
+    expect(Object.keys(service.template.toJSON().Outputs)).toContain('ConsoleUrl');
+  });
+});
+
+describe('by default', () => {
+  it('deploys no console: no distribution, no console bucket, no output', () => {
+    const plain = synthesizeService();
+    expect(Object.keys(resourcesOf(plain.template, 'AWS::CloudFront::Distribution'))).toEqual([]);
+    expect(Object.keys(plain.template.toJSON().Outputs)).not.toContain('ConsoleUrl');
+  }, 180_000);
+});
