@@ -9,12 +9,12 @@ interface Filters {
   environment: '' | 'test' | 'live';
   type: '' | 'pk' | 'sk';
   state: '' | 'active' | 'in_transition' | 'disabled' | 'expired';
+  /** Keys per page. */
+  limit: '10' | '20' | '50' | '100';
 }
 
-const PAGE_SIZE = 20;
-
 export function KeyList({ api, session }: { api: ApiClient; session: Session }) {
-  const [filters, setFilters] = useState<Filters>({ environment: '', type: '', state: '' });
+  const [filters, setFilters] = useState<Filters>({ environment: '', type: '', state: '', limit: '20' });
   // The cursors of the pages before this one (the first page has none), and this page's.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [keys, setKeys] = useState<ApiKey[] | undefined>();
@@ -27,7 +27,7 @@ export function KeyList({ api, session }: { api: ApiClient; session: Session }) 
     setProblem(undefined);
     const query = {
       team_id: session.teamId,
-      limit: String(PAGE_SIZE),
+      limit: filters.limit,
       ...(filters.environment ? { environment: filters.environment } : {}),
       ...(filters.type ? { type: filters.type } : {}),
       ...(filters.state ? { state: filters.state } : {}),
@@ -86,6 +86,15 @@ export function KeyList({ api, session }: { api: ApiClient; session: Session }) 
             <option value="in_transition">in transition</option>
             <option value="disabled">disabled</option>
             <option value="expired">expired</option>
+          </select>
+        </Field>
+        <Field id="filter-limit" label="limit">
+          <select id="filter-limit" value={filters.limit} onChange={filter('limit')}>
+            {['10', '20', '50', '100'].map((size) => (
+              <option key={size} value={size}>
+                {size} per page
+              </option>
+            ))}
           </select>
         </Field>
       </form>

@@ -149,7 +149,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(await page.getByTestId('issued-value').count()).toBe(0);
   });
 
-  it('rolls the key with a grace choice; during the transition the old and new values’ usage shows side by side', async () => {
+  it('rolls the key with a grace choice; during the transition the old and new values’ usage shows side by side; every control is labelled', async () => {
     // Act
     await page.getByLabel('grace_period_days').selectOption('3');
     await page.getByRole('button', { name: 'Roll key' }).click();
@@ -160,10 +160,17 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     await page.getByRole('heading', { name: /Transition: both values work until/ }).waitFor();
     const sideBySide = [await page.getByTestId('old-value-requests').innerText(), await page.getByTestId('new-value-requests').innerText()];
     await screenshot('console-key-page.png');
+    const unlabelled = await page.evaluate(() => [
+      ...Array.from(document.querySelectorAll('input, select, textarea'))
+        .filter((control) => ((control as HTMLInputElement).labels?.length ?? 0) === 0)
+        .map((control) => control.outerHTML),
+      ...Array.from(document.querySelectorAll('button, a')).filter((control) => (control.textContent ?? '').trim() === '').map((control) => control.outerHTML),
+    ]);
 
     // Assess
     expect(verdicts.map((verdict) => verdict.valid)).toEqual([true, true, true]);
     expect(sideBySide).toEqual(['1', '2']);
+    expect(unlabelled).toEqual([]);
     expect(await page.locator('.state').first().innerText()).toBe('in transition');
     expect(await page.getByRole('img', { name: /Requests per day over the last 30 days: 4 in all/ }).count()).toBe(1);
     const trail = await page.getByRole('table').filter({ hasText: 'key.regenerated' }).count();
@@ -184,7 +191,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(afterEnabling).toMatchObject({ valid: true });
   });
 
-  it('edits a setting, then lists the team’s keys with filters and the key’s row', async () => {
+  it('edits a setting, then lists the team’s keys with filters and paging', async () => {
     // Act
     await page.getByLabel('rate_limit').fill('250');
     await page.getByRole('button', { name: 'Save settings' }).click();
@@ -196,11 +203,33 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     await page.getByLabel('state').selectOption('disabled');
     await page.getByText('No keys match.').waitFor();
     await page.getByLabel('state').selectOption('');
+    // Paging: 10 more keys make 12, so 10 per page gives two pages
+    for (let i = 1; i <= 10; i++) {
+      const made = await requestTo(running.baseUrl, 'POST', '/functions/v1/generate-api-key', {
+        headers: { Authorization: `Bearer ${boot.key}` },
+        body: { name: `Batch ${i}`, type: 'sk', environment: 'live', team_id: teamId },
+      });
+      recordIssuedValue(made.body.data.key);
+    }
+    await page.getByLabel('limit').selectOption('10');
+    await page.getByRole('row', { name: /Batch 10/ }).waitFor();
+    const firstPage = await page.locator('table.keys tbody tr').count();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2').waitFor();
+    await page.getByRole('row', { name: /Bootstrap key/ }).waitFor();
+    const secondPage = await page.locator('table.keys tbody tr').allInnerTexts();
+    const nextDisabled = await page.getByRole('button', { name: 'Next page' }).isDisabled();
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.getByText('Page 1').waitFor();
+    await page.getByLabel('limit').selectOption('20');
 
     // Assess
     // After a roll the prefix is the new value’s (`sk_live_<id>…`).
     expect(row).toMatch(/^Tiles backend\s+sk\s+live\s+in transition\s+sk_live_\w+…\w{4}\s/);
     expect(await verify(created.value)).toMatchObject({ ratelimit: { limit: 250 } });
+    expect(firstPage).toBe(10);
+    expect(secondPage.map((text) => text.split('\t')[0])).toEqual(['Tiles backend', 'Bootstrap keyyou']);
+    expect(nextDisabled).toBe(true);
   });
 
   it('deletes the key only once its name is typed; every value stops working', async () => {
