@@ -196,6 +196,56 @@ const operations: Record<string, ZodOpenApiOperationObject> = {
   },
 };
 
+/**
+ * The words of each request field (body or query) in the reference: kept
+ * here, not in the request schemas, so the handlers' bundles and their
+ * start-up carry no documentation.
+ */
+const FIELD_DESCRIPTIONS: Record<string, string> = {
+  name: 'A name for people (1–100 characters after trimming)',
+  type: '`sk`: secret, for servers. `pk`: public, for browsers, restricted by `domains`',
+  environment: '`live` or `test`; a test key may only manage test keys',
+  team_id: 'The team the key belongs to: the calling key\'s own team',
+  scopes: 'Permission scopes: `<area>.<resource>:<action>`, `<area>.*:<action>` or `<area>.manage`. Default on create `["enc.tiles:read"]`; never more than the calling key holds',
+  domains: 'Public keys: allowed origins (`https://app.example.com`, `https://*.example.com`), checked against `Origin` and `Referer`',
+  ip_whitelist: 'Allowed IPv4/IPv6 addresses or CIDR blocks; empty: any address',
+  rate_limit: 'Requests per hour; default: the team\'s plan limit',
+  expires_at: 'When the key stops working (ISO 8601 with a time zone, in the future); null or absent: never',
+  description: 'Free-text notes (up to 1,000 characters)',
+  key_id: 'The key\'s id',
+  grace_period_days: 'How long the old value keeps working: 1 to 30 days, default 7',
+  revoke_immediately: 'True: the old value stops working now (no grace period)',
+  confirm_deletion: 'Must be `true`',
+  reason: 'Why, kept in the audit trail',
+  key: 'The presented key value',
+  scope: 'A scope the caller needs; the answer is `SCOPE_DENIED` when the key does not hold it',
+  is_active: 'False disables every value of the key until it is enabled again',
+  days: 'How many days of `daily` figures: 1 to 90, default 30',
+  limit: 'Page size: 1 to 100, default 20',
+  cursor: 'The `meta.next_cursor` of the previous page',
+  state: 'Only keys in this state',
+};
+
+interface DescribedOperation {
+  parameters?: Array<{ name: string; description?: string }>;
+  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, { description?: string }> } }> };
+}
+
+/** Adds the field words to every request body property and query parameter that has none. */
+function describeFields(document: { paths?: Record<string, unknown> }): void {
+  for (const item of Object.values(document.paths ?? {}) as Record<string, DescribedOperation>[]) {
+    for (const operation of Object.values(item)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (!parameter.description && FIELD_DESCRIPTIONS[parameter.name]) parameter.description = FIELD_DESCRIPTIONS[parameter.name];
+      }
+      const properties = operation.requestBody?.content?.['application/json']?.schema?.properties ?? {};
+      for (const [name, schema] of Object.entries(properties)) {
+        if (!schema.description && FIELD_DESCRIPTIONS[name]) schema.description = FIELD_DESCRIPTIONS[name];
+      }
+    }
+  }
+}
+
 export function openApiDocument(): ReturnType<typeof createDocument> {
   const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
   for (const route of ROUTES) {
@@ -203,7 +253,7 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
     if (!operation) throw new Error(`openapi: no operation for ${route.handler}`);
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
   }
-  return createDocument({
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'API key service',
@@ -224,4 +274,6 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
     },
     paths,
   });
+  describeFields(document);
+  return document;
 }

@@ -772,18 +772,34 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A name for people (1–100 characters after trimming) */
                     name: string;
-                    /** @enum {string} */
+                    /**
+                     * @description `sk`: secret, for servers. `pk`: public, for browsers, restricted by `domains`
+                     * @enum {string}
+                     */
                     type: "pk" | "sk";
-                    /** @enum {string} */
+                    /**
+                     * @description `live` or `test`; a test key may only manage test keys
+                     * @enum {string}
+                     */
                     environment: "test" | "live";
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description The team the key belongs to: the calling key's own team
+                     */
                     team_id: string;
+                    /** @description Permission scopes: `<area>.<resource>:<action>`, `<area>.*:<action>` or `<area>.manage`. Default on create `["enc.tiles:read"]`; never more than the calling key holds */
                     scopes?: string[];
+                    /** @description Public keys: allowed origins (`https://app.example.com`, `https://*.example.com`), checked against `Origin` and `Referer` */
                     domains?: string[];
+                    /** @description Allowed IPv4/IPv6 addresses or CIDR blocks; empty: any address */
                     ip_whitelist?: string[];
+                    /** @description Requests per hour; default: the team's plan limit */
                     rate_limit?: number;
+                    /** @description When the key stops working (ISO 8601 with a time zone, in the future); null or absent: never */
                     expires_at?: string | null;
+                    /** @description Free-text notes (up to 1,000 characters) */
                     description?: string;
                 };
             };
@@ -844,9 +860,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The key's id */
                     key_id: string;
+                    /** @description How long the old value keeps working: 1 to 30 days, default 7 */
                     grace_period_days?: number;
-                    /** @default false */
+                    /**
+                     * @description True: the old value stops working now (no grace period)
+                     * @default false
+                     */
                     revoke_immediately?: boolean;
                 };
             };
@@ -905,9 +926,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The key's id */
                     key_id: string;
-                    /** @constant */
+                    /**
+                     * @description Must be `true`
+                     * @constant
+                     */
                     confirm_deletion: true;
+                    /** @description Why, kept in the audit trail */
                     reason?: string;
                 };
             };
@@ -958,11 +984,17 @@ export interface operations {
     listKeys: {
         parameters: {
             query: {
+                /** @description The team the key belongs to: the calling key's own team */
                 team_id: string;
+                /** @description `live` or `test`; a test key may only manage test keys */
                 environment?: "test" | "live";
+                /** @description `sk`: secret, for servers. `pk`: public, for browsers, restricted by `domains` */
                 type?: "pk" | "sk";
+                /** @description Only keys in this state */
                 state?: "active" | "in_transition" | "disabled" | "expired" | "deleted";
+                /** @description Page size: 1 to 100, default 20 */
                 limit?: string;
+                /** @description The `meta.next_cursor` of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -1000,6 +1032,7 @@ export interface operations {
     getKey: {
         parameters: {
             query: {
+                /** @description The key's id */
                 key_id: string;
             };
             header?: never;
@@ -1045,14 +1078,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The key's id */
                     key_id: string;
+                    /** @description A name for people (1–100 characters after trimming) */
                     name?: string;
+                    /** @description Free-text notes (up to 1,000 characters) */
                     description?: string;
+                    /** @description Permission scopes: `<area>.<resource>:<action>`, `<area>.*:<action>` or `<area>.manage`. Default on create `["enc.tiles:read"]`; never more than the calling key holds */
                     scopes?: string[];
+                    /** @description Public keys: allowed origins (`https://app.example.com`, `https://*.example.com`), checked against `Origin` and `Referer` */
                     domains?: string[];
+                    /** @description Allowed IPv4/IPv6 addresses or CIDR blocks; empty: any address */
                     ip_whitelist?: string[];
+                    /** @description Requests per hour; default: the team's plan limit */
                     rate_limit?: number;
+                    /** @description When the key stops working (ISO 8601 with a time zone, in the future); null or absent: never */
                     expires_at?: string | null;
+                    /** @description False disables every value of the key until it is enabled again */
                     is_active?: boolean;
                 };
             };
@@ -1103,7 +1145,9 @@ export interface operations {
     getKeyUsage: {
         parameters: {
             query: {
+                /** @description The key's id */
                 key_id: string;
+                /** @description How many days of `daily` figures: 1 to 90, default 30 */
                 days?: string;
             };
             header?: never;
@@ -1142,9 +1186,13 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
+                /** @description The key's id */
                 key_id?: string;
+                /** @description The team the key belongs to: the calling key's own team */
                 team_id?: string;
+                /** @description Page size: 1 to 100, default 20 */
                 limit?: string;
+                /** @description The `meta.next_cursor` of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -1190,7 +1238,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The presented key value */
                     key: string;
+                    /** @description A scope the caller needs; the answer is `SCOPE_DENIED` when the key does not hold it */
                     scope?: string;
                 };
             };
