@@ -28,6 +28,7 @@ import { newKeyId } from '../../lambda/shared/platform/ids';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../../lambda/handlers/bootstrap-team-key';
 import { createLocalServer, moduleHandlerLoader, type LocalServer } from '../../local/server';
 import { ensureTables } from '../../local/tables';
+import { localPages } from '../../local/pages';
 import { recordIssuedValue } from '../support/issued-values';
 import { testObservability } from '../support/services';
 
@@ -74,7 +75,14 @@ beforeAll(async () => {
   });
   caller = await bootstrap(randomUUID());
   other = await bootstrap(randomUUID());
-  server = await createLocalServer({ port: 0, host: '127.0.0.1', loadHandler: moduleHandlerLoader(() => services), logger: testObservability.logger });
+  // The pages npm start serves beside the API (OpenAPI document, reference, console) are fuzzed too.
+  server = await createLocalServer({
+    port: 0,
+    host: '127.0.0.1',
+    loadHandler: moduleHandlerLoader(() => services),
+    logger: testObservability.logger,
+    pages: await localPages(),
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -138,6 +146,10 @@ const methods = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTION
 const paths = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...ROUTES.map((route) => route.path)) },
   { weight: 1, arbitrary: fc.constantFrom('/', '/functions/v1/', '/functions/v1/generate-api-key/', '/FUNCTIONS/v1/get-api-key', '/functions/v1/%2e%2e/x', '/functions/v1/__proto__') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('/openapi.json', '/docs', '/docs/init.js', '/docs/../package.json', '/console', '/console/', '/console/app.js', '/console/%2e%2e/package.json', '/console/__proto__'),
+  },
 );
 const queryString = fc
   .array(fc.tuple(fc.oneof(fc.constantFrom(...FIELDS, ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 })), fc.oneof(hostileText, idLike)), { maxLength: 5 })
