@@ -44,7 +44,7 @@ const rateLimitHeaders = {
 };
 const retryAfter = { 'Retry-After': header('Seconds to wait before retrying', z.string().regex(/^[0-9]+$/)) };
 
-const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+const json = (schema: z.core.$ZodType) => ({ 'application/json': { schema } });
 
 function error(description: string, extraHeaders: Record<string, z.ZodType> = {}, id?: string) {
   return {

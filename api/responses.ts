@@ -144,6 +144,9 @@ export const usageResponseSchema = z
   })
   .meta({ id: 'UsageResponse' });
 
+// The archive's own event schema (zod/mini, shared with the handlers), named in the document's components.
+z.globalRegistry.add(auditEventSchema, { id: 'AuditEvent' });
+
 export const auditEventsResponseSchema = z
-  .strictObject({ data: z.array(auditEventSchema.meta({ id: 'AuditEvent' })), meta: pageMeta })
+  .strictObject({ data: z.array(auditEventSchema), meta: pageMeta })
   .meta({ id: 'AuditEventsResponse' });

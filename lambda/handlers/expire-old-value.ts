@@ -14,7 +14,7 @@
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { KEY_ID_PATTERN } from '../shared/platform/ids';
 import { REVOCATION_LATE_AFTER_SECONDS } from '../contract/metrics';
 import { signals } from '../shared/platform/observability';
@@ -24,9 +24,9 @@ import { expireOldValue, type ExpireOldValueOutcome } from '../shared/rotation/e
 
 /** The schedule's input (lambda/shared/rotation/scheduler-eventbridge.ts `expireEventOf`). */
 export const expireEventSchema = z.strictObject({
-  key_id: z.string().regex(KEY_ID_PATTERN),
+  key_id: z.string().check(z.regex(KEY_ID_PATTERN)),
   // Generation 1 is the created value; only a regeneration (2+) opens a transition.
-  generation: z.int().min(2),
+  generation: z.int().check(z.minimum(2)),
 });
 
 /** A `not_due` this close to the end is retried by Lambda instead of dropped. */

@@ -71,6 +71,29 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     expect(JSON.stringify(response.body)).not.toContain(team.key);
   });
 
+  it.each([
+    ['name', 'a right-to-left override (U+202E)', 'Invoice\u202Efdp.exe', 'must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)'],
+    ['description', 'a bidi isolate (U+2067)', 'isolate \u2067here\u2069', 'must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)'],
+    ['name', 'a lone high surrogate', 'half \ud800 a pair', 'must not contain an unpaired UTF-16 surrogate'],
+    ['description', 'a lone low surrogate', 'tail \udc00', 'must not contain an unpaired UTF-16 surrogate'],
+  ])('%s holding %s → 400 (Trojan Source text and broken UTF-16 are refused)', async (field, _what, value, issue) => {
+    // Act
+    const response = await call('create', { key: team.key, body: { ...validBody(team), [field]: value } });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual([{ field, issue }]);
+  });
+
+  it('keeps text with a paired surrogate (an emoji) and right-to-left script as it is', async () => {
+    // Act
+    const response = await call('create', { key: team.key, body: { ...validBody(team), name: 'Tiles 🗺️ خريطة', description: 'עברית' } });
+
+    // Assess
+    expect(response.status).toBe(201);
+    expect(response.body.data).toMatchObject({ name: 'Tiles 🗺️ خريطة', description: 'עברית' });
+  });
+
   it('tells a missing field from a field of the wrong type', async () => {
     const withoutName = validBody(team);
     delete withoutName.name;

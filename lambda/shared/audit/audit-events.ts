@@ -3,7 +3,7 @@
  * No event carries a key value or a hash: values are identified by their
  * prefix and last four characters only.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { auditTableKeys } from '../../contract/tables';
 import { KEY_ID_PATTERN, newEventId } from '../platform/ids';
 import { AUDIT_TABLE_TTL_DAYS } from '../../contract/retention';
@@ -136,25 +136,25 @@ export function auditItem(event: NewAuditEvent): AuditRecord {
  */
 type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 function schemaFor<T>() {
-  return <S extends z.ZodType>(schema: S & (SameShape<z.output<S>, T> extends true ? unknown : 'schema and interface differ')): S =>
+  return <S extends z.ZodMiniType>(schema: S & (SameShape<z.output<S>, T> extends true ? unknown : 'schema and interface differ')): S =>
     schema;
 }
 
 // Formats are checked only where the archive depends on them: `event_id` and
 // `key_id` name files and partitions, `occurred_at` picks the date partition.
-const ulid = z.string().regex(KEY_ID_PATTERN);
+const ulid = z.string().check(z.regex(KEY_ID_PATTERN));
 const instant = z.iso.datetime({ offset: true });
 const keyType = z.enum(['pk', 'sk']);
 const environment = z.enum(['test', 'live']);
-const count = z.int().nonnegative();
-const usageSchema = z.strictObject({ total_requests: count, usage_last_30_days: count, last_used_at: instant.nullable() });
+const count = z.int().check(z.nonnegative());
+const usageSchema = z.strictObject({ total_requests: count, usage_last_30_days: count, last_used_at: z.nullable(instant) });
 const fingerprintSchema = schemaFor<ValueFingerprint>()(z.strictObject({ key_prefix: z.string(), last_four: z.string() }));
 const actorSchema = schemaFor<AuditActor>()(
   z.strictObject({
     user_id: z.string(),
-    key_id: z.string().nullable(),
-    source_ip: z.string().nullable(),
-    user_agent: z.string().nullable(),
+    key_id: z.nullable(z.string()),
+    source_ip: z.nullable(z.string()),
+    user_agent: z.nullable(z.string()),
     request_id: z.string(),
   }),
 );
@@ -162,7 +162,7 @@ const base = {
   event_id: ulid,
   occurred_at: instant,
   key_id: ulid,
-  team_id: z.string().min(1),
+  team_id: z.string().check(z.minLength(1)),
   actor: actorSchema,
 };
 
@@ -178,7 +178,7 @@ const keyCreatedSchema = schemaFor<KeyCreatedEvent>()(
       domains: z.array(z.string()),
       ip_whitelist: z.array(z.string()),
       rate_limit: z.number(),
-      expires_at: instant.nullable(),
+      expires_at: z.nullable(instant),
       key_prefix: z.string(),
       last_four: z.string(),
     }),
@@ -191,7 +191,7 @@ const keyRegeneratedSchema = schemaFor<KeyRegeneratedEvent>()(
     ...base,
     event_type: z.literal(AuditEventType.KEY_REGENERATED),
     key: z.strictObject({ name: z.string(), type: keyType, environment }),
-    generation: z.int().positive(),
+    generation: z.int().check(z.positive()),
     old_value: fingerprintSchema,
     new_value: fingerprintSchema,
     grace_period_days: count,
@@ -205,7 +205,7 @@ const keyOldValueExpiredSchema = schemaFor<KeyOldValueExpiredEvent>()(
   z.strictObject({
     ...base,
     event_type: z.literal(AuditEventType.KEY_OLD_VALUE_EXPIRED),
-    generation: z.int().positive(),
+    generation: z.int().check(z.positive()),
     old_value: fingerprintSchema,
     transition_ends_at: instant,
     transition_usage: z.strictObject({ old: count, new: count }),
@@ -218,9 +218,9 @@ const keyDeletedSchema = schemaFor<KeyDeletedEvent>()(
     event_type: z.literal(AuditEventType.KEY_DELETED),
     key: z.strictObject({ name: z.string(), type: keyType, environment, created_at: instant }),
     last_four: z.string(),
-    reason: z.string().nullable(),
+    reason: z.nullable(z.string()),
     revoked_values: count,
-    session: z.strictObject({ key_id: z.string().nullable(), request_id: z.string() }),
+    session: z.strictObject({ key_id: z.nullable(z.string()), request_id: z.string() }),
     usage: usageSchema,
   }),
 );

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Services } from '../platform/services';
 import { jsonResponse } from '../../contract/response';
 import type { ManagementEvent } from './event';
@@ -10,8 +10,8 @@ import { signals } from '../platform/observability';
 import { namedKeyId, targetItemKeys, withPrefetched, type PrefetchedItems } from '../keys/prefetch';
 
 /** A management endpoint's own step: the typed event and the services in, the response out. */
-export type ManagementStep<TSchema extends z.ZodType> = (
-  event: ManagementEvent<z.infer<TSchema>>,
+export type ManagementStep<TSchema extends z.ZodMiniType> = (
+  event: ManagementEvent<z.output<TSchema>>,
   services: Services,
   context: Context,
 ) => Promise<APIGatewayProxyResult>;
@@ -23,7 +23,7 @@ export type ManagementStep<TSchema extends z.ZodType> = (
  * `services` is called per request and returns the process's services
  * (built once): handlers are made at import without reading the environment.
  */
-export function managementHandler<TSchema extends z.ZodType>(
+export function managementHandler<TSchema extends z.ZodMiniType>(
   services: () => Services,
   schemaFor: (services: Services) => TSchema,
   step: ManagementStep<TSchema>,
@@ -47,7 +47,7 @@ export function managementHandler<TSchema extends z.ZodType>(
     )
     .use(options.input === 'query' ? queryInput(schema) : jsonBody(schema, options))
     .handler((event, context) => {
-      const typed = event as ManagementEvent<z.infer<TSchema>> & { prefetched?: PrefetchedItems };
+      const typed = event as ManagementEvent<z.output<TSchema>> & { prefetched?: PrefetchedItems };
       return step(typed, withPrefetched(services(), typed.prefetched, typed.caller.id), context);
     });
 }
@@ -71,10 +71,10 @@ export function dataResponse(
  * A read route: the strict query, one service call, its answer in the data
  * envelope (a page's `next_cursor` in `meta`).
  */
-export function readRoute<TSchema extends z.ZodType>(
+export function readRoute<TSchema extends z.ZodMiniType>(
   services: () => Services,
   schema: TSchema,
-  read: (services: Services, caller: ManagementEvent<unknown>['caller'], input: z.infer<TSchema>) => Promise<unknown>,
+  read: (services: Services, caller: ManagementEvent<unknown>['caller'], input: z.output<TSchema>) => Promise<unknown>,
   options: { paged?: boolean } = {},
 ) {
   return managementHandler(

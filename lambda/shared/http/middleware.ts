@@ -10,7 +10,7 @@
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../../contract/errors';
 import { errorField, isThrottlingError, signals, type Observability } from '../platform/observability';
 import { clientNamedMap } from '../platform/client-named-map';
@@ -120,7 +120,7 @@ function present(body: unknown, path: ReadonlyArray<PropertyKey>): boolean {
   return node !== undefined;
 }
 
-function detailsOf(error: z.ZodError, body: unknown): ErrorDetail[] {
+function detailsOf(error: z.core.$ZodError, body: unknown): ErrorDetail[] {
   return error.issues.map((issue) => {
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
@@ -138,7 +138,7 @@ function detailsOf(error: z.ZodError, body: unknown): ErrorDetail[] {
  * Parses the JSON body strictly and validates it with the schema built for
  * this request (schemas may depend on the clock). Handlers get `event.input`.
  */
-export function jsonBody<TSchema extends z.ZodType>(
+export function jsonBody<TSchema extends z.ZodMiniType>(
   schemaFor: () => TSchema,
   options: { confirmationField?: string } = {},
 ): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
@@ -176,7 +176,7 @@ export function jsonBody<TSchema extends z.ZodType>(
 }
 
 /** The schema's output for `input`, or the 400 listing every problem. */
-function validated<TSchema extends z.ZodType>(schema: TSchema, input: object, options: { confirmationField?: string } = {}): z.infer<TSchema> {
+function validated<TSchema extends z.ZodMiniType>(schema: TSchema, input: object, options: { confirmationField?: string } = {}): z.output<TSchema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = detailsOf(result.error, input);
@@ -196,7 +196,7 @@ function validated<TSchema extends z.ZodType>(schema: TSchema, input: object, op
  * no body, then the schema (unknown parameters are refused like unknown
  * body fields). Handlers get `event.input`.
  */
-export function queryInput<TSchema extends z.ZodType>(schemaFor: () => TSchema): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+export function queryInput<TSchema extends z.ZodMiniType>(schemaFor: () => TSchema): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
     name: 'queryInput',
     before: (request: HttpRequest) => {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { keyIdSchema, text } from './common';
 
 export const CONFIRMATION_FIELD = 'confirm_deletion';
@@ -8,7 +8,7 @@ export const deleteKeyRequestSchema = z.strictObject({
   confirm_deletion: z.literal(true, {
     error: 'must be literally true to confirm the permanent deletion',
   }),
-  reason: text(1000).optional(),
+  reason: z.optional(text(1000)),
 });
 
-export type DeleteKeyRequest = z.infer<typeof deleteKeyRequestSchema>;
+export type DeleteKeyRequest = z.output<typeof deleteKeyRequestSchema>;

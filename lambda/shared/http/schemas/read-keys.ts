@@ -3,50 +3,57 @@
  * are written as digits, and every parameter is checked as strictly as a
  * body field (unknown parameters are refused).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { KEY_STATES } from '../../keys/key-view';
-import { keyIdSchema } from './common';
+import { keyIdSchema, teamIdSchema, then } from './common';
 
 /** A whole number written in digits, within [min, max]; `fallback` when absent. */
 export function countParameter(min: number, max: number, fallback: number) {
-  return z
-    .string({ error: 'must be a number' })
-    .regex(/^[0-9]{1,6}$/, `must be a whole number from ${min} to ${max}`)
-    .transform(Number)
-    .pipe(z.int().min(min, `must be a whole number from ${min} to ${max}`).max(max, `must be a whole number from ${min} to ${max}`))
-    .optional()
-    .transform((value) => value ?? fallback);
+  const words = `must be a whole number from ${min} to ${max}`;
+  return then(
+    z.optional(
+      z.pipe(
+        then(z.string({ error: 'must be a number' }).check(z.regex(/^[0-9]{1,6}$/, words)), Number),
+        z.int().check(z.minimum(min, words), z.maximum(max, words)),
+      ),
+    ),
+    (value) => value ?? fallback,
+  );
 }
 
 /** An opaque cursor from a previous page. */
-export const cursorParameter = z.string({ error: 'must be a cursor' }).min(1, 'must be a cursor').max(2048, 'must be a cursor').optional();
+export const cursorParameter = z.optional(
+  z.string({ error: 'must be a cursor' }).check(z.minLength(1, 'must be a cursor'), z.maxLength(2048, 'must be a cursor')),
+);
 
 export const getKeyRequestSchema = z.strictObject({ key_id: keyIdSchema });
-export type GetKeyRequest = z.infer<typeof getKeyRequestSchema>;
+export type GetKeyRequest = z.output<typeof getKeyRequestSchema>;
 
 export const listKeysRequestSchema = z.strictObject({
-  team_id: z.guid({ error: 'must be a UUID' }).transform((value) => value.toLowerCase()),
-  environment: z.enum(['test', 'live'], { error: 'must be "test" or "live"' }).optional(),
-  type: z.enum(['pk', 'sk'], { error: 'must be "pk" or "sk"' }).optional(),
-  state: z.enum(KEY_STATES as [string, ...string[]], { error: `must be one of ${KEY_STATES.join(', ')}` }).optional(),
+  team_id: teamIdSchema,
+  environment: z.optional(z.enum(['test', 'live'], { error: 'must be "test" or "live"' })),
+  type: z.optional(z.enum(['pk', 'sk'], { error: 'must be "pk" or "sk"' })),
+  state: z.optional(z.enum(KEY_STATES as [string, ...string[]], { error: `must be one of ${KEY_STATES.join(', ')}` })),
   limit: countParameter(1, 100, 20),
   cursor: cursorParameter,
 });
-export type ListKeysRequest = z.infer<typeof listKeysRequestSchema>;
+export type ListKeysRequest = z.output<typeof listKeysRequestSchema>;
 
 export const usageRequestSchema = z.strictObject({ key_id: keyIdSchema, days: countParameter(1, 90, 30) });
-export type UsageRequest = z.infer<typeof usageRequestSchema>;
+export type UsageRequest = z.output<typeof usageRequestSchema>;
 
 export const auditEventsRequestSchema = z
   .strictObject({
-    key_id: keyIdSchema.optional(),
-    team_id: z.guid({ error: 'must be a UUID' }).transform((value) => value.toLowerCase()).optional(),
+    key_id: z.optional(keyIdSchema),
+    team_id: z.optional(teamIdSchema),
     limit: countParameter(1, 100, 20),
     cursor: cursorParameter,
   })
-  .superRefine((query, ctx) => {
-    if ((query.key_id === undefined) === (query.team_id === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['key_id'], message: 'give exactly one of key_id and team_id' });
-    }
-  });
-export type AuditEventsRequest = z.infer<typeof auditEventsRequestSchema>;
+  .check(
+    z.superRefine((query, ctx) => {
+      if ((query.key_id === undefined) === (query.team_id === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['key_id'], message: 'give exactly one of key_id and team_id' });
+      }
+    }),
+  );
+export type AuditEventsRequest = z.output<typeof auditEventsRequestSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { keyIdSchema } from './common';
 import { keyFieldSchemas } from './create-key';
 
@@ -13,24 +13,26 @@ export function updateKeyRequestSchema(now: () => Date) {
   return z
     .strictObject({
       key_id: keyIdSchema,
-      name: fields.name.optional(),
-      description: fields.description.optional(),
-      scopes: fields.scopes.optional(),
-      domains: fields.domains.optional(),
-      ip_whitelist: fields.ip_whitelist.optional(),
-      rate_limit: fields.rate_limit.optional(),
-      expires_at: fields.expires_at.optional(),
-      is_active: z.boolean({ error: 'must be true or false' }).optional(),
+      name: z.optional(fields.name),
+      description: z.optional(fields.description),
+      scopes: z.optional(fields.scopes),
+      domains: z.optional(fields.domains),
+      ip_whitelist: z.optional(fields.ip_whitelist),
+      rate_limit: z.optional(fields.rate_limit),
+      expires_at: z.optional(fields.expires_at),
+      is_active: z.optional(z.boolean({ error: 'must be true or false' })),
     })
-    .superRefine((body, ctx) => {
-      if (Object.keys(body).every((field) => field === 'key_id')) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [],
-          message: 'names no change: send at least one of name, description, scopes, domains, ip_whitelist, rate_limit, expires_at, is_active',
-        });
-      }
-    });
+    .check(
+      z.superRefine((body, ctx) => {
+        if (Object.keys(body).every((field) => field === 'key_id')) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [],
+            message: 'names no change: send at least one of name, description, scopes, domains, ip_whitelist, rate_limit, expires_at, is_active',
+          });
+        }
+      }),
+    );
 }
 
-export type UpdateKeyRequest = z.infer<ReturnType<typeof updateKeyRequestSchema>>;
+export type UpdateKeyRequest = z.output<ReturnType<typeof updateKeyRequestSchema>>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isValidScope } from '../../../contract/scopes';
 import type { VerifyFailureCode } from '../../auth/verify';
 import type { Environment, KeyType } from '../../keys/key-values';
@@ -9,14 +9,13 @@ import type { Environment, KeyType } from '../../keys/key-values';
  * 400); the bound only keeps absurd bodies out.
  */
 export const verifyKeyRequestSchema = z.strictObject({
-  key: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(512, 'must be at most 512 characters'),
-  scope: z
-    .string({ error: 'must be a string' })
-    .refine(isValidScope, 'must look like <area>.<resource>:<action>, <area>.*:<action> or <area>.manage')
-    .optional(),
+  key: z.string({ error: 'must be a string' }).check(z.minLength(1, 'must not be empty'), z.maxLength(512, 'must be at most 512 characters')),
+  scope: z.optional(
+    z.string({ error: 'must be a string' }).check(z.refine(isValidScope, 'must look like <area>.<resource>:<action>, <area>.*:<action> or <area>.manage')),
+  ),
 });
 
-export type VerifyKeyRequest = z.infer<typeof verifyKeyRequestSchema>;
+export type VerifyKeyRequest = z.output<typeof verifyKeyRequestSchema>;
 
 /** The 200 answer, valid or not. */
 export interface VerifyKeyResponse {
