@@ -30,7 +30,8 @@ import { verifyResponseBody, verifyResponseHeaders } from '../shared/http/verify
 import { apiRoute, observedApi } from '../shared/platform/observed';
 import { signals } from '../shared/platform/observability';
 
-type VerifyEvent = ManagementEvent<VerifyKeyRequest>;
+/** The verify event; `verificationCode` is what the request was counted as (set once the verdict is known). */
+type VerifyEvent = ManagementEvent<VerifyKeyRequest> & { verificationCode?: string };
 type AnyEvent = ManagementEvent<unknown>;
 
 async function verifyApiKey(services: Services, event: VerifyEvent): Promise<APIGatewayProxyResult> {
@@ -43,7 +44,7 @@ async function verifyApiKey(services: Services, event: VerifyEvent): Promise<API
   });
   if (outcome.kind === 'too-many-guesses') {
     signals.guessLimiterTrip(services.observe);
-    signals.verification(services.observe, 'GUESS_LIMITED');
+    event.verificationCode = 'GUESS_LIMITED';
     throw new ApiError(
       ErrorCode.RATE_LIMITED,
       'Too many verifications of unknown keys from this address. Retry later.',
@@ -51,7 +52,7 @@ async function verifyApiKey(services: Services, event: VerifyEvent): Promise<API
       { 'Retry-After': String(outcome.retryAfterSeconds) },
     );
   }
-  signals.verification(services.observe, outcome.result.code);
+  event.verificationCode = outcome.result.code;
   return jsonResponse(200, verifyResponseBody(outcome.result), event.meta.requestId, verifyResponseHeaders(outcome.result, services.clock.now()));
 }
 
@@ -61,10 +62,12 @@ export const makeHandler = (services: () => Services) =>
       observedApi<AnyEvent, APIGatewayProxyResult>(services, {
         route: apiRoute,
         answerLine: 'DEBUG',
-        // A request refused before verification (400, 413, 415, 500) is counted under its error code.
-        settle: (o, request) => {
-          if (!o.metrics.hasStoredMetrics()) signals.verification(o, request.error instanceof ApiError ? request.error.code : ErrorCode.INTERNAL);
-        },
+        // One count per request: the verdict, or for a request refused before verification (400, 413, 415, 500) its error code.
+        settle: (o, request) =>
+          signals.verification(
+            o,
+            (request.event as Partial<VerifyEvent>).verificationCode ?? (request.error instanceof ApiError ? request.error.code : ErrorCode.INTERNAL),
+          ),
       }),
     )
     .use(varyOnOrigin())

@@ -167,6 +167,22 @@ describe('EMF metrics', () => {
     expect(docs[0].doc.service).toBe('api-key-service');
   });
 
+  it('verifications answered at the same time (the local runtime) are each counted once, under their own code', async () => {
+    // Prepare
+    const team = await newTeam();
+    const key = await createKey(team);
+    captured.clear();
+
+    // Act: 20 verifications at once through one handler, half valid, half unknown
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => callVerify({ key: i % 2 === 0 ? key.key : `${key.key.slice(0, -8)}AAAAAAAA` })),
+    );
+
+    // Assess
+    const counted = metricDocs('Verifications').flatMap((doc) => Array<unknown>(Number(doc.value)).fill(doc.doc.code));
+    expect(counted.sort()).toEqual(answers.map((answer) => answer.body.code).sort());
+  });
+
   it('a malformed verify request is counted under its error code', async () => {
     // Act
     const response = await callVerify({ nope: true });
