@@ -282,9 +282,15 @@ function send(response: ServerResponse, reply: Reply, requestId: string): void {
   response.end(reply.body);
 }
 
-type BodyRead = { readonly tooLarge: false; readonly body: Buffer } | { readonly tooLarge: true };
+type BodyRead =
+  | { readonly tooLarge: false; readonly aborted?: false; readonly body: Buffer }
+  | { readonly tooLarge: true; readonly aborted?: false }
+  | { readonly tooLarge: false; readonly aborted: true };
 
-/** Reads the body, stopping (and refusing) as soon as it exceeds `limit` bytes. */
+/**
+ * Reads the body, stopping (and refusing) as soon as it exceeds `limit`
+ * bytes; `aborted` when the client hangs up before the body is complete.
+ */
 function readBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ tooLarge: true });
@@ -304,7 +310,10 @@ function readBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
     const onEnd = () => resolve({ tooLarge: false, body: Buffer.concat(chunks) });
     request.on('data', onData);
     request.once('end', onEnd);
-    request.once('error', reject);
+    // Node reports a body cut short by the client as an `aborted` error (ECONNRESET): the client's doing, not ours.
+    request.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.message === 'aborted' ? resolve({ tooLarge: false, aborted: true }) : reject(error),
+    );
   });
 }
 
@@ -383,6 +392,11 @@ export function createRequestListener(
       );
     }
     const read = await readBody(request, maxBodyBytes);
+    if (read.aborted) {
+      // Nobody is left to read the answer; the access line says what happened (a client error, not ours).
+      log.info('request body cut short by the client', { request_id: requestId });
+      return apiErrorReply(new ApiError(ErrorCode.VALIDATION_FAILED, 'The request body ended before it was complete.'), requestId);
+    }
     if (read.tooLarge) {
       return apiErrorReply(
         new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, `The request body exceeds ${maxBodyBytes} bytes.`, [], { Connection: 'close' }),

@@ -6,7 +6,9 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { captured, testObservability } from '../support/services';
 import { MAX_BODY_BYTES, ROUTES } from '../../lambda/contract/routes';
-import { moduleHandlerLoader, resolveRoute, sourceIpOf, type LocalRoute, type ProxyHandler } from '../../local/server';
+import { connect } from 'node:net';
+import { moduleHandlerLoader, resolveRoute, sourceIpOf, type AccessEntry, type LocalRoute, type ProxyHandler } from '../../local/server';
+import { generateCreatedValue } from '../../lambda/shared/keys/key-values';
 import { startTestServer, type TestServer } from '../support/http';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -330,5 +332,64 @@ describe('the service routes with the real handler loader', () => {
     // Assess
     expect(response.status).toBe(500);
     expect(response.body.error.code).toBe('INTERNAL');
+  });
+});
+
+describe('what the access log and the runtime log keep of odd requests', () => {
+  let server: TestServer;
+  const entries: AccessEntry[] = [];
+  let handled = 0;
+  beforeAll(async () => {
+    server = await startTestServer({
+      routes: ECHO_ROUTES,
+      loadHandler: async () => async () => {
+        handled += 1;
+        return { statusCode: 200, body: '{}' };
+      },
+      logger: testObservability.logger,
+      logRequest: (entry) => {
+        entries.push(entry);
+        testObservability.logger.info('request', { ...entry });
+      },
+    });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    entries.length = 0;
+    handled = 0;
+    captured.clear();
+  });
+  const messages = () => captured.lines.map((line) => ({ level: line.level, message: JSON.parse(line.json).message as string }));
+
+  it('a body the client cuts short is the client’s doing: a 400 in the access log, no ERROR line, no handler run', async () => {
+    // Act: Content-Length 100, then 9 bytes and a hang-up
+    await new Promise<void>((resolve) => {
+      const url = new URL(server.baseUrl);
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":');
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on('close', () => setTimeout(resolve, 200));
+    });
+
+    // Assess
+    expect(entries.map(({ method, path, status }) => ({ method, path, status }))).toEqual([{ method: 'POST', path: '/echo', status: 400 }]);
+    expect(messages().filter((line) => line.level === 'ERROR')).toEqual([]);
+    expect(messages()).toContainEqual({ level: 'INFO', message: 'request body cut short by the client' });
+    expect(handled).toBe(0);
+  });
+
+  it('a key value sent in the URL path never reaches a log line', async () => {
+    // Prepare
+    const value = generateCreatedValue('sk', 'live', '3f0c8a52-6d1e-4b7a-9c2f-5e8d7a6b4c31');
+
+    // Act
+    const response = await server.request('GET', `/functions/v1/${value}?key=${value}`);
+
+    // Assess
+    expect(response.status).toBe(404);
+    const logged = JSON.stringify(captured.lines);
+    expect(logged).toContain('[REDACTED]');
+    expect([logged.includes(value), logged.includes(value.slice(-20))]).toEqual([false, false]);
   });
 });
