@@ -1,7 +1,7 @@
 import { testClock } from '../support/services';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { call, createKey, newTeam, type TestTeam, teamPerSuite } from '../support/api';
-import { teamKeyCount } from '../support/store';
+import { teamKeyCount, usageItem } from '../support/store';
 import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { config } from '../../lambda/shared/platform/config';
 import { keyTableKeys } from '../../lambda/contract/tables';
@@ -33,6 +33,19 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
       expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
       expect(response.headers['WWW-Authenticate']).toMatch(/^Bearer/);
       expect(await teamKeyCount(team.teamId)).toBe(before);
+    });
+
+    it('two Authorization headers, even the same valid key twice → 400 naming Authorization; nothing created, no use recorded', async () => {
+      // Prepare
+      const before = { keys: await teamKeyCount(team.teamId), usage: await usageItem(team.keyId) };
+
+      // Act
+      const response = await call('create', { repeatedHeaders: { Authorization: [`Bearer ${team.key}`, `Bearer ${team.key}`] }, body: body(team) });
+
+      // Assess
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'Authorization', issue: 'must be sent once' }] });
+      expect({ keys: await teamKeyCount(team.teamId), usage: await usageItem(team.keyId) }).toEqual(before);
     });
 
     it('a valid-looking but unknown value → 401', async () => {

@@ -56,6 +56,9 @@ describe('management authorizer', () => {
     });
     await expect(authorizer({ ...event, headers: {} } as never, {} as Context)).rejects.toThrow('Unauthorized');
     await expect(authorizer({ ...event, headers: { Authorization: 'Bearer svc_sk_live_00000000_nope' } } as never, {} as Context)).rejects.toThrow('Unauthorized');
+    // The same valid key in two Authorization headers: Unauthorized (an authorizer cannot answer 400; the handler does).
+    const twice = { ...event, multiValueHeaders: { Authorization: [`Bearer ${team.key}`, `Bearer ${team.key}`] } };
+    await expect(authorizer(twice as never, {} as Context)).rejects.toThrow('Unauthorized');
   });
 });
 

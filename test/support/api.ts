@@ -55,6 +55,8 @@ export interface CallOptions {
   rawBody?: string | null;
   /** Extra or replacing headers; a value of undefined removes the header. */
   headers?: Record<string, string | undefined>;
+  /** Headers sent more than once, as API Gateway hands them over (`multiValueHeaders`); `headers` then holds the last value. */
+  repeatedHeaders?: Record<string, string[]>;
   sourceIp?: string;
 }
 
@@ -81,12 +83,18 @@ export async function call(endpoint: Endpoint, options: CallOptions = {}): Promi
     if (value === undefined) delete headers[name];
     else headers[name] = value;
   }
+  const multiValueHeaders: Record<string, string[]> = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]]));
+  for (const [name, values] of Object.entries(options.repeatedHeaders ?? {})) {
+    multiValueHeaders[name] = values;
+    headers[name] = values[values.length - 1] as string;
+  }
   const event = {
     ...fixture,
     resource: route.path,
     path: route.path,
     httpMethod: route.method,
     headers,
+    multiValueHeaders,
     body: options.rawBody !== undefined ? options.rawBody : options.body === undefined ? null : JSON.stringify(options.body),
     queryStringParameters: options.query ?? null,
     multiValueQueryStringParameters: options.query ? Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, [v]])) : null,

@@ -85,6 +85,14 @@ describe('Lambda REQUEST authorizer', () => {
       expect(await callAuthorizer(authorizer, { headers })).toEqual({ thrown: 'Unauthorized' });
     });
 
+    it('a valid key sent twice (two Authorization or two x-api-key headers) → Unauthorized: which credential counts would be ambiguous', async () => {
+      const created = await createKey(team);
+      for (const name of ['Authorization', 'x-api-key']) {
+        const value = name === 'Authorization' ? `Bearer ${created.key}` : created.key;
+        expect({ name, answer: await callAuthorizer(authorizer, { repeatedHeaders: { [name]: [value, value] } }) }).toEqual({ name, answer: { thrown: 'Unauthorized' } });
+      }
+    });
+
     it('a deleted, expired or revoked key → Unauthorized (401)', async () => {
       const deleted = await createKey(team);
       expectStatus(await call('delete', { key: team.key, body: { key_id: deleted.id, confirm_deletion: true } }), 200);

@@ -86,6 +86,8 @@ export const METHOD_ARN_PREFIX = 'arn:aws:execute-api:eu-west-1:123456789012:abc
 
 export interface AuthorizerCallOptions {
   headers?: Record<string, string>;
+  /** Headers sent more than once (`multiValueHeaders`); `headers` then holds the last value. */
+  repeatedHeaders?: Record<string, string[]>;
   /** `METHOD/path` after the stage, e.g. `GET/tiles/1`. */
   resource?: string;
   sourceIp?: string;
@@ -101,8 +103,11 @@ export function authorizerEvent(options: AuthorizerCallOptions = {}): APIGateway
     resource: `/${path.join('/')}`,
     path: `/${path.join('/')}`,
     httpMethod,
-    headers: options.headers ?? {},
-    multiValueHeaders: {},
+    headers: { ...options.headers, ...Object.fromEntries(Object.entries(options.repeatedHeaders ?? {}).map(([name, values]) => [name, values[values.length - 1]])) },
+    multiValueHeaders: {
+      ...Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name, [value]])),
+      ...options.repeatedHeaders,
+    },
     pathParameters: {},
     queryStringParameters: {},
     multiValueQueryStringParameters: {},

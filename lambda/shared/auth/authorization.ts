@@ -8,7 +8,7 @@ import { ApiError, ErrorCode } from '../../contract/errors';
 import { KEYS_MANAGE, uncoveredScopes } from '../../contract/scopes';
 import type { ItemKey } from '../../contract/tables';
 import type { Environment } from '../keys/key-values';
-import { header, type HeaderMap } from '../http/headers';
+import { header, headerCount, type HeaderMap, type MultiHeaderMap } from '../http/headers';
 import { checkKey, VerifyFailure, type CheckedKey, type CheckResult, type VerifiedKey, type VerifyFailureCode, type VerifyServices } from './verify';
 
 const BEARER = /^Bearer ([^\s]+)$/i;
@@ -17,9 +17,11 @@ const INVALID_TOKEN = { 'WWW-Authenticate': 'Bearer realm="api-keys", error="inv
 const INSUFFICIENT_SCOPE = { 'WWW-Authenticate': `Bearer realm="api-keys", error="insufficient_scope", scope="${KEYS_MANAGE}"` };
 
 /** What an `Authorization` header carries. */
-export type BearerToken = { kind: 'missing' } | { kind: 'malformed' } | { kind: 'token'; value: string };
+export type BearerToken = { kind: 'missing' } | { kind: 'malformed' } | { kind: 'repeated' } | { kind: 'token'; value: string };
 
-export function bearerToken(headers: { readonly headers?: HeaderMap }): BearerToken {
+export function bearerToken(headers: { readonly headers?: HeaderMap; readonly multiValueHeaders?: MultiHeaderMap }): BearerToken {
+  // Two credentials in one request: which one counts is ambiguous, so neither does.
+  if (headerCount(headers, 'authorization') > 1) return { kind: 'repeated' };
   const authorization = header(headers, 'authorization')?.trim();
   if (authorization === undefined || authorization === '') return { kind: 'missing' };
   const match = BEARER.exec(authorization);
@@ -27,9 +29,10 @@ export function bearerToken(headers: { readonly headers?: HeaderMap }): BearerTo
 }
 
 /** The presented value for the platform authorizer: `Authorization: Bearer <value>`, else `x-api-key`. */
-export function presentedValue(headers: { readonly headers?: HeaderMap }): string | undefined {
+export function presentedValue(headers: { readonly headers?: HeaderMap; readonly multiValueHeaders?: MultiHeaderMap }): string | undefined {
   const bearer = bearerToken(headers);
   if (bearer.kind === 'token') return bearer.value;
+  if (bearer.kind === 'repeated' || headerCount(headers, 'x-api-key') > 1) return undefined;
   const apiKey = header(headers, 'x-api-key')?.trim();
   return apiKey === '' ? undefined : apiKey;
 }
@@ -66,7 +69,15 @@ export function managementFailure(result: Pick<Extract<CheckResult, { valid: fal
 /** The facts of a request that authentication looks at. */
 export interface AuthenticationRequest {
   readonly headers?: HeaderMap;
+  readonly multiValueHeaders?: MultiHeaderMap;
   readonly sourceIp: string | null;
+}
+
+/** The answer to a request carrying more than one `Authorization` header. */
+export function repeatedAuthorization(): ApiError {
+  return new ApiError(ErrorCode.VALIDATION_FAILED, 'Send one Authorization header: this request carries several.', [
+    { field: 'Authorization', issue: 'must be sent once' },
+  ]);
 }
 
 /**
@@ -98,6 +109,7 @@ export async function authenticateManager(
   const bearer = bearerToken(request);
   if (bearer.kind === 'missing') throw unauthenticated('Missing Authorization header: send "Authorization: Bearer <API key>".');
   if (bearer.kind === 'malformed') throw unauthenticated('Malformed Authorization header: expected "Bearer <API key>".');
+  if (bearer.kind === 'repeated') throw repeatedAuthorization();
   const result = await checkKey(deps, {
     value: bearer.value,
     sourceIp: request.sourceIp ?? undefined,

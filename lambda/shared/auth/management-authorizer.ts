@@ -29,9 +29,16 @@ export async function authorizeManagementCall(services: Services, event: APIGate
   // The handler's own authentication, once: a 401 there is API Gateway's 401 here.
   let caller: AuthenticatedCaller;
   try {
-    caller = await authenticateManager(services, { headers: event.headers, sourceIp: event.requestContext?.identity?.sourceIp ?? null });
+    caller = await authenticateManager(services, {
+      headers: event.headers,
+      multiValueHeaders: event.multiValueHeaders,
+      sourceIp: event.requestContext?.identity?.sourceIp ?? null,
+    });
   } catch (error) {
-    if (error instanceof ApiError && error.code === ErrorCode.UNAUTHORIZED) throw new Error(UNAUTHORIZED, { cause: error });
+    // An authorizer answers only Allow, Deny or Unauthorized: several Authorization headers are Unauthorized here (400 from the handler itself).
+    if (error instanceof ApiError && (error.code === ErrorCode.UNAUTHORIZED || error.code === ErrorCode.VALIDATION_FAILED)) {
+      throw new Error(UNAUTHORIZED, { cause: error });
+    }
     throw error;
   }
   const { checked } = caller;

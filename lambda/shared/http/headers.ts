@@ -14,3 +14,21 @@ export function header(source: { readonly headers?: HeaderMap }, name: string): 
   }
   return undefined;
 }
+
+/** API Gateway's `multiValueHeaders`: every value of every header, in the client's casing. */
+export type MultiHeaderMap = Readonly<Record<string, readonly string[] | undefined>> | null | undefined;
+
+/**
+ * How many times the request carries header `name` (any casing): from
+ * `multiValueHeaders` when the event has them (API Gateway and the local
+ * server always do), else from `headers`.
+ */
+export function headerCount(source: { readonly headers?: HeaderMap; readonly multiValueHeaders?: MultiHeaderMap }, name: string): number {
+  const wanted = name.toLowerCase();
+  if (source.multiValueHeaders) {
+    let count = 0;
+    for (const [key, values] of Object.entries(source.multiValueHeaders)) if (key.toLowerCase() === wanted) count += values?.length ?? 0;
+    return count;
+  }
+  return Object.keys(source.headers ?? {}).filter((key) => key.toLowerCase() === wanted).length;
+}

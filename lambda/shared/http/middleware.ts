@@ -92,7 +92,11 @@ export function authenticateAndMeter(
             refusal: fromAuthorizer.refusal ? managementFailure({ code: fromAuthorizer.refusal }) : undefined,
             companions: prefetch.length > 0 ? await deps.keys.getItems(prefetch) : undefined,
           }
-        : await authenticateManager(deps, { headers: request.event.headers, sourceIp: request.event.meta.sourceIp }, prefetch);
+        : await authenticateManager(
+            deps,
+            { headers: request.event.headers, multiValueHeaders: request.event.multiValueHeaders, sourceIp: request.event.meta.sourceIp },
+            prefetch,
+          );
       if (companions) request.event.prefetched = new PrefetchedItems(prefetch, companions);
       request.event.checkedCaller = checked;
       request.event.caller = checked.key;
