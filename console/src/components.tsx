@@ -65,3 +65,119 @@ export function Field({ id, label, hint, children }: { id: string; label: string
     </div>
   );
 }
+
+/** A labelled text input (or textarea), described by its hint. */
+export function TextField(props: {
+  id: string;
+  label: string;
+  hint?: string;
+  value: string;
+  onInput: (event: Event) => void;
+  multiline?: boolean;
+  type?: 'text' | 'datetime-local';
+  inputMode?: 'numeric' | 'text';
+  required?: boolean;
+  maxLength?: number;
+}) {
+  const { id, label, hint, multiline, value, onInput } = props;
+  const describedBy = hint ? `${id}-hint` : undefined;
+  return (
+    <Field id={id} label={label} hint={hint}>
+      {multiline ? (
+        <textarea id={id} rows={2} aria-describedby={describedBy} value={value} onInput={(event) => onInput(event)} />
+      ) : (
+        <input
+          id={id}
+          aria-describedby={describedBy}
+          // Preact types inputs by `type`; both kinds take these attributes.
+          type={(props.type ?? 'text') as 'text'}
+          inputMode={props.inputMode}
+          required={props.required}
+          maxLength={props.maxLength}
+          value={value}
+          onInput={(event) => onInput(event)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** A labelled select of `[value, words]` options, described by its hint. */
+export function SelectField(props: {
+  id: string;
+  label: string;
+  hint?: string;
+  value: string;
+  onChange: (event: Event) => void;
+  options: ReadonlyArray<readonly [string, string]>;
+  disabled?: boolean;
+}) {
+  const { id, label, hint, options, ...control } = props;
+  return (
+    <Field id={id} label={label} hint={hint}>
+      <select id={id} {...(hint ? { 'aria-describedby': `${id}-hint` } : {})} {...control}>
+        {options.map(([value, words]) => (
+          <option key={value} value={value}>
+            {words}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/** The settings a create sets and an edit changes, as text: the same fields, labelled with the API's names. */
+export interface EditableText {
+  name: string;
+  description: string;
+  scopes: string;
+  rate_limit: string;
+  domains: string;
+  ip_whitelist: string;
+}
+
+/** `afterName` and `afterRateLimit`: the create form's own fields (type, environment; expires_at), in their place. */
+export function EditableFields({
+  prefix,
+  form,
+  set,
+  isPublic,
+  rateLimitHint,
+  afterName,
+  afterRateLimit,
+}: {
+  prefix: string;
+  form: EditableText;
+  set: (name: keyof EditableText) => (event: Event) => void;
+  isPublic: boolean;
+  rateLimitHint: string;
+  afterName?: ComponentChildren;
+  afterRateLimit?: ComponentChildren;
+}) {
+  return (
+    <>
+      <TextField id={`${prefix}-name`} label="name" required maxLength={100} value={form.name} onInput={set('name')} />
+      {afterName}
+      <TextField id={`${prefix}-description`} label="description" multiline value={form.description} onInput={set('description')} />
+      <TextField id={`${prefix}-scopes`} label="scopes" hint="Comma-separated, e.g. enc.tiles:read, enc.*:read, keys.manage" value={form.scopes} onInput={set('scopes')} />
+      <TextField id={`${prefix}-rate-limit`} label="rate_limit" hint={rateLimitHint} inputMode="numeric" value={form.rate_limit} onInput={set('rate_limit')} />
+      {afterRateLimit}
+      {isPublic ? (
+        <TextField
+          id={`${prefix}-domains`}
+          label="domains"
+          hint="Comma-separated origins, e.g. https://app.example.com, https://*.example.com"
+          value={form.domains}
+          onInput={set('domains')}
+        />
+      ) : null}
+      <TextField
+        id={`${prefix}-ip-whitelist`}
+        label="ip_whitelist"
+        hint="Comma-separated addresses or CIDR blocks; empty: any"
+        value={form.ip_whitelist}
+        onInput={set('ip_whitelist')}
+      />
+    </>
+  );
+}

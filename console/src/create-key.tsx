@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../../client';
-import { ErrorMessage, Field, ValueOnce, problemOf, type Problem } from './components';
+import { EditableFields, ErrorMessage, SelectField, TextField, ValueOnce, problemOf, type Problem } from './components';
 import { entries } from './format';
 import type { Session } from './session';
 
@@ -68,41 +68,39 @@ export function CreateKey({ api, session }: { api: ApiClient; session: Session }
     <main class="narrow">
       <h1>Create a key</h1>
       <form onSubmit={submit}>
-        <Field id="create-name" label="name">
-          <input id="create-name" required maxLength={100} value={form.name} onInput={set('name')} />
-        </Field>
-        <Field id="create-type" label="type" hint="sk: secret, for servers. pk: public, for browsers, restricted by domains.">
-          <select id="create-type" aria-describedby="create-type-hint" value={form.type} onChange={set('type')}>
-            <option value="sk">sk</option>
-            <option value="pk">pk</option>
-          </select>
-        </Field>
-        <Field id="create-environment" label="environment">
-          <select id="create-environment" value={form.environment} onChange={set('environment')}>
-            <option value="live">live</option>
-            <option value="test">test</option>
-          </select>
-        </Field>
-        <Field id="create-scopes" label="scopes" hint="Comma-separated, e.g. enc.tiles:read, enc.*:read, keys.manage">
-          <input id="create-scopes" aria-describedby="create-scopes-hint" value={form.scopes} onInput={set('scopes')} />
-        </Field>
-        <Field id="create-description" label="description">
-          <textarea id="create-description" rows={2} value={form.description} onInput={set('description')} />
-        </Field>
-        <Field id="create-rate-limit" label="rate_limit" hint="Requests per hour; empty: the plan’s limit">
-          <input id="create-rate-limit" aria-describedby="create-rate-limit-hint" inputMode="numeric" value={form.rate_limit} onInput={set('rate_limit')} />
-        </Field>
-        <Field id="create-expires-at" label="expires_at" hint="Empty: never">
-          <input id="create-expires-at" aria-describedby="create-expires-at-hint" type="datetime-local" value={form.expires_at} onInput={set('expires_at')} />
-        </Field>
-        {form.type === 'pk' ? (
-          <Field id="create-domains" label="domains" hint="Comma-separated origins, e.g. https://app.example.com, https://*.example.com">
-            <input id="create-domains" aria-describedby="create-domains-hint" value={form.domains} onInput={set('domains')} />
-          </Field>
-        ) : null}
-        <Field id="create-ip-whitelist" label="ip_whitelist" hint="Comma-separated addresses or CIDR blocks; empty: any">
-          <input id="create-ip-whitelist" aria-describedby="create-ip-whitelist-hint" value={form.ip_whitelist} onInput={set('ip_whitelist')} />
-        </Field>
+        <EditableFields
+          prefix="create"
+          form={form}
+          set={set}
+          isPublic={form.type === 'pk'}
+          rateLimitHint="Requests per hour; empty: the plan’s limit"
+          afterName={
+            <>
+              <SelectField
+                id="create-type"
+                label="type"
+                hint="sk: secret, for servers. pk: public, for browsers, restricted by domains."
+                value={form.type}
+                onChange={set('type')}
+                options={[
+                  ['sk', 'sk'],
+                  ['pk', 'pk'],
+                ]}
+              />
+              <SelectField
+                id="create-environment"
+                label="environment"
+                value={form.environment}
+                onChange={set('environment')}
+                options={[
+                  ['live', 'live'],
+                  ['test', 'test'],
+                ]}
+              />
+            </>
+          }
+          afterRateLimit={<TextField id="create-expires-at" label="expires_at" hint="Empty: never" type="datetime-local" value={form.expires_at} onInput={set('expires_at')} />}
+        />
         <ErrorMessage problem={problem} />
         <div class="actions">
           <button type="submit" disabled={busy}>

@@ -1,7 +1,7 @@
 /** The team's keys: filters, a page at a time, each row a link to the key's page. */
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiClient, ApiKey } from '../../client';
-import { ErrorMessage, Field, problemOf, type Problem } from './components';
+import { ErrorMessage, SelectField, problemOf, type Problem } from './components';
 import { fingerprint, when } from './format';
 import type { Session } from './session';
 
@@ -65,38 +65,48 @@ export function KeyList({ api, session }: { api: ApiClient; session: Session }) 
         </a>
       </div>
       <form class="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filters">
-        <Field id="filter-environment" label="environment">
-          <select id="filter-environment" value={filters.environment} onChange={filter('environment')}>
-            <option value="">all</option>
-            <option value="live">live</option>
-            <option value="test">test</option>
-          </select>
-        </Field>
-        <Field id="filter-type" label="type">
-          <select id="filter-type" value={filters.type} onChange={filter('type')}>
-            <option value="">all</option>
-            <option value="sk">sk (secret)</option>
-            <option value="pk">pk (public)</option>
-          </select>
-        </Field>
-        <Field id="filter-state" label="state">
-          <select id="filter-state" value={filters.state} onChange={filter('state')}>
-            <option value="">all</option>
-            <option value="active">active</option>
-            <option value="in_transition">in transition</option>
-            <option value="disabled">disabled</option>
-            <option value="expired">expired</option>
-          </select>
-        </Field>
-        <Field id="filter-limit" label="limit">
-          <select id="filter-limit" value={filters.limit} onChange={filter('limit')}>
-            {['10', '20', '50', '100'].map((size) => (
-              <option key={size} value={size}>
-                {size} per page
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectField
+          id="filter-environment"
+          label="environment"
+          value={filters.environment}
+          onChange={filter('environment')}
+          options={[
+            ['', 'all'],
+            ['live', 'live'],
+            ['test', 'test'],
+          ]}
+        />
+        <SelectField
+          id="filter-type"
+          label="type"
+          value={filters.type}
+          onChange={filter('type')}
+          options={[
+            ['', 'all'],
+            ['sk', 'sk (secret)'],
+            ['pk', 'pk (public)'],
+          ]}
+        />
+        <SelectField
+          id="filter-state"
+          label="state"
+          value={filters.state}
+          onChange={filter('state')}
+          options={[
+            ['', 'all'],
+            ['active', 'active'],
+            ['in_transition', 'in transition'],
+            ['disabled', 'disabled'],
+            ['expired', 'expired'],
+          ]}
+        />
+        <SelectField
+          id="filter-limit"
+          label="limit"
+          value={filters.limit}
+          onChange={filter('limit')}
+          options={['10', '20', '50', '100'].map((size) => [size, `${size} per page`] as const)}
+        />
       </form>
       <ErrorMessage problem={problem} />
       {keys === undefined ? (

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { ApiClient, ApiKey, AuditEvent, components } from '../../client';
-import { ErrorMessage, Field, ValueOnce, problemOf, type Problem } from './components';
+import { EditableFields, ErrorMessage, Field, ValueOnce, problemOf, type Problem } from './components';
 import { entries, fingerprint, list, when } from './format';
 import type { Session } from './session';
 import { UsageChart } from './usage-chart';
@@ -263,26 +263,7 @@ function Settings({ api, apiKey, onChanged }: { api: ApiClient; apiKey: ApiKey; 
         )}
       </div>
       <form onSubmit={save}>
-        <Field id="edit-name" label="name">
-          <input id="edit-name" value={form.name} onInput={set('name')} />
-        </Field>
-        <Field id="edit-description" label="description">
-          <textarea id="edit-description" rows={2} value={form.description} onInput={set('description')} />
-        </Field>
-        <Field id="edit-scopes" label="scopes" hint="Comma-separated">
-          <input id="edit-scopes" aria-describedby="edit-scopes-hint" value={form.scopes} onInput={set('scopes')} />
-        </Field>
-        <Field id="edit-rate-limit" label="rate_limit" hint="Requests per hour">
-          <input id="edit-rate-limit" aria-describedby="edit-rate-limit-hint" inputMode="numeric" value={form.rate_limit} onInput={set('rate_limit')} />
-        </Field>
-        {apiKey.type === 'pk' ? (
-          <Field id="edit-domains" label="domains" hint="Comma-separated origins">
-            <input id="edit-domains" aria-describedby="edit-domains-hint" value={form.domains} onInput={set('domains')} />
-          </Field>
-        ) : null}
-        <Field id="edit-ip-whitelist" label="ip_whitelist" hint="Comma-separated addresses or CIDR blocks">
-          <input id="edit-ip-whitelist" aria-describedby="edit-ip-whitelist-hint" value={form.ip_whitelist} onInput={set('ip_whitelist')} />
-        </Field>
+        <EditableFields prefix="edit" form={form} set={set} isPublic={apiKey.type === 'pk'} rateLimitHint="Requests per hour" />
         <button type="submit">Save settings</button>
       </form>
       <ErrorMessage problem={problem} />
