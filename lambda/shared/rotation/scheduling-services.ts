@@ -7,11 +7,29 @@
 import { environmentServices, type Services } from '../platform/services';
 import type { RevocationScheduler } from './revocation-scheduler';
 import { eventBridgeSchedulingConfigured } from './scheduler-config';
-import { createEventBridgeRevocationScheduler } from './scheduler-eventbridge';
+
+/**
+ * EventBridge Scheduler, loaded on first use: the Scheduler client is
+ * required when a request first schedules or cancels, not when the function
+ * starts, so a cold start that never schedules (a delete outside a
+ * transition, a regenerate with `revoke_immediately`) does not pay for it.
+ */
+function lazyEventBridgeScheduler(): RevocationScheduler {
+  let loaded: Promise<RevocationScheduler> | undefined;
+  const scheduler = () =>
+    (loaded ??= import('./scheduler-eventbridge').then((module) => module.createEventBridgeRevocationScheduler()).catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
+  return {
+    schedule: async (request) => (await scheduler()).schedule(request),
+    cancel: async (request) => (await scheduler()).cancel(request),
+  };
+}
 
 /** The scheduler the environment asks for: EventBridge Scheduler when `SCHEDULE_GROUP_NAME` is set, otherwise none. */
 export function schedulerFromEnvironment(): RevocationScheduler | undefined {
-  return eventBridgeSchedulingConfigured() ? createEventBridgeRevocationScheduler() : undefined;
+  return eventBridgeSchedulingConfigured() ? lazyEventBridgeScheduler() : undefined;
 }
 
 let withScheduler: Services | undefined;
