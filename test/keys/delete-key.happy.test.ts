@@ -6,7 +6,7 @@
 import { MS_PER_DAY, epochSeconds } from '../../lambda/shared/platform/clock';
 import { actorOf, call, createKey, newTeam } from '../support/api';
 import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, selfManagingKey, storedKeyState } from '../support/keys';
-import { auditRecordsOf, keyItem, lookupItemsForKey, usageItem } from '../support/store';
+import { keyItem, lookupItemsForKey, usageItem, auditRecordsOfType } from '../support/store';
 
 const RESPONSE_FIELDS = ['audit_info', 'deleted_key', 'message', 'success'];
 const DELETED_KEY_FIELDS = ['created_at', 'deleted_at', 'deleted_by', 'environment', 'id', 'key_type', 'last_four', 'name'];
@@ -225,7 +225,7 @@ describe('delete: audit record', () => {
     // Assess
     expectStatus(response, 200);
     const requestId = response.headers['X-Request-Id'];
-    const deletions = (await auditRecordsOf(target.id)).filter((record) => record.event_type === 'key.deleted');
+    const deletions = await auditRecordsOfType(target.id, 'key.deleted');
     expect(deletions).toHaveLength(1);
     expect(deletions[0]).toMatchObject({
       key_id: target.id,

@@ -10,7 +10,7 @@ import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { call, createKey, newTeam } from '../support/api';
 import { runCommonManagementTests } from '../support/management-matrix';
 import { MANAGER_SCOPES, expectStatus, manualClockPerTest } from '../support/keys';
-import { auditRecordsOf, teamKeyCount, usageItem } from '../support/store';
+import { teamKeyCount, usageItem, auditRecordsOfType } from '../support/store';
 
 manualClockPerTest();
 
@@ -83,7 +83,7 @@ describe('Idempotency-Key', () => {
     expectStatus(first, 200);
     expectStatus(retry, 200);
     expect(retry.body).toEqual({ ...first.body, new_key: null });
-    expect((await auditRecordsOf(target.id)).filter((record) => record.event_type === 'key.regenerated')).toHaveLength(1);
+    expect(await auditRecordsOfType(target.id, 'key.regenerated')).toHaveLength(1);
   });
 
   it('keys are per calling key: another manager may use the same Idempotency-Key', async () => {

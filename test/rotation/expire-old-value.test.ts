@@ -17,7 +17,7 @@ import { config } from '../../lambda/shared/platform/config';
 import { expireOldValue, type ExpireOldValueOutcome } from '../../lambda/shared/rotation/expire-old-value';
 import { call, createKey, newTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, keyInTransition, restoreSystemClock, storedKeyState, useValueTimes, type KeyInTransition } from '../support/keys';
-import { auditRecordsOf, auditRecordsOfType, keyItem, lookupItemOf } from '../support/store';
+import { auditRecordsOfType, keyItem, lookupItemOf } from '../support/store';
 
 const handler = makeHandler(testServices);
 
@@ -403,6 +403,6 @@ describe('expire handler: races', () => {
     expect(state.key).toMatchObject({ state: 'deleted' });
     for (const field of ['current_hash', 'previous_hash']) expect({ field, value: state.key?.[field] }).toEqual({ field, value: undefined });
     expect(state.lookups).toEqual([]);
-    expect((await auditRecordsOf(t.keyId)).filter((record) => record.event_type === 'key.deleted')).toHaveLength(1);
+    expect(await auditRecordsOfType(t.keyId, 'key.deleted')).toHaveLength(1);
   });
 });

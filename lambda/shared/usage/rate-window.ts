@@ -47,6 +47,11 @@ export function windowIndex(at: Date): number {
 }
 
 
+/** When (epoch seconds) the window holding `at` ends: the `reset` of the RateLimit state. */
+export function windowResetAt(at: Date): number {
+  return Math.floor(((windowIndex(at) + 1) * RATE_WINDOW_MS) / 1000);
+}
+
 /** Fraction of the current window gone at `at`, in [0, 1). */
 export function elapsedFraction(at: Date): number {
   return (at.getTime() - windowIndex(at) * RATE_WINDOW_MS) / RATE_WINDOW_MS;

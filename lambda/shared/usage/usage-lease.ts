@@ -155,8 +155,9 @@ export class KeyLease {
     this.pendingSince = Math.min(this.pendingSince || since, since);
   }
 
-  hasPending(): boolean {
-    return this.pending !== undefined;
+  /** Uses not written yet, or a write of them under way. */
+  busy(): boolean {
+    return this.pending !== undefined || this.inflight !== undefined;
   }
 
   /** When the pending uses began (epoch ms); 0 without any. */
@@ -180,7 +181,7 @@ export class KeyLease {
    * shrunk block, at least the requests waiting, at most a share of the room.
    */
   nextBlock(now: number, window: number, maxCurrent: number, previousKnown: boolean): number {
-    if (!this.settings.enabled || !previousKnown) return 1;
+    if (!previousKnown) return 1;
     if (this.takenAt > 0) {
       const lasted = now - this.takenAt;
       if (lasted < this.settings.growBelowMs) this.block *= 2;
@@ -242,19 +243,18 @@ export class KeyLeases {
 
   /** Whether this process holds uses of `keyId` not written yet (or is writing them). */
   hasPending(keyId: string): boolean {
-    const lease = this.leases.get(keyId);
-    return lease !== undefined && (lease.hasPending() || lease.inflight !== undefined);
+    return this.leases.get(keyId)?.busy() ?? false;
   }
 
   /** Keys with pending uses. */
   withPending(): string[] {
-    return [...this.leases].filter(([, lease]) => lease.hasPending() || lease.inflight).map(([keyId]) => keyId);
+    return [...this.leases].filter(([, lease]) => lease.busy()).map(([keyId]) => keyId);
   }
 
   private evict(): void {
     if (this.leases.size < this.capacity) return;
     for (const [keyId, lease] of this.leases) {
-      if (!lease.hasPending() && !lease.inflight) {
+      if (!lease.busy()) {
         this.leases.delete(keyId);
         return;
       }

@@ -29,7 +29,7 @@ import type { UsageItem, UsageMonthItem } from '../keys/model';
 import type { StoreTables } from '../keys/key-store';
 import type { EndedWindows } from './ended-windows';
 import { epochSeconds } from '../platform/clock';
-import { RATE_WINDOW_MS, admittedAgainAt, elapsedFraction, windowCapacity, windowIndex, type RateLimitState } from './rate-window';
+import { admittedAgainAt, elapsedFraction, windowCapacity, windowIndex, windowResetAt, type RateLimitState } from './rate-window';
 import { DEFAULT_LEASE_SETTINGS, KeyLeases, UsageDelta, type KeyLease, type LeaseSettings, type LocalDecision, type UseCounted } from './usage-lease';
 import { dayOf, staleDaysOf, summariseUsage, transitionCounterName, type UsageSummary } from './usage-figures';
 
@@ -108,7 +108,7 @@ function refusedUntil(use: UseToRecord, admittedAt: number): RecordUseResult {
     rateLimit: {
       limit: use.rateLimit,
       remaining: 0,
-      reset: Math.floor(((windowIndex(use.at) + 1) * RATE_WINDOW_MS) / 1000),
+      reset: windowResetAt(use.at),
       retryAfterSeconds: Math.max(1, Math.ceil((admittedAt - use.at.getTime()) / 1000)),
     },
   };
@@ -123,8 +123,7 @@ function admittedAtAfter(use: UseToRecord, windows: Record<string, number>): num
 /** The answer to a use admitted or refused from the process's lease, without a write. */
 function decidedLocally(use: UseToRecord, decision: LocalDecision): RecordUseResult {
   if (!decision.admitted) return refusedUntil(use, decision.refusedUntil);
-  const reset = Math.floor(((windowIndex(use.at) + 1) * RATE_WINDOW_MS) / 1000);
-  return { admitted: true, rateLimit: { limit: use.rateLimit, remaining: decision.remaining, reset } };
+  return { admitted: true, rateLimit: { limit: use.rateLimit, remaining: decision.remaining, reset: windowResetAt(use.at) } };
 }
 
 
@@ -240,7 +239,7 @@ export class UsageStore {
     const { db, keyTableName: tableName } = this.tables;
     const index = windowIndex(use.at);
     const elapsed = elapsedFraction(use.at);
-    const reset = Math.floor(((index + 1) * RATE_WINDOW_MS) / 1000);
+    const reset = windowResetAt(use.at);
     const knownPrevious = this.endedWindows.get(use.keyId, index - 1);
     // The most the current window may hold after this request; `rate_limit` bounds it whatever the previous window held.
     const maxCurrent =

@@ -12,10 +12,7 @@ import { containsKeyValue } from '../../keys/key-values';
 export const keyIdSchema = z.string({ error: 'must be a string' }).check(z.regex(KEY_ID_PATTERN, 'must be a 26-character key id (ULID)'));
 
 /** A team id: a UUID, lower-cased. */
-export const teamIdSchema = z.pipe(
-  z.guid({ error: 'must be a UUID' }),
-  z.transform((value: string) => value.toLowerCase()),
-);
+export const teamIdSchema = then(z.guid({ error: 'must be a UUID' }), (value) => value.toLowerCase());
 
 /** A UTF-16 surrogate without its pair: not text, and unsafe to store or echo. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
