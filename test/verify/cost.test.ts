@@ -55,6 +55,25 @@ describe('cost of a verification (DynamoDB requests, counted on the client)', ()
     expect(commands()).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1']);
   });
 
+  it("old rate windows are named for removal by a process's first write of an hour only, once it has seen the item tidy", async () => {
+    const created = await createKey(team, { rate_limit: 10 });
+    const hour = (Math.floor((Date.now() + 60_000) / RATE_WINDOW_MS) + 1) * RATE_WINDOW_MS;
+    const clock = installManualClock(hour + 1000);
+    testServices().usage.endedWindows.clear();
+    const namesOldWindows = async () => {
+      // A use every 3 s: no lease grows, every use is its own recording write.
+      clock.set(clock.now().getTime() + 3000);
+      counter.reset();
+      expect((await useValue(created.key)).valid).toBe(true);
+      const writes = counter.requests.filter((r) => r.command === 'UpdateItemCommand');
+      expect(writes).toHaveLength(1);
+      return /windows\.#old\d+/.test(writes[0].updateExpression ?? '');
+    };
+    expect([await namesOldWindows(), await namesOldWindows(), await namesOldWindows()]).toEqual([true, false, false]);
+    clock.set(hour + RATE_WINDOW_MS + 1000);
+    expect([await namesOldWindows(), await namesOldWindows()]).toEqual([true, false]);
+  });
+
   it('authorizer, allowed: a GetItem of the value, a GetItem of the team (its usage plan key), one UpdateItem', async () => {
     const created = await createKey(team);
     const authorizer = authorizerWith(() => [], testServices);

@@ -146,6 +146,8 @@ export interface CountedRequest {
   command: string;
   /** HTTP attempts (retries included). */
   attempts: number;
+  /** The request's `UpdateExpression`, when it has one. */
+  updateExpression?: string;
 }
 
 /** A document client on the test engine that counts its requests (and HTTP attempts); destroy it after. */
@@ -155,7 +157,8 @@ export function countingDocumentClient(): { db: DynamoDBDocumentClient; requests
   const counted = new WeakMap<object, CountedRequest>();
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const entry: CountedRequest = { command: String(context.commandName), attempts: 0 };
+      const { UpdateExpression } = args.input as { UpdateExpression?: string };
+      const entry: CountedRequest = { command: String(context.commandName), attempts: 0, ...(UpdateExpression ? { updateExpression: UpdateExpression } : {}) };
       counted.set(context, entry);
       requests.push(entry);
       return next(args);

@@ -1,13 +1,24 @@
 /**
- * Counts of rate windows that are over, learnt from earlier responses, by
- * `<key id>#<window index>`: a window's count is final once its hour ends,
- * and knowing the previous hour's count lets the recording write carry the
- * exact capacity (see rate-window.ts). One per process (built with the
- * services at cold start). Bounded; entries are refreshed by every item the
- * process sees, so a stale one corrects itself on the next request.
+ * What a process has learnt from the usage items its writes returned, per
+ * key, so that the next recording write can be smaller and more exact:
+ *
+ * - the counts of rate windows that are over (`<key id>#<window index>`): a
+ *   window's count is final once its hour ends, and knowing the previous
+ *   hour's count lets the recording write carry the exact capacity (see
+ *   rate-window.ts);
+ * - the window in which the key's item was seen *tidy*, holding no window
+ *   older than the previous one. Windows are only ever created by a write in
+ *   their own hour, so once an item is tidy in hour `w` nothing can add a
+ *   window older than `w − 1` until the hour ends, and the writes of that
+ *   hour need not name the old windows to remove them.
+ *
+ * One per process (built with the services at cold start). Bounded; entries
+ * are refreshed by every item the process sees, so a stale one corrects
+ * itself on the next request.
  */
 export class EndedWindows {
   private readonly counts = new Map<string, number>();
+  private readonly tidy = new Map<string, number>();
 
   constructor(private readonly capacity = 10_000) {}
 
@@ -16,14 +27,29 @@ export class EndedWindows {
   }
 
   remember(keyId: string, index: number, count: number): void {
-    const name = `${keyId}#${index}`;
-    this.counts.delete(name);
-    this.counts.set(name, count);
-    if (this.counts.size > this.capacity) this.counts.delete(this.counts.keys().next().value as string);
+    this.put(this.counts, `${keyId}#${index}`, count);
   }
 
-  /** Forgets every count (tests that rewrite usage items directly). */
+  /** Whether the key's item was seen holding no window older than `index − 1` during window `index`. */
+  isTidy(keyId: string, index: number): boolean {
+    return this.tidy.get(keyId) === index;
+  }
+
+  /** The key's item holds no window older than `index − 1`, seen during window `index`. */
+  markTidy(keyId: string, index: number): void {
+    this.put(this.tidy, keyId, index);
+  }
+
+  /** Forgets everything (tests that rewrite usage items directly). */
   clear(): void {
     this.counts.clear();
+    this.tidy.clear();
+  }
+
+  /** Sets `name`, most recent last; the oldest entry goes past the capacity. */
+  private put(map: Map<string, number>, name: string, value: number): void {
+    map.delete(name);
+    map.set(name, value);
+    if (map.size > this.capacity) map.delete(map.keys().next().value as string);
   }
 }

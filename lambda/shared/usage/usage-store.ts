@@ -34,11 +34,16 @@ import { DEFAULT_LEASE_SETTINGS, KeyLeases, UsageDelta, type KeyLease, type Leas
 import { dayOf, staleDaysOf, summariseUsage, transitionCounterName, type UsageSummary } from './usage-figures';
 
 /**
- * Windows older than the previous one are removed by the recording write
- * itself, up to this many hours back; an older leftover (a key idle for more
- * than a day) is removed by one extra write on its next use.
+ * Windows older than the previous one are removed by the first recording
+ * write of a process in a new hour, up to this many hours back; an older
+ * leftover (a key idle for more than a day) is removed by one extra write on
+ * its next use. Once the item is seen tidy in an hour, the process's other
+ * writes of that hour name no old window (see ended-windows.ts).
  */
 const INLINE_TIDY_WINDOWS = 24;
+
+/** Leftover windows one tidy write removes at most. */
+const MAX_WINDOWS_REMOVED_PER_WRITE = 50;
 
 /** Copied days one recording write removes from the usage item at most. */
 const MAX_COPIED_DAYS_REMOVED_PER_WRITE = 40;
@@ -249,10 +254,12 @@ export class UsageStore {
     if (maxCurrent >= 1) {
       const usage = usageClauses(delta, copied);
       const names: Record<string, string> = { ...usage.names, '#w': String(index) };
-      const removals: string[] = [];
-      for (let back = 2; back < 2 + INLINE_TIDY_WINDOWS; back++) {
-        names[`#old${back}`] = String(index - back);
-        removals.push(`windows.#old${back}`);
+      const removals = [...usage.removes];
+      if (!this.endedWindows.isTidy(use.keyId, index)) {
+        for (let back = 2; back < 2 + INLINE_TIDY_WINDOWS; back++) {
+          names[`#old${back}`] = String(index - back);
+          removals.push(`windows.#old${back}`);
+        }
       }
       const wanted = lease ? lease.nextBlock(use.at.getTime(), index, maxCurrent, knownPrevious !== undefined) : 1;
       let item: UsageItem | undefined;
@@ -264,7 +271,7 @@ export class UsageStore {
             new UpdateCommand({
               TableName: tableName,
               Key: keyTableKeys.usage(use.keyId),
-              UpdateExpression: `SET ${[...usage.sets, 'windows.#w = if_not_exists(windows.#w, :zero) + :block'].join(', ')} REMOVE ${[...removals, ...usage.removes].join(', ')}`,
+              UpdateExpression: `SET ${[...usage.sets, 'windows.#w = if_not_exists(windows.#w, :zero) + :block'].join(', ')}${removals.length > 0 ? ` REMOVE ${removals.join(', ')}` : ''}`,
               ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(windows.#w) OR windows.#w <= :room)',
               ExpressionAttributeNames: names,
               ExpressionAttributeValues: { ...usage.values, ':block': block, ':room': maxCurrent - block },
@@ -286,6 +293,7 @@ export class UsageStore {
         this.endedWindows.remember(use.keyId, index - 1, previous);
         const leftovers = Object.keys(windows).filter((window) => Number(window) < index - 1);
         if (leftovers.length > 0) await this.removeWindows(use.keyId, leftovers);
+        if (leftovers.length <= MAX_WINDOWS_REMOVED_PER_WRITE) this.endedWindows.markTidy(use.keyId, index);
 
         const capacity = windowCapacity(previous, elapsed, use.rateLimit);
         if (current <= capacity) {
@@ -356,7 +364,7 @@ export class UsageStore {
   private async removeWindows(keyId: string, windows: string[]): Promise<void> {
     const { db, keyTableName: tableName } = this.tables;
     const names: Record<string, string> = {};
-    const paths = windows.slice(0, 50).map((window, i) => {
+    const paths = windows.slice(0, MAX_WINDOWS_REMOVED_PER_WRITE).map((window, i) => {
       names[`#s${i}`] = window;
       return `windows.#s${i}`;
     });
