@@ -45,7 +45,7 @@ import {
 } from './dynamodb-local';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { readPepperSecret } from '../lambda/shared/platform/pepper-secret';
+import { readPepperSecret } from '../lambda/shared/platform/pepper';
 import { DEFAULT_PLAN_NAME } from '../lambda/contract/plans';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { apiGatewayUsageKeys, operatorApiGatewayClient, usagePlanIdsFrom } from './api-gateway-usage-keys';

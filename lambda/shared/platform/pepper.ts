@@ -8,22 +8,32 @@
  * `KEY_HASH_PEPPER` (the plain variable) is for the local runtime only; both
  * set at once is a configuration error.
  */
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 let loaded: string | undefined;
 
+/** The secret's value: its `SecretString`, exactly (no trimming); an empty or binary secret is refused. */
+export async function readPepperSecret(client: Pick<SecretsManagerClient, 'send'>, secretArn: string): Promise<string> {
+  const answer = await client.send(new GetSecretValueCommand({ SecretId: secretArn }));
+  const value = answer.SecretString;
+  if (value === undefined || value === '') {
+    throw new Error(`The pepper secret ${secretArn} has no SecretString (an empty or binary secret cannot be the pepper)`);
+  }
+  return value;
+}
+
 /**
  * Loads the pepper secret when `KEY_HASH_PEPPER_SECRET_ARN` is set (once per
- * process); nothing to do otherwise. The Secrets Manager client is loaded
- * only then (pepper-secret.ts): a function deployed without a pepper secret
- * never evaluates it at its cold start.
+ * process); nothing to do otherwise.
  */
-export async function loadPepperSecret(env: NodeJS.ProcessEnv = process.env, client?: () => Pick<SecretsManagerClient, 'send'>): Promise<void> {
+export async function loadPepperSecret(
+  env: NodeJS.ProcessEnv = process.env,
+  client: () => Pick<SecretsManagerClient, 'send'> = () => new SecretsManagerClient({}),
+): Promise<void> {
   const arn = env.KEY_HASH_PEPPER_SECRET_ARN;
   if (!arn || loaded !== undefined) return;
   if (env.KEY_HASH_PEPPER) throw new Error('Set KEY_HASH_PEPPER or KEY_HASH_PEPPER_SECRET_ARN, not both');
-  const secrets = await import('./pepper-secret');
-  loaded = await secrets.readPepperSecret((client ?? secrets.secretsManagerClient)(), arn);
+  loaded = await readPepperSecret(client(), arn);
 }
 
 /** The loaded pepper secret; throws when the secret is configured but not loaded yet. */
