@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { ErrorCode } from '../lambda/contract/errors';
-import { auditEventSchema } from '../lambda/shared/audit/audit-events';
+import { auditEventSchema } from '../lambda/shared/audit/audit-event-schema';
 import { KEY_STATES } from '../lambda/shared/keys/key-view';
 
 const instant = z.iso.datetime({ offset: true }).meta({ id: 'Timestamp', description: 'ISO 8601 timestamp', example: '2026-11-23T12:00:00.000Z' });

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
-import { parseAuditEvent } from '../../lambda/shared/audit/audit-events';
+import { parseAuditEvent } from '../../lambda/shared/audit/audit-event-schema';
 import { ExpiryNotDueError, makeHandler, NOT_DUE_RETRY_WINDOW_MS } from '../../lambda/handlers/expire-old-value';
 import { hashKeyValue } from '../../lambda/shared/keys/key-values';
 import { config } from '../../lambda/shared/platform/config';

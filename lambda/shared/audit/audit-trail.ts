@@ -11,7 +11,8 @@ import type { VerifiedKey } from '../auth/verify';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import type { AuditEventsRequest } from '../http/schemas/read-keys';
 import type { Services } from '../platform/services';
-import { AUDIT_STORAGE_ATTRIBUTES, parseAuditEvent, type AuditEvent } from './audit-events';
+import type { AuditEvent } from './audit-events';
+import { AUDIT_STORAGE_ATTRIBUTES, parseAuditEvent } from './audit-event-schema';
 
 export interface AuditPage {
   data: AuditEvent[];
