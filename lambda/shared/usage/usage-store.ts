@@ -255,7 +255,8 @@ export class UsageStore {
       const usage = usageClauses(delta, copied);
       const names: Record<string, string> = { ...usage.names, '#w': String(index) };
       const removals = [...usage.removes];
-      if (!this.endedWindows.isTidy(use.keyId, index)) {
+      const tidy = this.endedWindows.isTidy(use.keyId, index);
+      if (!tidy) {
         for (let back = 2; back < 2 + INLINE_TIDY_WINDOWS; back++) {
           names[`#old${back}`] = String(index - back);
           removals.push(`windows.#old${back}`);
@@ -293,7 +294,7 @@ export class UsageStore {
         this.endedWindows.remember(use.keyId, index - 1, previous);
         const leftovers = Object.keys(windows).filter((window) => Number(window) < index - 1);
         if (leftovers.length > 0) await this.removeWindows(use.keyId, leftovers);
-        if (leftovers.length <= MAX_WINDOWS_REMOVED_PER_WRITE) this.endedWindows.markTidy(use.keyId, index);
+        if (!tidy && leftovers.length <= MAX_WINDOWS_REMOVED_PER_WRITE) this.endedWindows.markTidy(use.keyId, index);
 
         const capacity = windowCapacity(previous, elapsed, use.rateLimit);
         if (current <= capacity) {
