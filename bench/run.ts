@@ -10,9 +10,11 @@
  *    load time in fresh Node processes, interleaved round by round.
  * 2. Verify latency: the verify handler against the raw GetItem + UpdateItem
  *    it needs, on the same DynamoDB Local, interleaved request by request;
- *    split by three more runs in the same rotation (its own requests
- *    replayed, the service call without the handler's layers, the handler
- *    over a client answering from memory) and the process CPU of each.
+ *    split by five more runs in the same rotation (its own requests
+ *    replayed; that replay without the guess counter's read, and with a
+ *    one-attribute write for the recording write; the service call without
+ *    the handler's layers; the handler over a client answering from memory)
+ *    and the process CPU of each.
  * 3. Cost per verification: the usage item a verification writes, for a key
  *    with 400 days of history, sized by DynamoDB's rules, and the write
  *    units DynamoDB reports for that write (`ReturnConsumedCapacity`).
@@ -32,7 +34,7 @@ import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type BatchGetCommandInput, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { KEY_TABLE, AUDIT_TABLE, keyTableKeys } from '../lambda/contract/tables';
+import { KEY_TABLE, AUDIT_TABLE, SK_HASH, keyTableKeys } from '../lambda/contract/tables';
 import { localDynamoClient, startDynamoLocal, type DynamoLocal } from '../local/dynamodb-local';
 import { ensureTables } from '../local/tables';
 import { documentClientOf } from '../lambda/shared/platform/dynamo';
@@ -237,9 +239,9 @@ async function verifyLatency(
 ): Promise<Record<string, unknown>> {
   const handler = makeVerifyHandler(() => services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
   const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
-  const raw = async () => {
-    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
-    await doc.send(
+  // Raw's write: one attribute of the usage item, the floor DynamoDB Local sets for any write.
+  const touch = () =>
+    doc.send(
       new UpdateCommand({
         TableName: TABLES.keyTable,
         Key: keyTableKeys.usage(keyId),
@@ -247,6 +249,9 @@ async function verifyLatency(
         ExpressionAttributeValues: { ':now': Date.now() },
       }),
     );
+  const raw = async () => {
+    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
+    await touch();
   };
   const verify = async () => {
     const answer = await handler(verifyEvent(value), context);
@@ -276,8 +281,20 @@ async function verifyLatency(
     await doc.send(new BatchGetCommand(batchGet));
     await doc.send(new UpdateCommand(recordUse));
   };
+  // The replay less one of verify's two needs each, to price them on the engine: without the source's guess counter
+  // (the value lookup alone, in a GetItem), and with raw's one-attribute write in place of the recording write.
+  const lookupKey = (batchGet.RequestItems?.[TABLES.keyTable]?.Keys ?? []).find((key) => key.sk === SK_HASH);
+  if (!lookupKey) throw new Error('the captured BatchGetItem has no value lookup');
+  const sameWithoutCounter = async () => {
+    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: lookupKey, ConsistentRead: true }));
+    await doc.send(new UpdateCommand(recordUse));
+  };
+  const sameWithPlainWrite = async () => {
+    await doc.send(new BatchGetCommand(batchGet));
+    await touch();
+  };
   const n = QUICK ? 200 : 1000;
-  const runs = { verify, service, withoutIo, same, raw };
+  const runs = { verify, service, withoutIo, same, sameWithoutCounter, sameWithPlainWrite, raw };
   type Variant = keyof typeof runs;
   const names = Object.keys(runs) as Variant[];
   const wall = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Variant, number[]>;
@@ -305,6 +322,11 @@ async function verifyLatency(
     verify_requests_without_handler_ms: { p50: round(p50('same')), p99: round(percentile(wall.same, 99)) },
     verify_service_call_ms: { p50: round(p50('service')), p99: round(percentile(wall.service, 99)) },
     verify_requests_p50_ratio: round(p50('same') / p50('raw')),
+    verify_requests_without_guess_counter_ms: { p50: round(p50('sameWithoutCounter')), p99: round(percentile(wall.sameWithoutCounter, 99)) },
+    verify_requests_with_plain_write_ms: { p50: round(p50('sameWithPlainWrite')), p99: round(percentile(wall.sameWithPlainWrite, 99)) },
+    // What each of verify's needs costs on the engine: the replay against the replay without it.
+    guess_counter_read_ms_p50: round(p50('same') - p50('sameWithoutCounter'), 3),
+    recording_write_over_plain_write_ms_p50: round(p50('same') - p50('sameWithPlainWrite'), 3),
     verify_service_call_p50_ratio: round(p50('service') / p50('raw')),
     handler_overhead_ms_p50: round(p50('verify') - p50('same')),
     handler_without_io_interleaved_ms: { p50: round(p50('withoutIo'), 3), p99: round(percentile(wall.withoutIo, 99), 3) },
@@ -505,6 +527,9 @@ async function main(): Promise<void> {
   const latency = store.verify_latency as Record<string, unknown>;
   say(`Verify: ${JSON.stringify(latency.verify_ms)} vs raw GetItem+UpdateItem ${JSON.stringify(latency.raw_get_update_ms)} ms -> p50 ratio ${latency.p50_ratio} (budget ${latency.p50_ratio_budget})`);
   say(`        its own requests replayed without the handler ${JSON.stringify(latency.verify_requests_without_handler_ms)} ms (p50 ratio ${latency.verify_requests_p50_ratio})`);
+  say(
+    `        of which the guess counter read with the lookup ${latency.guess_counter_read_ms_p50} ms and the recording write over a one-attribute SET ${latency.recording_write_over_plain_write_ms_p50} ms (p50 differences, raw p50 ${(latency.raw_get_update_ms as { p50: number }).p50} ms)`,
+  );
   say(`        the verify service call alone (no middy, body parse or Powertools) ${JSON.stringify(latency.verify_service_call_ms)} ms (p50 ratio ${latency.verify_service_call_p50_ratio})`);
   say(
     `        handler p50 overhead ${latency.handler_overhead_ms_p50} ms; the handler without I/O takes ${latency.handler_ms_without_io_back_to_back} ms back to back, p50 ${(latency.handler_without_io_interleaved_ms as { p50: number }).p50} ms in turn with the others; process CPU p50 per run ${JSON.stringify(latency.cpu_ms_p50)} ms`,
