@@ -43,7 +43,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     ['expires_at without time zone', (b) => (b.expires_at = '2099-01-01T00:00:00'), 'expires_at'],
     ['expires_at in the past', (b) => (b.expires_at = '2001-01-01T00:00:00Z'), 'expires_at'],
     ['description over 1000 chars', (b) => (b.description = 'd'.repeat(1001)), 'description'],
-    ['unknown field', (b) => (b.owner = 'me'), ''],
+    ['unknown field', (b) => (b.owner = 'me'), 'owner'],
   ];
 
   it.each(cases)('%s → 400 naming %s', async (_label, breakIt, field) => {
@@ -62,6 +62,23 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     expect(await teamKeyCount(team.teamId)).toBe(keysBefore);
     // Every authenticated request is a use: the caller's count moves by one, nothing else is written.
     expect((await usageItem(team.keyId))?.total_requests).toBe(Number(usageBefore?.total_requests) + 1);
+  });
+
+  it('two unknown fields → one detail each, at its own name, beside the other problems', async () => {
+    // Act
+    const response = await call('create', { key: team.key, body: { ...validBody(team), owner: 'me', rate_limit: 0, tier: 'gold' } });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual(
+      expect.arrayContaining([
+        { field: 'owner', issue: 'is not a field of this request' },
+        { field: 'tier', issue: 'is not a field of this request' },
+        { field: 'rate_limit', issue: 'must be a positive number of requests per hour' },
+      ]),
+    );
+    expect(response.body.error.details).toHaveLength(3);
+    expect(response.body.error.message).toContain('owner is not a field of this request; tier is not a field of this request');
   });
 
   it.each(['name', 'description'])('a key value pasted into %s → 400, stored nowhere', async (field) => {
@@ -113,7 +130,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     });
     expect(response.status).toBe(400);
     const fields = response.body.error.details.map((d: { field: string }) => d.field).sort();
-    expect(fields).toEqual(['', 'environment', 'name', 'team_id', 'type']);
+    expect(fields).toEqual(['environment', 'extra', 'name', 'team_id', 'type']);
   });
 
   it.each([

@@ -246,8 +246,8 @@ describe('list-api-keys: refusals', () => {
     ['limit 0', { limit: '0' }, 'limit'],
     ['limit 101', { limit: '101' }, 'limit'],
     ['an unknown state', { state: 'sleeping' }, 'state'],
-    ['an unknown parameter', { owner: 'me' }, ''],
-    ['a parameter named like a prototype member', { hasOwnProperty: '1' }, ''],
+    ['an unknown parameter', { owner: 'me' }, 'owner'],
+    ['a parameter named like a prototype member', { hasOwnProperty: '1' }, 'hasOwnProperty'],
   ])('%s → 400 naming %s', async (_name, query, field) => {
     const team = await newTeam();
     const response = await call('list', { key: team.key, query: { team_id: team.teamId, ...query } });

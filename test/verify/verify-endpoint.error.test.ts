@@ -187,7 +187,7 @@ describe('POST /functions/v1/verify-api-key — keys that do not verify', () => 
     it('every problem is listed', async () => {
       const response = await callVerify({ key: 1, scope: 'x', extra: true });
       expectStatus(response, 400);
-      expect(response.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['', 'key', 'scope']);
+      expect(response.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['extra', 'key', 'scope']);
     });
 
     it('a body that is not JSON → 415', async () => {

@@ -125,16 +125,17 @@ function present(body: unknown, path: ReadonlyArray<PropertyKey>): boolean {
 }
 
 function detailsOf(error: z.core.$ZodError, body: unknown): ErrorDetail[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
-      return { field, issue: `unknown field(s): ${issue.keys.join(', ')}` };
+      // One detail per unknown name, at its own path, so a client maps it like any other field's problem.
+      return issue.keys.map((key) => ({ field: [...issue.path.map(String), key].join('.'), issue: 'is not a field of this request' }));
     }
     // zod does not report the input by default: look at the body itself.
     if (issue.code === 'invalid_type' && !present(body, issue.path)) {
-      return { field, issue: 'is required' };
+      return [{ field, issue: 'is required' }];
     }
-    return { field, issue: issue.message };
+    return [{ field, issue: issue.message }];
   });
 }
 
