@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../../client';
 import { EditableFields, ErrorMessage, SelectField, TextField, ValueOnce, problemOf, type Problem } from './components';
-import { entries } from './format';
+import { entries, fromUtcInput } from './format';
 import type { Session } from './session';
 
 export function CreateKey({ api, session }: { api: ApiClient; session: Session }) {
@@ -37,7 +37,7 @@ export function CreateKey({ api, session }: { api: ApiClient; session: Session }
       scopes: entries(form.scopes),
       ...(form.description ? { description: form.description } : {}),
       ...(form.rate_limit ? { rate_limit: Number(form.rate_limit) } : {}),
-      ...(form.expires_at ? { expires_at: new Date(form.expires_at).toISOString() } : {}),
+      ...(form.expires_at ? { expires_at: fromUtcInput(form.expires_at) } : {}),
       ...(form.type === 'pk' ? { domains: entries(form.domains) } : {}),
       ip_whitelist: entries(form.ip_whitelist),
     };
@@ -99,7 +99,7 @@ export function CreateKey({ api, session }: { api: ApiClient; session: Session }
               />
             </>
           }
-          afterRateLimit={<TextField id="create-expires-at" label="expires_at" hint="Empty: never" type="datetime-local" value={form.expires_at} onInput={set('expires_at')} />}
+          afterRateLimit={<TextField id="create-expires-at" label="expires_at" hint="UTC; empty: never" type="datetime-local" value={form.expires_at} onInput={set('expires_at')} />}
         />
         <ErrorMessage problem={problem} />
         <div class="actions">

@@ -6,6 +6,16 @@ export function when(iso: string | null | undefined): string {
   return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 16)} UTC`;
 }
 
+/** An ISO timestamp as the value of a `datetime-local` input, in UTC like every time the console shows; '' for none. */
+export function utcInputValue(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toISOString().slice(0, 16) : '';
+}
+
+/** A `datetime-local` input's value (`2027-01-31T09:30`, seconds optional) read as UTC: ISO 8601 with the zone, as the API wants it. */
+export function fromUtcInput(text: string): string {
+  return text.length === 16 ? `${text}:00Z` : `${text}Z`;
+}
+
 export function fingerprint(key: { key_prefix: string; last_four: string }): string {
   return `${key.key_prefix}…${key.last_four}`;
 }

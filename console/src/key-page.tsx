@@ -5,8 +5,8 @@
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { ApiClient, ApiKey, AuditEvent, components } from '../../client';
-import { EditableFields, ErrorMessage, Field, ValueOnce, problemOf, type Problem } from './components';
-import { entries, fingerprint, list, when } from './format';
+import { EditableFields, ErrorMessage, Field, TextField, ValueOnce, problemOf, type Problem } from './components';
+import { entries, fingerprint, fromUtcInput, list, utcInputValue, when } from './format';
 import type { Session } from './session';
 import { UsageChart } from './usage-chart';
 
@@ -209,6 +209,7 @@ function Settings({ api, apiKey, onChanged }: { api: ApiClient; apiKey: ApiKey; 
     rate_limit: String(apiKey.rate_limit),
     domains: apiKey.domains.join(', '),
     ip_whitelist: apiKey.ip_whitelist.join(', '),
+    expires_at: utcInputValue(apiKey.expires_at),
   };
   const [form, setForm] = useState(initial);
   const [problem, setProblem] = useState<Problem>();
@@ -241,6 +242,8 @@ function Settings({ api, apiKey, onChanged }: { api: ApiClient; apiKey: ApiKey; 
     if (form.rate_limit !== initial.rate_limit) changes.rate_limit = Number(form.rate_limit);
     if (form.domains !== initial.domains) changes.domains = entries(form.domains);
     if (form.ip_whitelist !== initial.ip_whitelist) changes.ip_whitelist = entries(form.ip_whitelist);
+    // Emptied: the key no longer expires (the API's null).
+    if (form.expires_at !== initial.expires_at) changes.expires_at = form.expires_at ? fromUtcInput(form.expires_at) : null;
     if (Object.keys(changes).length === 0) {
       setProblem('Nothing to save: no field was changed.');
       return;
@@ -263,7 +266,14 @@ function Settings({ api, apiKey, onChanged }: { api: ApiClient; apiKey: ApiKey; 
         )}
       </div>
       <form onSubmit={save}>
-        <EditableFields prefix="edit" form={form} set={set} isPublic={apiKey.type === 'pk'} rateLimitHint="Requests per hour" />
+        <EditableFields
+          prefix="edit"
+          form={form}
+          set={set}
+          isPublic={apiKey.type === 'pk'}
+          rateLimitHint="Requests per hour"
+          afterRateLimit={<TextField id="edit-expires-at" label="expires_at" hint="UTC; empty: never" type="datetime-local" value={form.expires_at} onInput={set('expires_at')} />}
+        />
         <button type="submit">Save settings</button>
       </form>
       <ErrorMessage problem={problem} />

@@ -44,7 +44,8 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     running = await npmStart(dataDir);
     boot = bootstrap(dataDir, teamId);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // A browser far from UTC: the console shows and reads every time in UTC whatever the browser's zone.
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'Asia/Kolkata' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: running.baseUrl });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();
@@ -189,6 +190,36 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     // Assess
     expect(whileDisabled).toMatchObject({ valid: false, code: 'INACTIVE' });
     expect(afterEnabling).toMatchObject({ valid: true });
+  });
+
+  it('sets an expiry read as UTC (the browser is in UTC+5:30), then clears it', async () => {
+    // Prepare
+    const day = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+    const readKey = async () => (await requestTo(running.baseUrl, 'GET', `/functions/v1/get-api-key?key_id=${created.id}`, { headers: { Authorization: `Bearer ${boot.key}` } })).body.data;
+    const saveSettings = async () => {
+      const answered = page.waitForResponse((response) => response.url().includes('/update-api-key'));
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      return (await answered).status();
+    };
+
+    // Act
+    await page.getByLabel('expires_at').fill(`${day}T09:30`);
+    const setStatus = await saveSettings();
+    await page.getByText(`${day} 09:30 UTC`).waitFor();
+    const withExpiry = await readKey();
+    const shownInField = await page.getByLabel('expires_at').inputValue();
+    await page.getByLabel('expires_at').fill('');
+    const clearStatus = await saveSettings();
+    await page.getByText(`${day} 09:30 UTC`).waitFor({ state: 'detached' });
+    const shownAfter = await page.locator('dt', { hasText: 'expires_at' }).locator('xpath=following-sibling::dd[1]').innerText();
+    const withoutExpiry = await readKey();
+
+    // Assess
+    expect([setStatus, clearStatus]).toEqual([200, 200]);
+    expect(withExpiry.expires_at).toBe(`${day}T09:30:00.000Z`);
+    expect(shownInField).toBe(`${day}T09:30`);
+    expect(withoutExpiry.expires_at).toBeNull();
+    expect(shownAfter).toBe('never');
   });
 
   it('edits a setting, then lists the team’s keys with filters and paging', async () => {
