@@ -13,6 +13,8 @@ export function UsageChart({ daily }: { daily: ReadonlyArray<{ date: string; req
         width,
         height: 220,
         scales: { x: { time: true } },
+        // The days are UTC days: ticks and labels in UTC, not the browser's zone (which would shift them by its offset).
+        tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
         axes: [{}, { label: 'requests', size: 60 }],
         series: [{}, { label: 'requests', stroke: '#1f5fbf', fill: 'rgba(31, 95, 191, 0.15)', width: 2 }],
         legend: { show: false },

@@ -178,6 +178,30 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(trail).toBe(1);
   });
 
+  it('draws the usage chart the same in every browser time zone (its days are UTC days)', async () => {
+    // Act: the key's page in three zones, signed in afresh in each
+    const drawings: string[] = [];
+    for (const timezoneId of ['UTC', 'America/Los_Angeles', 'Asia/Kolkata']) {
+      const zoned = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId });
+      try {
+        const tab = await zoned.newPage();
+        await tab.goto(`${running.baseUrl}/console/`);
+        await tab.getByLabel('API key').fill(boot.key);
+        await tab.getByLabel('API key').press('Enter');
+        await tab.getByRole('row', { name: /Tiles backend/ }).waitFor();
+        await tab.getByRole('link', { name: 'Tiles backend' }).click();
+        await tab.getByRole('img', { name: /Requests per day/ }).locator('canvas').waitFor();
+        drawings.push(await tab.getByRole('img', { name: /Requests per day/ }).locator('canvas').evaluate((canvas) => (canvas as HTMLCanvasElement).toDataURL()));
+      } finally {
+        await zoned.close();
+      }
+    }
+
+    // Assess
+    expect(drawings.every((drawing) => drawing.length > 1000)).toBe(true);
+    expect(new Set(drawings).size).toBe(1);
+  });
+
   it('disables and enables the key: refused while disabled, valid again after', async () => {
     // Act
     await page.getByRole('button', { name: 'Disable key' }).click();
