@@ -130,6 +130,7 @@ export const usageResponseSchema = z
   .strictObject({
     data: z.strictObject({
       key_id: keyId,
+      deleted: z.boolean().meta({ description: 'The key has been deleted: its figures stay readable, through its tombstone for 90 days, then by a live key of its team' }),
       total_requests: count,
       last_used_at: instant.nullable(),
       usage_last_30_days: count,

@@ -353,6 +353,8 @@ export interface components {
                  * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
                  */
                 key_id: string;
+                /** @description The key has been deleted: its figures stay readable, through its tombstone for 90 days, then by a live key of its team */
+                deleted: boolean;
                 total_requests: number;
                 last_used_at: components["schemas"]["Timestamp"] | null;
                 usage_last_30_days: number;

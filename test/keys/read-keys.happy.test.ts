@@ -4,7 +4,10 @@
  * key exactly once, filters by environment, type and state, and the usage
  * route reports daily counts and the transition split.
  */
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { keyTableKeys } from '../../lambda/contract/tables';
 import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
+import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { hashKeyValue } from '../../lambda/shared/keys/key-values';
 import { config } from '../../lambda/shared/platform/config';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
@@ -201,6 +204,52 @@ describe('get-api-key-usage', () => {
     });
   });
 
+  it('a deleted key’s usage stays readable: by its tombstone, then by the usage item’s team once the tombstone is gone (a live key only)', async () => {
+    // Prepare: 3 uses, a roll, 1 use of the new value, then the delete
+    const team = await newTeam();
+    const created = await createKey(team);
+    await useValueTimes(created.key, 3);
+    const rolled = await call('regenerate', { key: team.key, body: { key_id: created.id } });
+    await useValueTimes(rolled.body.new_key, 1);
+    expectStatus(await call('delete', { key: team.key, body: { key_id: created.id, confirm_deletion: true } }), 200);
+    const otherTeam = await newTeam();
+    const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
+    const read = (key: string) => call('usage', { key, query: { key_id: created.id, days: '2' } });
+    const figures = { key_id: created.id, deleted: true, total_requests: 4, usage_last_30_days: 4, transition: null };
+    const usedIn = clock().now().toISOString().slice(0, 7);
+
+    // Act
+    const byTombstone = await read(team.key);
+    clock().advance(91 * MS_PER_DAY); // the tombstone is past its TTL (DynamoDB removes it within days)
+    const pastTtl = await read(team.key);
+    await documentClient().send(new DeleteCommand({ TableName: config.keyTableName, Key: keyTableKeys.key(created.id) }));
+    const tombstoneGone = await read(team.key);
+    const refused = [await read(otherTeam.key), await read(testManager.key)];
+
+    // Assess
+    expectStatus(byTombstone, 200);
+    expect(byTombstone.body.data).toMatchObject(figures);
+    expect(byTombstone.body.data.monthly).toEqual([{ month: usedIn, requests: 4 }]);
+    expect(byTombstone.body.data.daily.map((day: { requests: number }) => day.requests)).toEqual([0, 4]);
+    expectStatus(pastTtl, 200);
+    expectStatus(tombstoneGone, 200);
+    for (const later of [pastTtl, tombstoneGone]) {
+      expect(later.body.data).toMatchObject({ ...figures, usage_last_30_days: 0 });
+      expect(later.body.data.monthly).toEqual(byTombstone.body.data.monthly);
+    }
+    expect(refused.map((response) => [response.status, response.body.error?.code])).toEqual([
+      [404, 'NOT_FOUND'],
+      [404, 'NOT_FOUND'],
+    ]);
+  });
+
+  it('a live key’s usage says deleted: false', async () => {
+    const team = await newTeam();
+    const response = await call('usage', { key: team.key, query: { key_id: team.keyId } });
+    expectStatus(response, 200);
+    expect(response.body.data).toMatchObject({ key_id: team.keyId, deleted: false });
+  });
+
   it.each(['0', '91', 'x', '1.5'])('days=%s → 400 naming days', async (days) => {
     const team = await newTeam();
     const response = await call('usage', { key: team.key, query: { key_id: team.keyId, days } });
@@ -210,4 +259,5 @@ describe('get-api-key-usage', () => {
 });
 
 runCommonManagementTests({ endpoint: 'get', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200 });
-runCommonManagementTests({ endpoint: 'usage', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200 });
+// A deleted key's usage stays readable (the test above), so the matrix's deleted-key 404 does not apply.
+runCommonManagementTests({ endpoint: 'usage', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200, readsDeletedKeys: true });

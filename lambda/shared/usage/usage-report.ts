@@ -1,12 +1,14 @@
 /**
  * A key's usage as the usage route answers it: totals, the last `days` UTC
  * days zero-filled oldest first, and during a live transition the uses of
- * the old and the new value.
+ * the old and the new value. Usage statistics are kept for good, so they
+ * stay readable after the key is deleted: through its tombstone while it
+ * lasts (90 days), then through the usage item's own team, by a `live` key.
  */
+import { assertEnvironmentReach, notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import type { UsageRequest } from '../http/schemas/read-keys';
-import { inLiveTransition } from '../keys/key-store';
-import { reachableKey } from '../keys/read-keys';
+import { inLiveTransition, ttlExpired } from '../keys/key-store';
 import type { Services } from '../platform/services';
 import type { KeyItem, UsageItem, UsageMonthItem } from '../keys/model';
 import { MS_PER_DAY } from '../platform/clock';
@@ -14,6 +16,8 @@ import { dayOf, summariseUsage } from './usage-figures';
 
 export interface UsageReport {
   key_id: string;
+  /** Whether the key has been deleted (its figures stay readable). */
+  deleted: boolean;
   total_requests: number;
   last_used_at: string | null;
   usage_last_30_days: number;
@@ -39,7 +43,15 @@ function requestsByDay(item: UsageItem | undefined, months: readonly UsageMonthI
   return byDay;
 }
 
-export function usageReport(key: KeyItem, item: UsageItem | undefined, months: readonly UsageMonthItem[], days: number, now: Date): UsageReport {
+/** `key`: the key item of a live key, for its transition; undefined for a deleted key. */
+export function usageReport(
+  keyId: string,
+  key: KeyItem | undefined,
+  item: UsageItem | undefined,
+  months: readonly UsageMonthItem[],
+  days: number,
+  now: Date,
+): UsageReport {
   const summary = summariseUsage(item, now);
   const byDay = requestsByDay(item, months);
   const daily = Array.from({ length: days }, (_, i) => {
@@ -52,25 +64,36 @@ export function usageReport(key: KeyItem, item: UsageItem | undefined, months: r
     .filter(([, requests]) => requests > 0)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([month, requests]) => ({ month, requests }));
-  const live = inLiveTransition(key, now);
-  const counts = summary.transitions[`g${key.generation}`];
+  const transition = key && inLiveTransition(key, now) ? key : undefined;
+  const counts = transition ? summary.transitions[`g${transition.generation}`] : undefined;
   return {
-    key_id: key.id,
+    key_id: keyId,
+    deleted: key === undefined,
     total_requests: summary.total_requests,
     last_used_at: summary.last_used_at,
     usage_last_30_days: summary.usage_last_30_days,
     daily,
     monthly,
-    transition: live
-      ? { old_value_requests: counts?.old ?? 0, new_value_requests: counts?.new ?? 0, transition_ends_at: key.transition_ends_at as string }
+    transition: transition
+      ? { old_value_requests: counts?.old ?? 0, new_value_requests: counts?.new ?? 0, transition_ends_at: transition.transition_ends_at as string }
       : null,
   };
 }
 
-/** The usage route: a reachable key of the caller's team, its report over `days`. */
+/**
+ * The usage route: a key of the caller's team that the caller may reach, its
+ * report over `days`. A deleted key is reached through its tombstone (its
+ * environment), and once the tombstone is gone through the usage item's team,
+ * by a `live` key only (the environment went with the tombstone). Another
+ * team's key, or an id never issued, is 404.
+ */
 export async function keyUsage(services: Services, caller: VerifiedKey, input: UsageRequest): Promise<UsageReport> {
   const now = services.clock.now();
-  const key = await reachableKey(services, caller, input.key_id, now);
-  const [item, months] = await Promise.all([services.usage.usageItem(key.id), services.usage.usageHistory(key.id)]);
-  return usageReport(key, item, months, input.days, now);
+  const stored = await services.keys.getKey(input.key_id);
+  const kept = stored !== undefined && stored.entity === 'key' && !ttlExpired(stored, now);
+  if (stored !== undefined && stored.team_id !== caller.team_id) throw notFound(input.key_id);
+  if (kept) assertEnvironmentReach(caller, stored.environment);
+  const [item, months] = await Promise.all([services.usage.usageItem(input.key_id), services.usage.usageHistory(input.key_id)]);
+  if (!kept && (item === undefined || item.team_id !== caller.team_id || caller.environment !== 'live')) throw notFound(input.key_id);
+  return usageReport(input.key_id, kept && stored.state === 'active' ? stored : undefined, item, months, input.days, now);
 }
