@@ -145,6 +145,7 @@ const operations: Record<string, ZodOpenApiOperationObject> = {
     summary: 'Read a key',
     tags: ['Keys'],
     requestParams: { query: getKeyRequestSchema },
+    description: 'A deleted key is answered from its tombstone for 90 days (`state` "deleted", `deleted_at`), then 404.',
     responses: { ...ok('200', 'The key (never its value)', keyResponseSchema), ...managementErrors({ '404': true }) },
   },
   'update-api-key': {

@@ -87,7 +87,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a key */
+        /**
+         * Read a key
+         * @description A deleted key is answered from its tombstone for 90 days (`state` "deleted", `deleted_at`), then 404.
+         */
         get: operations["getKey"];
         put?: never;
         post?: never;

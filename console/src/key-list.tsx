@@ -98,6 +98,7 @@ export function KeyList({ api, session }: { api: ApiClient; session: Session }) 
             ['in_transition', 'in transition'],
             ['disabled', 'disabled'],
             ['expired', 'expired'],
+            ['deleted', 'deleted (kept 90 days)'],
           ]}
         />
         <SelectField

@@ -123,6 +123,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     // Prepare: from the keys table
     await page.goto(`${running.baseUrl}/console/#/keys`);
     await page.getByRole('link', { name: 'Create key' }).click();
+    await page.getByRole('heading', { name: 'Create a key' }).waitFor();
     const labels = await page.evaluate(() =>
       Array.from(document.querySelectorAll('input, select, textarea')).map((control) => (control as HTMLInputElement).labels?.[0]?.textContent ?? '(none)'),
     );
@@ -305,6 +306,25 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(disabledWhileWrong).toBe(true);
     expect(await page.getByRole('row', { name: /Tiles backend/ }).count()).toBe(0);
     expect(await verify(created.value)).toMatchObject({ valid: false });
+  });
+
+  it('shows a deleted key under the "deleted" filter: its page keeps the facts, the usage and the audit trail, with nothing to change', async () => {
+    // Act
+    await page.getByLabel('state').selectOption('deleted');
+    await page.getByRole('link', { name: 'Tiles backend' }).click();
+    await page.getByText(/^This key was deleted on \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/).waitFor();
+    const state = await page.locator('.state').first().innerText();
+    const usage = await page.getByText(/requests in all/).first().innerText();
+    const trail = await page.getByRole('table').filter({ hasText: 'key.deleted' }).count();
+    const controls = await page.getByRole('button', { name: /Roll key|Save settings|Disable key|Enable key|Delete key/ }).count();
+    await page.getByRole('link', { name: '← Keys' }).click();
+    await page.getByLabel('state').selectOption('');
+
+    // Assess
+    expect(state).toBe('deleted');
+    expect(usage).toMatch(/^[1-9]\d* requests in all/);
+    expect(trail).toBe(1);
+    expect(controls).toBe(0);
   });
 
   it('signs out: the key is gone from the tab, and nothing was written to cookies or localStorage', async () => {

@@ -8,6 +8,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { keyTableKeys } from '../../lambda/contract/tables';
 import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
 import { documentClient } from '../../lambda/shared/platform/dynamo';
+import { keyItem } from '../support/store';
 import { hashKeyValue } from '../../lambda/shared/keys/key-values';
 import { config } from '../../lambda/shared/platform/config';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
@@ -60,6 +61,32 @@ describe('get-api-key', () => {
     const text = JSON.stringify(response.body);
     expect({ value: text.includes(created.key), hash: text.includes(hashKeyValue(created.key, config.pepper)) }).toEqual({ value: false, hash: false });
     expect(response.headers['Cache-Control']).toBe('no-store');
+  });
+
+  it('shows a deleted key’s tombstone while it lasts (state deleted, deleted_at, never a value), then 404; the tombstone is unchanged by the read', async () => {
+    // Prepare
+    const team = await newTeam();
+    const created = await createKey(team, { name: 'Gone soon' });
+    await useValueTimes(created.key, 2);
+    const deleted = await call('delete', { key: team.key, body: { key_id: created.id, confirm_deletion: true } });
+    expectStatus(deleted, 200);
+    const tombstoneBefore = await keyItem(created.id);
+
+    // Act
+    const during = await call('get', { key: team.key, query: { key_id: created.id } });
+    const listed = (await call('list', { key: team.key, query: { team_id: team.teamId, state: 'deleted' } })).body.data[0];
+    const tombstoneAfter = await keyItem(created.id);
+    clock().advance(90 * MS_PER_DAY); // the tombstone's TTL: gone for the service, whether or not DynamoDB has removed it yet
+    const after = await call('get', { key: team.key, query: { key_id: created.id } });
+
+    // Assess
+    expectStatus(during, 200);
+    expect(Object.keys(during.body.data).sort()).toEqual([...RESOURCE_FIELDS, 'deleted_at'].sort());
+    expect(during.body.data).toMatchObject({ id: created.id, name: 'Gone soon', state: 'deleted', is_active: false, deleted_at: deleted.body.deleted_key.deleted_at });
+    expect(during.body.data).toEqual(listed);
+    expect(JSON.stringify(during.body)).not.toContain(created.key);
+    expect(tombstoneAfter).toEqual(tombstoneBefore);
+    expect([after.status, after.body.error?.code]).toEqual([404, 'NOT_FOUND']);
   });
 
   it('shows a transition while it lasts, with its end', async () => {
@@ -258,6 +285,7 @@ describe('get-api-key-usage', () => {
   });
 });
 
-runCommonManagementTests({ endpoint: 'get', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200 });
+// A deleted key's tombstone is readable (the test above), so the matrix's deleted-key 404 does not apply.
+runCommonManagementTests({ endpoint: 'get', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200, readsDeletedKeys: true });
 // A deleted key's usage stays readable (the test above), so the matrix's deleted-key 404 does not apply.
 runCommonManagementTests({ endpoint: 'usage', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200, readsDeletedKeys: true });

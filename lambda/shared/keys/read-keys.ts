@@ -1,7 +1,8 @@
 /**
  * Reading keys: one key by id, and a team's keys newest first, filtered and
  * paged. The same rules as every management route: another team's key is
- * 404, a `test` caller sees `test` keys only.
+ * 404, a `test` caller sees `test` keys only. Both show a deleted key's
+ * tombstone while it lasts (the list when asked for `state=deleted`).
  */
 import { ApiError, ErrorCode } from '../../contract/errors';
 import { keyTableKeys } from '../../contract/tables';
@@ -22,9 +23,16 @@ export async function reachableKey(services: Services, caller: VerifiedKey, keyI
   return key;
 }
 
+/**
+ * One key of the caller's team, its tombstone included while it lasts (90
+ * days: `state` "deleted" and `deleted_at`, as the list shows it), so a
+ * deleted key's page can still be read beside its usage and audit trail.
+ */
 export async function getKey(services: Services, caller: VerifiedKey, input: GetKeyRequest): Promise<KeyResource> {
   const now = services.clock.now();
-  const key = await reachableKey(services, caller, input.key_id, now);
+  const key = await services.keys.getKey(input.key_id);
+  if (!key || key.entity !== 'key' || key.team_id !== caller.team_id || ttlExpired(key, now)) throw notFound(input.key_id);
+  assertEnvironmentReach(caller, key.environment);
   const usage = await services.usage.readUsage(key.id, now);
   return keyResource(key, usage, now);
 }
