@@ -134,9 +134,11 @@ export interface EditableText {
   rate_limit: string;
   domains: string;
   ip_whitelist: string;
+  /** A `datetime-local` value read as UTC (format.ts); empty: never. */
+  expires_at: string;
 }
 
-/** `afterName` and `afterRateLimit`: the create form's own fields (type, environment; expires_at), in their place. */
+/** `afterName`: the create form's own fields (type, environment), in their place. */
 export function EditableFields({
   prefix,
   form,
@@ -144,7 +146,6 @@ export function EditableFields({
   isPublic,
   rateLimitHint,
   afterName,
-  afterRateLimit,
 }: {
   prefix: string;
   form: EditableText;
@@ -152,7 +153,6 @@ export function EditableFields({
   isPublic: boolean;
   rateLimitHint: string;
   afterName?: ComponentChildren;
-  afterRateLimit?: ComponentChildren;
 }) {
   return (
     <>
@@ -161,7 +161,7 @@ export function EditableFields({
       <TextField id={`${prefix}-description`} label="description" multiline value={form.description} onInput={set('description')} />
       <TextField id={`${prefix}-scopes`} label="scopes" hint="Comma-separated, e.g. enc.tiles:read, enc.*:read, keys.manage" value={form.scopes} onInput={set('scopes')} />
       <TextField id={`${prefix}-rate-limit`} label="rate_limit" hint={rateLimitHint} inputMode="numeric" value={form.rate_limit} onInput={set('rate_limit')} />
-      {afterRateLimit}
+      <TextField id={`${prefix}-expires-at`} label="expires_at" hint="UTC; empty: never" type="datetime-local" value={form.expires_at} onInput={set('expires_at')} />
       {isPublic ? (
         <TextField
           id={`${prefix}-domains`}

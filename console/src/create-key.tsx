@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../../client';
-import { EditableFields, ErrorMessage, SelectField, TextField, ValueOnce, problemOf, type Problem } from './components';
+import { EditableFields, ErrorMessage, SelectField, ValueOnce, problemOf, type Problem } from './components';
 import { entries, fromUtcInput } from './format';
 import type { Session } from './session';
 
@@ -99,7 +99,6 @@ export function CreateKey({ api, session }: { api: ApiClient; session: Session }
               />
             </>
           }
-          afterRateLimit={<TextField id="create-expires-at" label="expires_at" hint="UTC; empty: never" type="datetime-local" value={form.expires_at} onInput={set('expires_at')} />}
         />
         <ErrorMessage problem={problem} />
         <div class="actions">

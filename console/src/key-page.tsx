@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { ApiClient, ApiKey, AuditEvent, components } from '../../client';
-import { EditableFields, ErrorMessage, Field, TextField, ValueOnce, problemOf, type Problem } from './components';
+import { EditableFields, ErrorMessage, Field, ValueOnce, problemOf, type Problem } from './components';
 import { entries, fingerprint, fromUtcInput, list, utcInputValue, when } from './format';
 import type { Session } from './session';
 import { UsageChart } from './usage-chart';
@@ -266,14 +266,7 @@ function Settings({ api, apiKey, onChanged }: { api: ApiClient; apiKey: ApiKey; 
         )}
       </div>
       <form onSubmit={save}>
-        <EditableFields
-          prefix="edit"
-          form={form}
-          set={set}
-          isPublic={apiKey.type === 'pk'}
-          rateLimitHint="Requests per hour"
-          afterRateLimit={<TextField id="edit-expires-at" label="expires_at" hint="UTC; empty: never" type="datetime-local" value={form.expires_at} onInput={set('expires_at')} />}
-        />
+        <EditableFields prefix="edit" form={form} set={set} isPublic={apiKey.type === 'pk'} rateLimitHint="Requests per hour" />
         <button type="submit">Save settings</button>
       </form>
       <ErrorMessage problem={problem} />
