@@ -138,6 +138,8 @@ const operations: Record<string, ZodOpenApiOperationObject> = {
     summary: 'List a team\'s keys',
     tags: ['Keys'],
     requestParams: { query: listKeysRequestSchema },
+    description:
+      'Newest first. One request examines at most 1,000 of the team\'s keys: a filter that skips many may answer a short page, even an empty one, with a `next_cursor`; follow it until it is null.',
     responses: { ...ok('200', 'A page of keys, newest first', keyListResponseSchema), ...managementErrors({}) },
   },
   'get-api-key': {

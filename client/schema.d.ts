@@ -70,7 +70,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a team's keys */
+        /**
+         * List a team's keys
+         * @description Newest first. One request examines at most 1,000 of the team's keys: a filter that skips many may answer a short page, even an empty one, with a `next_cursor`; follow it until it is null.
+         */
         get: operations["listKeys"];
         put?: never;
         post?: never;

@@ -8,7 +8,7 @@ import type { Session } from './session';
 interface Filters {
   environment: '' | 'test' | 'live';
   type: '' | 'pk' | 'sk';
-  state: '' | 'active' | 'in_transition' | 'disabled' | 'expired';
+  state: '' | 'active' | 'in_transition' | 'disabled' | 'expired' | 'deleted';
   /** Keys per page. */
   limit: '10' | '20' | '50' | '100';
 }
@@ -113,7 +113,8 @@ export function KeyList({ api, session }: { api: ApiClient; session: Session }) 
       {keys === undefined ? (
         <p aria-live="polite">Loading…</p>
       ) : keys.length === 0 ? (
-        <p>No keys match.</p>
+        // A request examines at most 1,000 of the team's keys: an empty page may still have more after it.
+        <p>{next ? 'No key matches among those this page examined; Next page looks further.' : 'No keys match.'}</p>
       ) : (
         <table class="keys">
           <caption class="visually-hidden">The team’s keys, newest first</caption>

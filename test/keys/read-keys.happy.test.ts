@@ -4,12 +4,14 @@
  * key exactly once, filters by environment, type and state, and the usage
  * route reports daily counts and the transition split.
  */
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { monotonicFactory } from 'ulid';
 import { keyTableKeys } from '../../lambda/contract/tables';
 import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
 import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { keyItem } from '../support/store';
 import { hashKeyValue } from '../../lambda/shared/keys/key-values';
+import { MAX_INDEX_PAGES } from '../../lambda/shared/keys/read-keys';
 import { config } from '../../lambda/shared/platform/config';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { runCommonManagementTests } from '../support/management-matrix';
@@ -122,6 +124,36 @@ describe('list-api-keys', () => {
     expect(response.body.data.map((key: { id: string }) => key.id)).toEqual([second.id, first.id, team.keyId]);
     expect(Object.keys(response.body.data[0]).sort()).toEqual(RESOURCE_FIELDS);
     expect(response.body.meta).toMatchObject({ next_cursor: null, request_id: expect.any(String), timestamp: expect.any(String) });
+  });
+
+  it('a filter that skips many keys: one request examines at most 1,000 (a short page, even an empty one, with a cursor); the walk finds every match once', async () => {
+    // Prepare: 1,050 disabled keys, written straight into the table, newer than the team's two active keys
+    const team = await newTeam();
+    const needle = await createKey(team, { name: 'Needle' });
+    const template = await keyItem(needle.id);
+    clock().advance(1000);
+    const newId = monotonicFactory();
+    const skipped = Array.from({ length: MAX_INDEX_PAGES * 100 + 50 }, () => {
+      const id = newId(clock().now().getTime());
+      return { ...template, ...keyTableKeys.key(id), gsi1sk: `KEY#${id}`, id, name: 'Off', is_active: false };
+    });
+    for (let i = 0; i < skipped.length; i += 25) {
+      const batch = skipped.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } }));
+      await documentClient().send(new BatchWriteCommand({ RequestItems: { [config.keyTableName]: batch } }));
+    }
+
+    // Act
+    const first = await call('list', { key: team.key, query: { team_id: team.teamId, state: 'active', limit: '5' } });
+    const walked = await walk(team, { state: 'active', limit: '5' });
+    const disabled = await walk(team, { state: 'disabled', limit: '100' });
+
+    // Assess
+    expectStatus(first, 200);
+    expect(first.body.data).toEqual([]);
+    expect(first.body.meta.next_cursor).toEqual(expect.any(String));
+    expect(walked).toEqual([needle.id, team.keyId]);
+    expect(disabled).toHaveLength(skipped.length);
+    expect(new Set(disabled).size).toBe(skipped.length);
   });
 
   it('walking the cursor visits every key exactly once, even while keys are created meanwhile', async () => {

@@ -46,6 +46,13 @@ export interface KeyPage {
 const POSITION = ['pk', 'sk', 'gsi1pk', 'gsi1sk'] as const;
 /** Items read per index page while filling a page of results. */
 const INDEX_PAGE = 100;
+/**
+ * Index pages one request reads at most (1,000 keys examined): a filter that
+ * matches few of a large team's keys answers a short page, even an empty one,
+ * with a cursor to go on from, instead of reading the whole team at once
+ * (bounded time and read units per request).
+ */
+export const MAX_INDEX_PAGES = 10;
 
 export async function listKeys(services: Services, caller: VerifiedKey, input: ListKeysRequest): Promise<KeyPage> {
   if (input.team_id !== caller.team_id) {
@@ -71,7 +78,7 @@ export async function listKeys(services: Services, caller: VerifiedKey, input: L
 
   const found: KeyItem[] = [];
   let more = true;
-  while (found.length < input.limit && more) {
+  for (let reads = 0; found.length < input.limit && more && reads < MAX_INDEX_PAGES; reads++) {
     const page = await services.keys.teamKeysPage(caller.team_id, startAfter, INDEX_PAGE);
     let consumed = 0;
     for (const item of page.items) {
@@ -86,9 +93,9 @@ export async function listKeys(services: Services, caller: VerifiedKey, input: L
   }
 
   const lastUses = await services.usage.lastUses(found.map((key) => key.id));
-  const last = found[found.length - 1];
   return {
     data: found.map((key) => keyResource(key, { last_used_at: lastUses.get(key.id) ?? null }, now)),
-    next_cursor: more && last ? encodeCursor(Object.fromEntries(POSITION.map((name) => [name, String(last[name])]))) : null,
+    // The last key examined, matched or not: a page cut short by MAX_INDEX_PAGES goes on from there.
+    next_cursor: more && startAfter ? encodeCursor(startAfter) : null,
   };
 }
