@@ -125,6 +125,9 @@ const REQUEST_BUDGET: Record<string, { read: number; write: number; transaction:
   'regenerate-api-key': { read: 1, write: 1, transaction: 1 },
   'update-api-key': { read: 1, write: 1, transaction: 1 },
   'delete-api-key': { read: 1, write: 1, transaction: 1 },
+  // Removing a manager: the caller, itself a manager, is the survivor the transaction checks (no read of the team's keys).
+  'update-api-key (disable a manager)': { read: 1, write: 1, transaction: 1 },
+  'delete-api-key (a manager)': { read: 1, write: 1, transaction: 1 },
 };
 
 /** Section 5: every DynamoDB request of one call of each operation, counted by the proxy. */
@@ -173,6 +176,15 @@ export async function requestsPerOperation(engineEndpoint: string, tables: Table
     await measure('regenerate-api-key', () => send(base, 'POST', fn('regenerate-api-key'), manager.key, { key_id: data.id }));
     await measure('list-audit-events', () => send(base, 'GET', `${fn('list-audit-events')}?key_id=${data.id}`, manager.key));
     await measure('delete-api-key', () => send(base, 'DELETE', fn('delete-api-key'), manager.key, { key_id: data.id, confirm_deletion: true }));
+    // Two more managers, each removed by the first one (an active manager: the survivor check applies).
+    const newManager = async (name: string) => {
+      const made = await send(base, 'POST', fn('generate-api-key'), manager.key, { name, type: 'sk', environment: 'live', team_id: teamId, scopes: ['keys.manage'] });
+      if (made.status !== 201) throw new Error(`creating ${name} answered ${made.status}`);
+      return (made.body.data as { id: string }).id;
+    };
+    const [toDisable, toDelete] = [await newManager('Second manager'), await newManager('Third manager')];
+    await measure('update-api-key (disable a manager)', () => send(base, 'PATCH', fn('update-api-key'), manager.key, { key_id: toDisable, is_active: false }));
+    await measure('delete-api-key (a manager)', () => send(base, 'DELETE', fn('delete-api-key'), manager.key, { key_id: toDelete, confirm_deletion: true }));
     return { operations: rows, within_budget: rows.every((row) => row.within_budget) };
   } finally {
     await server.close();

@@ -128,13 +128,15 @@ describe('each function sends exactly the storage actions it declares', () => {
     expect(used).toEqual(declared('regenerate-api-key'));
   });
 
-  it('delete-api-key: a manager key while another manager survives, in a transition, and naming no valid key id', async () => {
+  it('delete-api-key: a manager key in a transition deleted by another manager, a manager deleting itself, and naming no valid key id', async () => {
     // Prepare
     const { team, keyId: managerId } = await keyInTransition({ scopes: ['keys.manage'] });
+    const selfDeleting = await createKey(team, { scopes: ['keys.manage'] });
 
-    // Act
+    // Act: the first survivor is the caller (no read); the one deleting itself looks for another manager (the team index)
     await expectExactlyDeclared('delete-api-key', async () => {
       expectStatus(await call('delete', { key: team.key, body: { key_id: managerId, confirm_deletion: true } }), 200);
+      expectStatus(await call('delete', { key: selfDeleting.key, body: { key_id: selfDeleting.id, confirm_deletion: true } }), 200);
       expectStatus(await call('delete', { key: team.key, body: { key_id: 'not-a-key-id', confirm_deletion: true } }), 400);
     });
   });
@@ -200,10 +202,12 @@ describe('each function sends exactly the storage actions it declares', () => {
     }
   });
 
-  it('update-api-key: a manager disabled while another survives, in a transition, and naming no valid key id', async () => {
+  it('update-api-key: a manager in a transition disabled by another, a manager disabling itself, and naming no valid key id', async () => {
     const { team, keyId: managerId } = await keyInTransition({ scopes: ['keys.manage'] });
+    const selfDisabling = await createKey(team, { scopes: ['keys.manage'] });
     await expectExactlyDeclared('update-api-key', async () => {
       expectStatus(await call('update', { key: team.key, body: { key_id: managerId, is_active: false } }), 200);
+      expectStatus(await call('update', { key: selfDisabling.key, body: { key_id: selfDisabling.id, is_active: false } }), 200);
       expectStatus(await call('update', { key: team.key, body: { key_id: 'not-a-key-id', is_active: false } }), 400);
     });
   });

@@ -107,6 +107,30 @@ describe('concurrent delete and regenerate', () => {
   });
 });
 
+describe('concurrent disables of the last two managers', () => {
+  it('each disabling the other (each the other’s survivor, taken without a read): exactly one succeeds, one active manager remains (5 rounds)', async () => {
+    for (let round = 0; round < 5; round++) {
+      // Prepare
+      const team = await newTeam();
+      const second = await createKey(team, { scopes: MANAGER_SCOPES, name: `manager ${round}` });
+
+      // Act
+      const answers = await Promise.all([
+        call('update', { key: team.key, body: { key_id: second.id, is_active: false } }),
+        call('update', { key: second.key, body: { key_id: team.keyId, is_active: false } }),
+      ]);
+
+      // Assess
+      const statuses = answers.map((answer) => answer.status);
+      const context = `round ${round}: ${JSON.stringify(answers.map((answer) => answer.body))}`;
+      expect({ context, successes: statuses.filter((status) => status === 200).length }).toEqual({ context, successes: 1 });
+      expect({ context, loser: statuses.filter((status) => status !== 200).every((status) => status === 409 || status === 401) }).toEqual({ context, loser: true });
+      const active = [(await keyItem(team.keyId))?.is_active, (await keyItem(second.id))?.is_active];
+      expect({ context, active: active.filter(Boolean).length }).toEqual({ context, active: 1 });
+    }
+  });
+});
+
 describe('concurrent deletes of the last two managers', () => {
   it('each deleting the other: exactly one succeeds and one manager with a working value remains (5 rounds)', async () => {
     for (let round = 0; round < 5; round++) {

@@ -89,13 +89,16 @@ export interface ValueRotation {
   readonly idempotency?: IdempotencyRecord;
 }
 
+/** A manager key that must still be live, active and a manager in its environment when a change commits. */
+export type Survivor = Pick<KeyItem, 'id' | 'environment'>;
+
 /** A deletion to write. `survivor`: a manager key that must still be live when it commits. */
 export interface KeyTombstone {
   readonly key: KeyItem;
   readonly deletedAt: Date;
   readonly deletedBy: string;
   readonly reason: string | null;
-  readonly survivor?: KeyItem;
+  readonly survivor?: Survivor;
   readonly audit: AuditRecord;
 }
 
@@ -125,7 +128,7 @@ export interface KeyUpdate {
   /** Hashes of the values whose lookups carry the configuration (current, and previous during a transition). */
   readonly lookupHashes: readonly string[];
   /** A manager that must survive (when this key stops being one). */
-  readonly survivor?: KeyItem;
+  readonly survivor?: Survivor;
   readonly at: Date;
   readonly audit: AuditRecord;
 }
@@ -510,7 +513,7 @@ export class KeyStore {
    * `items`, then the surviving manager's check (if any) and the audit
    * record, in one transaction; `survivorLost` when that check failed.
    */
-  private async transactGuarded(items: TransactItem[], survivor: KeyItem | undefined, audit: AuditRecord): Promise<WriteOutcome & { survivorLost?: boolean }> {
+  private async transactGuarded(items: TransactItem[], survivor: Survivor | undefined, audit: AuditRecord): Promise<WriteOutcome & { survivorLost?: boolean }> {
     const survivorAt = items.length;
     const all = [...items, ...(survivor ? [this.survivorCheck(survivor)] : []), this.putAudit(audit)];
     const outcome = await this.transact(all);
@@ -519,7 +522,7 @@ export class KeyStore {
   }
 
   /** The manager that must still be live, active and in the same environment when a change commits. */
-  private survivorCheck(survivor: KeyItem): TransactItem {
+  private survivorCheck(survivor: Survivor): TransactItem {
     return {
       ConditionCheck: {
         TableName: this.tables.keyTableName,

@@ -9,6 +9,8 @@ import { ApiError, ErrorCode } from '../../contract/errors';
 import { canReach } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import type { Services } from '../platform/services';
+import type { Survivor } from './key-store';
+import { isManager } from './key-records';
 import type { KeyItem } from './model';
 
 /** Whether the key currently keeps its team manageable. */
@@ -28,12 +30,20 @@ export function lastManagerConflict(action: string): ApiError {
  * Another live manager key that can manage keys of `key`'s environment (a
  * `test` manager never keeps a team's live keys manageable); the caller's
  * own key when it is one. Throws the 409 when there is none.
+ *
+ * The caller is taken without a read when it qualifies: it has just
+ * authenticated (live, active, unexpired), and the transaction checks that it
+ * is still a manager when it commits. Only a manager removing itself makes
+ * the team's keys be read (its whole team index, filtered).
  */
-export async function survivingManager(services: Services, key: KeyItem, caller: VerifiedKey, now: Date, action: string): Promise<KeyItem> {
+export async function survivingManager(services: Services, key: KeyItem, caller: VerifiedKey, now: Date, action: string): Promise<Survivor> {
+  if (caller.id !== key.id && isManager(caller.type, caller.scopes) && canReach(caller.environment, key.environment)) {
+    return { id: caller.id, environment: caller.environment };
+  }
   const others = (await services.keys.otherLiveManagers(key.team_id, key.id, now)).filter((other) =>
     canReach(other.environment, key.environment),
   );
-  const survivor = others.find((other) => other.id === caller.id) ?? others[0];
+  const survivor = others[0];
   if (!survivor) throw lastManagerConflict(action);
   return survivor;
 }
