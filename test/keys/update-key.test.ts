@@ -166,6 +166,33 @@ describe('update-api-key: refusals', () => {
     expect((await useValue(team.key)).code).toBe('INACTIVE');
   });
 
+  it('the key as read, sent back with a change → 400 naming each read-only field and why; nothing changes but the caller’s use', async () => {
+    // Prepare
+    const team = await newTeam();
+    const target = await createKey(team);
+    const read = (await call('get', { key: team.key, query: { key_id: target.id } })).body.data;
+    const before = await storedKeyState(target.id);
+
+    // Act
+    const { id, ...resource } = read;
+    const response = await call('update', { key: team.key, body: { ...resource, key_id: id, name: 'Renamed', key: 'x', nickname: 'y' } });
+
+    // Assess
+    expectStatus(response, 400);
+    const issues = Object.fromEntries(response.body.error.details.map((d: { field: string; issue: string }) => [d.field, d.issue]));
+    expect(Object.keys(issues).sort()).toEqual(
+      ['created_at', 'created_by', 'environment', 'key', 'key_prefix', 'last_four', 'last_used_at', 'nickname', 'state', 'team_id', 'transition_ends_at', 'type', 'updated_at'].sort(),
+    );
+    expect(issues).toMatchObject({
+      type: 'cannot be changed: it is set when the key is created (create a new key to change it)',
+      state: 'cannot be set: send is_active to disable or enable the key',
+      key: 'cannot be changed: regenerate the key for a new value',
+      last_used_at: 'cannot be changed: the service keeps it',
+      nickname: 'is not a field of this request',
+    });
+    expect(await storedKeyState(target.id)).toEqual(before);
+  });
+
   it('an empty change set → 400', async () => {
     const team = await newTeam();
     const response = await call('update', { key: team.key, body: { key_id: team.keyId } });

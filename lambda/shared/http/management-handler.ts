@@ -4,7 +4,7 @@ import type * as z from 'zod/mini';
 import type { Services } from '../platform/services';
 import { jsonResponse } from '../../contract/response';
 import type { ManagementEvent } from './event';
-import { authenticateAndMeter, errorResponses, jsonBody, queryInput } from './middleware';
+import { authenticateAndMeter, errorResponses, jsonBody, queryInput, type BodyOptions } from './middleware';
 import { apiRoute, observedApi } from '../platform/observed';
 import { signals } from '../platform/observability';
 import { namedKeyId, targetItemKeys, withPrefetched, type PrefetchedItems } from '../keys/prefetch';
@@ -27,7 +27,7 @@ export function managementHandler<TSchema extends z.ZodMiniType>(
   services: () => Services,
   schemaFor: (services: Services) => TSchema,
   step: ManagementStep<TSchema>,
-  options: { confirmationField?: string; input?: 'body' | 'query' } = {},
+  options: BodyOptions & { input?: 'body' | 'query' } = {},
 ) {
   const schema = () => schemaFor(services());
   return middy<ManagementEvent<unknown>, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })

@@ -124,12 +124,22 @@ function present(body: unknown, path: ReadonlyArray<PropertyKey>): boolean {
   return node !== undefined;
 }
 
-function detailsOf(error: z.core.$ZodError, body: unknown): ErrorDetail[] {
+/** Body options: the field whose lone problem is a missing confirmation; fields of the resource a request may not set. */
+export interface BodyOptions {
+  confirmationField?: string;
+  /** Top-level names that are the resource's own but not settable here: "cannot be changed" instead of "not a field". */
+  readOnlyFields?: Readonly<Record<string, string>>;
+}
+
+function detailsOf(error: z.core.$ZodError, body: unknown, options: BodyOptions): ErrorDetail[] {
   return error.issues.flatMap((issue) => {
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       // One detail per unknown name, at its own path, so a client maps it like any other field's problem.
-      return issue.keys.map((key) => ({ field: [...issue.path.map(String), key].join('.'), issue: 'is not a field of this request' }));
+      return issue.keys.map((key) => ({
+        field: [...issue.path.map(String), key].join('.'),
+        issue: (issue.path.length === 0 && Object.hasOwn(options.readOnlyFields ?? {}, key) ? options.readOnlyFields?.[key] : undefined) ?? 'is not a field of this request',
+      }));
     }
     // zod does not report the input by default: look at the body itself.
     if (issue.code === 'invalid_type' && !present(body, issue.path)) {
@@ -145,7 +155,7 @@ function detailsOf(error: z.core.$ZodError, body: unknown): ErrorDetail[] {
  */
 export function jsonBody<TSchema extends z.ZodMiniType>(
   schemaFor: () => TSchema,
-  options: { confirmationField?: string } = {},
+  options: BodyOptions = {},
 ): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
     name: 'jsonBody',
@@ -181,10 +191,10 @@ export function jsonBody<TSchema extends z.ZodMiniType>(
 }
 
 /** The schema's output for `input`, or the 400 listing every problem. */
-function validated<TSchema extends z.ZodMiniType>(schema: TSchema, input: object, options: { confirmationField?: string } = {}): z.output<TSchema> {
+function validated<TSchema extends z.ZodMiniType>(schema: TSchema, input: object, options: BodyOptions = {}): z.output<TSchema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const details = detailsOf(result.error, input);
+  const details = detailsOf(result.error, input, options);
   const summary = details.map((d) => (d.field ? `${d.field} ${d.issue}` : d.issue)).join('; ');
   if (options.confirmationField && details.every((d) => d.field === options.confirmationField)) {
     throw new ApiError(

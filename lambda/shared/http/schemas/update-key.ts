@@ -35,4 +35,28 @@ export function updateKeyRequestSchema(now: () => Date) {
     );
 }
 
+const FIXED = 'cannot be changed: it is set when the key is created (create a new key to change it)';
+const KEPT = 'cannot be changed: the service keeps it';
+
+/**
+ * The key resource's fields that an update cannot set, and why: a client that
+ * sends back the key it read learns which fields to leave out.
+ */
+export const READ_ONLY_KEY_FIELDS: Readonly<Record<string, string>> = {
+  id: 'cannot be changed: name the key with key_id',
+  key: 'cannot be changed: regenerate the key for a new value',
+  key_prefix: KEPT,
+  last_four: KEPT,
+  type: FIXED,
+  environment: FIXED,
+  team_id: FIXED,
+  created_by: FIXED,
+  created_at: FIXED,
+  last_used_at: KEPT,
+  updated_at: KEPT,
+  transition_ends_at: 'cannot be changed: it is set by a regenerate',
+  state: 'cannot be set: send is_active to disable or enable the key',
+  deleted_at: KEPT,
+};
+
 export type UpdateKeyRequest = z.output<ReturnType<typeof updateKeyRequestSchema>>;
