@@ -95,7 +95,7 @@ describe('delete: last manager key', () => {
     expectStatus(response, 409);
   });
 
-  // BUG (delete-key.ts otherLiveManagers, now filtered by canReach): a test-environment manager is counted as a
+  // Once a bug (the survivor search, now filtered by canReach): a test-environment manager was counted as a
   // survivor of a live manager, but a test key can never act on live keys, so the team is locked out of them.
   it('the team’s last live manager → 409 even when a test-environment manager remains (a test key cannot manage live keys)', async () => {
     // Prepare

@@ -155,19 +155,26 @@ export class KeyStore {
   }
 
   /**
-   * `listTeamKeys`: the team's live, active manager keys (`sk` holding
-   * `keys.manage`, not expired) other than `exceptKeyId`.
+   * `listTeamKeys`: a live, active manager key of the team (`sk` holding
+   * `keys.manage`, not expired) other than `exceptKeyId` that `accepts`, or
+   * undefined. The team's index is read page by page until one is found.
    */
-  async otherLiveManagers(teamId: string, exceptKeyId: string, now: Date): Promise<KeyItem[]> {
-    const managers = await queryAll<KeyItem>(this.tables.db, {
-      TableName: this.tables.keyTableName,
-      IndexName: TEAM_INDEX,
-      KeyConditionExpression: 'gsi1pk = :team',
-      FilterExpression: '#state = :active AND is_manager = :yes AND is_active = :yes',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(teamId), ':active': 'active', ':yes': true },
-    });
-    return managers.filter((item) => item.id !== exceptKeyId && (item.expires_at === null || Date.parse(item.expires_at) > now.getTime()));
+  async otherLiveManager(teamId: string, exceptKeyId: string, now: Date, accepts: (key: KeyItem) => boolean): Promise<KeyItem | undefined> {
+    const qualifies = (item: KeyItem) =>
+      item.id !== exceptKeyId && (item.expires_at === null || Date.parse(item.expires_at) > now.getTime()) && accepts(item);
+    const managers = await queryAll<KeyItem>(
+      this.tables.db,
+      {
+        TableName: this.tables.keyTableName,
+        IndexName: TEAM_INDEX,
+        KeyConditionExpression: 'gsi1pk = :team',
+        FilterExpression: '#state = :active AND is_manager = :yes AND is_active = :yes',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(teamId), ':active': 'active', ':yes': true },
+      },
+      (found) => found.some(qualifies),
+    );
+    return managers.find(qualifies);
   }
 
   /** `readValueLookup`: the lookup item of a value hash, strongly consistent. */

@@ -34,16 +34,13 @@ export function lastManagerConflict(action: string): ApiError {
  * The caller is taken without a read when it qualifies: it has just
  * authenticated (live, active, unexpired), and the transaction checks that it
  * is still a manager when it commits. Only a manager removing itself makes
- * the team's keys be read (its whole team index, filtered).
+ * the team's index be read, page by page until another manager is found.
  */
 export async function survivingManager(services: Services, key: KeyItem, caller: VerifiedKey, now: Date, action: string): Promise<Survivor> {
   if (caller.id !== key.id && isManager(caller.type, caller.scopes) && canReach(caller.environment, key.environment)) {
     return { id: caller.id, environment: caller.environment };
   }
-  const others = (await services.keys.otherLiveManagers(key.team_id, key.id, now)).filter((other) =>
-    canReach(other.environment, key.environment),
-  );
-  const survivor = others[0];
+  const survivor = await services.keys.otherLiveManager(key.team_id, key.id, now, (other) => canReach(other.environment, key.environment));
   if (!survivor) throw lastManagerConflict(action);
   return survivor;
 }

@@ -1,13 +1,21 @@
 import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 
-/** Every item a Query matches, page after page (for small result sets: a team's managers, a key's months). */
-export async function queryAll<T>(db: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<T[]> {
+/**
+ * Every item a Query matches, page after page (for small result sets: a team's
+ * managers, a key's months); with `enough`, it stops after the first page
+ * whose items, added to the ones before, are enough.
+ */
+export async function queryAll<T>(
+  db: DynamoDBDocumentClient,
+  input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
+  enough: (items: readonly T[]) => boolean = () => false,
+): Promise<T[]> {
   const items: T[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
     items.push(...((page.Items ?? []) as T[]));
     start = page.LastEvaluatedKey;
-  } while (start);
+  } while (start && !enough(items));
   return items;
 }

@@ -1,0 +1,39 @@
+/**
+ * queryAll against DynamoDB Local: every page by default, and with `enough`
+ * it stops after the first page that makes the items enough (the survivor
+ * search of a manager removing itself reads no more of its team than that).
+ */
+import { TEAM_INDEX, keyTableKeys } from '../../lambda/contract/tables';
+import { config } from '../../lambda/shared/platform/config';
+import { documentClient } from '../../lambda/shared/platform/dynamo';
+import { queryAll } from '../../lambda/shared/platform/query-all';
+import { createKey, newTeam } from '../support/api';
+
+describe('queryAll', () => {
+  it('reads every page, or stops at the first page that is enough', async () => {
+    // Prepare: a team of 5 keys, read one per page
+    const team = await newTeam();
+    for (let i = 0; i < 4; i++) await createKey(team, { name: `k${i}` });
+    const input = {
+      TableName: config.keyTableName,
+      IndexName: TEAM_INDEX,
+      KeyConditionExpression: 'gsi1pk = :team',
+      ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(team.teamId) },
+      ScanIndexForward: false,
+      Limit: 1,
+    };
+
+    // Act
+    const all = await queryAll<{ id: string }>(documentClient(), input);
+    const pagesSeen: number[] = [];
+    const two = await queryAll<{ id: string }>(documentClient(), input, (items) => {
+      pagesSeen.push(items.length);
+      return items.length >= 2;
+    });
+
+    // Assess
+    expect(all).toHaveLength(5);
+    expect(two.map((item) => item.id)).toEqual(all.slice(0, 2).map((item) => item.id));
+    expect(pagesSeen).toEqual([1, 2]);
+  });
+});
