@@ -2,14 +2,16 @@
  * Reading the audit trail: a key's events or a team's, newest first, the
  * same records the archive receives, as events (storage attributes
  * dropped). A key's trail stays readable after the key is deleted, while
- * its tombstone lasts; another team's key is 404.
+ * its tombstone lasts (`keptKey`, as get and usage read it); another team's
+ * key is 404.
  */
 import { ApiError, ErrorCode } from '../../contract/errors';
 import { TEAM_INDEX, keyTableKeys } from '../../contract/tables';
-import { assertEnvironmentReach, notFound } from '../auth/authorization';
+import { notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import type { AuditEventsRequest } from '../http/schemas/read-keys';
+import { keptKey } from '../keys/read-keys';
 import type { Services } from '../platform/services';
 import type { AuditEvent } from './audit-events';
 import { AUDIT_STORAGE_ATTRIBUTES, parseAuditEvent } from './audit-event-schema';
@@ -32,9 +34,8 @@ function eventOf(item: Record<string, unknown>): AuditEvent {
 export async function listAuditEvents(services: Services, caller: VerifiedKey, input: AuditEventsRequest): Promise<AuditPage> {
   let partition: { index?: string; attribute: 'pk' | 'gsi1pk'; value: string; position: readonly string[] };
   if (input.key_id !== undefined) {
-    const key = await services.keys.getKey(input.key_id);
-    if (!key || key.entity !== 'key' || key.team_id !== caller.team_id) throw notFound(input.key_id);
-    assertEnvironmentReach(caller, key.environment);
+    const key = await keptKey(services, caller, input.key_id, services.clock.now());
+    if (!key) throw notFound(input.key_id);
     partition = { attribute: 'pk', value: `KEY#${key.id}`, position: ['pk', 'sk'] };
   } else {
     if (input.team_id !== caller.team_id) {

@@ -24,15 +24,28 @@ export async function reachableKey(services: Services, caller: VerifiedKey, keyI
 }
 
 /**
+ * The key item of the caller's team, live or its tombstone while it lasts
+ * (90 days), that the caller may reach (else 403); undefined when there is
+ * none (never issued, or the tombstone is gone); 404 for another team's key.
+ * The routes that read a deleted key's data (get, usage, audit trail).
+ */
+export async function keptKey(services: Services, caller: VerifiedKey, keyId: string, now: Date): Promise<KeyItem | undefined> {
+  const key = await services.keys.getKey(keyId);
+  if (key !== undefined && key.team_id !== caller.team_id) throw notFound(keyId);
+  if (key === undefined || key.entity !== 'key' || ttlExpired(key, now)) return undefined;
+  assertEnvironmentReach(caller, key.environment);
+  return key;
+}
+
+/**
  * One key of the caller's team, its tombstone included while it lasts (90
  * days: `state` "deleted" and `deleted_at`, as the list shows it), so a
  * deleted key's page can still be read beside its usage and audit trail.
  */
 export async function getKey(services: Services, caller: VerifiedKey, input: GetKeyRequest): Promise<KeyResource> {
   const now = services.clock.now();
-  const key = await services.keys.getKey(input.key_id);
-  if (!key || key.entity !== 'key' || key.team_id !== caller.team_id || ttlExpired(key, now)) throw notFound(input.key_id);
-  assertEnvironmentReach(caller, key.environment);
+  const key = await keptKey(services, caller, input.key_id, now);
+  if (!key) throw notFound(input.key_id);
   const usage = await services.usage.readUsage(key.id, now);
   return keyResource(key, usage, now);
 }

@@ -5,10 +5,11 @@
  * stay readable after the key is deleted: through its tombstone while it
  * lasts (90 days), then through the usage item's own team, by a `live` key.
  */
-import { assertEnvironmentReach, notFound } from '../auth/authorization';
+import { notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import type { UsageRequest } from '../http/schemas/read-keys';
-import { inLiveTransition, ttlExpired } from '../keys/key-store';
+import { inLiveTransition } from '../keys/key-store';
+import { keptKey } from '../keys/read-keys';
 import type { Services } from '../platform/services';
 import type { KeyItem, UsageItem, UsageMonthItem } from '../keys/model';
 import { MS_PER_DAY } from '../platform/clock';
@@ -89,11 +90,8 @@ export function usageReport(
  */
 export async function keyUsage(services: Services, caller: VerifiedKey, input: UsageRequest): Promise<UsageReport> {
   const now = services.clock.now();
-  const stored = await services.keys.getKey(input.key_id);
-  const kept = stored !== undefined && stored.entity === 'key' && !ttlExpired(stored, now);
-  if (stored !== undefined && stored.team_id !== caller.team_id) throw notFound(input.key_id);
-  if (kept) assertEnvironmentReach(caller, stored.environment);
+  const kept = await keptKey(services, caller, input.key_id, now);
   const [item, months] = await Promise.all([services.usage.usageItem(input.key_id), services.usage.usageHistory(input.key_id)]);
   if (!kept && (item === undefined || item.team_id !== caller.team_id || caller.environment !== 'live')) throw notFound(input.key_id);
-  return usageReport(input.key_id, kept && stored.state === 'active' ? stored : undefined, item, months, input.days, now);
+  return usageReport(input.key_id, kept?.state === 'active' ? kept : undefined, item, months, input.days, now);
 }
