@@ -136,9 +136,10 @@ function detailsOf(error: z.core.$ZodError, body: unknown, options: BodyOptions)
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       // One detail per unknown name, at its own path, so a client maps it like any other field's problem.
+      const readOnly = issue.path.length === 0 ? (options.readOnlyFields ?? {}) : {};
       return issue.keys.map((key) => ({
         field: [...issue.path.map(String), key].join('.'),
-        issue: (issue.path.length === 0 && Object.hasOwn(options.readOnlyFields ?? {}, key) ? options.readOnlyFields?.[key] : undefined) ?? 'is not a field of this request',
+        issue: Object.hasOwn(readOnly, key) ? readOnly[key] : 'is not a field of this request',
       }));
     }
     // zod does not report the input by default: look at the body itself.
