@@ -12,14 +12,19 @@
  * Skipped only when /usr/bin/chromium is missing outside CI (`.ci/run`
  * installs it); with CI=true it runs and fails instead.
  */
-import { existsSync, mkdtempSync, copyFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { monotonicFactory } from 'ulid';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { bootstrap, npmStart, tempDataDir, type Running } from '../support/local-runtime';
 import { recordIssuedValue } from '../support/issued-values';
 import { requestTo } from '../support/http';
+import { keyTableKeys } from '../../lambda/contract/tables';
+import { MAX_INDEX_PAGES } from '../../lambda/shared/keys/read-keys';
+import { localDynamoClient } from '../../local/dynamodb-local';
 
 const CHROMIUM = '/usr/bin/chromium';
 const DOCS = path.resolve(__dirname, '..', '..', 'docs');
@@ -326,6 +331,43 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(trail).toBe(1);
     expect(controls).toBe(0);
   });
+
+  it('an empty page that examined 1,000 keys says so and offers Next page, which finds the keys further on', async () => {
+    // Prepare: 1,050 disabled keys, newer than every key of the team, written straight into npm start's own engine
+    const runtime = JSON.parse(readFileSync(path.join(dataDirOf(), 'runtime.json'), 'utf8'));
+    const client = DynamoDBDocumentClient.from(localDynamoClient(runtime.dynamodbEndpoint));
+    const listed = await requestTo(running.baseUrl, 'GET', `/functions/v1/list-api-keys?team_id=${teamId}&limit=1`, {
+      headers: { Authorization: `Bearer ${boot.key}` },
+    });
+    const newest = listed.body.data[0].id;
+    const template = (await client.send(new GetCommand({ TableName: runtime.keyTableName, Key: keyTableKeys.key(newest) }))).Item;
+    const newId = monotonicFactory();
+    const skipped = Array.from({ length: MAX_INDEX_PAGES * 100 + 50 }, () => {
+      const id = newId(Date.now() + 1000);
+      return { ...template, ...keyTableKeys.key(id), gsi1sk: `KEY#${id}`, id, name: 'Off', is_active: false };
+    });
+    for (let i = 0; i < skipped.length; i += 25) {
+      const batch = skipped.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } }));
+      await client.send(new BatchWriteCommand({ RequestItems: { [runtime.keyTableName]: batch } }));
+    }
+
+    // Act
+    await page.getByLabel('state').selectOption('active');
+    await page.getByText('No key matches among those this page examined; Next page looks further.').waitFor();
+    const nextEnabledOnEmpty = await page.getByRole('button', { name: 'Next page' }).isEnabled();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2').waitFor();
+    await page.getByRole('row', { name: /Bootstrap key/ }).waitFor();
+    const secondPage = await page.locator('table.keys tbody tr').allInnerTexts();
+    await page.getByLabel('state').selectOption('');
+
+    // Assess: the team's 11 active keys (Batch 1–10 and the bootstrap key), on the page after the empty one
+    expect(nextEnabledOnEmpty).toBe(true);
+    expect(secondPage.map((text) => text.split('\t')[0])).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `Batch ${10 - i}`),
+      'Bootstrap keyyou',
+    ]);
+  }, 60_000);
 
   it('signs out: the key is gone from the tab, and nothing was written to cookies or localStorage', async () => {
     // Act
