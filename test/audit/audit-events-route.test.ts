@@ -83,11 +83,17 @@ describe('list-audit-events', () => {
   });
 
   it.each([
-    ['neither key_id nor team_id', {}],
-    ['both key_id and team_id', { key_id: '01ARZ3NDEKTSV4RRFFQ69G5FAV', team_id: '00000000-0000-0000-0000-000000000000' }],
-  ])('%s → 400', async (_name, query) => {
+    ['neither key_id nor team_id', {}, 'key_id is required when team_id is not given (one of the two names whose trail to read)'],
+    [
+      'both key_id and team_id',
+      { key_id: '01ARZ3NDEKTSV4RRFFQ69G5FAV', team_id: '00000000-0000-0000-0000-000000000000' },
+      'team_id cannot be combined with key_id (give one of the two)',
+    ],
+  ])('%s → 400 saying which to give', async (_name, query, says) => {
     const team = await newTeam();
-    expectStatus(await call('audit', { key: team.key, query }), 400);
+    const response = await call('audit', { key: team.key, query });
+    expectStatus(response, 400);
+    expect(response.body.error.message).toBe(`The request is invalid: ${says}.`);
   });
 
   it('another team’s trail → 403; a test key reads one test key’s trail, not the team’s', async () => {

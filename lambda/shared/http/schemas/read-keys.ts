@@ -51,8 +51,11 @@ export const auditEventsRequestSchema = z
   })
   .check(
     z.superRefine((query, ctx) => {
-      if ((query.key_id === undefined) === (query.team_id === undefined)) {
-        ctx.addIssue({ code: 'custom', path: ['key_id'], message: 'give exactly one of key_id and team_id' });
+      // Read as "<field> <issue>": "key_id is required when team_id is not given", "team_id cannot be combined with key_id …".
+      if (query.key_id === undefined && query.team_id === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['key_id'], message: 'is required when team_id is not given (one of the two names whose trail to read)' });
+      } else if (query.key_id !== undefined && query.team_id !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['team_id'], message: 'cannot be combined with key_id (give one of the two)' });
       }
     }),
   );
