@@ -81,6 +81,15 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     expect(response.body.error.message).toContain('owner is not a field of this request; tier is not a field of this request');
   });
 
+  it.each([
+    ['1e20', 1e20],
+    ['2^53 + 2', 2 ** 53 + 2],
+  ])('rate_limit %s (whole, past what a double holds exactly) → one detail: the maximum, not "must be a whole number"', async (_name, value) => {
+    const response = await call('create', { key: team.key, body: { ...validBody(team), rate_limit: value } });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual([{ field: 'rate_limit', issue: 'must be at most 1000000000' }]);
+  });
+
   it.each(['name', 'description'])('a key value pasted into %s → 400, stored nowhere', async (field) => {
     const response = await call('create', { key: team.key, body: { ...validBody(team), [field]: `old key: ${team.key}` } });
     expect(response.status).toBe(400);

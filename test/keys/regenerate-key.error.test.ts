@@ -81,6 +81,8 @@ runCommonManagementTests({
     { name: 'grace_period_days 31', bodyFor: (id) => ({ key_id: id, grace_period_days: 31 }), field: 'grace_period_days' },
     { name: 'grace_period_days -1', bodyFor: (id) => ({ key_id: id, grace_period_days: -1 }), field: 'grace_period_days' },
     { name: 'grace_period_days 1.5', bodyFor: (id) => ({ key_id: id, grace_period_days: 1.5 }), field: 'grace_period_days' },
+    // A whole number past 2^53: one detail (the range), not also "must be a whole number of days".
+    { name: 'grace_period_days 1e20', bodyFor: (id) => ({ key_id: id, grace_period_days: 1e20 }), field: 'grace_period_days' },
     { name: 'grace_period_days "7" (a string)', bodyFor: (id) => ({ key_id: id, grace_period_days: '7' }), field: 'grace_period_days' },
     { name: 'grace_period_days null', bodyFor: (id) => ({ key_id: id, grace_period_days: null }), field: 'grace_period_days' },
     { name: 'revoke_immediately "true" (a string)', bodyFor: (id) => ({ key_id: id, revoke_immediately: 'true' }), field: 'revoke_immediately' },

@@ -131,8 +131,20 @@ export interface BodyOptions {
   readOnlyFields?: Readonly<Record<string, string>>;
 }
 
+/**
+ * `z.int()` refuses a number past ±2^53 on its own, with the schema's
+ * "must be a whole number …" message, which reads wrong for 1e20: the
+ * field's range check, which also fails, says what is wrong.
+ */
+function beyondSafeIntegers(issue: z.core.$ZodIssue): boolean {
+  const bound = issue.code === 'too_big' ? issue.maximum : issue.code === 'too_small' ? issue.minimum : undefined;
+  return bound !== undefined && Math.abs(Number(bound)) === Number.MAX_SAFE_INTEGER;
+}
+
 function detailsOf(error: z.core.$ZodError, body: unknown, options: BodyOptions): ErrorDetail[] {
-  return error.issues.flatMap((issue) => {
+  const samePath = (a: z.core.$ZodIssue, b: z.core.$ZodIssue) => a !== b && a.path.join('\0') === b.path.join('\0');
+  const issues = error.issues.filter((issue) => !(beyondSafeIntegers(issue) && error.issues.some((other) => samePath(issue, other))));
+  return issues.flatMap((issue) => {
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       // One detail per unknown name, at its own path, so a client maps it like any other field's problem.
