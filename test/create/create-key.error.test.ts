@@ -90,6 +90,15 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     expect(response.body.error.details).toEqual([{ field: 'rate_limit', issue: 'must be at most 1000000000' }]);
   });
 
+  it('what the key type rules out is said in sentences that read: "domains apply to …", "scopes must not include …"', async () => {
+    const sk = await call('create', { key: team.key, body: { ...validBody(team), type: 'sk', domains: ['https://app.example.com'] } });
+    const pk = await call('create', { key: team.key, body: { ...validBody(team), type: 'pk', scopes: ['keys.manage'] } });
+    expect(sk.body.error.message).toBe('The request is invalid: domains apply to public (pk) keys only (a secret key is not checked against an Origin).');
+    expect(pk.body.error.message).toBe(
+      'The request is invalid: scopes must not include keys.manage on a public (pk) key (a pk value is shown to browsers).',
+    );
+  });
+
   it.each(['name', 'description'])('a key value pasted into %s → 400, stored nowhere', async (field) => {
     const response = await call('create', { key: team.key, body: { ...validBody(team), [field]: `old key: ${team.key}` } });
     expect(response.status).toBe(400);

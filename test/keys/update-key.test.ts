@@ -133,14 +133,15 @@ describe('update-api-key: refusals', () => {
   });
 
   it.each([
-    ['domains on an sk key', 'sk', { domains: ['https://a.example.com'] }, 'domains'],
-    ['keys.manage on a pk key', 'pk', { scopes: ['keys.manage'] }, 'scopes'],
-  ])('%s → 400 naming the field', async (_name, type, change, field) => {
+    ['domains on an sk key', 'sk', { domains: ['https://a.example.com'] }, 'domains apply to public (pk) keys only (a secret key is not checked against an Origin)'],
+    ['keys.manage on a pk key', 'pk', { scopes: ['keys.manage'] }, 'scopes must not include keys.manage on a public (pk) key (a pk value is shown to browsers)'],
+  ])('%s → 400 naming the field, in a sentence that reads', async (_name, type, change, says) => {
     const team = await newTeam();
     const target = await createKey(team, { type });
     const response = await call('update', { key: team.key, body: { key_id: target.id, ...change } });
     expectStatus(response, 400);
-    expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+    expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([Object.keys(change)[0]]);
+    expect(response.body.error.message).toBe(`The request is invalid: ${says}.`);
   });
 
   it.each([

@@ -12,6 +12,7 @@ import { KEYS_MANAGE } from '../../contract/scopes';
 import { AuditEventType, auditItem, EDITABLE_FIELDS, type EditableField, type FieldValue, type KeyUpdatedEvent } from '../audit/audit-events';
 import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
+import { KEY_TYPE_RULES } from '../http/schemas/create-key';
 import type { UpdateKeyRequest } from '../http/schemas/update-key';
 import type { Services } from '../platform/services';
 import { assertGrantable, notFound } from '../auth/authorization';
@@ -28,10 +29,10 @@ const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringi
 function assertFitsKey(key: KeyItem, input: UpdateKeyRequest): void {
   const problems: ErrorDetail[] = [];
   if (key.type === 'pk' && input.scopes?.includes(KEYS_MANAGE)) {
-    problems.push({ field: 'scopes', issue: `a public (pk) key cannot hold ${KEYS_MANAGE}` });
+    problems.push({ field: 'scopes', issue: KEY_TYPE_RULES.manageOnPk });
   }
   if (key.type === 'sk' && input.domains !== undefined && input.domains.length > 0) {
-    problems.push({ field: 'domains', issue: 'domains apply to public (pk) keys only' });
+    problems.push({ field: 'domains', issue: KEY_TYPE_RULES.domainsOnSk });
   }
   if (problems.length > 0) {
     const summary = problems.map((p) => `${p.field} ${p.issue}`).join('; ');

@@ -64,6 +64,12 @@ export function keyFieldSchemas(now: () => Date) {
   };
 }
 
+/** What a key's type rules out, as the 400's issue (read after the field's name: "domains apply to …"); create and update both say it. */
+export const KEY_TYPE_RULES = {
+  manageOnPk: `must not include ${KEYS_MANAGE} on a public (pk) key (a pk value is shown to browsers)`,
+  domainsOnSk: 'apply to public (pk) keys only (a secret key is not checked against an Origin)',
+} as const;
+
 export function createKeyRequestSchema(now: () => Date) {
   const fields = keyFieldSchemas(now);
   return z
@@ -82,10 +88,10 @@ export function createKeyRequestSchema(now: () => Date) {
     .check(
       z.superRefine((body, ctx) => {
         if (body.type === 'pk' && body.scopes.includes(KEYS_MANAGE)) {
-          ctx.addIssue({ code: 'custom', path: ['scopes'], message: `a public (pk) key cannot hold ${KEYS_MANAGE}` });
+          ctx.addIssue({ code: 'custom', path: ['scopes'], message: KEY_TYPE_RULES.manageOnPk });
         }
         if (body.type === 'sk' && body.domains.length > 0) {
-          ctx.addIssue({ code: 'custom', path: ['domains'], message: 'domains apply to public (pk) keys only' });
+          ctx.addIssue({ code: 'custom', path: ['domains'], message: KEY_TYPE_RULES.domainsOnSk });
         }
       }),
     );
