@@ -23,6 +23,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/contract/errors';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { errorField } from '../lambda/shared/platform/observability';
+import { errorBodyWithoutKeyValues } from '../lambda/shared/platform/redaction';
 import { clientNamedMap } from '../lambda/shared/platform/client-named-map';
 import { terminalObservability } from './terminal-observability';
 import type { PageSource } from './pages';
@@ -243,7 +244,7 @@ function errorReply(status: number, body: ErrorBody, requestId: string, headers:
 }
 
 function apiErrorReply(error: ApiError, requestId: string): Reply {
-  return errorReply(error.status, errorBody(error, requestId), requestId, { ...error.headers });
+  return errorReply(error.status, errorBodyWithoutKeyValues(error, requestId), requestId, { ...error.headers });
 }
 
 /**

@@ -12,6 +12,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../../contract/errors';
+import { errorBodyWithoutKeyValues } from '../platform/redaction';
 import { errorField, isThrottlingError, signals, type Observability } from '../platform/observability';
 import { clientNamedMap } from '../platform/client-named-map';
 import { MAX_BODY_BYTES } from '../../contract/routes';
@@ -45,7 +46,7 @@ export function errorResponses(observe: () => Observability): MiddlewareObj<AnyE
       const error = request.error;
       const rateLimit = request.event.rateLimitHeaders ?? {};
       if (error instanceof ApiError) {
-        request.response = jsonResponse(error.status, errorBody(error, requestId), requestId, { ...rateLimit, ...error.headers });
+        request.response = jsonResponse(error.status, errorBodyWithoutKeyValues(error, requestId), requestId, { ...rateLimit, ...error.headers });
         return;
       }
       if (isThrottlingError(error)) {

@@ -4,6 +4,7 @@
  * a string, and whatever sits under a field whose name says it is a secret
  * (`authorization`, `key`, `new_value`, `x-api-key`, …).
  */
+import { errorBody, type ApiError, type ErrorBody } from '../../contract/errors';
 import { keyValuePattern } from '../keys/key-values';
 
 /** What replaces a secret in a log line or an archived event. */
@@ -56,4 +57,20 @@ export function redactingReplacer(name: string, value: unknown): unknown {
   if (name !== '' && isSecretField(name) && value !== undefined && value !== null) return REDACTED;
   if (typeof value === 'string') return redactText(value);
   return value;
+}
+
+const KEY_VALUES = keyValuePattern('g');
+
+/**
+ * The body of an error as it may leave the process. A message or detail can
+ * echo what the request carried (an unknown field's name, a path, a
+ * Content-Type); when that holds a key value, the value is replaced: a key
+ * value is never in an error, even one sent back to whoever sent it.
+ */
+export function errorBodyWithoutKeyValues(error: ApiError, requestId: string): ErrorBody {
+  const body = errorBody(error, requestId);
+  const clean = (text: string) => text.replace(KEY_VALUES, REDACTED);
+  body.error.message = clean(body.error.message);
+  body.error.details = body.error.details.map((detail) => ({ field: clean(detail.field), issue: clean(detail.issue) }));
+  return body;
 }
