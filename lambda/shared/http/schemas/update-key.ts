@@ -28,7 +28,7 @@ export function updateKeyRequestSchema(now: () => Date) {
           ctx.addIssue({
             code: 'custom',
             path: [],
-            message: 'names no change: send at least one of name, description, scopes, domains, ip_whitelist, rate_limit, expires_at, is_active',
+            message: 'no field to change was sent (send at least one of name, description, scopes, domains, ip_whitelist, rate_limit, expires_at, is_active)',
           });
         }
       }),
