@@ -7,7 +7,9 @@
  * other teams' ids, bodies around the size limit and malformed HTTP.
  *
  * Asserted for every request: an answer (never a dropped connection), no
- * 5xx, every non-2xx in the house error shape. Asserted over the run: the
+ * 5xx, every non-2xx in the house error shape, no key value in any answer
+ * (not even one the request carried, as a field name, a path or a
+ * Content-Type). Asserted over the run: the
  * only items that changed are the calling key's usage items and the
  * verify endpoint's per-source guess counters.
  *
@@ -23,7 +25,7 @@ import { createDynamoClient, documentClient } from '../../lambda/shared/platform
 import { systemClock } from '../../lambda/shared/platform/clock';
 import { config } from '../../lambda/shared/platform/config';
 import { createServices, type Services } from '../../lambda/shared/platform/services';
-import { generateCreatedValue, generateRegeneratedValue } from '../../lambda/shared/keys/key-values';
+import { containsKeyValue, generateCreatedValue, generateRegeneratedValue } from '../../lambda/shared/keys/key-values';
 import { newKeyId } from '../../lambda/shared/platform/ids';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../../lambda/handlers/bootstrap-team-key';
 import { createLocalServer, moduleHandlerLoader, type LocalServer } from '../../local/server';
@@ -132,7 +134,7 @@ const jsonValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 
 const FIELDS = ['key', 'key_id', 'team_id', 'name', 'type', 'environment', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'expires_at', 'description', 'confirm', 'grace_period_days', 'revoke_immediately', 'scope', 'state', 'days', 'limit', 'cursor'];
 const jsonBody = fc.oneof(
-  fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS, ...PROTOTYPE_NAMES), fc.string({ maxLength: 10 })), jsonValue, { maxKeys: 8 }).map((body) => JSON.stringify(body)),
+  fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS, ...PROTOTYPE_NAMES), fc.string({ maxLength: 10 }), keyLike), jsonValue, { maxKeys: 8 }).map((body) => JSON.stringify(body)),
   // Prototype names as real JSON keys (JSON.stringify of an object cannot write "__proto__" as an own key).
   fc.tuple(fc.constantFrom(...PROTOTYPE_NAMES), jsonValue).map(([name, value]) => `{"${name}":${JSON.stringify(value) ?? 'null'},"key_id":"${other.keyId}","team_id":"${other.teamId}"}`),
   fc.integer({ min: 1, max: 400 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
@@ -146,15 +148,19 @@ const methods = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTION
 const paths = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...ROUTES.map((route) => route.path)) },
   { weight: 1, arbitrary: fc.constantFrom('/', '/functions/v1/', '/functions/v1/generate-api-key/', '/FUNCTIONS/v1/get-api-key', '/functions/v1/%2e%2e/x', '/functions/v1/__proto__') },
+  { weight: 1, arbitrary: keyLike.map((value) => `/functions/v1/${encodeURIComponent(value)}`) },
   {
     weight: 1,
     arbitrary: fc.constantFrom('/openapi.json', '/docs', '/docs/init.js', '/docs/../package.json', '/console', '/console/', '/console/app.js', '/console/%2e%2e/package.json', '/console/__proto__'),
   },
 );
 const queryString = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom(...FIELDS, ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 })), fc.oneof(hostileText, idLike)), { maxLength: 5 })
+  .array(fc.tuple(fc.oneof(fc.constantFrom(...FIELDS, ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 }), keyLike), fc.oneof(hostileText, idLike, keyLike)), { maxLength: 5 })
   .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`));
-const contentTypes = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json', 'multipart/form-data; boundary=x', '', 'application/json\u0000');
+const contentTypes = fc.oneof(
+  fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json', 'multipart/form-data; boundary=x', '', 'application/json\u0000'),
+  keyLike.filter((value) => /^[\x21-\x7e]+$/.test(value)).map((value) => `text/${value}`),
+);
 /** A header value Node's parser accepts: no CR, LF or NUL (those are malformed HTTP, sent separately). */
 const headerValue = hostileText.map((text) => text.replaceAll('\r', '').replaceAll('\n', '').replaceAll('\u0000', '').slice(0, 2000));
 const extraHeaders = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, 'Authorization', 'Content-Type', 'Origin', 'Idempotency-Key', 'X-Forwarded-For', 'Transfer-Encoding', 'Expect'), fc.stringMatching(/^[A-Za-z_-]{1,20}$/)), headerValue), { maxLength: 5 });
@@ -280,6 +286,8 @@ describe(`fuzz: ${RUNS} hostile requests (replay with FUZZ_SEED=${SEED})`, () =>
         if (answer.status >= 400 && request.raw.startsWith('HEAD ') === false && !houseShaped(answer.body)) {
           throw new Error(`${answer.status} not in the house shape for ${request.describe}: ${answer.body.slice(0, 300)}`);
         }
+        // No request here creates a key, so no answer may hold a value, even one the request carried.
+        if (containsKeyValue(answer.body)) throw new Error(`${answer.status} echoes a key value for ${request.describe}`);
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
