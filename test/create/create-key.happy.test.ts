@@ -108,6 +108,27 @@ describe('POST /functions/v1/generate-api-key — happy path', () => {
     expect(JSON.stringify(audit[0])).not.toContain(item?.current_hash as string);
   });
 
+  it('a key value pasted into the User-Agent is not in the audit record; a long User-Agent is kept to 512 characters', async () => {
+    // Act
+    const pasted = await call('create', {
+      key: team.key,
+      headers: { 'User-Agent': `deploy-script/2 (key ${team.key})` },
+      body: { name: 'UA pasted', type: 'sk', environment: 'live', team_id: team.teamId },
+    });
+    const long = await call('create', {
+      key: team.key,
+      headers: { 'User-Agent': 'u'.repeat(8000) },
+      body: { name: 'UA long', type: 'sk', environment: 'live', team_id: team.teamId },
+    });
+
+    // Assess
+    const [pastedRecord] = await auditRecordsOf(pasted.body.data.id);
+    const [longRecord] = await auditRecordsOf(long.body.data.id);
+    expect((pastedRecord.actor as { user_agent: string }).user_agent).toBe('deploy-script/2 (key [REDACTED])');
+    expect(JSON.stringify(pastedRecord)).not.toContain(team.key);
+    expect((longRecord.actor as { user_agent: string }).user_agent).toBe('u'.repeat(512));
+  });
+
   it('lets a new sk key that holds keys.manage create keys itself, acting for the same user', async () => {
     const manager = await createKey(team, { name: 'Second manager', scopes: ['keys.manage', 'enc.*:read'] });
     const response = await call('create', {
