@@ -47,7 +47,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { readPepperSecret } from '../lambda/shared/platform/pepper';
 import { DEFAULT_PLAN_NAME } from '../lambda/contract/plans';
-import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
+import { assignTeamPlan, bootstrapKeyName, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { apiGatewayUsageKeys, operatorApiGatewayClient, usagePlanIdsFrom } from './api-gateway-usage-keys';
 import { plansFrom } from './usage-plans';
 import { systemClock } from '../lambda/shared/platform/clock';
@@ -135,10 +135,10 @@ export function parseBootstrapArgs(argv: readonly string[]): BootstrapArgs {
 
   let name = values.name as string | undefined;
   if (name !== undefined) {
-    name = name.trim();
-    if (name.length < 1 || name.length > 100) throw new UsageError('--name must be 1 to 100 characters after trimming');
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(name)) throw new UsageError('--name must not contain control characters');
+    // The create endpoint's own rules for a name (a key value pasted here would be stored).
+    const checked = bootstrapKeyName(name);
+    if ('problem' in checked) throw new UsageError(`--name ${checked.problem}`);
+    name = checked.name;
   }
 
   const plan = (values.plan as string | undefined) ?? DEFAULT_PLAN_NAME;

@@ -11,6 +11,7 @@ import type { Environment } from '../shared/keys/key-values';
 import { BOOTSTRAP_SCOPES } from '../contract/scopes';
 import type { Services } from '../shared/platform/services';
 import { createKeyRecord } from '../shared/keys/create-key';
+import { keyFieldSchemas } from '../shared/http/schemas/create-key';
 
 export interface BootstrapInput {
   teamId: string;
@@ -29,6 +30,16 @@ export interface BootstrapResult {
   key_prefix: string;
   created_by: string;
   created_at: string;
+}
+
+/**
+ * The bootstrap key's name checked as the create endpoint checks a name (1 to
+ * 100 characters after trimming, no control or bidi characters, no key
+ * value): the trimmed name, or the problem in words.
+ */
+export function bootstrapKeyName(name: string): { name: string } | { problem: string } {
+  const parsed = keyFieldSchemas(() => new Date()).name.safeParse(name);
+  return parsed.success ? { name: parsed.data } : { problem: parsed.error.issues.map((issue) => issue.message).join('; ') };
 }
 
 export async function bootstrapTeamKey(services: Services, input: BootstrapInput): Promise<BootstrapResult> {

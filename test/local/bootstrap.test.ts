@@ -14,6 +14,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { runtimeFilePath, startDynamoLocal } from '../../local/dynamodb-local';
 import { recordIssuedValue } from '../support/issued-values';
+import { generateCreatedValue } from '../../lambda/shared/keys/key-values';
 import { requestTo, startTestServer } from '../support/http';
 import { npmStart, tempDataDir } from '../support/local-runtime';
 import { auditRecordsOf, lookupItemOf } from '../support/store';
@@ -74,6 +75,9 @@ describe('parseBootstrapArgs', () => {
     [['--team-id', TEAM, '--user-id', 'alice'], '--user-id must be a UUID'],
     [['--team-id', TEAM, '--name', '   '], '--name must be 1 to 100 characters'],
     [['--team-id', TEAM, '--name', 'x'.repeat(101)], '--name must be 1 to 100 characters'],
+    // The create endpoint's rules: a pasted key value would be stored in the key's name and its audit record.
+    [['--team-id', TEAM, '--name', `ops ${generateCreatedValue('sk', 'live', TEAM)}`], '--name must not contain an API key value'],
+    [['--team-id', TEAM, '--name', 'Invoice\u202Efdp'], '--name must not contain bidirectional control characters'],
     [['--team-id', TEAM, '--force'], 'unknown option: --force'],
     [['--team-id', TEAM, 'extra'], 'unexpected argument: extra'],
   ])('refuses %j', (argv, message) => {
