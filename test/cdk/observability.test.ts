@@ -143,6 +143,29 @@ describe('alarms on the functions\' own metrics', () => {
   });
 });
 
+describe('every alarm has its row in docs/operations.md, "Alarms and what to do"', () => {
+  it('each alarm of the stack is named there (a function\'s Lambda throttles by the `<Function>Throttles` row), with a description', () => {
+    // Prepare: the names in the first column of the section's table
+    const doc = readFileSync(path.join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
+    const from = doc.indexOf('## Alarms and what to do');
+    const section = doc.slice(from, doc.indexOf('\n## ', from + 1));
+    const documented = new Set([...section.matchAll(/^\| ([^|]+) \|/gm)].flatMap(([, cell]) => [...cell.matchAll(/`([^`]+)`/g)].map(([, name]) => name)));
+
+    // Act
+    const alarms = Object.entries(resourcesOf(service.template, 'AWS::CloudWatch::Alarm')).map(([id, alarm]) => ({
+      name: id.replace(/^Alarms/, '').replace(/[0-9A-F]{8}$/, ''),
+      lambdaThrottles: alarm.Properties?.Namespace === 'AWS/Lambda' && alarm.Properties?.MetricName === 'Throttles',
+      description: alarm.Properties?.AlarmDescription,
+    }));
+    const undocumented = alarms.filter(({ name, lambdaThrottles }) => !documented.has(lambdaThrottles ? '<Function>Throttles' : name)).map(({ name }) => name);
+
+    // Assess
+    expect(alarms.length).toBeGreaterThanOrEqual(20);
+    expect(undocumented).toEqual([]);
+    expect(alarms.filter(({ description }) => typeof description !== 'string' || description === '')).toEqual([]);
+  });
+});
+
 /**
  * Runs a bundled asset of the synthesized stack (what Lambda runs) in a
  * fresh Node process with a Lambda-shaped environment (X-Ray on, the trace
