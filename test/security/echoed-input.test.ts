@@ -8,6 +8,10 @@
  */
 import { startTestServer, type TestServer } from '../support/http';
 import { teamPerSuite } from '../support/api';
+import * as z from 'zod/mini';
+import { ApiError } from '../../lambda/contract/errors';
+import { jsonBody, queryInput } from '../../lambda/shared/http/middleware';
+import { generateCreatedValue } from '../../lambda/shared/keys/key-values';
 
 describe('a key value the request carried is never echoed in an error', () => {
   const team = teamPerSuite();
@@ -52,5 +56,34 @@ describe('a key value the request carried is never echoed in an error', () => {
 
     // Assess
     expect(response.body.error.details).toEqual([{ field: '[REDACTED]', issue: 'is not a field of this request' }]);
+  });
+});
+
+describe('the error itself is made without the value (what a trace records as the error, with Powertools Tracer on)', () => {
+  const value = generateCreatedValue('sk', 'live', '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f');
+  const schema = () => z.strictObject({ key_id: z.optional(z.string()) });
+  /** The ApiError a middleware's `before` throws for `event`. */
+  const thrownBy = (before: (request: never) => unknown, event: Record<string, unknown>) => {
+    try {
+      before({ event } as never);
+    } catch (error) {
+      return error as ApiError;
+    }
+    throw new Error('nothing thrown');
+  };
+
+  it.each([
+    ['an unknown body field', () => thrownBy(jsonBody(schema).before as never, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ [value]: 1 }) })],
+    ['a Content-Type', () => thrownBy(jsonBody(schema).before as never, { headers: { 'content-type': `text/${value}` }, body: '{}' })],
+    ['an unknown query parameter', () => thrownBy(queryInput(schema).before as never, { queryStringParameters: { [value]: '1' } })],
+    ['a repeated query parameter', () => thrownBy(queryInput(schema).before as never, { multiValueQueryStringParameters: { [value]: ['1', '2'] } })],
+  ])('%s', (_name, make) => {
+    // Act
+    const error = make();
+
+    // Assess
+    expect(error).toBeInstanceOf(ApiError);
+    expect(JSON.stringify({ message: error.message, details: error.details, stack: error.stack })).not.toContain(value);
+    expect(JSON.stringify({ message: error.message, details: error.details })).toContain('[REDACTED]');
   });
 });

@@ -69,8 +69,12 @@ const KEY_VALUES = keyValuePattern('g');
  */
 export function errorBodyWithoutKeyValues(error: ApiError, requestId: string): ErrorBody {
   const body = errorBody(error, requestId);
-  const clean = (text: string) => text.replace(KEY_VALUES, REDACTED);
-  body.error.message = clean(body.error.message);
-  body.error.details = body.error.details.map((detail) => ({ field: clean(detail.field), issue: clean(detail.issue) }));
+  body.error.message = withoutKeyValues(body.error.message);
+  body.error.details = body.error.details.map((detail) => ({ field: withoutKeyValues(detail.field), issue: withoutKeyValues(detail.issue) }));
   return body;
+}
+
+/** `text` with every key value in it replaced by [REDACTED] (and nothing else: unlike redactText, a digest or "Bearer" stays). */
+export function withoutKeyValues(text: string): string {
+  return text.replace(KEY_VALUES, REDACTED);
 }
