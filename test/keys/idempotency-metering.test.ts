@@ -4,7 +4,7 @@
  * request whatever its outcome, the RateLimit headers and the RFC 6750
  * challenges.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lambda/shared/platform/config';
 import { documentClient } from '../../lambda/shared/platform/dynamo';
 import { call, createKey, newTeam } from '../support/api';
@@ -16,17 +16,24 @@ manualClockPerTest();
 
 const body = (teamId: string, name = 'Idempotent') => ({ name, type: 'sk', environment: 'live', team_id: teamId });
 
-/** Every idempotency record the key table holds for a calling key. */
+/**
+ * Every idempotency record the key table holds for a calling key: the whole
+ * scan, page by page (a Scan page stops at 1 MB before the filter, and the
+ * run's shared table outgrows one page).
+ */
 async function idempotencyRecordsOf(callerKeyId: string): Promise<Record<string, unknown>[]> {
-  const { Items } = await documentClient().send(
-    new ScanCommand({
+  const found: Record<string, unknown>[] = [];
+  const pages = paginateScan(
+    { client: documentClient() },
+    {
       TableName: config.keyTableName,
       FilterExpression: 'begins_with(pk, :prefix)',
       ExpressionAttributeValues: { ':prefix': `IDEMPOTENCY#${callerKeyId}#` },
       ConsistentRead: true,
-    }),
+    },
   );
-  return Items ?? [];
+  for await (const page of pages) found.push(...(page.Items ?? []));
+  return found;
 }
 
 describe('Idempotency-Key', () => {

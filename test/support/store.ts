@@ -42,12 +42,12 @@ export async function lookupItemsForKey(keyId: string): Promise<Record<string, u
   return found;
 }
 
-/** Audit records of a key, oldest first. */
 /** The audit records of one key whose `event_type` is `eventType`. */
 export async function auditRecordsOfType(keyId: string, eventType: string): Promise<Record<string, unknown>[]> {
   return (await auditRecordsOf(keyId)).filter((record) => record.event_type === eventType);
 }
 
+/** Audit records of a key, oldest first. */
 export async function auditRecordsOf(keyId: string): Promise<Record<string, unknown>[]> {
   const { Items } = await documentClient().send(
     new QueryCommand({
