@@ -12,6 +12,8 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../../contract/errors';
+// What an error echoes from the request passes through withoutKeyValues where the
+// error is made, so no copy of it (the answer, a log line, a trace's error metadata) holds a key value.
 import { errorBodyWithoutKeyValues, withoutKeyValues } from '../platform/redaction';
 import { errorField, isThrottlingError, signals, type Observability } from '../platform/observability';
 import { clientNamedMap } from '../platform/client-named-map';
@@ -133,13 +135,6 @@ export interface BodyOptions {
 }
 
 /**
- * What the request carried, fit to echo in an error: a key value in it is
- * replaced where the error is made, so no copy of the error (the answer, a
- * log line, a trace's error metadata) ever holds it.
- */
-const echoed = withoutKeyValues;
-
-/**
  * `z.int()` refuses a number past ±2^53 on its own, with the schema's
  * "must be a whole number …" message, which reads wrong for 1e20: the
  * field's range check, which also fails, says what is wrong.
@@ -158,7 +153,7 @@ function detailsOf(error: z.core.$ZodError, body: unknown, options: BodyOptions)
       // One detail per unknown name, at its own path, so a client maps it like any other field's problem.
       const readOnly = issue.path.length === 0 ? (options.readOnlyFields ?? {}) : {};
       return issue.keys.map((key) => ({
-        field: echoed([...issue.path.map(String), key].join('.')),
+        field: withoutKeyValues([...issue.path.map(String), key].join('.')),
         issue: Object.hasOwn(readOnly, key) ? readOnly[key] : 'is not a field of this request',
       }));
     }
@@ -186,7 +181,7 @@ export function jsonBody<TSchema extends z.ZodMiniType>(
       if (contentType !== undefined && !/^application\/(.+\+)?json\s*(;|$)/i.test(contentType.trim())) {
         throw new ApiError(
           ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-          `Content-Type must be application/json, got "${echoed(contentType).slice(0, 100)}".`,
+          `Content-Type must be application/json, got "${withoutKeyValues(contentType).slice(0, 100)}".`,
         );
       }
       const raw = event.body ?? '';
@@ -241,7 +236,7 @@ export function queryInput<TSchema extends z.ZodMiniType>(schemaFor: () => TSche
       // A parameter named like an Object.prototype member is just a parameter.
       const repeated: ErrorDetail[] = [];
       for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
-        if ((values ?? []).length > 1) repeated.push({ field: echoed(name), issue: 'must be given once' });
+        if ((values ?? []).length > 1) repeated.push({ field: withoutKeyValues(name), issue: 'must be given once' });
       }
       if (repeated.length > 0) throw new ApiError(ErrorCode.VALIDATION_FAILED, 'A query parameter was given more than once.', repeated);
       const params = clientNamedMap(
