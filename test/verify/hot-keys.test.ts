@@ -14,7 +14,7 @@
 import { makeHandler } from '../../lambda/handlers/verify-api-key';
 import type { Services } from '../../lambda/shared/platform/services';
 import { DEFAULT_LEASE_SETTINGS } from '../../lambda/shared/usage/usage-lease';
-import { createKey, newTeam } from '../support/api';
+import { call, createKey, newTeam } from '../support/api';
 import { servicesWith } from '../support/services';
 import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
 import { getItem, usageItem } from '../support/store';
@@ -132,6 +132,53 @@ describe('hot keys: leased capacity across handler instances', () => {
     // Assess
     expect(usageWrites(instances)).toBe(5);
     expect(seen).toEqual([1, 2, 3, 4, 5].map((n) => ({ total: n, last: new Date(clock.now().getTime() - (6 - n) * 1_000).toISOString() })));
+  });
+
+  it('a rate_limit raised while this process remembers the window full admits at once: the remembered refusal was for the old limit', async () => {
+    // Prepare: limit 2 spent, and a third verification refused (the process now refuses from memory)
+    const team = await newTeam();
+    const key = await createKey(team, { rate_limit: 2 });
+    instances = startInstances().slice(0, 1);
+    const [instance] = instances;
+    const before = [];
+    for (let i = 0; i < 3; i++) before.push((await callVerify({ key: key.key }, { handler: instance.handler })).body.code);
+    expect(before).toEqual(['VALID', 'VALID', 'RATE_LIMITED']);
+
+    // Act
+    expectStatus(await call('update', { key: team.key, body: { key_id: key.id, rate_limit: 5 } }), 200);
+    const after = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await callVerify({ key: key.key }, { handler: instance.handler });
+      after.push([response.body.code, response.body.ratelimit?.limit, response.body.ratelimit?.remaining]);
+    }
+
+    // Assess: 2 of 5 were spent; 3 more are admitted, then the fourth is refused
+    expect(after).toEqual([
+      ['VALID', 5, 2],
+      ['VALID', 5, 1],
+      ['VALID', 5, 0],
+      ['RATE_LIMITED', 5, 0],
+    ]);
+  });
+
+  it('a rate_limit lowered while this process holds leased slots takes effect at once: the slots were leased under the old limit', async () => {
+    // Prepare: a hot key, so the process leases blocks of slots
+    const team = await newTeam();
+    const key = await createKey(team, { rate_limit: 1_000_000 });
+    instances = startInstances().slice(0, 1);
+    const { codes } = await hammer(instances, key.key, 400);
+    const admitted = codes.get('VALID') ?? 0;
+    const item = await usageItem(key.id);
+    const taken = Math.max(...Object.values(item?.windows as Record<string, number>));
+    // Slots are leased and unused: the process could admit more from memory.
+    expect(taken).toBeGreaterThan(admitted);
+
+    // Act
+    expectStatus(await call('update', { key: team.key, body: { key_id: key.id, rate_limit: 10 } }), 200);
+    const response = await callVerify({ key: key.key }, { handler: instances[0]!.handler, sourceIp: '10.9.9.9' });
+
+    // Assess
+    expect(response.body).toMatchObject({ valid: false, code: 'RATE_LIMITED', ratelimit: { limit: 10, remaining: 0 } });
   });
 
   it('leases off: every verification writes (the baseline the first test is measured against)', async () => {

@@ -101,6 +101,8 @@ export class KeyLease {
   private capacity = 0;
   /** Until when (epoch ms) the window is known to be full. */
   private refusedUntil = 0;
+  /** The key's `rate_limit` the slots were leased, or the refusal decided, under. */
+  private rateLimit = 0;
   /** The size of the next block. */
   private block = 1;
   /** When the current block was taken (epoch ms). */
@@ -119,10 +121,13 @@ export class KeyLease {
   /**
    * Admits or refuses a use from memory, or undefined when it needs a write:
    * no slot left and the window not known to be full, or pending uses due.
+   * A key whose `rate_limit` changed since the last write is decided by a
+   * write: slots leased under the old limit are dropped (they stay counted
+   * in the window), and a window full under it may have room under the new.
    */
-  decide(use: UseCounted, window: number): LocalDecision | undefined {
+  decide(use: UseCounted, window: number, rateLimit: number): LocalDecision | undefined {
     const now = use.at.getTime();
-    if (window !== this.window) {
+    if (window !== this.window || rateLimit !== this.rateLimit) {
       this.window = window;
       this.slots = 0;
       this.refusedUntil = 0;
@@ -195,8 +200,9 @@ export class KeyLease {
   }
 
   /** After a write that took `block` slots (this request's included): the rest are leased. */
-  leased(window: number, block: number, windowCount: number, capacity: number, at: number): void {
+  leased(window: number, rateLimit: number, block: number, windowCount: number, capacity: number, at: number): void {
     this.window = window;
+    this.rateLimit = rateLimit;
     this.slots = block - 1;
     this.windowCount = windowCount;
     this.capacity = capacity;
@@ -204,9 +210,10 @@ export class KeyLease {
     this.takenAt = at;
   }
 
-  /** After a write that found the window full: refuse from memory until `until` (epoch ms). */
-  full(window: number, until: number): void {
+  /** After a write that found the window full under `rateLimit`: refuse from memory until `until` (epoch ms). */
+  full(window: number, rateLimit: number, until: number): void {
     this.window = window;
+    this.rateLimit = rateLimit;
     this.slots = 0;
     this.refusedUntil = until;
   }

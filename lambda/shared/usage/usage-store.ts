@@ -166,7 +166,7 @@ export class UsageStore {
         lease.waiting -= 1;
         continue;
       }
-      const decision = lease.decide(counted, windowIndex(use.at));
+      const decision = lease.decide(counted, windowIndex(use.at), use.rateLimit);
       if (decision) {
         lease.onPending(() => void this.flushKey(use.keyId));
         return decidedLocally(use, decision);
@@ -298,7 +298,7 @@ export class UsageStore {
 
         const capacity = windowCapacity(previous, elapsed, use.rateLimit);
         if (current <= capacity) {
-          lease?.leased(index, block, current, capacity, use.at.getTime());
+          lease?.leased(index, use.rateLimit, block, current, capacity, use.at.getTime());
           return {
             admitted: true,
             rateLimit: { limit: use.rateLimit, remaining: Math.max(0, Math.floor(capacity - current)) + block - 1, reset },
@@ -306,7 +306,7 @@ export class UsageStore {
         }
         // Let through by the upper bound, refused by the estimate: give the slots back (the uses stay recorded).
         const admittedAt = admittedAtAfter(use, await this.releaseSlots(use.keyId, index, block));
-        lease?.full(index, admittedAt);
+        lease?.full(index, use.rateLimit, admittedAt);
         return refusedUntil(use, admittedAt);
       }
     }
@@ -317,7 +317,7 @@ export class UsageStore {
     const windows = refusedItem.windows ?? {};
     this.endedWindows.remember(use.keyId, index - 1, windows[String(index - 1)] ?? 0);
     const admittedAt = admittedAtAfter(use, windows);
-    lease?.full(index, admittedAt);
+    lease?.full(index, use.rateLimit, admittedAt);
     return refusedUntil(use, admittedAt);
   }
 
