@@ -87,6 +87,6 @@ runCommonManagementTests({
     { name: 'grace_period_days null', bodyFor: (id) => ({ key_id: id, grace_period_days: null }), field: 'grace_period_days' },
     { name: 'revoke_immediately "true" (a string)', bodyFor: (id) => ({ key_id: id, revoke_immediately: 'true' }), field: 'revoke_immediately' },
     { name: 'revoke_immediately 1', bodyFor: (id) => ({ key_id: id, revoke_immediately: 1 }), field: 'revoke_immediately' },
-    { name: 'a misspelt field', bodyFor: (id) => ({ key_id: id, grace_days: 3 }), field: 'grace_days', issue: /is not a field of this request/ },
+    { name: 'a misspelt field', bodyFor: (id) => ({ key_id: id, grace_days: 3 }), field: 'grace_days', issue: /^is not a field of this request \(did you mean grace_period_days\?\)$/ },
   ],
 });

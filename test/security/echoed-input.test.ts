@@ -32,7 +32,7 @@ describe('a key value the request carried is never echoed in an error', () => {
       400,
       '[REDACTED] is not a field of this request',
     ],
-    ['get: a query parameter named with the value', () => server.request('GET', `/functions/v1/get-api-key?key_id=01ARZ3NDEKTSV4RRFFQ69G5FAV&${team.key}=1`, { headers: bearer() }), 400, '[REDACTED] is not a field of this request'],
+    ['get: a query parameter named with the value', () => server.request('GET', `/functions/v1/get-api-key?key_id=01ARZ3NDEKTSV4RRFFQ69G5FAV&${team.key}=1`, { headers: bearer() }), 400, '[REDACTED] is not a parameter of this request'],
     [
       'create: the value sent as the Content-Type',
       () => server.request('POST', '/functions/v1/generate-api-key', { headers: { ...bearer(), 'Content-Type': `text/${team.key}` }, rawBody: '{}' }),
@@ -55,7 +55,7 @@ describe('a key value the request carried is never echoed in an error', () => {
     const response = await server.request('GET', `/functions/v1/get-api-key?key_id=01ARZ3NDEKTSV4RRFFQ69G5FAV&${team.key}=1`, { headers: bearer() });
 
     // Assess
-    expect(response.body.error.details).toEqual([{ field: '[REDACTED]', issue: 'is not a field of this request' }]);
+    expect(response.body.error.details).toEqual([{ field: '[REDACTED]', issue: 'is not a parameter of this request' }]);
   });
 });
 

@@ -275,7 +275,8 @@ export function runCommonManagementTests(route: ManagementRoute): void {
 
       // Assess
       expectStatus(response, 400);
-      expect(response.body.error.details).toEqual(expect.arrayContaining([{ field: 'force', issue: 'is not a field of this request' }]));
+      const noun = valid.query ? 'parameter' : 'field';
+      expect(response.body.error.details).toEqual(expect.arrayContaining([{ field: 'force', issue: `is not a ${noun} of this request` }]));
       expect(await storedKeyState(target.id)).toEqual(before);
     });
 

@@ -26,6 +26,7 @@ import { requestMetaOf, type ManagementEvent } from './event';
 import { PrefetchedItems } from '../keys/prefetch';
 import type { ItemKey } from '../../contract/tables';
 import { header } from './headers';
+import { acceptedNames, closestName } from './suggest';
 import { jsonResponse } from '../../contract/response';
 
 type AnyEvent = ManagementEvent<unknown> & { checkedCaller?: CheckedKey; rateLimitHeaders?: Record<string, string>; prefetched?: PrefetchedItems };
@@ -134,6 +135,15 @@ export interface BodyOptions {
   readOnlyFields?: Readonly<Record<string, string>>;
 }
 
+/** How the input is read: its names are a body's fields or a query's parameters, the names the schema accepts. */
+interface InputNames {
+  noun: 'field' | 'parameter';
+  accepted: readonly string[];
+}
+
+/** Unknown names given a "did you mean" at most (the rest are listed without one). */
+const MAX_SUGGESTIONS = 10;
+
 /**
  * `z.int()` refuses a number past ±2^53 on its own, with the schema's
  * "must be a whole number …" message, which reads wrong for 1e20: the
@@ -144,17 +154,26 @@ function beyondSafeIntegers(issue: z.core.$ZodIssue): boolean {
   return bound !== undefined && Math.abs(Number(bound)) === Number.MAX_SAFE_INTEGER;
 }
 
-function detailsOf(error: z.core.$ZodError, body: unknown, options: BodyOptions): ErrorDetail[] {
+function detailsOf(error: z.core.$ZodError, body: unknown, options: BodyOptions, names: InputNames): ErrorDetail[] {
   const samePath = (a: z.core.$ZodIssue, b: z.core.$ZodIssue) => a !== b && a.path.join('\0') === b.path.join('\0');
   const issues = error.issues.filter((issue) => !(beyondSafeIntegers(issue) && error.issues.some((other) => samePath(issue, other))));
+  let suggestions = 0;
+  const unknownName = (key: string): string => {
+    const refused = `is not a ${names.noun} of this request`;
+    if (suggestions >= MAX_SUGGESTIONS) return refused;
+    suggestions += 1;
+    const meant = closestName(key, names.accepted);
+    return meant === undefined ? refused : `${refused} (did you mean ${meant}?)`;
+  };
   return issues.flatMap((issue) => {
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       // One detail per unknown name, at its own path, so a client maps it like any other field's problem.
-      const readOnly = issue.path.length === 0 ? (options.readOnlyFields ?? {}) : {};
+      const topLevel = issue.path.length === 0;
+      const readOnly = topLevel ? (options.readOnlyFields ?? {}) : {};
       return issue.keys.map((key) => ({
         field: withoutKeyValues([...issue.path.map(String), key].join('.')),
-        issue: Object.hasOwn(readOnly, key) ? readOnly[key] : 'is not a field of this request',
+        issue: Object.hasOwn(readOnly, key) ? readOnly[key] : topLevel ? unknownName(key) : `is not a ${names.noun} of this request`,
       }));
     }
     // zod does not report the input by default: look at the body itself.
@@ -201,16 +220,21 @@ export function jsonBody<TSchema extends z.ZodMiniType>(
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         throw new ApiError(ErrorCode.VALIDATION_FAILED, 'The request body must be a JSON object.');
       }
-      event.input = validated(schemaFor(), parsed, options);
+      event.input = validated(schemaFor(), parsed, 'field', options);
     },
   };
 }
 
 /** The schema's output for `input`, or the 400 listing every problem. */
-function validated<TSchema extends z.ZodMiniType>(schema: TSchema, input: object, options: BodyOptions = {}): z.output<TSchema> {
+function validated<TSchema extends z.ZodMiniType>(
+  schema: TSchema,
+  input: object,
+  noun: InputNames['noun'],
+  options: BodyOptions = {},
+): z.output<TSchema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const details = detailsOf(result.error, input, options);
+  const details = detailsOf(result.error, input, options, { noun, accepted: acceptedNames(schema) });
   const summary = details.map((d) => (d.field ? `${d.field} ${d.issue}` : d.issue)).join('; ');
   if (options.confirmationField && details.every((d) => d.field === options.confirmationField)) {
     throw new ApiError(
@@ -242,7 +266,7 @@ export function queryInput<TSchema extends z.ZodMiniType>(schemaFor: () => TSche
       const params = clientNamedMap(
         Object.entries(event.queryStringParameters ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
       );
-      event.input = validated(schemaFor(), { ...params });
+      event.input = validated(schemaFor(), { ...params }, 'parameter');
     },
   };
 }

@@ -1,0 +1,68 @@
+/**
+ * "Did you mean …?" for a misspelt field or query parameter: the request's
+ * own name that an unknown one most likely meant (`grace_days` →
+ * `grace_period_days`, `keyId` → `key_id`, `scope` → `scopes`), or
+ * undefined when none is close. Only a known name is ever returned, so a
+ * suggestion never echoes the request.
+ */
+import type * as z from 'zod/mini';
+
+/** Longer names are not compared (a key value sent as a name, a flood of junk). */
+const MAX_COMPARED_LENGTH = 64;
+
+/** Lower case, letters and digits only: `keyId`, `key-id` and `KEY_ID` fold alike. */
+function folded(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** The words of a name: `grace_days`, `graceDays` → grace, days. */
+function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions), two rows. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** Whether `unknown` plausibly meant `known`: a typo or two, a prefix of it, or some of its words. */
+function isClose(unknown: string, known: string, distance: number): boolean {
+  const u = folded(unknown);
+  const k = folded(known);
+  if (distance <= (k.length <= 5 ? 1 : 2)) return true;
+  if (u.length >= 4 && k.startsWith(u)) return true;
+  const words = wordsOf(unknown);
+  const knownWords = new Set(wordsOf(known));
+  return words.length > 0 && words.some((word) => word.length >= 4) && words.every((word) => knownWords.has(word));
+}
+
+/** The known name `unknown` most likely meant, or undefined. */
+export function closestName(unknown: string, known: readonly string[]): string | undefined {
+  if (unknown.length > MAX_COMPARED_LENGTH || folded(unknown).length < 2) return undefined;
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(folded(unknown), folded(name));
+    if (isClose(unknown, name, distance) && (best === undefined || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/** The top-level names an object schema accepts (through `z.pipe`/`then`), or none for any other schema. */
+export function acceptedNames(schema: z.ZodMiniType): string[] {
+  // zod's documented internals for tools (`_zod.def`): an object's shape, a pipe's input.
+  let def = schema._zod.def as { type: string; shape?: Record<string, unknown>; in?: z.ZodMiniType };
+  while (def.type === 'pipe' && def.in) def = def.in._zod.def as typeof def;
+  return def.type === 'object' && def.shape ? Object.keys(def.shape) : [];
+}
