@@ -16,6 +16,21 @@ export function fromUtcInput(text: string): string {
   return text.length === 16 ? `${text}:00Z` : `${text}Z`;
 }
 
+/** A number with thousands separators: 12,345. */
+export function number(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** The noun for `n` of it: 1 request, 0 requests, 2 requests. */
+export function noun(n: number, singular: string): string {
+  return n === 1 ? singular : `${singular}s`;
+}
+
+/** A count with its noun: "1 request", "12,345 requests". */
+export function count(n: number, singular: string): string {
+  return `${number(n)} ${noun(n, singular)}`;
+}
+
 export function fingerprint(key: { key_prefix: string; last_four: string }): string {
   return `${key.key_prefix}…${key.last_four}`;
 }

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { ApiClient, ApiKey, AuditEvent, components } from '../../client';
 import { EditableFields, ErrorMessage, Field, ValueOnce, problemOf, type Problem } from './components';
-import { entries, fingerprint, fromUtcInput, list, utcInputValue, when } from './format';
+import { count, entries, fingerprint, fromUtcInput, list, noun, number, utcInputValue, when } from './format';
 import type { Session } from './session';
 import { UsageChart } from './usage-chart';
 
@@ -95,7 +95,7 @@ export function KeyPage({
         <dt>scopes</dt>
         <dd>{list(key.scopes)}</dd>
         <dt>rate_limit</dt>
-        <dd>{key.rate_limit} requests per hour</dd>
+        <dd>{count(key.rate_limit, 'request')} per hour</dd>
         <dt>last used</dt>
         <dd>{when(key.last_used_at)}</dd>
         <dt>created</dt>
@@ -109,7 +109,7 @@ export function KeyPage({
         {usage ? (
           <>
             <p>
-              {usage.total_requests} requests in all, {usage.usage_last_30_days} in the last 30 days.
+              {count(usage.total_requests, 'request')} in all, {number(usage.usage_last_30_days)} in the last 30 days.
             </p>
             <UsageChart daily={usage.daily} />
             {usage.transition ? <Transition transition={usage.transition} /> : null}
@@ -134,15 +134,15 @@ function Transition({ transition }: { transition: NonNullable<Usage['transition'
       <div class="side-by-side">
         <div class="figure">
           <span class="number" data-testid="old-value-requests">
-            {transition.old_value_requests}
+            {number(transition.old_value_requests)}
           </span>
-          <span>requests with the old value</span>
+          <span>{noun(transition.old_value_requests, 'request')} with the old value</span>
         </div>
         <div class="figure">
           <span class="number" data-testid="new-value-requests">
-            {transition.new_value_requests}
+            {number(transition.new_value_requests)}
           </span>
-          <span>requests with the new value</span>
+          <span>{noun(transition.new_value_requests, 'request')} with the new value</span>
         </div>
       </div>
       <p class="hint">When the old value is no longer used, its callers have moved to the new one.</p>

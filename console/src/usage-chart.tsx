@@ -1,6 +1,7 @@
 /** A key's requests per day (uPlot: a small, maintained canvas chart library), with the numbers as a table for screen readers. */
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
+import { number } from './format';
 import 'uplot/dist/uPlot.min.css';
 
 export function UsageChart({ daily }: { daily: ReadonlyArray<{ date: string; requests: number }> }) {
@@ -29,7 +30,7 @@ export function UsageChart({ daily }: { daily: ReadonlyArray<{ date: string; req
     <figure class="chart">
       <div ref={holder} role="img" aria-label={`Requests per day over the last ${daily.length} days: ${total} in all`} />
       <figcaption>
-        Requests per day, last {daily.length} days (UTC): {total} in all.
+        Requests per day, last {daily.length} days (UTC): {number(total)} in all.
         <details>
           <summary>Show the numbers</summary>
           <table>

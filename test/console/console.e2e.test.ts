@@ -166,6 +166,8 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     await page.reload();
     await page.getByRole('heading', { name: /Transition: both values work until/ }).waitFor();
     const sideBySide = [await page.getByTestId('old-value-requests').innerText(), await page.getByTestId('new-value-requests').innerText()];
+    const figures = await page.locator('.transition .figure').allInnerTexts();
+    const counts = [await page.getByText(/ in all, /).innerText(), await page.locator('dd').filter({ hasText: /per hour$/ }).innerText()];
     await screenshot('console-key-page.png');
     const unlabelled = await page.evaluate(() => [
       ...Array.from(document.querySelectorAll('input, select, textarea'))
@@ -177,6 +179,8 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     // Assess
     expect(verdicts.map((verdict) => verdict.valid)).toEqual([true, true, true]);
     expect(sideBySide).toEqual(['1', '2']);
+    expect(figures.map((text) => text.replace(/\s+/g, ' '))).toEqual(['1 request with the old value', '2 requests with the new value']);
+    expect(counts).toEqual(['4 requests in all, 4 in the last 30 days.', `${Number(verdicts[0].ratelimit.limit).toLocaleString('en-US')} requests per hour`]);
     expect(unlabelled).toEqual([]);
     expect(await page.locator('.state').first().innerText()).toBe('in transition');
     expect(await page.getByRole('img', { name: /Requests per day over the last 30 days: 4 in all/ }).count()).toBe(1);
@@ -327,7 +331,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
 
     // Assess
     expect(state).toBe('deleted');
-    expect(usage).toMatch(/^[1-9]\d* requests in all/);
+    expect(usage).toMatch(/^(1 request|[1-9][\d,]* requests) in all/);
     expect(trail).toBe(1);
     expect(controls).toBe(0);
   });
