@@ -38,6 +38,12 @@ export interface HouseFunctionProps {
    * role's AwsSolutions-IAM5 acknowledgement. Default: none (X-Ray only).
    */
   readonly otherWildcardGrants?: string;
+  /**
+   * Whether the function hashes presented or new key values: with a pepper
+   * (context `keyHashPepperSecretArn`) its bundle then carries the Secrets
+   * Manager client that reads it. Default: false (no client in the bundle).
+   */
+  readonly hashesKeyValues?: boolean;
 }
 
 /**
@@ -64,7 +70,7 @@ export class HouseFunction extends NodejsFunction {
     logGroup.grantWrite(role);
 
     // Bundling settings of the whole service (context `tracer`, `sourceMaps`).
-    const { tracer, sourceMaps } = readServiceConfig(scope);
+    const { tracer, sourceMaps, keyHashPepperSecretArn } = readServiceConfig(scope);
     super(scope, id, {
       entry: handlerEntry(props.handlerName),
       handler: 'handler',
@@ -93,8 +99,12 @@ export class HouseFunction extends NodejsFunction {
         // Source maps cost every cold start (parsing them at load): shipped with context sourceMaps=true only.
         sourceMap: sourceMaps,
         ...(sourceMaps ? { sourceMapMode: SourceMapMode.DEFAULT, sourcesContent: false } : {}),
-        // "off": esbuild drops Powertools Tracer and the X-Ray SDK (lambda/shared/platform/tracing.ts).
-        define: { 'process.env.TRACER_BUNDLE': JSON.stringify(tracer ? 'on' : 'off') },
+        // "off": esbuild drops Powertools Tracer and the X-Ray SDK (lambda/shared/platform/tracing.ts),
+        // and the Secrets Manager client unless the function hashes values under a pepper (lambda/shared/platform/pepper.ts).
+        define: {
+          'process.env.TRACER_BUNDLE': JSON.stringify(tracer ? 'on' : 'off'),
+          'process.env.PEPPER_BUNDLE': JSON.stringify(keyHashPepperSecretArn && props.hashesKeyValues ? 'on' : 'off'),
+        },
         target: 'node24',
         format: OutputFormat.CJS,
         // Prefer the ES module build of dependencies (better tree shaking).

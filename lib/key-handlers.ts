@@ -58,6 +58,8 @@ export class KeyHandlers extends Construct {
     super(scope, id);
     const { keyTable, auditTable, rotation } = props;
     const common = {
+      // Every function here hashes a presented or a new key value (hashingFunctions).
+      hashesKeyValues: true,
       logRetention: props.logRetention,
       logRemovalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     };

@@ -62,14 +62,17 @@ describe('logs and metrics settings', () => {
 });
 
 describe('bundling switches', () => {
-  it('tracer=true bundles the X-Ray SDK; sourceMaps=true ships index.js.map and sets --enable-source-maps', () => {
+  it('tracer=true bundles the X-Ray SDK; sourceMaps=true ships index.js.map and sets --enable-source-maps; a pepper bundles the Secrets Manager client', () => {
     for (const name of HANDLER_NAMES) {
       const resource = resourcesOf(service.template, 'AWS::Lambda::Function')[functionIds[name]] as { Properties?: FunctionProperties & { Code?: { S3Key?: string } } };
       const assetDir = path.join(service.app.outdir, `asset.${(resource.Properties?.Code?.S3Key ?? '').replace(/\.zip$/, '')}`);
-      expect({ name, files: readdirSync(assetDir).sort(), xray: readFileSync(path.join(assetDir, 'index.js'), 'utf8').includes('aws-xray-sdk') }).toEqual({
+      const bundle = readFileSync(path.join(assetDir, 'index.js'), 'utf8');
+      expect({ name, files: readdirSync(assetDir).sort(), xray: bundle.includes('aws-xray-sdk'), secretsManager: bundle.includes('GetSecretValue') }).toEqual({
         name,
         files: ['index.js', 'index.js.map'],
         xray: true,
+        // With a pepper, exactly the functions that hash values carry the Secrets Manager client to read it.
+        secretsManager: !NOT_HASHING.includes(name),
       });
       expect(resource.Properties?.Environment?.Variables?.NODE_OPTIONS).toBe('--enable-source-maps');
     }

@@ -4,9 +4,11 @@
  * API's throttling, and that each function holds exactly the permissions its
  * code uses. One synthesis for the whole file.
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
+import fixture from '../fixtures/apigw-rest-event.json';
 import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
 import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/contract/defaults';
 import { accessOf, FUNCTION_OPERATIONS, requestsOfAllFunctions, type FunctionWithStore } from '../../lambda/contract/store-operations';
@@ -432,14 +434,49 @@ describe('functions', () => {
     for (const [name, fn] of Object.entries(functionsByHandler(service.stack))) {
       const assetDir = path.join(service.app.outdir, `asset.${(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`);
       const bundle = readFileSync(path.join(assetDir, 'index.js'), 'utf8');
-      expect({ name, files: readdirSync(assetDir), xray: bundle.includes('aws-xray-sdk'), nodeOptions: fn.node.tryGetContext('unused') }).toEqual({
+      expect({
+        name,
+        files: readdirSync(assetDir),
+        xray: bundle.includes('aws-xray-sdk'),
+        secretsManager: bundle.includes('GetSecretValue'),
+        nodeOptions: fn.node.tryGetContext('unused'),
+      }).toEqual({
         name,
         files: ['index.js'],
         xray: false,
+        secretsManager: false,
         nodeOptions: undefined,
       });
       expect(JSON.stringify(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Environment ?? {})).not.toContain('NODE_OPTIONS');
     }
+  });
+
+  it('a bundle built without a pepper, given KEY_HASH_PEPPER_SECRET_ARN by hand, refuses to serve rather than hash without it', () => {
+    // Prepare: the verify asset, run as Lambda runs it, with the variable set
+    const fn = functionsByHandler(service.stack)['verify-api-key'];
+    const code = resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn!)]?.Properties?.Code as { S3Key: string };
+    const bundle = path.join(service.app.outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`, 'index.js');
+    const event = { ...fixture, httpMethod: 'POST', path: '/functions/v1/verify-api-key', resource: '/functions/v1/verify-api-key', body: '{"key":"x"}' };
+    const script = `require(${JSON.stringify(bundle)}).handler(${JSON.stringify(event)}, { awsRequestId: 'r1', getRemainingTimeInMillis: () => 10000 })
+      .then((result) => process.stdout.write('RESULT ' + JSON.stringify(result) + '\\n'));`;
+
+    // Act
+    const run = spawnSync(process.execPath, ['-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: {
+        PATH: process.env.PATH,
+        AWS_REGION: 'eu-west-1',
+        AWS_LAMBDA_FUNCTION_NAME: 'ApiKeyService-dev-verify-api-key',
+        [ENV.KEY_TABLE_NAME]: 'api-keys',
+        [ENV.KEY_HASH_PEPPER_SECRET_ARN]: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:pepper-AbCdEf',
+      },
+    });
+    const result = JSON.parse(run.stdout.split('\n').find((line) => line.startsWith('RESULT '))?.slice(7) ?? 'null') as { statusCode: number } | null;
+
+    // Assess
+    expect(result?.statusCode).toBe(500);
+    expect(run.stdout + run.stderr).toContain('bundled for a stack without a pepper: deploy with context keyHashPepperSecretArn');
   });
 
   it('without context keyHashPepperSecretArn no function gets a pepper secret, and the stack outputs "none" for bootstrap --aws', () => {

@@ -22,18 +22,33 @@ export async function readPepperSecret(client: Pick<SecretsManagerClient, 'send'
   return value;
 }
 
+type SecretsClient = () => Pick<SecretsManagerClient, 'send'>;
+
+function readConfiguredSecret(arn: string, client: SecretsClient | undefined): Promise<string> {
+  return readPepperSecret(client ? client() : new SecretsManagerClient({}), arn);
+}
+
+async function refuseWithoutPepper(): Promise<string> {
+  throw new Error(
+    'KEY_HASH_PEPPER_SECRET_ARN is set, but this function was bundled for a stack without a pepper: deploy with context keyHashPepperSecretArn instead of setting the variable by hand',
+  );
+}
+
+// The stack replaces PEPPER_BUNDLE at bundling time: "off" (no context
+// keyHashPepperSecretArn, the default) drops readConfiguredSecret and with it
+// the Secrets Manager client (about 14 KB) from every bundle. Unbundled (tests,
+// the local runtime) it is undefined: the client is there.
+const readSecret = process.env.PEPPER_BUNDLE === 'off' ? refuseWithoutPepper : readConfiguredSecret;
+
 /**
  * Loads the pepper secret when `KEY_HASH_PEPPER_SECRET_ARN` is set (once per
  * process); nothing to do otherwise.
  */
-export async function loadPepperSecret(
-  env: NodeJS.ProcessEnv = process.env,
-  client: () => Pick<SecretsManagerClient, 'send'> = () => new SecretsManagerClient({}),
-): Promise<void> {
+export async function loadPepperSecret(env: NodeJS.ProcessEnv = process.env, client?: SecretsClient): Promise<void> {
   const arn = env.KEY_HASH_PEPPER_SECRET_ARN;
   if (!arn || loaded !== undefined) return;
   if (env.KEY_HASH_PEPPER) throw new Error('Set KEY_HASH_PEPPER or KEY_HASH_PEPPER_SECRET_ARN, not both');
-  loaded = await readPepperSecret(client(), arn);
+  loaded = await readSecret(arn, client);
 }
 
 /** The loaded pepper secret; throws when the secret is configured but not loaded yet. */
