@@ -46,6 +46,7 @@ import {
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { readPepperSecret } from '../lambda/shared/platform/pepper';
+import { closestName } from '../lambda/shared/http/suggest';
 import { DEFAULT_PLAN_NAME } from '../lambda/contract/plans';
 import { assignTeamPlan, bootstrapKeyName, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { apiGatewayUsageKeys, operatorApiGatewayClient, usagePlanIdsFrom } from './api-gateway-usage-keys';
@@ -93,26 +94,26 @@ const uuid = z.guid();
 /** Parses and checks the command line (without `node` and the script). */
 export function parseBootstrapArgs(argv: readonly string[]): BootstrapArgs {
   let values: Record<string, string | boolean | undefined>;
+  const options = {
+    'team-id': { type: 'string' },
+    environment: { type: 'string' },
+    'user-id': { type: 'string' },
+    name: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    aws: { type: 'boolean', default: false },
+    plan: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  } as const;
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'team-id': { type: 'string' },
-        environment: { type: 'string' },
-        'user-id': { type: 'string' },
-        name: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        aws: { type: 'boolean', default: false },
-        plan: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options }));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message = (error as Error).message;
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option: ${/'([^']+)'/.exec(message)?.[1] ?? message}`);
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const option = /'([^']+)'/.exec(message)?.[1] ?? message;
+      const meant = closestName(option.replace(/^-+/, ''), Object.keys(options));
+      throw new UsageError(`unknown option: ${option}${meant ? ` (did you mean --${meant}?)` : ''}`);
+    }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError(`unexpected argument: ${/'([^']+)'/.exec(message)?.[1] ?? message}`);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(message.split('\n')[0]);
     throw error;

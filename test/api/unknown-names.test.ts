@@ -26,6 +26,7 @@ describe('closestName', () => {
     ['ip_whitlist', CREATE_FIELDS, 'ip_whitelist'],
     ['teamid', CREATE_FIELDS, 'team_id'],
     ['confirm', ['key_id', 'confirm_deletion', 'reason'], 'confirm_deletion'],
+    ['env', CREATE_FIELDS, 'environment'],
   ])('%s → %s', (unknown, known, meant) => {
     expect(closestName(unknown, known)).toBe(meant);
   });

@@ -79,6 +79,8 @@ describe('parseBootstrapArgs', () => {
     [['--team-id', TEAM, '--name', `ops ${generateCreatedValue('sk', 'live', TEAM)}`], '--name must not contain an API key value'],
     [['--team-id', TEAM, '--name', 'Invoice\u202Efdp'], '--name must not contain bidirectional control characters'],
     [['--team-id', TEAM, '--force'], 'unknown option: --force'],
+    [['--teamid', TEAM], 'unknown option: --teamid (did you mean --team-id?)'],
+    [['--team-id', TEAM, '--env', 'test'], 'unknown option: --env (did you mean --environment?)'],
     [['--team-id', TEAM, 'extra'], 'unexpected argument: extra'],
   ])('refuses %j', (argv, message) => {
     // Act + Assess

@@ -42,7 +42,7 @@ function isClose(unknown: string, known: string, distance: number): boolean {
   const u = folded(unknown);
   const k = folded(known);
   if (distance <= (k.length <= 5 ? 1 : 2)) return true;
-  if (u.length >= 4 && k.startsWith(u)) return true;
+  if (u.length >= 3 && k.startsWith(u)) return true;
   const words = wordsOf(unknown);
   const knownWords = new Set(wordsOf(known));
   return words.length > 0 && words.some((word) => word.length >= 4) && words.every((word) => knownWords.has(word));
