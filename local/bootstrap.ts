@@ -46,7 +46,7 @@ import {
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { readPepperSecret } from '../lambda/shared/platform/pepper';
-import { closestName } from '../lambda/shared/http/suggest';
+import { closestName } from '../lambda/shared/platform/closest-name';
 import { DEFAULT_PLAN_NAME } from '../lambda/contract/plans';
 import { assignTeamPlan, bootstrapKeyName, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { apiGatewayUsageKeys, operatorApiGatewayClient, usagePlanIdsFrom } from './api-gateway-usage-keys';

@@ -26,7 +26,8 @@ import { requestMetaOf, type ManagementEvent } from './event';
 import { PrefetchedItems } from '../keys/prefetch';
 import type { ItemKey } from '../../contract/tables';
 import { header } from './headers';
-import { acceptedNames, closestName } from './suggest';
+import { acceptedNames } from './accepted-names';
+import { closestName } from '../platform/closest-name';
 import { jsonResponse } from '../../contract/response';
 
 type AnyEvent = ManagementEvent<unknown> & { checkedCaller?: CheckedKey; rateLimitHeaders?: Record<string, string>; prefetched?: PrefetchedItems };

@@ -1,11 +1,10 @@
 /**
- * "Did you mean …?" for a misspelt field or query parameter: the request's
- * own name that an unknown one most likely meant (`grace_days` →
- * `grace_period_days`, `keyId` → `key_id`, `scope` → `scopes`), or
- * undefined when none is close. Only a known name is ever returned, so a
- * suggestion never echoes the request.
+ * "Did you mean …?" for a misspelt name (a body field, a query parameter, a
+ * command-line option): the known name an unknown one most likely meant
+ * (`grace_days` → `grace_period_days`, `keyId` → `key_id`, `scope` →
+ * `scopes`), or undefined when none is close. Only a known name is ever
+ * returned, so a suggestion never echoes the input.
  */
-import type * as z from 'zod/mini';
 
 /** Longer names are not compared (a key value sent as a name, a flood of junk). */
 const MAX_COMPARED_LENGTH = 64;
@@ -57,12 +56,4 @@ export function closestName(unknown: string, known: readonly string[]): string |
     if (isClose(unknown, name, distance) && (best === undefined || distance < best.distance)) best = { name, distance };
   }
   return best?.name;
-}
-
-/** The top-level names an object schema accepts (through `z.pipe`/`then`), or none for any other schema. */
-export function acceptedNames(schema: z.ZodMiniType): string[] {
-  // zod's documented internals for tools (`_zod.def`): an object's shape, a pipe's input.
-  let def = schema._zod.def as { type: string; shape?: Record<string, unknown>; in?: z.ZodMiniType };
-  while (def.type === 'pipe' && def.in) def = def.in._zod.def as typeof def;
-  return def.type === 'object' && def.shape ? Object.keys(def.shape) : [];
 }
