@@ -158,12 +158,10 @@ function beyondSafeIntegers(issue: z.core.$ZodIssue): boolean {
 function detailsOf(error: z.core.$ZodError, body: unknown, options: BodyOptions, names: InputNames): ErrorDetail[] {
   const samePath = (a: z.core.$ZodIssue, b: z.core.$ZodIssue) => a !== b && a.path.join('\0') === b.path.join('\0');
   const issues = error.issues.filter((issue) => !(beyondSafeIntegers(issue) && error.issues.some((other) => samePath(issue, other))));
+  const refused = `is not a ${names.noun} of this request`;
   let suggestions = 0;
   const unknownName = (key: string): string => {
-    const refused = `is not a ${names.noun} of this request`;
-    if (suggestions >= MAX_SUGGESTIONS) return refused;
-    suggestions += 1;
-    const meant = closestName(key, names.accepted);
+    const meant = suggestions++ < MAX_SUGGESTIONS ? closestName(key, names.accepted) : undefined;
     return meant === undefined ? refused : `${refused} (did you mean ${meant}?)`;
   };
   return issues.flatMap((issue) => {
@@ -174,7 +172,7 @@ function detailsOf(error: z.core.$ZodError, body: unknown, options: BodyOptions,
       const readOnly = topLevel ? (options.readOnlyFields ?? {}) : {};
       return issue.keys.map((key) => ({
         field: withoutKeyValues([...issue.path.map(String), key].join('.')),
-        issue: Object.hasOwn(readOnly, key) ? readOnly[key] : topLevel ? unknownName(key) : `is not a ${names.noun} of this request`,
+        issue: Object.hasOwn(readOnly, key) ? readOnly[key] : topLevel ? unknownName(key) : refused,
       }));
     }
     // zod does not report the input by default: look at the body itself.

@@ -36,24 +36,25 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** Whether `unknown` plausibly meant `known`: a typo or two, a prefix of it, or some of its words. */
-function isClose(unknown: string, known: string, distance: number): boolean {
-  const u = folded(unknown);
+/** Whether the unknown name (folded `u`, its `words`) plausibly meant `known`: a typo or two, a prefix of it, or some of its words. */
+function isClose(u: string, words: readonly string[], known: string, distance: number): boolean {
   const k = folded(known);
   if (distance <= (k.length <= 5 ? 1 : 2)) return true;
   if (u.length >= 3 && k.startsWith(u)) return true;
-  const words = wordsOf(unknown);
   const knownWords = new Set(wordsOf(known));
   return words.length > 0 && words.some((word) => word.length >= 4) && words.every((word) => knownWords.has(word));
 }
 
 /** The known name `unknown` most likely meant, or undefined. */
 export function closestName(unknown: string, known: readonly string[]): string | undefined {
-  if (unknown.length > MAX_COMPARED_LENGTH || folded(unknown).length < 2) return undefined;
+  if (unknown.length > MAX_COMPARED_LENGTH) return undefined;
+  const u = folded(unknown);
+  if (u.length < 2) return undefined;
+  const words = wordsOf(unknown);
   let best: { name: string; distance: number } | undefined;
   for (const name of known) {
-    const distance = editDistance(folded(unknown), folded(name));
-    if (isClose(unknown, name, distance) && (best === undefined || distance < best.distance)) best = { name, distance };
+    const distance = editDistance(u, folded(name));
+    if (isClose(u, words, name, distance) && (best === undefined || distance < best.distance)) best = { name, distance };
   }
   return best?.name;
 }
