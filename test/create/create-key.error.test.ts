@@ -64,6 +64,19 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     expect((await usageItem(team.keyId))?.total_requests).toBe(Number(usageBefore?.total_requests) + 1);
   });
 
+  it('missing fields → each "is required", with the values an enum takes', async () => {
+    // Act
+    const response = await call('create', { key: team.key, body: { name: 'Only a name' } });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual([
+      { field: 'type', issue: 'is required (must be "pk" or "sk")' },
+      { field: 'environment', issue: 'is required (must be "test" or "live")' },
+      { field: 'team_id', issue: 'is required' },
+    ]);
+  });
+
   it('two unknown fields → one detail each, at its own name, beside the other problems', async () => {
     // Act
     const response = await call('create', { key: team.key, body: { ...validBody(team), owner: 'me', rate_limit: 0, tier: 'gold' } });

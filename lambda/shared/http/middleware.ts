@@ -179,6 +179,10 @@ function detailsOf(error: z.core.$ZodError, body: unknown, options: BodyOptions,
     if (issue.code === 'invalid_type' && !present(body, issue.path)) {
       return [{ field, issue: 'is required' }];
     }
+    // A missing field of a fixed set of values (an enum, a literal): required, and what it takes.
+    if (issue.code === 'invalid_value' && !present(body, issue.path)) {
+      return [{ field, issue: `is required (${issue.message})` }];
+    }
     return [{ field, issue: issue.message }];
   });
 }
