@@ -56,6 +56,9 @@ export interface HouseFunctionProps {
  * `grantTableActions` and friends.
  */
 export class HouseFunction extends NodejsFunction {
+  /** Whether the function hashes key values (its props): it then reads the pepper, when the stack has one. */
+  readonly hashesKeyValues: boolean;
+
   constructor(scope: Construct, id: string, props: HouseFunctionProps) {
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
       retention: props.logRetention ?? logs.RetentionDays.ONE_YEAR,
@@ -115,6 +118,7 @@ export class HouseFunction extends NodejsFunction {
         logLevel: LogLevel.WARNING,
       },
     });
+    this.hashesKeyValues = props.hashesKeyValues ?? false;
     const xray =
       'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so they are granted on "*".';
     acknowledge(

@@ -58,7 +58,7 @@ export class KeyHandlers extends Construct {
     super(scope, id);
     const { keyTable, auditTable, rotation } = props;
     const common = {
-      // Every function here hashes a presented or a new key value (hashingFunctions).
+      // Every function here hashes a presented or a new key value.
       hashesKeyValues: true,
       logRetention: props.logRetention,
       logRemovalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
@@ -138,12 +138,12 @@ export class KeyHandlers extends Construct {
     };
   }
 
-  /** Every function of this construct, for alarms. */
-  /** Every function here: each hashes a presented or a new key value, so each needs the pepper when there is one. */
+  /** The functions that hash key values (`hashesKeyValues`, which also decides whether their bundles carry the Secrets Manager client): they need the pepper when there is one. */
   get hashingFunctions(): HouseFunction[] {
-    return this.all;
+    return this.all.filter((fn) => fn.hashesKeyValues);
   }
 
+  /** Every function of this construct, for alarms. */
   get all(): HouseFunction[] {
     return [this.generate, this.regenerate, this.delete, this.verify, this.authorizer, this.managementAuthorizer, ...this.readAndEdit];
   }
