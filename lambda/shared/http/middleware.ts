@@ -27,6 +27,7 @@ import { PrefetchedItems } from '../keys/prefetch';
 import type { ItemKey } from '../../contract/tables';
 import { header } from './headers';
 import { acceptedNames } from './accepted-names';
+import { duplicateNames } from './duplicate-names';
 import { closestName } from '../platform/closest-name';
 import { jsonResponse } from '../../contract/response';
 
@@ -206,6 +207,14 @@ export function jsonBody<TSchema extends z.ZodMiniType>(
           `Content-Type must be application/json, got "${withoutKeyValues(contentType).slice(0, 100)}".`,
         );
       }
+      // JSON between systems is UTF-8 (RFC 8259 §8.1), and the body is read as UTF-8: a body sent as another charset would be read wrong.
+      const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1];
+      if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+        throw new ApiError(
+          ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+          `Content-Type charset must be utf-8 (or left out), got "${withoutKeyValues(charset).slice(0, 40)}".`,
+        );
+      }
       const raw = event.body ?? '';
       const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
       if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) {
@@ -222,6 +231,11 @@ export function jsonBody<TSchema extends z.ZodMiniType>(
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         throw new ApiError(ErrorCode.VALIDATION_FAILED, 'The request body must be a JSON object.');
+      }
+      const repeated = duplicateNames(text).map((field) => ({ field: withoutKeyValues(field), issue: 'must be given once' }));
+      if (repeated.length > 0) {
+        const summary = repeated.map((detail) => `${detail.field} ${detail.issue}`).join('; ');
+        throw new ApiError(ErrorCode.VALIDATION_FAILED, `The request is invalid: ${summary}.`, repeated);
       }
       event.input = validated(schemaFor(), parsed, 'field', options);
     },
