@@ -28,6 +28,9 @@ describe('closestName', () => {
     ['teamid', CREATE_FIELDS, 'team_id'],
     ['confirm', ['key_id', 'confirm_deletion', 'reason'], 'confirm_deletion'],
     ['env', CREATE_FIELDS, 'environment'],
+    ['nmae', CREATE_FIELDS, 'name'],
+    ['scpoes', CREATE_FIELDS, 'scopes'],
+    ['revoke_immediatley', ['key_id', 'grace_period_days', 'revoke_immediately'], 'revoke_immediately'],
   ])('%s → %s', (unknown, known, meant) => {
     expect(closestName(unknown, known)).toBe(meant);
   });

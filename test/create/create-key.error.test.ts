@@ -64,6 +64,18 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     expect((await usageItem(team.keyId))?.total_requests).toBe(Number(usageBefore?.total_requests) + 1);
   });
 
+  it.each(['next tuesday', '2027-06-30T23:59:60Z', '2099-01-01T00:00:00', '2001-13-01T00:00:00Z'])(
+    'expires_at %j, not a timestamp → that one issue (not also "must be in the future")',
+    async (value) => {
+      // Act
+      const response = await call('create', { key: team.key, body: { ...validBody(team), expires_at: value } });
+
+      // Assess
+      expect(response.status).toBe(400);
+      expect(response.body.error.details).toEqual([{ field: 'expires_at', issue: 'must be an ISO 8601 timestamp with a time zone, e.g. 2027-01-31T00:00:00Z' }]);
+    },
+  );
+
   it('missing fields → each "is required", with the values an enum takes', async () => {
     // Act
     const response = await call('create', { key: team.key, body: { name: 'Only a name' } });

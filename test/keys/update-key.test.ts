@@ -7,7 +7,7 @@
 import { encodeCursor } from '../../lambda/shared/http/cursor';
 import { call, createKey, newTeam } from '../support/api';
 import { runCommonManagementTests } from '../support/management-matrix';
-import { MANAGER_SCOPES, checkValue, expectStatus, manualClockPerTest, storedKeyState, useValue } from '../support/keys';
+import { MANAGER_SCOPES, checkValue, expectOnlyOneUse, expectStatus, manualClockPerTest, storedKeyState, useValue } from '../support/keys';
 import { auditRecordsOf, keyItem, lookupItemOf } from '../support/store';
 import { callVerify } from '../verify/helpers';
 
@@ -192,6 +192,23 @@ describe('update-api-key: refusals', () => {
       nickname: 'is not a field of this request',
     });
     expect(await storedKeyState(target.id)).toEqual(before);
+  });
+
+  it.each([
+    [{ type: 'pk' }, 'type', 'cannot be changed: it is set when the key is created (create a new key to change it)'],
+    [{ nmae: 'Renamed' }, 'nmae', 'is not a field of this request (did you mean name?)'],
+  ])('only a field an update cannot take (%j) → 400 naming it, and not also "no field to change"', async (change, field, issue) => {
+    // Prepare
+    const team = await newTeam();
+    const before = await storedKeyState(team.keyId);
+
+    // Act
+    const response = await call('update', { key: team.key, body: { key_id: team.keyId, ...change } });
+
+    // Assess
+    expectStatus(response, 400);
+    expect(response.body.error.details).toEqual([{ field, issue }]);
+    expectOnlyOneUse(before, await storedKeyState(team.keyId));
   });
 
   it('an empty change set → 400', async () => {

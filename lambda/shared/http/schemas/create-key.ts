@@ -55,7 +55,8 @@ export function keyFieldSchemas(now: () => Date) {
     expires_at: z.nullable(
       then(
         z.iso
-          .datetime({ offset: true, error: 'must be an ISO 8601 timestamp with a time zone, e.g. 2027-01-31T00:00:00Z' })
+          // abort: a value that is not a timestamp is not also said to be in the past.
+          .datetime({ offset: true, error: 'must be an ISO 8601 timestamp with a time zone, e.g. 2027-01-31T00:00:00Z', abort: true })
           .check(z.refine((value) => Date.parse(value) > now().getTime(), 'must be in the future')),
         (value) => new Date(value).toISOString(),
       ),

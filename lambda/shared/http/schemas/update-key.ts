@@ -23,15 +23,19 @@ export function updateKeyRequestSchema(now: () => Date) {
       is_active: z.optional(z.boolean({ error: 'must be true or false' })),
     })
     .check(
-      z.superRefine((body, ctx) => {
-        if (Object.keys(body).every((field) => field === 'key_id')) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [],
-            message: 'no field to change was sent (send at least one of name, description, scopes, domains, ip_whitelist, rate_limit, expires_at, is_active)',
-          });
-        }
-      }),
+      z.superRefine(
+        (body, ctx) => {
+          if (Object.keys(body).every((field) => field === 'key_id')) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [],
+              message: 'no field to change was sent (send at least one of name, description, scopes, domains, ip_whitelist, rate_limit, expires_at, is_active)',
+            });
+          }
+        },
+        // A body naming a field an update cannot take (type, a misspelt name) did send something to change: that refusal says it.
+        { when: (payload) => !payload.issues.some((issue) => issue.code === 'unrecognized_keys') },
+      ),
     );
 }
 
