@@ -14,6 +14,8 @@ import { acknowledge, policyOf } from './nag';
 
 /** Repository root: the esbuild project root and home of the lock file. */
 const PROJECT_ROOT = path.resolve(__dirname, '..');
+/** The credential chain the bundles use in place of the SDK's (relative to PROJECT_ROOT). */
+export const LAMBDA_CREDENTIALS = 'lambda/shared/platform/lambda-credentials.ts';
 
 
 export interface HouseFunctionProps {
@@ -108,6 +110,10 @@ export class HouseFunction extends NodejsFunction {
           'process.env.TRACER_BUNDLE': JSON.stringify(tracer ? 'on' : 'off'),
           'process.env.PEPPER_BUNDLE': JSON.stringify(keyHashPepperSecretArn && props.hashesKeyValues ? 'on' : 'off'),
         },
+        // The SDK's default credential chain, less the providers a function never uses (profiles, SSO, web
+        // identity files: the STS and SSO clients, about 115 KB per bundle); see lambda/shared/platform/lambda-credentials.ts.
+        // Resolved from the project root, where local bundling runs esbuild.
+        esbuildArgs: { '--alias': `@aws-sdk/credential-provider-node=./${LAMBDA_CREDENTIALS}` },
         target: 'node24',
         format: OutputFormat.CJS,
         // Prefer the ES module build of dependencies (better tree shaking).

@@ -5,7 +5,9 @@
  * metrics, and the pepper secret given to exactly the functions that hash
  * key values.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { promisify } from 'node:util';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createSocket } from 'node:dgram';
 import * as path from 'node:path';
@@ -175,11 +177,11 @@ describe('every alarm has its row in docs/operations.md, "Alarms and what to do"
  * header set) against the test run's DynamoDB Local, and returns its stdout
  * lines and its answer.
  */
-function runAsset(
+async function runAsset(
   handlerName: string,
   event: unknown,
   overrides: Record<string, string> = {},
-): { lines: Record<string, unknown>[]; otherOutput: string[]; result: { statusCode: number; body: string } } {
+): Promise<{ lines: Record<string, unknown>[]; otherOutput: string[]; result: { statusCode: number; body: string } }> {
   const id = functionIds[handlerName];
   const resource = resourcesOf(service.template, 'AWS::Lambda::Function')[id] as { Properties?: FunctionProperties & { Code?: { S3Key?: string } } };
   // The code object is `<asset hash>.zip`; synthesis left the bundle in `asset.<hash>/` of the assembly.
@@ -194,7 +196,8 @@ function runAsset(
       invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:' + process.env.AWS_LAMBDA_FUNCTION_NAME, memoryLimitInMB: '512',
       getRemainingTimeInMillis: () => 10000 };
     handler(${JSON.stringify(event)}, context).then((result) => process.stdout.write('RESULT ' + JSON.stringify(result) + '\\n'));`;
-  const run = spawnSync(process.execPath, ['-e', script], {
+  // Not spawnSync: a test may answer the process's requests (a credentials endpoint) from this one.
+  const run = await promisify(execFile)(process.execPath, ['-e', script], {
     encoding: 'utf8',
     timeout: 30_000,
     env: {
@@ -228,6 +231,13 @@ function runAsset(
   };
 }
 
+/**
+ * DynamoDB Local named as the SDK's own endpoint setting, not DYNAMODB_ENDPOINT (with which the
+ * service gives its client fixed credentials): the client then takes its credentials from the
+ * bundle's default chain, as in Lambda.
+ */
+const SDK_DEFAULT_CREDENTIALS = { DYNAMODB_ENDPOINT: '', AWS_ENDPOINT_URL_DYNAMODB: process.env.DYNAMODB_ENDPOINT ?? '' };
+
 describe('the bundled assets, run as Lambda runs them', () => {
   it('a management call through the bundled generate function writes Powertools JSON lines and EMF on stdout, traced, and no key value', async () => {
     // Prepare: a UDP socket in place of the X-Ray daemon
@@ -243,7 +253,7 @@ describe('the bundled assets, run as Lambda runs them', () => {
       requestContext: { ...fixture.requestContext, requestId: 'api-request-1' },
     };
     // Act
-    const { lines, otherOutput, result } = runAsset('generate-api-key', event, {
+    const { lines, otherOutput, result } = await runAsset('generate-api-key', event, {
       [ENV.POWERTOOLS_LOG_LEVEL]: 'INFO',
       AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.address().port}`,
     });
@@ -275,9 +285,66 @@ describe('the bundled assets, run as Lambda runs them', () => {
     expect(JSON.stringify(traced)).toContain('"name":"DynamoDB"');
   });
 
+  it('a bundle with no keys in its environment takes its credentials from a container credentials endpoint, as the SDK chain does', async () => {
+    // Prepare: a credentials endpoint on loopback (what AWS_CONTAINER_CREDENTIALS_FULL_URI names), giving the test run's access key
+    const requests: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders }> = [];
+    const endpoint = createServer((request, response) => {
+      requests.push({ method: request.method, url: request.url, headers: request.headers });
+      response.setHeader('Content-Type', 'application/json');
+      const expiration = new Date(Date.now() + 3_600_000).toISOString();
+      response.end(JSON.stringify({ AccessKeyId: 'local', SecretAccessKey: 'local', Token: 'session-from-endpoint', Expiration: expiration }));
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    const { port } = endpoint.address() as { port: number };
+    const team = await newTeam();
+    const event = {
+      ...fixture,
+      headers: { ...fixture.headers, Authorization: `Bearer ${team.key}` },
+      body: JSON.stringify({ name: 'Container credentials', type: 'sk', environment: 'live', team_id: team.teamId }),
+    };
+
+    // Act
+    const { result } = await runAsset('generate-api-key', event, {
+      ...SDK_DEFAULT_CREDENTIALS,
+      AWS_ACCESS_KEY_ID: '',
+      AWS_SECRET_ACCESS_KEY: '',
+      AWS_CONTAINER_CREDENTIALS_FULL_URI: `http://127.0.0.1:${port}/credentials`,
+      AWS_CONTAINER_AUTHORIZATION_TOKEN: 'container-token',
+    }).finally(() => endpoint.close());
+
+    // Assess: one request for credentials, with the token; the key table was written with them
+    expect(requests.map(({ method, url, headers }) => ({ method, url, authorization: headers.authorization }))).toEqual([
+      { method: 'GET', url: '/credentials', authorization: 'container-token' },
+    ]);
+    expect(result.statusCode).toBe(201);
+    recordIssuedValue((JSON.parse(result.body) as { data: { key: string } }).data.key);
+  });
+
+  it('a bundle with no credentials anywhere answers 500 and says why in its log', async () => {
+    // Prepare
+    const team = await newTeam();
+    const event = {
+      ...fixture,
+      headers: { ...fixture.headers, Authorization: `Bearer ${team.key}` },
+      body: JSON.stringify({ name: 'No credentials', type: 'sk', environment: 'live', team_id: team.teamId }),
+    };
+
+    // Act
+    const { lines, result } = await runAsset('generate-api-key', event, {
+      ...SDK_DEFAULT_CREDENTIALS,
+      AWS_ACCESS_KEY_ID: '',
+      AWS_SECRET_ACCESS_KEY: '',
+      AWS_EC2_METADATA_DISABLED: 'true',
+    });
+
+    // Assess
+    expect(result.statusCode).toBe(500);
+    expect(JSON.stringify(lines)).toContain('No credentials in the environment, no container credentials endpoint, and instance metadata disabled');
+  });
+
   it('the bundled verify function answers, counts Verifications by code, and logs its sampled DEBUG line when the level allows it', async () => {
     // Act
-    const { lines, result } = runAsset(
+    const { lines, result } = await runAsset(
       'verify-api-key',
       { ...fixture, resource: '/functions/v1/verify-api-key', path: '/functions/v1/verify-api-key', body: JSON.stringify({ key: 'svc_sk_live_00000000_notavalue' }) },
       { [ENV.POWERTOOLS_LOG_LEVEL]: 'DEBUG' },

@@ -430,7 +430,7 @@ describe('functions', () => {
     expect(routeScopesFromEnv({ [ENV.AUTHORIZER_ROUTE_SCOPES]: '{}' })).toEqual([]);
   });
 
-  it('by default the bundles carry no source map and no X-Ray SDK, and no function pays --enable-source-maps at cold start', () => {
+  it('by default the bundles carry no source map, no X-Ray SDK and no credential provider a function cannot use, and no function pays --enable-source-maps at cold start', () => {
     for (const [name, fn] of Object.entries(functionsByHandler(service.stack))) {
       const assetDir = path.join(service.app.outdir, `asset.${(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`);
       const bundle = readFileSync(path.join(assetDir, 'index.js'), 'utf8');
@@ -439,12 +439,17 @@ describe('functions', () => {
         files: readdirSync(assetDir),
         xray: bundle.includes('aws-xray-sdk'),
         secretsManager: bundle.includes('GetSecretValue'),
+        // The SDK's profile, SSO and web identity providers, and the STS and SSO clients they bring: a function has no use for them.
+        stsOrSso: /AssumeRoleWithWebIdentity|GetRoleCredentials/.test(bundle),
+        lambdaCredentialChain: bundle.includes('No credentials in the environment, no container credentials endpoint, and instance metadata disabled'),
         nodeOptions: fn.node.tryGetContext('unused'),
       }).toEqual({
         name,
         files: ['index.js'],
         xray: false,
         secretsManager: false,
+        stsOrSso: false,
+        lambdaCredentialChain: true,
         nodeOptions: undefined,
       });
       expect(JSON.stringify(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Environment ?? {})).not.toContain('NODE_OPTIONS');
