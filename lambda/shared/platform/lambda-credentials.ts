@@ -12,7 +12,7 @@
  * metadata service. Left out are the providers that read profiles, SSO
  * sessions, credential processes and web identity token files: a function
  * has none of those files, and they bring the STS and SSO clients (about
- * 135 KB of every bundle, never run).
+ * 115 KB of every bundle, never run).
  *
  * Exports what the SDK clients import from `@aws-sdk/credential-provider-node`.
  */
