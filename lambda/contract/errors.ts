@@ -69,6 +69,12 @@ export class ApiError extends Error {
   }
 }
 
+/** The 400 for invalid input: every problem, each named in the message ("The request is invalid: a …; b …."). */
+export function invalidRequest(details: ReadonlyArray<ErrorDetail>): ApiError {
+  const summary = details.map((detail) => (detail.field ? `${detail.field} ${detail.issue}` : detail.issue)).join('; ');
+  return new ApiError(ErrorCode.VALIDATION_FAILED, `The request is invalid: ${summary}.`, details);
+}
+
 export interface ErrorBody {
   error: {
     code: ErrorCode;

@@ -4,7 +4,7 @@
  * position (the same attributes, the same partition), so a forged or
  * foreign cursor is a 400, never a read elsewhere.
  */
-import { ApiError, ErrorCode } from '../../contract/errors';
+import { invalidRequest } from '../../contract/errors';
 
 export function encodeCursor(position: Readonly<Record<string, string>>): string {
   return Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
@@ -19,9 +19,7 @@ export function decodeCursor(
   attributes: readonly string[],
   belongs: (position: Record<string, string>) => boolean,
 ): Record<string, string> {
-  const invalid = new ApiError(ErrorCode.VALIDATION_FAILED, 'The request is invalid: cursor is not a cursor this listing returned.', [
-    { field: 'cursor', issue: 'is not a cursor this listing returned' },
-  ]);
+  const invalid = invalidRequest([{ field: 'cursor', issue: 'is not a cursor this listing returned' }]);
   let position: unknown;
   try {
     position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

@@ -11,7 +11,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorDetail } from '../../contract/errors';
+import { ApiError, ErrorCode, errorBody, internalErrorBody, invalidRequest, type ErrorDetail } from '../../contract/errors';
 // What an error echoes from the request passes through withoutKeyValues where the
 // error is made, so no copy of it (the answer, a log line, a trace's error metadata) holds a key value.
 import { errorBodyWithoutKeyValues, withoutKeyValues } from '../platform/redaction';
@@ -233,10 +233,7 @@ export function jsonBody<TSchema extends z.ZodMiniType>(
         throw new ApiError(ErrorCode.VALIDATION_FAILED, 'The request body must be a JSON object.');
       }
       const repeated = duplicateNames(text).map((field) => ({ field: withoutKeyValues(field), issue: 'must be given once' }));
-      if (repeated.length > 0) {
-        const summary = repeated.map((detail) => `${detail.field} ${detail.issue}`).join('; ');
-        throw new ApiError(ErrorCode.VALIDATION_FAILED, `The request is invalid: ${summary}.`, repeated);
-      }
+      if (repeated.length > 0) throw invalidRequest(repeated);
       event.input = validated(schemaFor(), parsed, 'field', options);
     },
   };
@@ -252,7 +249,6 @@ function validated<TSchema extends z.ZodMiniType>(
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = detailsOf(result.error, input, options, { noun, accepted: acceptedNames(schema) });
-  const summary = details.map((d) => (d.field ? `${d.field} ${d.issue}` : d.issue)).join('; ');
   if (options.confirmationField && details.every((d) => d.field === options.confirmationField)) {
     throw new ApiError(
       ErrorCode.CONFIRMATION_REQUIRED,
@@ -260,7 +256,7 @@ function validated<TSchema extends z.ZodMiniType>(
       details,
     );
   }
-  throw new ApiError(ErrorCode.VALIDATION_FAILED, `The request is invalid: ${summary}.`, details);
+  throw invalidRequest(details);
 }
 
 /**

@@ -7,7 +7,7 @@
  * record with each changed field's before and after. A concurrent
  * regenerate, update or delete makes it 409 or 404, never a lost update.
  */
-import { ApiError, ErrorCode, type ErrorDetail } from '../../contract/errors';
+import { ApiError, ErrorCode, invalidRequest, type ErrorDetail } from '../../contract/errors';
 import { KEYS_MANAGE } from '../../contract/scopes';
 import { AuditEventType, auditItem, EDITABLE_FIELDS, type EditableField, type FieldValue, type KeyUpdatedEvent } from '../audit/audit-events';
 import type { VerifiedKey } from '../auth/verify';
@@ -34,10 +34,7 @@ function assertFitsKey(key: KeyItem, input: UpdateKeyRequest): void {
   if (key.type === 'sk' && input.domains !== undefined && input.domains.length > 0) {
     problems.push({ field: 'domains', issue: KEY_TYPE_RULES.domainsOnSk });
   }
-  if (problems.length > 0) {
-    const summary = problems.map((p) => `${p.field} ${p.issue}`).join('; ');
-    throw new ApiError(ErrorCode.VALIDATION_FAILED, `The request is invalid: ${summary}.`, problems);
-  }
+  if (problems.length > 0) throw invalidRequest(problems);
 }
 
 function eventTypeOf(changes: Partial<Record<EditableField, unknown>>): KeyUpdatedEvent['event_type'] {
