@@ -84,9 +84,29 @@ function managementErrors(extra: Record<string, string | true>): ZodOpenApiRespo
   return { ...Object.fromEntries(always), ...Object.fromEntries(own) };
 }
 
-function ok(status: string, description: string, schema: z.ZodType): ZodOpenApiResponsesObject {
-  return { [status]: { description, headers: z.object({ ...commonHeaders, ...rateLimitHeaders }), content: json(schema) } };
+function ok(status: string, description: string, schema: z.ZodType, extraHeaders: Record<string, z.ZodType> = {}): ZodOpenApiResponsesObject {
+  return { [status]: { description, headers: z.object({ ...commonHeaders, ...rateLimitHeaders, ...extraHeaders }), content: json(schema) } };
 }
+
+/** The key's entity tag (lambda/shared/http/preconditions.ts), for an `If-Match` on its next change. */
+const entityTag = {
+  ETag: header('The key\'s revision, quoted (`"3"`): send it back as `If-Match` to change the key only if nobody changed it since'),
+};
+
+const ifMatch = {
+  'If-Match': z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'The `ETag` of `get-api-key` or `update-api-key` (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes',
+    }),
+};
+const preconditionFailed = error(
+  '`PRECONDITION_FAILED`: the key changed since the `If-Match` tag was read (its current tag in `ETag`)',
+  { ETag: header('The key\'s current entity tag') },
+  'PreconditionFailed',
+);
 
 const idempotencyKey = z.object({
   'Idempotency-Key': z
@@ -115,11 +135,12 @@ const operations: Record<string, ZodOpenApiOperationObject> = {
     summary: 'Roll a key to a new value',
     description: 'A new value, shown once; the old one keeps working for the grace period (1–30 days, default 7) unless `revoke_immediately`.',
     tags: ['Keys'],
-    requestParams: { header: idempotencyKey },
+    requestParams: { header: idempotencyKey.extend(ifMatch) },
     requestBody: { required: true, content: json(regenerateKeyRequestSchema) },
     responses: {
       ...ok('200', 'The new value and the transition', regenerateKeyResponseSchema),
       ...managementErrors({ '404': true, '409': '`CONFLICT`: the key is already in a transition', '422': true }),
+      '412': preconditionFailed,
     },
   },
   'delete-api-key': {
@@ -127,10 +148,12 @@ const operations: Record<string, ZodOpenApiOperationObject> = {
     summary: 'Delete a key',
     description: 'Every value stops working at once; metadata kept 90 days, audit two years, usage for good.',
     tags: ['Keys'],
+    requestParams: { header: z.object(ifMatch) },
     requestBody: { required: true, content: json(deleteKeyRequestSchema) },
     responses: {
       ...ok('200', 'What was deleted, with its usage', deleteKeyResponseSchema),
       ...managementErrors({ '404': true, '409': '`CONFLICT`: the team\'s last manager key' }),
+      '412': preconditionFailed,
     },
   },
   'list-api-keys': {
@@ -148,16 +171,18 @@ const operations: Record<string, ZodOpenApiOperationObject> = {
     tags: ['Keys'],
     requestParams: { query: getKeyRequestSchema },
     description: 'A deleted key is answered from its tombstone for 90 days (`state` "deleted", `deleted_at`), then 404.',
-    responses: { ...ok('200', 'The key (never its value)', keyResponseSchema), ...managementErrors({ '404': true }) },
+    responses: { ...ok('200', 'The key (never its value)', keyResponseSchema, entityTag), ...managementErrors({ '404': true }) },
   },
   'update-api-key': {
     operationId: 'updateKey',
     summary: 'Change a key\'s settings, disable or enable it',
     tags: ['Keys'],
+    requestParams: { header: z.object(ifMatch) },
     requestBody: { required: true, content: json(updateKeyRequestSchema(now)) },
     responses: {
-      ...ok('200', 'The key after the change', keyResponseSchema),
+      ...ok('200', 'The key after the change', keyResponseSchema, entityTag),
       ...managementErrors({ '404': true, '409': '`CONFLICT`: the change would leave the team without a manager key, or raced another change' }),
+      '412': preconditionFailed,
     },
   },
   'get-api-key-usage': {

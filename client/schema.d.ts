@@ -228,7 +228,7 @@ export interface components {
         ErrorBody: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "INVALID_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFIRMATION_REQUIRED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "THROTTLED" | "QUOTA_EXCEEDED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "INVALID_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFIRMATION_REQUIRED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "THROTTLED" | "QUOTA_EXCEEDED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
                 /** @description What went wrong, in words */
                 message: string;
                 details: {
@@ -759,6 +759,23 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description `PRECONDITION_FAILED`: the key changed since the `If-Match` tag was read (its current tag in `ETag`) */
+        PreconditionFailed: {
+            headers: {
+                /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                "X-Request-Id": string;
+                /** @description Always `no-store`: some answers carry a key value */
+                "Cache-Control": string;
+                RateLimit?: string;
+                "RateLimit-Policy"?: string;
+                /** @description The key's current entity tag */
+                ETag: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -861,6 +878,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer (with the value nulled) to a repeat of the same request for 24 hours; 422 for a different request */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of `get-api-key` or `update-api-key` (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
+                "If-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -916,6 +935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -927,7 +947,10 @@ export interface operations {
     deleteKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of `get-api-key` or `update-api-key` (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -982,6 +1005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -1058,6 +1082,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    /** @description The key's revision, quoted (`"3"`): send it back as `If-Match` to change the key only if nobody changed it since */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1079,7 +1105,10 @@ export interface operations {
     updateKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of `get-api-key` or `update-api-key` (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1117,6 +1146,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    /** @description The key's revision, quoted (`"3"`): send it back as `If-Match` to change the key only if nobody changed it since */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1143,6 +1174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

@@ -1,5 +1,6 @@
 /** DELETE /functions/v1/delete-api-key — permanently deletes a key (JSON body). */
 import { managementHandler } from '../shared/http/management-handler';
+import { preconditionOf } from '../shared/http/preconditions';
 import { jsonResponse } from '../contract/response';
 import { CONFIRMATION_FIELD, deleteKeyRequestSchema } from '../shared/http/schemas/delete-key';
 import { deleteKey } from '../shared/keys/delete-key';
@@ -10,7 +11,7 @@ export const makeHandler = (services: () => Services) =>
   managementHandler(
     services,
     () => deleteKeyRequestSchema,
-    async (event, deps) => jsonResponse(200, await deleteKey(deps, event.caller, event.input, event.meta), event.meta.requestId),
+    async (event, deps) => jsonResponse(200, await deleteKey(deps, event.caller, event.input, event.meta, preconditionOf(event)), event.meta.requestId),
     { confirmationField: CONFIRMATION_FIELD },
   );
 

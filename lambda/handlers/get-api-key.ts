@@ -1,9 +1,20 @@
 /** GET /functions/v1/get-api-key?key_id= — one key of the caller's team (never its value or hash). */
-import { readRoute } from '../shared/http/management-handler';
+import { dataResponse, managementHandler } from '../shared/http/management-handler';
+import { ETAG_HEADER } from '../shared/http/preconditions';
 import { getKeyRequestSchema } from '../shared/http/schemas/read-keys';
 import { getKey } from '../shared/keys/read-keys';
 import { environmentServices, type Services } from '../shared/platform/services';
 
-export const makeHandler = (services: () => Services) => readRoute(services, getKeyRequestSchema, getKey);
+export const makeHandler = (services: () => Services) =>
+  managementHandler(
+    services,
+    () => getKeyRequestSchema,
+    async (event, deps) => {
+      const { resource, entityTag } = await getKey(deps, event.caller, event.input);
+      // The key's revision, for an If-Match on its next change (http/preconditions.ts).
+      return dataResponse(200, resource, event, deps, {}, { [ETAG_HEADER]: entityTag });
+    },
+    { input: 'query' },
+  );
 
 export const handler = makeHandler(environmentServices);

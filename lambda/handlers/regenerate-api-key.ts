@@ -2,6 +2,7 @@
 import { jsonResponse } from '../contract/response';
 import { idempotencyClaimOf, underIdempotency } from '../shared/http/idempotency';
 import { managementHandler } from '../shared/http/management-handler';
+import { preconditionOf } from '../shared/http/preconditions';
 import { regenerateKeyRequestSchema } from '../shared/http/schemas/regenerate-key';
 import { regenerateKey } from '../shared/keys/regenerate-key';
 import type { Services } from '../shared/platform/services';
@@ -14,7 +15,8 @@ export const makeHandler = (services: () => Services) =>
     async (event, deps) => {
       const claim = idempotencyClaimOf(event, event.caller, 'regenerate-api-key');
       return underIdempotency(deps, claim, event.meta.requestId, async () => {
-        const result = await regenerateKey(deps, event.caller, event.input, event.meta, claim && { claim, status: 200, bodyOf: (body) => body });
+        const idempotent = claim && { claim, status: 200, bodyOf: <T>(body: T) => body };
+        const result = await regenerateKey(deps, event.caller, event.input, event.meta, idempotent, preconditionOf(event));
         return jsonResponse(200, result, event.meta.requestId);
       });
     },

@@ -1,5 +1,6 @@
 /** PATCH /functions/v1/update-api-key — edits, disables or enables a key; answers the key as it now is. */
 import { dataResponse, managementHandler } from '../shared/http/management-handler';
+import { ETAG_HEADER, preconditionOf } from '../shared/http/preconditions';
 import { READ_ONLY_KEY_FIELDS, updateKeyRequestSchema } from '../shared/http/schemas/update-key';
 import { updateKey } from '../shared/keys/update-key';
 import { environmentServices, type Services } from '../shared/platform/services';
@@ -8,8 +9,10 @@ export const makeHandler = (services: () => Services) =>
   managementHandler(
     services,
     (deps) => updateKeyRequestSchema(() => deps.clock.now()),
-    async (event, deps) =>
-      dataResponse(200, await updateKey(deps, event.caller, event.input, event.meta), event, deps),
+    async (event, deps) => {
+      const { resource, entityTag } = await updateKey(deps, event.caller, event.input, event.meta, preconditionOf(event));
+      return dataResponse(200, resource, event, deps, {}, { [ETAG_HEADER]: entityTag });
+    },
     { readOnlyFields: READ_ONLY_KEY_FIELDS },
   );
 

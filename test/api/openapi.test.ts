@@ -73,13 +73,15 @@ describe('docs/openapi.json', () => {
     expect(verify.security).toEqual([]);
   });
 
-  it('create and regenerate take an Idempotency-Key header; the read routes their query parameters', () => {
+  it('create and regenerate take an Idempotency-Key header, the changes of one key an If-Match; the read routes their query parameters', () => {
     const parameters = (handler: string) =>
       operationOf(ROUTES.find((route) => route.handler === handler) as (typeof ROUTES)[number]).parameters?.map(
         (parameter: { in: string; name: string }) => `${parameter.in}:${parameter.name}`,
       );
     expect(parameters('generate-api-key')).toEqual(['header:Idempotency-Key']);
-    expect(parameters('regenerate-api-key')).toEqual(['header:Idempotency-Key']);
+    expect(parameters('regenerate-api-key')).toEqual(['header:Idempotency-Key', 'header:If-Match']);
+    expect(parameters('update-api-key')).toEqual(['header:If-Match']);
+    expect(parameters('delete-api-key')).toEqual(['header:If-Match']);
     expect(parameters('list-api-keys')).toEqual(['query:team_id', 'query:environment', 'query:type', 'query:state', 'query:limit', 'query:cursor']);
     expect(parameters('get-api-key-usage')).toEqual(['query:key_id', 'query:days']);
   });

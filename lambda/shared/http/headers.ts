@@ -19,16 +19,22 @@ export function header(source: { readonly headers?: HeaderMap }, name: string): 
 export type MultiHeaderMap = Readonly<Record<string, readonly string[] | undefined>> | null | undefined;
 
 /**
- * How many times the request carries header `name` (any casing): from
+ * Every value of header `name` (any casing), in order: from
  * `multiValueHeaders` when the event has them (API Gateway and the local
  * server always do), else from `headers`.
  */
-export function headerCount(source: { readonly headers?: HeaderMap; readonly multiValueHeaders?: MultiHeaderMap }, name: string): number {
+export function headerValues(source: { readonly headers?: HeaderMap; readonly multiValueHeaders?: MultiHeaderMap }, name: string): string[] {
   const wanted = name.toLowerCase();
+  const values: string[] = [];
   if (source.multiValueHeaders) {
-    let count = 0;
-    for (const [key, values] of Object.entries(source.multiValueHeaders)) if (key.toLowerCase() === wanted) count += values?.length ?? 0;
-    return count;
+    for (const [key, list] of Object.entries(source.multiValueHeaders)) if (key.toLowerCase() === wanted) values.push(...(list ?? []));
+    return values;
   }
-  return Object.keys(source.headers ?? {}).filter((key) => key.toLowerCase() === wanted).length;
+  for (const [key, value] of Object.entries(source.headers ?? {})) if (key.toLowerCase() === wanted && value !== undefined) values.push(value);
+  return values;
+}
+
+/** How many times the request carries header `name` (any casing). */
+export function headerCount(source: { readonly headers?: HeaderMap; readonly multiValueHeaders?: MultiHeaderMap }, name: string): number {
+  return headerValues(source, name).length;
 }

@@ -62,9 +62,10 @@ export function dataResponse(
   event: Pick<ManagementEvent<unknown>, 'meta'>,
   services: Pick<Services, 'clock'>,
   meta: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): APIGatewayProxyResult {
   const requestId = event.meta.requestId;
-  return jsonResponse(status, { data, meta: { timestamp: services.clock.now().toISOString(), request_id: requestId, ...meta } }, requestId);
+  return jsonResponse(status, { data, meta: { timestamp: services.clock.now().toISOString(), request_id: requestId, ...meta } }, requestId, headers);
 }
 
 /**

@@ -15,6 +15,7 @@ import { assertEnvironmentReach, notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
 import type { DeleteKeyRequest } from '../http/schemas/delete-key';
+import { assertPrecondition, entityTagOf, preconditionFailed, type Precondition } from '../http/preconditions';
 import { errorField } from '../platform/observability';
 import type { Services } from '../platform/services';
 import { usageFigures } from '../usage/usage-figures';
@@ -43,11 +44,18 @@ export interface DeleteResponse {
   };
 }
 
-export async function deleteKey(services: Services, caller: VerifiedKey, input: DeleteKeyRequest, meta: RequestMeta): Promise<DeleteResponse> {
+export async function deleteKey(
+  services: Services,
+  caller: VerifiedKey,
+  input: DeleteKeyRequest,
+  meta: RequestMeta,
+  precondition?: Precondition,
+): Promise<DeleteResponse> {
   const now = services.clock.now();
   const key = await services.keys.getLiveKey(input.key_id, caller.team_id, now);
   if (!key) throw notFound(input.key_id);
   assertEnvironmentReach(caller, key.environment);
+  assertPrecondition(precondition, key);
 
   // Keep the team manageable (keys/managers.ts).
   const survivor = isActingManager(key) ? await survivingManager(services, key, caller, now, 'deleting') : undefined;
@@ -81,6 +89,7 @@ export async function deleteKey(services: Services, caller: VerifiedKey, input: 
     const current = await services.keys.getKey(key.id);
     if (!current || current.state !== 'active') throw notFound(input.key_id);
     if (outcome.survivorLost) throw lastManagerConflict('deleting');
+    if (precondition && !precondition.any) throw preconditionFailed(entityTagOf(current));
     throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; retry.');
   }
 

@@ -14,6 +14,7 @@ import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
 import { KEY_TYPE_RULES } from '../http/schemas/create-key';
 import type { UpdateKeyRequest } from '../http/schemas/update-key';
+import { assertPrecondition, entityTagOf, preconditionFailed, type Precondition } from '../http/preconditions';
 import type { Services } from '../platform/services';
 import { assertGrantable, notFound } from '../auth/authorization';
 import { isManager } from './key-records';
@@ -43,9 +44,22 @@ function eventTypeOf(changes: Partial<Record<EditableField, unknown>>): KeyUpdat
   return AuditEventType.KEY_UPDATED;
 }
 
-export async function updateKey(services: Services, caller: VerifiedKey, input: UpdateKeyRequest, meta: RequestMeta): Promise<KeyResource> {
+/** The key after the change, and its entity tag (http/preconditions.ts). */
+export interface UpdatedKey {
+  readonly resource: KeyResource;
+  readonly entityTag: string;
+}
+
+export async function updateKey(
+  services: Services,
+  caller: VerifiedKey,
+  input: UpdateKeyRequest,
+  meta: RequestMeta,
+  precondition?: Precondition,
+): Promise<UpdatedKey> {
   const now = services.clock.now();
   const key = await reachableKey(services, caller, input.key_id, now);
+  assertPrecondition(precondition, key);
   assertFitsKey(key, input);
   if (input.scopes !== undefined) assertGrantable(caller, input.scopes);
 
@@ -59,7 +73,7 @@ export async function updateKey(services: Services, caller: VerifiedKey, input: 
   }
   const usage = await services.usage.readUsage(key.id, now);
   // Nothing differs from what is stored: nothing to write or audit.
-  if (Object.keys(changes).length === 0) return keyResource(key, usage, now);
+  if (Object.keys(changes).length === 0) return { resource: keyResource(key, usage, now), entityTag: entityTagOf(key) };
 
   const after: KeyItem = { ...key, ...changes, updated_at: now.toISOString() };
   after.is_manager = isManager(after.type, after.scopes);
@@ -87,7 +101,10 @@ export async function updateKey(services: Services, caller: VerifiedKey, input: 
     const current = await services.keys.getLiveKey(key.id, caller.team_id, services.clock.now());
     if (!current) throw notFound(input.key_id);
     if (outcome.survivorLost) throw lastManagerConflict('disabling or demoting');
+    // It changed after it was read: the request's If-Match no longer holds.
+    if (precondition && !precondition.any) throw preconditionFailed(entityTagOf(current));
     throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; read it again and retry.');
   }
-  return keyResource({ ...after, revision: (key.revision ?? 0) + 1 }, usage, now);
+  const written = { ...after, revision: (key.revision ?? 0) + 1 };
+  return { resource: keyResource(written, usage, now), entityTag: entityTagOf(written) };
 }

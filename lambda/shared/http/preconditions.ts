@@ -1,0 +1,79 @@
+/**
+ * Optimistic concurrency on a key (RFC 9110 §13.1.1): `get-api-key` and
+ * `update-api-key` answer with an `ETag` naming the key's revision, and a
+ * change sent with `If-Match` is made only while the key is still at one of
+ * the tags given (`*`: whatever its revision). Otherwise 412, and nothing
+ * is written but the caller's use. Two people editing the same key's scopes
+ * from the console no longer lose one another's change without a word.
+ *
+ * The tag names the revision of the key's settings and state: every update,
+ * regeneration and deletion moves it, its use does not (`last_used_at` and
+ * usage figures change without it), nor does the end of a grace period.
+ * Answers are `Cache-Control: no-store`, so no cache ever validates with it.
+ */
+import { ApiError, ErrorCode } from '../../contract/errors';
+import type { KeyItem } from '../keys/model';
+import { headerValues, type HeaderMap, type MultiHeaderMap } from './headers';
+
+export const IF_MATCH_HEADER = 'If-Match';
+export const ETAG_HEADER = 'ETag';
+
+/** What `If-Match` asks for: any current key, or one at one of these tags. */
+export type Precondition = { readonly any: true } | { readonly any: false; readonly tags: readonly string[] };
+
+/** The key's entity tag: its revision, quoted (`"3"`). */
+export function entityTagOf(key: Pick<KeyItem, 'revision'>): string {
+  return `"${key.revision ?? 0}"`;
+}
+
+/** `ETag` of `key`, as response headers. */
+export function entityTagHeaders(key: Pick<KeyItem, 'revision'>): Record<string, string> {
+  return { [ETAG_HEADER]: entityTagOf(key) };
+}
+
+/** One entity tag at `lastIndex`, then a comma or the end: `W/` (weak) and the quoted tag. */
+const ENTITY_TAG = /\s*(W\/)?("[\x21\x23-\x7e\x80-\xff]*")\s*(?:,|$)/y;
+
+const malformed = () =>
+  new ApiError(ErrorCode.VALIDATION_FAILED, 'The If-Match header must be * or a list of entity tags, such as "3", as the ETag header gave them.', [
+    { field: IF_MATCH_HEADER, issue: 'must be * or a list of entity tags, such as "3"' },
+  ]);
+
+/**
+ * The request's `If-Match` (every occurrence, joined as one list), or
+ * undefined without one. Weak tags (`W/"3"`) are accepted and never match
+ * (If-Match compares strongly).
+ */
+export function preconditionOf(event: { readonly headers?: HeaderMap; readonly multiValueHeaders?: MultiHeaderMap }): Precondition | undefined {
+  const values = headerValues(event, IF_MATCH_HEADER);
+  if (values.length === 0) return undefined;
+  const text = values.join(', ').trim();
+  if (text === '*') return { any: true };
+  if (text === '' || text.length > 1024) throw malformed();
+  const tags: string[] = [];
+  ENTITY_TAG.lastIndex = 0;
+  while (ENTITY_TAG.lastIndex < text.length) {
+    const start = ENTITY_TAG.lastIndex;
+    const match = ENTITY_TAG.exec(text);
+    if (!match || ENTITY_TAG.lastIndex === start) throw malformed();
+    if (!match[1]) tags.push(match[2] as string);
+  }
+  return { any: false, tags };
+}
+
+/** The 412: the key is no longer at a tag the request named; `current` is its tag now. */
+export function preconditionFailed(current: string): ApiError {
+  return new ApiError(
+    ErrorCode.PRECONDITION_FAILED,
+    `The key changed since it was read: If-Match does not match the key's ETag ${current}. Read it again, then send the change again if it still applies.`,
+    [{ field: IF_MATCH_HEADER, issue: `does not match the key's ETag ${current}` }],
+    { [ETAG_HEADER]: current },
+  );
+}
+
+/** Throws the 412 unless `key` satisfies the request's `If-Match` (no header: always). */
+export function assertPrecondition(precondition: Precondition | undefined, key: Pick<KeyItem, 'revision'>): void {
+  if (precondition === undefined || precondition.any) return;
+  const current = entityTagOf(key);
+  if (!precondition.tags.includes(current)) throw preconditionFailed(current);
+}
