@@ -26,6 +26,8 @@ export function KeyPage({
   onSignOut: () => void;
 }) {
   const [key, setKey] = useState<ApiKey | undefined>();
+  // The key's ETag as read: Settings sends it as If-Match, so a save never undoes a change made since.
+  const [entityTag, setEntityTag] = useState<string | undefined>();
   const [usage, setUsage] = useState<Usage | undefined>();
   const [events, setEvents] = useState<AuditEvent[]>([]);
   const [problem, setProblem] = useState<Problem>();
@@ -43,6 +45,7 @@ export function KeyPage({
         return;
       }
       setKey(got.data.data);
+      setEntityTag(got.response.headers.get('ETag') ?? undefined);
       if (used.data) setUsage(used.data.data);
       if (audit.data) setEvents(audit.data.data);
       const failed = [used, audit].find((answer) => answer.error);
@@ -120,7 +123,7 @@ export function KeyPage({
       </section>
 
       <Roll api={api} apiKey={key} onRolled={(value) => (setIssued(value), void load())} />
-      <Settings api={api} apiKey={key} onChanged={() => void load()} />
+      <Settings api={api} apiKey={key} entityTag={entityTag} onChanged={() => void load()} />
       <AuditTrail events={events} />
       <Delete api={api} apiKey={key} self={key.id === session.keyId} onDeleted={() => (key.id === session.keyId ? onSignOut() : navigate('#/keys'))} />
     </main>
@@ -201,7 +204,11 @@ function Roll({ api, apiKey, onRolled }: { api: ApiClient; apiKey: ApiKey; onRol
   );
 }
 
-function Settings({ api, apiKey, onChanged }: { api: ApiClient; apiKey: ApiKey; onChanged: () => void }) {
+/** What a save refused with 412 says: the page's values stay in the form, so the change can be made again after a reload. */
+const CHANGED_ELSEWHERE =
+  'Not saved: the key was changed elsewhere after this page loaded, and saving would have undone that change. Reload the page to see the key as it is now, then make your change again.';
+
+function Settings({ api, apiKey, entityTag, onChanged }: { api: ApiClient; apiKey: ApiKey; entityTag: string | undefined; onChanged: () => void }) {
   const initial = {
     name: apiKey.name,
     description: apiKey.description,
@@ -218,12 +225,16 @@ function Settings({ api, apiKey, onChanged }: { api: ApiClient; apiKey: ApiKey; 
   if (apiKey.state === 'deleted') return null;
   const set = (name: keyof typeof form) => (event: Event) => setForm({ ...form, [name]: (event.currentTarget as HTMLInputElement).value });
 
-  const send = async (body: Record<string, unknown>, done: string) => {
+  // `guarded`: sent with If-Match. A save is (its values come from the page's view of the key); disable and enable are not (each says the one value wanted).
+  const send = async (body: Record<string, unknown>, done: string, guarded: boolean) => {
     setProblem(undefined);
     setSaved('');
     try {
-      const { error, response } = await api.PATCH('/functions/v1/update-api-key', { body: { key_id: apiKey.id, ...body } });
-      if (error) setProblem(problemOf(error, response));
+      const { error, response } = await api.PATCH('/functions/v1/update-api-key', {
+        params: { header: guarded && entityTag ? { 'If-Match': entityTag } : {} },
+        body: { key_id: apiKey.id, ...body },
+      });
+      if (error) setProblem(response.status === 412 ? CHANGED_ELSEWHERE : problemOf(error, response));
       else {
         setSaved(done);
         onChanged();
@@ -248,7 +259,7 @@ function Settings({ api, apiKey, onChanged }: { api: ApiClient; apiKey: ApiKey; 
       setProblem('Nothing to save: no field was changed.');
       return;
     }
-    void send(changes, 'Saved.');
+    void send(changes, 'Saved.', true);
   };
 
   return (
@@ -256,11 +267,11 @@ function Settings({ api, apiKey, onChanged }: { api: ApiClient; apiKey: ApiKey; 
       <h2 id="settings-title">Settings</h2>
       <div class="actions">
         {apiKey.is_active ? (
-          <button type="button" class="secondary" onClick={() => void send({ is_active: false }, 'Disabled: every value of the key is refused until it is enabled.')}>
+          <button type="button" class="secondary" onClick={() => void send({ is_active: false }, 'Disabled: every value of the key is refused until it is enabled.', false)}>
             Disable key
           </button>
         ) : (
-          <button type="button" onClick={() => void send({ is_active: true }, 'Enabled.')}>
+          <button type="button" onClick={() => void send({ is_active: true }, 'Enabled.', false)}>
             Enable key
           </button>
         )}

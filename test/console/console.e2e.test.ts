@@ -256,6 +256,35 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(shownAfter).toBe('never');
   });
 
+  it('a save after someone else changed the key is refused (If-Match, 412) and says so; the other change stays', async () => {
+    // Prepare: the page has read the key; another manager then changes it through the API
+    const readKey = async () => (await requestTo(running.baseUrl, 'GET', `/functions/v1/get-api-key?key_id=${created.id}`, { headers: { Authorization: `Bearer ${boot.key}` } })).body.data;
+    const elsewhere = await requestTo(running.baseUrl, 'PATCH', '/functions/v1/update-api-key', {
+      headers: { Authorization: `Bearer ${boot.key}` },
+      body: { key_id: created.id, description: 'Changed elsewhere' },
+    });
+    const before = await readKey();
+
+    // Act
+    await page.getByLabel('rate_limit').fill('300');
+    const answered = page.waitForResponse((response) => response.url().includes('/update-api-key'));
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const status = (await answered).status();
+    const shown = await page.getByRole('alert').filter({ hasText: 'Not saved' }).innerText();
+    const after = await readKey();
+    await page.reload();
+    await page.getByLabel('rate_limit').waitFor();
+    const reloaded = await page.getByLabel('description').inputValue();
+
+    // Assess
+    expect(elsewhere.status).toBe(200);
+    expect(status).toBe(412);
+    expect(shown).toContain('Not saved: the key was changed elsewhere after this page loaded');
+    expect(after).toEqual(before);
+    expect(after.description).toBe('Changed elsewhere');
+    expect(reloaded).toBe('Changed elsewhere');
+  });
+
   it('edits a setting, then lists the team’s keys with filters and paging', async () => {
     // Act
     await page.getByLabel('rate_limit').fill('250');
