@@ -15,12 +15,12 @@ describe('If-Match: the header read', () => {
   const of = (...values: string[]) => preconditionOf({ multiValueHeaders: { 'If-Match': values } });
 
   it.each([
-    [['"3"'], { any: false, tags: ['"3"'] }],
-    [['"3", "4"'], { any: false, tags: ['"3"', '"4"'] }],
-    [['"3"', '"5"'], { any: false, tags: ['"3"', '"5"'] }],
-    [['W/"3"'], { any: false, tags: [] }],
-    [['W/"3", "4"'], { any: false, tags: ['"4"'] }],
-    [['"a,b"'], { any: false, tags: ['"a,b"'] }],
+    [['"3"'], { any: false, tags: ['"3"'], weak: [] }],
+    [['"3", "4"'], { any: false, tags: ['"3"', '"4"'], weak: [] }],
+    [['"3"', '"5"'], { any: false, tags: ['"3"', '"5"'], weak: [] }],
+    [['W/"3"'], { any: false, tags: [], weak: ['"3"'] }],
+    [['W/"3", "4"'], { any: false, tags: ['"4"'], weak: ['"3"'] }],
+    [['"a,b"'], { any: false, tags: ['"a,b"'], weak: [] }],
     [['*'], { any: true }],
   ])('%j → %j', (values, expected) => {
     expect(of(...values)).toEqual(expected);
@@ -28,7 +28,7 @@ describe('If-Match: the header read', () => {
 
   it('no header → no condition', () => {
     expect(preconditionOf({ multiValueHeaders: {} })).toBeUndefined();
-    expect(preconditionOf({ headers: { 'if-match': '"1"' } })).toEqual({ any: false, tags: ['"1"'] });
+    expect(preconditionOf({ headers: { 'if-match': '"1"' } })).toEqual({ any: false, tags: ['"1"'], weak: [] });
   });
 
   it.each([
@@ -106,6 +106,7 @@ describe('ETag and If-Match on a key', () => {
 
     // Assess
     expect([weak.status, listed.status, any.status]).toEqual([412, 200, 200]);
+    expect(weak.body.error.message).toBe(`If-Match named the key's ETag as a weak tag (W/${tag}), which never matches: send it as the ETag header gave it, ${tag}.`);
     expect(any.body.data.name).toBe('Any');
   });
 

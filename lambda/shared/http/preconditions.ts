@@ -19,7 +19,7 @@ export const IF_MATCH_HEADER = 'If-Match';
 export const ETAG_HEADER = 'ETag';
 
 /** What `If-Match` asks for: any current key, or one at one of these tags. */
-export type Precondition = { readonly any: true } | { readonly any: false; readonly tags: readonly string[] };
+export type Precondition = { readonly any: true } | { readonly any: false; readonly tags: readonly string[]; readonly weak: readonly string[] };
 
 /** The key's entity tag: its revision, quoted (`"3"`). */
 export function entityTagOf(key: Pick<KeyItem, 'revision'>): string {
@@ -51,14 +51,15 @@ export function preconditionOf(event: { readonly headers?: HeaderMap; readonly m
   if (text === '*') return { any: true };
   if (text === '' || text.length > 1024) throw malformed();
   const tags: string[] = [];
+  const weak: string[] = [];
   ENTITY_TAG.lastIndex = 0;
   while (ENTITY_TAG.lastIndex < text.length) {
     const start = ENTITY_TAG.lastIndex;
     const match = ENTITY_TAG.exec(text);
     if (!match || ENTITY_TAG.lastIndex === start) throw malformed();
-    if (!match[1]) tags.push(match[2] as string);
+    (match[1] ? weak : tags).push(match[2] as string);
   }
-  return { any: false, tags };
+  return { any: false, tags, weak };
 }
 
 /** The 412: the key is no longer at a tag the request named; `current` is its tag now. */
@@ -75,5 +76,15 @@ export function preconditionFailed(current: string): ApiError {
 export function assertPrecondition(precondition: Precondition | undefined, key: Pick<KeyItem, 'revision'>): void {
   if (precondition === undefined || precondition.any) return;
   const current = entityTagOf(key);
-  if (!precondition.tags.includes(current)) throw preconditionFailed(current);
+  if (precondition.tags.includes(current)) return;
+  // The key's own tag, weakened on the way (a proxy that compresses may do so): say that, not that the key changed.
+  if (precondition.weak.includes(current)) {
+    throw new ApiError(
+      ErrorCode.PRECONDITION_FAILED,
+      `If-Match named the key's ETag as a weak tag (W/${current}), which never matches: send it as the ETag header gave it, ${current}.`,
+      [{ field: IF_MATCH_HEADER, issue: `is a weak tag (W/${current}), which never matches` }],
+      { [ETAG_HEADER]: current },
+    );
+  }
+  throw preconditionFailed(current);
 }
