@@ -206,7 +206,7 @@ function Roll({ api, apiKey, onRolled }: { api: ApiClient; apiKey: ApiKey; onRol
 
 /** What a save refused with 412 says: the page's values stay in the form, so the change can be made again after a reload. */
 const CHANGED_ELSEWHERE =
-  'Not saved: the key was changed elsewhere after this page loaded, and saving would have undone that change. Reload the page to see the key as it is now, then make your change again.';
+  'Not saved: the key was changed elsewhere after this page loaded. Reload the page to see the key as it is now, then make your change again.';
 
 function Settings({ api, apiKey, entityTag, onChanged }: { api: ApiClient; apiKey: ApiKey; entityTag: string | undefined; onChanged: () => void }) {
   const initial = {
