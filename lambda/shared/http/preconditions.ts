@@ -63,7 +63,7 @@ export function preconditionOf(event: { readonly headers?: HeaderMap; readonly m
 }
 
 /** The 412: the key is no longer at a tag the request named; `current` is its tag now. */
-export function preconditionFailed(current: string): ApiError {
+function preconditionFailed(current: string): ApiError {
   return new ApiError(
     ErrorCode.PRECONDITION_FAILED,
     `The key changed since it was read: If-Match does not match the key's ETag ${current}. Read it again, then send the change again if it still applies.`,

@@ -15,7 +15,7 @@ import { assertEnvironmentReach, notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
 import type { DeleteKeyRequest } from '../http/schemas/delete-key';
-import { assertPrecondition, entityTagOf, preconditionFailed, type Precondition } from '../http/preconditions';
+import { assertPrecondition, type Precondition } from '../http/preconditions';
 import { errorField } from '../platform/observability';
 import type { Services } from '../platform/services';
 import { usageFigures } from '../usage/usage-figures';
@@ -89,7 +89,7 @@ export async function deleteKey(
     const current = await services.keys.getKey(key.id);
     if (!current || current.state !== 'active') throw notFound(input.key_id);
     if (outcome.survivorLost) throw lastManagerConflict('deleting');
-    if (precondition && !precondition.any) throw preconditionFailed(entityTagOf(current));
+    assertPrecondition(precondition, current);
     throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; retry.');
   }
 

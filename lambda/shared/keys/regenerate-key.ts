@@ -15,7 +15,7 @@ import { assertEnvironmentReach, notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
 import { idempotencyRecord } from '../http/idempotency';
-import { assertPrecondition, entityTagOf, preconditionFailed, type Precondition } from '../http/preconditions';
+import { assertPrecondition, type Precondition } from '../http/preconditions';
 import type { IdempotentAnswer } from './create-key';
 import type { RegenerateKeyRequest } from '../http/schemas/regenerate-key';
 import { MS_PER_DAY } from '../platform/clock';
@@ -149,7 +149,7 @@ export async function regenerateKey(
     // Lost a race: another regenerate or a delete committed first.
     const current = await services.keys.getLiveKey(key.id, caller.team_id, services.clock.now());
     if (!current) throw notFound(input.key_id);
-    if (precondition && !precondition.any) throw preconditionFailed(entityTagOf(current));
+    assertPrecondition(precondition, current);
     if (inLiveTransition(current, services.clock.now())) throw inTransitionConflict(current);
     throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; retry.');
   }

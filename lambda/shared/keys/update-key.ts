@@ -14,7 +14,7 @@ import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
 import { KEY_TYPE_RULES } from '../http/schemas/create-key';
 import type { UpdateKeyRequest } from '../http/schemas/update-key';
-import { assertPrecondition, entityTagOf, preconditionFailed, type Precondition } from '../http/preconditions';
+import { assertPrecondition, entityTagOf, type Precondition } from '../http/preconditions';
 import type { Services } from '../platform/services';
 import { assertGrantable, notFound } from '../auth/authorization';
 import { isManager } from './key-records';
@@ -101,8 +101,8 @@ export async function updateKey(
     const current = await services.keys.getLiveKey(key.id, caller.team_id, services.clock.now());
     if (!current) throw notFound(input.key_id);
     if (outcome.survivorLost) throw lastManagerConflict('disabling or demoting');
-    // It changed after it was read: the request's If-Match no longer holds.
-    if (precondition && !precondition.any) throw preconditionFailed(entityTagOf(current));
+    // Changed after it was read: 412 when the request's If-Match no longer holds.
+    assertPrecondition(precondition, current);
     throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; read it again and retry.');
   }
   const written = { ...after, revision: (key.revision ?? 0) + 1 };
