@@ -12,6 +12,7 @@
  * Answers are `Cache-Control: no-store`, so no cache ever validates with it.
  */
 import { ApiError, ErrorCode } from '../../contract/errors';
+import type { KeyResource } from '../keys/key-view';
 import type { KeyItem } from '../keys/model';
 import { headerValues, type HeaderMap, type MultiHeaderMap } from './headers';
 
@@ -24,11 +25,6 @@ export type Precondition = { readonly any: true } | { readonly any: false; reado
 /** The key's entity tag: its revision, quoted (`"3"`). */
 export function entityTagOf(key: Pick<KeyItem, 'revision'>): string {
   return `"${key.revision ?? 0}"`;
-}
-
-/** `ETag` of `key`, as response headers. */
-export function entityTagHeaders(key: Pick<KeyItem, 'revision'>): Record<string, string> {
-  return { [ETAG_HEADER]: entityTagOf(key) };
 }
 
 /** One entity tag at `lastIndex`, then a comma or the end: `W/` (weak) and the quoted tag. */
@@ -62,14 +58,15 @@ export function preconditionOf(event: { readonly headers?: HeaderMap; readonly m
   return { any: false, tags, weak };
 }
 
-/** The 412: the key is no longer at a tag the request named; `current` is its tag now. */
-function preconditionFailed(current: string): ApiError {
-  return new ApiError(
-    ErrorCode.PRECONDITION_FAILED,
-    `The key changed since it was read: If-Match does not match the key's ETag ${current}. Read it again, then send the change again if it still applies.`,
-    [{ field: IF_MATCH_HEADER, issue: `does not match the key's ETag ${current}` }],
-    { [ETAG_HEADER]: current },
-  );
+/** A key's resource with its entity tag: what get-api-key and update-api-key answer (the tag in `ETag`). */
+export interface TaggedKey {
+  readonly resource: KeyResource;
+  readonly entityTag: string;
+}
+
+/** The 412, with the key's current tag in `ETag`. */
+function preconditionFailed(current: string, message: string, issue: string): ApiError {
+  return new ApiError(ErrorCode.PRECONDITION_FAILED, message, [{ field: IF_MATCH_HEADER, issue }], { [ETAG_HEADER]: current });
 }
 
 /** Throws the 412 unless `key` satisfies the request's `If-Match` (no header: always). */
@@ -79,12 +76,15 @@ export function assertPrecondition(precondition: Precondition | undefined, key: 
   if (precondition.tags.includes(current)) return;
   // The key's own tag, weakened on the way (a proxy that compresses may do so): say that, not that the key changed.
   if (precondition.weak.includes(current)) {
-    throw new ApiError(
-      ErrorCode.PRECONDITION_FAILED,
+    throw preconditionFailed(
+      current,
       `If-Match named the key's ETag as a weak tag (W/${current}), which never matches: send it as the ETag header gave it, ${current}.`,
-      [{ field: IF_MATCH_HEADER, issue: `is a weak tag (W/${current}), which never matches` }],
-      { [ETAG_HEADER]: current },
+      `is a weak tag (W/${current}), which never matches`,
     );
   }
-  throw preconditionFailed(current);
+  throw preconditionFailed(
+    current,
+    `The key changed since it was read: If-Match does not match the key's ETag ${current}. Read it again, then send the change again if it still applies.`,
+    `does not match the key's ETag ${current}`,
+  );
 }

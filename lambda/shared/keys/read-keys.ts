@@ -11,7 +11,7 @@ import type { VerifiedKey } from '../auth/verify';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import type { GetKeyRequest, ListKeysRequest } from '../http/schemas/read-keys';
 import type { Services } from '../platform/services';
-import { entityTagOf } from '../http/preconditions';
+import { entityTagOf, type TaggedKey } from '../http/preconditions';
 import { ttlExpired } from './key-store';
 import { keyResource, keyStateOf, type KeyResource } from './key-view';
 import type { KeyItem } from './model';
@@ -43,7 +43,7 @@ export async function keptKey(services: Services, caller: VerifiedKey, keyId: st
  * days: `state` "deleted" and `deleted_at`, as the list shows it), so a
  * deleted key's page can still be read beside its usage and audit trail.
  */
-export async function getKey(services: Services, caller: VerifiedKey, input: GetKeyRequest): Promise<{ resource: KeyResource; entityTag: string }> {
+export async function getKey(services: Services, caller: VerifiedKey, input: GetKeyRequest): Promise<TaggedKey> {
   const now = services.clock.now();
   const key = await keptKey(services, caller, input.key_id, now);
   if (!key) throw notFound(input.key_id);

@@ -14,12 +14,12 @@ import type { VerifiedKey } from '../auth/verify';
 import { actorOf, type RequestMeta } from '../http/event';
 import { KEY_TYPE_RULES } from '../http/schemas/create-key';
 import type { UpdateKeyRequest } from '../http/schemas/update-key';
-import { assertPrecondition, entityTagOf, type Precondition } from '../http/preconditions';
+import { assertPrecondition, entityTagOf, type Precondition, type TaggedKey } from '../http/preconditions';
 import type { Services } from '../platform/services';
 import { assertGrantable, notFound } from '../auth/authorization';
 import { isManager } from './key-records';
 import { inLiveTransition, type EditableKeyFields } from './key-store';
-import { keyResource, type KeyResource } from './key-view';
+import { keyResource } from './key-view';
 import { isActingManager, lastManagerConflict, survivingManager } from './managers';
 import type { KeyItem } from './model';
 import { reachableKey } from './read-keys';
@@ -44,19 +44,13 @@ function eventTypeOf(changes: Partial<Record<EditableField, unknown>>): KeyUpdat
   return AuditEventType.KEY_UPDATED;
 }
 
-/** The key after the change, and its entity tag (http/preconditions.ts). */
-export interface UpdatedKey {
-  readonly resource: KeyResource;
-  readonly entityTag: string;
-}
-
 export async function updateKey(
   services: Services,
   caller: VerifiedKey,
   input: UpdateKeyRequest,
   meta: RequestMeta,
   precondition?: Precondition,
-): Promise<UpdatedKey> {
+): Promise<TaggedKey> {
   const now = services.clock.now();
   const key = await reachableKey(services, caller, input.key_id, now);
   assertPrecondition(precondition, key);
