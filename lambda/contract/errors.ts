@@ -65,7 +65,12 @@ export class ApiError extends Error {
     /** Extra response headers, e.g. `Retry-After` or `Allow`. */
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
+    // An expected answer, not a fault: its code and message say where it came from, so no stack is captured (it cost
+    // every 4xx about a tenth of the local 401 path's time).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
     this.status = STATUS_BY_CODE[code];
   }
