@@ -9,9 +9,11 @@
  *    document client, built with the same esbuild settings: size, and module
  *    load time in fresh Node processes, interleaved round by round.
  * 2. Verify latency: the verify handler against the raw GetItem + UpdateItem
- *    it needs, on the same DynamoDB Local, interleaved request by request;
- *    split by five more runs in the same rotation (its own requests
- *    replayed; that replay without the guess counter's read, and with a
+ *    it needs, on the same DynamoDB Local, interleaved request by request:
+ *    a value the process has verified before (its write sent with its
+ *    read), and a value it has not (read, then write). Split by more runs in
+ *    the same rotation (its own requests replayed, at once and in turn; the
+ *    replay in turn without the guess counter's read, and with a
  *    one-attribute write for the recording write; the service call without
  *    the handler's layers; the handler over a client answering from memory)
  *    and the process CPU of each.
@@ -274,6 +276,12 @@ async function verifyLatency(
     const answer = await handler(verifyEvent(value), context);
     if (answer.statusCode !== 200 || !JSON.parse(answer.body).valid) throw new Error(`verify answered ${answer.statusCode} ${answer.body}`);
   };
+  // A value this process has not read before (a cold process, or the first use of a value in it): the write cannot
+  // be predicted, so it follows the read.
+  const verifyFirst = async () => {
+    services.keys.seenLookups.clear();
+    await verify();
+  };
   // The verify service call alone (what the handler calls once its event is parsed): no middy, no body parse, no
   // Powertools, no response. Same source address as the events, so the same guess counter is read.
   const service = async () => {
@@ -291,10 +299,14 @@ async function verifyLatency(
     await raw();
   }
   // The very requests verify sends, replayed without the handler: its BatchGetItem (the value lookup and the source's
-  // guess counter) and its recording UpdateItem (the same expression, condition and ALL_NEW), as captured after the warm-up.
+  // guess counter) and its recording UpdateItem (the same expression, condition and ALL_NEW), as captured after the
+  // warm-up; sent at once as for a value seen before, and in turn as for a first one.
   const batchGet = lastInput('BatchGetItemCommand') as BatchGetCommandInput;
   const recordUse = lastInput('UpdateItemCommand') as UpdateCommandInput;
   const same = async () => {
+    await Promise.all([doc.send(new BatchGetCommand(batchGet)), doc.send(new UpdateCommand(recordUse))]);
+  };
+  const sameInTurn = async () => {
     await doc.send(new BatchGetCommand(batchGet));
     await doc.send(new UpdateCommand(recordUse));
   };
@@ -311,7 +323,7 @@ async function verifyLatency(
     await touch();
   };
   const n = QUICK ? 200 : 1000;
-  const runs = { verify, service, withoutIo, same, sameWithoutCounter, sameWithPlainWrite, raw };
+  const runs = { verify, verifyFirst, service, withoutIo, same, sameInTurn, sameWithoutCounter, sameWithPlainWrite, raw };
   type Variant = keyof typeof runs;
   const names = Object.keys(runs) as Variant[];
   const wall = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Variant, number[]>;
@@ -339,13 +351,19 @@ async function verifyLatency(
     verify_requests_without_handler_ms: { p50: round(p50('same')), p99: round(percentile(wall.same, 99)) },
     verify_service_call_ms: { p50: round(p50('service')), p99: round(percentile(wall.service, 99)) },
     verify_requests_p50_ratio: round(p50('same') / p50('raw')),
+    // A value this process has not read before: read, then write.
+    verify_first_ms: { p50: round(p50('verifyFirst')), p99: round(percentile(wall.verifyFirst, 99)) },
+    verify_first_p50_ratio: round(p50('verifyFirst') / p50('raw')),
+    verify_requests_in_turn_ms: { p50: round(p50('sameInTurn')), p99: round(percentile(wall.sameInTurn, 99)) },
+    verify_requests_in_turn_p50_ratio: round(p50('sameInTurn') / p50('raw')),
     verify_requests_without_guess_counter_ms: { p50: round(p50('sameWithoutCounter')), p99: round(percentile(wall.sameWithoutCounter, 99)) },
     verify_requests_with_plain_write_ms: { p50: round(p50('sameWithPlainWrite')), p99: round(percentile(wall.sameWithPlainWrite, 99)) },
     // What each of verify's needs costs on the engine: the replay against the replay without it.
-    guess_counter_read_ms_p50: round(p50('same') - p50('sameWithoutCounter'), 3),
-    recording_write_over_plain_write_ms_p50: round(p50('same') - p50('sameWithPlainWrite'), 3),
+    guess_counter_read_ms_p50: round(p50('sameInTurn') - p50('sameWithoutCounter'), 3),
+    recording_write_over_plain_write_ms_p50: round(p50('sameInTurn') - p50('sameWithPlainWrite'), 3),
     verify_service_call_p50_ratio: round(p50('service') / p50('raw')),
     handler_overhead_ms_p50: round(p50('verify') - p50('same')),
+    handler_overhead_first_ms_p50: round(p50('verifyFirst') - p50('sameInTurn')),
     handler_without_io_interleaved_ms: { p50: round(p50('withoutIo'), 3), p99: round(percentile(wall.withoutIo, 99), 3) },
     cpu_ms_p50: Object.fromEntries(names.map((name) => [name, round(cpuP50(name), 3)])),
     p50_ratio: round(p50('verify') / p50('raw')),
@@ -545,13 +563,17 @@ async function main(): Promise<void> {
   say('');
   const latency = store.verify_latency as Record<string, unknown>;
   say(`Verify: ${JSON.stringify(latency.verify_ms)} vs raw GetItem+UpdateItem ${JSON.stringify(latency.raw_get_update_ms)} ms -> p50 ratio ${latency.p50_ratio} (budget ${latency.p50_ratio_budget})`);
-  say(`        its own requests replayed without the handler ${JSON.stringify(latency.verify_requests_without_handler_ms)} ms (p50 ratio ${latency.verify_requests_p50_ratio})`);
+  say(`        (a value seen before in the process: its write sent with its read)`);
+  say(`        its own requests replayed without the handler, at once ${JSON.stringify(latency.verify_requests_without_handler_ms)} ms (p50 ratio ${latency.verify_requests_p50_ratio})`);
+  say(`        the verify service call alone (no middy, body parse or Powertools) ${JSON.stringify(latency.verify_service_call_ms)} ms (p50 ratio ${latency.verify_service_call_p50_ratio})`);
+  say(
+    `        a value not seen before in the process (read, then write) ${JSON.stringify(latency.verify_first_ms)} ms (p50 ratio ${latency.verify_first_p50_ratio}); its requests in turn ${JSON.stringify(latency.verify_requests_in_turn_ms)} ms (p50 ratio ${latency.verify_requests_in_turn_p50_ratio})`,
+  );
   say(
     `        of which the guess counter read with the lookup ${latency.guess_counter_read_ms_p50} ms and the recording write over a one-attribute SET ${latency.recording_write_over_plain_write_ms_p50} ms (p50 differences, raw p50 ${(latency.raw_get_update_ms as { p50: number }).p50} ms)`,
   );
-  say(`        the verify service call alone (no middy, body parse or Powertools) ${JSON.stringify(latency.verify_service_call_ms)} ms (p50 ratio ${latency.verify_service_call_p50_ratio})`);
   say(
-    `        handler p50 overhead ${latency.handler_overhead_ms_p50} ms; the handler without I/O takes ${latency.handler_ms_without_io_back_to_back} ms back to back, p50 ${(latency.handler_without_io_interleaved_ms as { p50: number }).p50} ms in turn with the others; process CPU p50 per run ${JSON.stringify(latency.cpu_ms_p50)} ms`,
+    `        handler p50 overhead ${latency.handler_overhead_ms_p50} ms (${latency.handler_overhead_first_ms_p50} ms for a first value); the handler without I/O takes ${latency.handler_ms_without_io_back_to_back} ms back to back, p50 ${(latency.handler_without_io_interleaved_ms as { p50: number }).p50} ms in turn with the others; process CPU p50 per run ${JSON.stringify(latency.cpu_ms_p50)} ms`,
   );
   const cost = store.cost_per_verification as Record<string, unknown>;
   say(`Cost: usage item seeded with 400 days = ${cost.usage_item_bytes_seeded} bytes; after ${cost.verifications_to_drain_the_backlog} verifications it is ${cost.usage_item_bytes} bytes, ${cost.write_units_by_sizing_rules} write unit(s) by the sizing rules, ${cost.write_units_reported} reported (budget < ${cost.item_bytes_budget} bytes)`);

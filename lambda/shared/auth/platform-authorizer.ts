@@ -1,6 +1,7 @@
 /**
  * The platform authorizer's decision: the same verification as the verify
- * endpoint (`checkKey` + `useCheckedKey`), answered as an IAM policy over the
+ * endpoint (`checkKey`, then the use recorded; sent with the read for a
+ * value seen valid, `sendUseAhead`), answered as an IAM policy over the
  * route → scope table. The Lambda entry is lambda/handlers/authorizer.ts;
  * the policy's design (cacheable per key, Allow/Deny per mapped route) is
  * described there and in docs/verification.md.
@@ -12,7 +13,17 @@ import { header } from '../http/headers';
 import type { Services } from '../platform/services';
 import { presentedValue } from './authorization';
 import { UNAUTHORIZED } from './management-authorizer';
-import { checkKey, useCheckedKey, VerifyFailure } from './verify';
+import {
+  admissionOf,
+  admittedResult,
+  checkKey,
+  sameRecording,
+  sendUseAhead,
+  useOf,
+  VerifyFailure,
+  type AdmitResult,
+  type CheckResult,
+} from './verify';
 
 /** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/` and `METHOD/path` of a method ARN. */
 function splitMethodArn(methodArn: string): { stageArn: string; resource: string } {
@@ -57,13 +68,31 @@ export async function authorize(
   // API Gateway turns exactly this message into 401.
   if (value === undefined) throw new Error(UNAUTHORIZED, { cause: 'MISSING_KEY' });
 
-  const check = await checkKey(deps, {
+  const request = {
     value,
     sourceIp: event.requestContext?.identity?.sourceIp,
     origin: header(event, 'origin'),
     referer: header(event, 'referer'),
-  });
+  };
+  const now = deps.clock.now();
+  const matching = routes.filter((route) => route.pattern.test(resource));
+  const covered = (scopes: readonly string[]) => (route: RouteScope) => uncoveredScopes(scopes, [route.scope]).length === 0;
+  const allowedHere = (scopes: readonly string[]) => routes.length === 0 || (matching.length > 0 && matching.every(covered(scopes)));
+
+  // A value this process has seen valid for this route: its recording write and its team's read go out with the
+  // value's read (one round trip instead of three); the value's read still decides (see `sendUseAhead`).
+  const ahead = sendUseAhead(deps, request, now, (predicted) => allowedHere(predicted.key.scopes));
+  const teamAhead = ahead ? deps.keys.getTeam(ahead.predicted.key.team_id) : undefined;
+  teamAhead?.catch(() => undefined);
+  let check: CheckResult;
+  try {
+    check = await checkKey(deps, request);
+  } catch (error) {
+    await ahead?.cancel();
+    throw error;
+  }
   if (!check.valid) {
+    await ahead?.cancel();
     if (check.code === VerifyFailure.IP_NOT_ALLOWED || check.code === VerifyFailure.ORIGIN_NOT_ALLOWED) {
       return denyAll(check.keyId ?? 'unknown', stageArn, check.code);
     }
@@ -71,29 +100,35 @@ export async function authorize(
   }
 
   const { key } = check.checked;
-  const matching = routes.filter((route) => route.pattern.test(resource));
-  const covered = (route: RouteScope) => uncoveredScopes(key.scopes, [route.scope]).length === 0;
   const statements: Statement[] = [];
   if (routes.length === 0) {
     statements.push(statement('Allow', [`${stageArn}*/*`]));
   } else {
-    const allowed = routes.filter(covered).map((route) => stageArn + route.resource);
-    const denied = routes.filter((route) => !covered(route)).map((route) => stageArn + route.resource);
+    const allowed = routes.filter(covered(key.scopes)).map((route) => stageArn + route.resource);
+    const denied = routes.filter((route) => !covered(key.scopes)(route)).map((route) => stageArn + route.resource);
     if (allowed.length > 0) statements.push(statement('Allow', allowed));
     if (denied.length > 0) statements.push(statement('Deny', denied));
   }
-  const allowedHere = routes.length === 0 || (matching.length > 0 && matching.every(covered));
-  if (!allowedHere) {
+  if (!allowedHere(key.scopes)) {
+    await ahead?.cancel();
     return { ...policy(key.id, statements), context: { code: matching.length === 0 ? 'ROUTE_NOT_MAPPED' : VerifyFailure.SCOPE_DENIED } };
   }
 
-  const result = await useCheckedKey(deps, check.checked);
+  const use = useOf(check.checked, now);
+  let admission: AdmitResult;
+  if (ahead && sameRecording(ahead.use, use)) {
+    admission = admissionOf(await ahead.recorded);
+  } else {
+    await ahead?.cancel();
+    admission = admissionOf(await deps.usage.recordUse(use));
+  }
+  const result = admittedResult(check.checked, admission);
   if (result.code === VerifyFailure.RATE_LIMITED) {
     return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
   }
   if (!result.valid) throw new Error(UNAUTHORIZED, { cause: result.code });
   // The team's API Gateway key: a platform API with apiKeySource AUTHORIZER gets per-team plans.
-  const team = await deps.keys.getTeam(key.team_id);
+  const team = await (teamAhead && ahead?.predicted.key.team_id === key.team_id ? teamAhead : deps.keys.getTeam(key.team_id));
   return {
     ...policy(key.id, statements),
     context: {

@@ -22,6 +22,7 @@ import { ipAllowed } from '../keys/ip-allowlist';
 import { originAllowed, originOf } from '../keys/domains';
 import { uncoveredScopes } from '../../contract/scopes';
 import type { RateLimitState } from '../usage/rate-window';
+import type { RecordUseResult, UseToRecord } from '../usage/usage-store';
 
 export const VerifyFailure = {
   NOT_FOUND: 'NOT_FOUND',
@@ -145,23 +146,34 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
   const { lookup, companions } = options.companionKeys?.length
     ? await deps.keys.getValueLookupWith(valueHash, options.companionKeys)
     : { lookup: await deps.keys.getValueLookup(valueHash), companions: undefined };
-  const fail = (
-    code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>,
-    keyId?: string,
-    allowedOrigin?: string,
-    refusedKey?: CheckedKey,
-  ): CheckResult => ({
+  return { ...judgeLookup(lookup, request, deps.clock.now().getTime()), wellFormed: true, companions };
+}
+
+/** What `judgeLookup` decides: a `CheckResult` without the read's bookkeeping. */
+export type Judgement =
+  | { valid: true; checked: CheckedKey }
+  | {
+      valid: false;
+      code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>;
+      keyId?: string;
+      allowedOrigin?: string;
+      refusedKey?: CheckedKey;
+    };
+
+/**
+ * The checks of `checkKey` on a value lookup already read (or absent):
+ * revocation, state, expiry, IP, origin and scope at `now` (epoch ms). No I/O.
+ */
+export function judgeLookup(lookup: ValueLookupItem | undefined, request: VerifyRequest, now: number): Judgement {
+  const fail = (code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>, keyId?: string, allowedOrigin?: string, refusedKey?: CheckedKey): Judgement => ({
     valid: false,
     code,
     keyId,
     allowedOrigin,
     refusedKey,
-    wellFormed: true,
-    companions,
   });
   if (!lookup || lookup.entity !== 'value') return fail(VerifyFailure.NOT_FOUND);
 
-  const now = deps.clock.now().getTime();
   const keyId = lookup.key_id;
   // The clock decides when an old value dies, whether or not clean-up has run.
   if (lookup.slot === 'previous' && (!lookup.valid_until || Date.parse(lookup.valid_until) <= now)) {
@@ -197,7 +209,7 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
   if (uncoveredScopes(lookup.scopes, scopesOf(request)).length > 0) {
     return fail(VerifyFailure.SCOPE_DENIED, keyId, allowedOrigin, { ...checked, allowedOrigin });
   }
-  return { valid: true, wellFormed: true, companions, checked: { ...checked, allowedOrigin } };
+  return { valid: true, checked: { ...checked, allowedOrigin } };
 }
 
 export type AdmitResult =
@@ -205,27 +217,92 @@ export type AdmitResult =
   | { admitted: false; code: 'RATE_LIMITED'; ratelimit: RateLimitState }
   | { admitted: false; code: 'NOT_FOUND' };
 
-/** Records the use of a checked key and applies its rate limit (one conditional UpdateItem when admitted). */
-export async function admitUse(deps: VerifyServices, checked: CheckedKey): Promise<AdmitResult> {
-  const use = await deps.usage.recordUse({
-    keyId: checked.key.id,
-    at: deps.clock.now(),
-    rateLimit: checked.key.rate_limit,
-    transition: checked.transition,
-  });
+/** The use of a checked key at `at`, as the usage store records it. */
+export function useOf(checked: CheckedKey, at: Date): UseToRecord {
+  return { keyId: checked.key.id, at, rateLimit: checked.key.rate_limit, transition: checked.transition };
+}
+
+/** Whether two uses would be recorded alike: same key, same rate limit, same transition counter. */
+export function sameRecording(a: UseToRecord, b: UseToRecord): boolean {
+  return (
+    a.keyId === b.keyId &&
+    a.rateLimit === b.rateLimit &&
+    a.transition?.generation === b.transition?.generation &&
+    a.transition?.role === b.transition?.role
+  );
+}
+
+/** A recorded use as an admission. */
+export function admissionOf(use: RecordUseResult): AdmitResult {
   if (use.admitted) return { admitted: true, ratelimit: use.rateLimit };
   // No usage item: the key vanished between the read and the write.
   if (use.reason === 'NO_USAGE_ITEM') return { admitted: false, code: 'NOT_FOUND' };
   return { admitted: false, code: 'RATE_LIMITED', ratelimit: use.rateLimit };
 }
 
-/** `admitUse` for a checked key, as a verification result. */
-export async function useCheckedKey(deps: VerifyServices, checked: CheckedKey): Promise<VerifyResult> {
-  const admit = await admitUse(deps, checked);
+/** Records the use of a checked key and applies its rate limit (one conditional UpdateItem when admitted). */
+export async function admitUse(deps: VerifyServices, checked: CheckedKey): Promise<AdmitResult> {
+  return admissionOf(await deps.usage.recordUse(useOf(checked, deps.clock.now())));
+}
+
+/** The verification result of a checked key and its admission. */
+export function admittedResult(checked: CheckedKey, admit: AdmitResult): VerifyResult {
   const { key, allowedOrigin } = checked;
   if (admit.admitted) return { valid: true, code: 'VALID', key, ratelimit: admit.ratelimit, allowedOrigin };
   if (admit.code === 'NOT_FOUND') return { valid: false, code: VerifyFailure.NOT_FOUND };
   return { valid: false, code: VerifyFailure.RATE_LIMITED, keyId: key.id, ratelimit: admit.ratelimit, allowedOrigin };
+}
+
+/** `admitUse` for a checked key, as a verification result. */
+export async function useCheckedKey(deps: VerifyServices, checked: CheckedKey): Promise<VerifyResult> {
+  return admittedResult(checked, await admitUse(deps, checked));
+}
+
+/** A recording write sent before the key's read has answered, with what it records and how to take it back. */
+export interface UseAhead {
+  /** The key as the remembered lookup predicts it. */
+  readonly predicted: CheckedKey;
+  readonly use: UseToRecord;
+  readonly recorded: Promise<RecordUseResult>;
+  /** Takes the use back once its write has answered (nothing when the write failed: it recorded nothing). */
+  cancel(): Promise<void>;
+}
+
+/**
+ * The recording write of a value this process has seen valid (`SeenLookups`),
+ * sent now, before the read that decides the request; undefined when there
+ * is no such prediction, when `wanted` says the predicted key would not be
+ * used here (a route its scopes do not cover), or when the usage store
+ * cannot take the use back exactly (a hot key's lease decides it from
+ * memory). The caller sends the read at once, then either confirms the
+ * prediction (`sameRecording` with the use the read gives, and
+ * `admissionOf(await recorded)`) or calls `cancel` before answering.
+ */
+export function sendUseAhead(
+  deps: VerifyServices,
+  request: VerifyRequest,
+  at: Date,
+  wanted: (checked: CheckedKey) => boolean = () => true,
+): UseAhead | undefined {
+  if (!parseKeyValue(request.value)) return undefined;
+  const seen = deps.keys.seenLookups.get(hashKeyValue(request.value, deps.settings.pepper));
+  if (!seen) return undefined;
+  const predicted = judgeLookup(seen, request, at.getTime());
+  if (!predicted.valid || !wanted(predicted.checked)) return undefined;
+  const use = useOf(predicted.checked, at);
+  const recorded = deps.usage.recordUseAhead(use);
+  if (!recorded) return undefined;
+  // Awaited on every path of the caller; this only keeps a failure from counting as unhandled while the read is under way.
+  recorded.catch(() => undefined);
+  return {
+    predicted: predicted.checked,
+    use,
+    recorded,
+    cancel: async () => {
+      const result = await recorded.catch(() => undefined);
+      if (result) await deps.usage.cancelUse(use, result);
+    },
+  };
 }
 
 /** The verification result of a failed check (without the check's bookkeeping fields). */

@@ -28,6 +28,7 @@ import { batchGetAll } from '../platform/batch-get';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { newUsageItem } from '../usage/usage-figures';
 import { valueLookupItem } from './key-records';
+import { SeenLookups } from './seen-lookups';
 import type { KeyItem, TeamItem, ValueLookupItem } from './model';
 
 /** The tables the store writes. */
@@ -134,6 +135,9 @@ export interface KeyUpdate {
 }
 
 export class KeyStore {
+  /** The value lookups this process read lately (seen-lookups.ts): predictions, never answers. */
+  readonly seenLookups = new SeenLookups();
+
   constructor(private readonly tables: StoreTables) {}
 
   // ------------------------------------------------------------------ reads
@@ -182,6 +186,7 @@ export class KeyStore {
     const { Item } = await this.tables.db.send(
       new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.valueLookup(valueHash), ConsistentRead: true }),
     );
+    this.seenLookups.saw(valueHash, Item as ValueLookupItem | undefined);
     return Item as ValueLookupItem | undefined;
   }
 
@@ -196,7 +201,9 @@ export class KeyStore {
     const lookupKey = keyTableKeys.valueLookup(valueHash);
     const found = await this.getItems([lookupKey, ...companionKeys]);
     const isLookup = (item: Record<string, unknown>) => item.pk === lookupKey.pk && item.sk === lookupKey.sk;
-    return { lookup: found.find(isLookup) as ValueLookupItem | undefined, companions: found.filter((item) => !isLookup(item)) };
+    const lookup = found.find(isLookup) as ValueLookupItem | undefined;
+    this.seenLookups.saw(valueHash, lookup);
+    return { lookup, companions: found.filter((item) => !isLookup(item)) };
   }
 
   /** `readPrefetched`: key-table items by key, strongly consistent, in one BatchGetItem (absent ones are left out). */

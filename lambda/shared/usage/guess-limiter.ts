@@ -18,9 +18,45 @@
  */
 import { sourceBucketOf } from '../keys/ip-allowlist';
 import { keyTableKeys } from '../../contract/tables';
-import { checkKey, failureOf, useCheckedKey, VerifyFailure, type VerifyServices, type VerifyRequest, type VerifyResult } from '../auth/verify';
+import {
+  admissionOf,
+  admittedResult,
+  checkKey,
+  failureOf,
+  sameRecording,
+  sendUseAhead,
+  useOf,
+  VerifyFailure,
+  type CheckResult,
+  type VerifyServices,
+  type VerifyRequest,
+  type VerifyResult,
+} from '../auth/verify';
 
 export const GUESS_WINDOW_MS = 60_000;
+
+/**
+ * The guess counters (source and minute) this process has seen at the limit:
+ * a verification from such a source sends no write ahead of its read. Only
+ * ever skips an optimisation; the read still decides. Bounded: the oldest go
+ * first (a counter is of one minute).
+ */
+class CountersOverLimit {
+  private readonly names = new Set<string>();
+
+  constructor(private readonly capacity = 1_000) {}
+
+  has(name: string): boolean {
+    return this.names.has(name);
+  }
+
+  add(name: string): void {
+    this.names.add(name);
+    if (this.names.size > this.capacity) this.names.delete(this.names.values().next().value as string);
+  }
+}
+
+const overLimit = new CountersOverLimit();
 
 export type GuardedVerification =
   | { kind: 'answer'; result: VerifyResult }
@@ -29,6 +65,15 @@ export type GuardedVerification =
 /**
  * `verifyKey` behind the per-source guess limit: the verify endpoint's one
  * service call.
+ *
+ * Latency: when this process has read the value's lookup before
+ * (`SeenLookups`) and that lookup says the value is valid, the recording
+ * write is sent at the same time as the read instead of after it, so a
+ * verification waits for one round trip instead of two. The read still
+ * decides the answer. When it contradicts the prediction (the key changed,
+ * the source is over its guess limit, or the read failed), the early write
+ * is taken back (`UsageStore.cancelUse`) before anything is answered, and
+ * the verification goes on from the read as if nothing had been sent.
  */
 export async function verifyWithGuessLimit(
   deps: VerifyServices & { settings: { guessLimitPerMinute: number } },
@@ -44,13 +89,35 @@ export async function verifyWithGuessLimit(
   };
   const counterKey = keyTableKeys.ipRateCounter(sourceBucketOf(request.sourceIp), minute);
 
-  const check = await checkKey(deps, request, { companionKeys: [counterKey] });
+  const counterName = `${counterKey.pk}|${counterKey.sk}`;
+  // A source this process has seen over its limit this minute gets no write ahead: it would only be taken back.
+  const ahead = overLimit.has(counterName) ? undefined : sendUseAhead(deps, request, now);
+  let check: CheckResult;
+  try {
+    check = await checkKey(deps, request, { companionKeys: [counterKey] });
+  } catch (error) {
+    await ahead?.cancel();
+    throw error;
+  }
   const failures = Number(check.companions?.find((item) => item.pk === counterKey.pk && item.sk === counterKey.sk)?.n ?? 0);
-  if (check.wellFormed && failures >= limit) return tooMany;
-  if (check.valid) return { kind: 'answer', result: await useCheckedKey(deps, check.checked) };
+  if (check.wellFormed && failures >= limit) {
+    overLimit.add(counterName);
+    await ahead?.cancel();
+    return tooMany;
+  }
+  if (check.valid) {
+    const use = useOf(check.checked, now);
+    if (ahead && sameRecording(ahead.use, use)) return { kind: 'answer', result: admittedResult(check.checked, admissionOf(await ahead.recorded)) };
+    await ahead?.cancel();
+    return { kind: 'answer', result: admittedResult(check.checked, admissionOf(await deps.usage.recordUse(use))) };
+  }
+  await ahead?.cancel();
   if (check.wellFormed && check.code === VerifyFailure.NOT_FOUND) {
     const counted = await deps.usage.countGuess(counterKey, limit, new Date(windowEnd + GUESS_WINDOW_MS));
-    if (!counted) return tooMany;
+    if (!counted) {
+      overLimit.add(counterName);
+      return tooMany;
+    }
   }
   return { kind: 'answer', result: failureOf(check) };
 }

@@ -145,6 +145,12 @@ export class KeyLease {
     return undefined;
   }
 
+  /** Whether `decide` would admit or refuse a use at `now` from memory (without deciding it). */
+  decidesLocally(now: number, window: number, rateLimit: number): boolean {
+    if (window !== this.window || rateLimit !== this.rateLimit) return false;
+    return this.slots > 0 || now < this.refusedUntil;
+  }
+
   /** The pending uses, handed to a write (the lease forgets them; `restore` gives them back if the write fails). */
   takePending(): UsageDelta | undefined {
     const pending = this.pending;

@@ -12,6 +12,13 @@
  * and carry the uses the process admitted or refused from it in memory
  * (usage-lease.ts): mostly no write per request.
  *
+ * A use may be written before the read that decides it has answered
+ * (`recordUseAhead`, for a value the process has seen valid: the verify
+ * endpoint and the authorizer send both at once). Such a write keeps the
+ * `last_used_at` it replaces in `prior_used_at`, and `cancelUse` takes it
+ * back exactly when the read contradicts it. Both are part of the
+ * `recordUse` operation (the same UpdateItem on the usage item).
+ *
  * Constant cost for life: the usage item keeps the last `USAGE_DAYS_KEPT`
  * days only. When a recording write returns a day older than that (at most
  * one new such day per key per day), the day is added to the key's month
@@ -55,6 +62,8 @@ export interface UseToRecord {
   rateLimit: number;
   /** When the key is in a transition: which value was presented, and the transition's generation. */
   transition?: { generation: number; role: 'old' | 'new' };
+  /** Keep the `last_used_at` it replaces in `prior_used_at`, so that `cancelUse` can put it back. */
+  undoable?: boolean;
 }
 
 export type RecordUseResult =
@@ -79,11 +88,20 @@ function countedOf(use: UseToRecord): UseCounted {
   };
 }
 
-/** The SET clauses that record `delta` (no rate-limit slot), and the REMOVE paths of days already copied to their month. */
-function usageClauses(delta: UsageDelta, copiedDays: readonly string[] = []): UsageUpdate {
+/**
+ * The SET clauses that record `delta` (no rate-limit slot), and the REMOVE
+ * paths of days already copied to their month. `undoable`: the
+ * `last_used_at` replaced is kept in `prior_used_at` (the operands of an
+ * update expression are read from the item as it was before the update).
+ */
+function usageClauses(delta: UsageDelta, copiedDays: readonly string[] = [], undoable = false): UsageUpdate {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': delta.lastAt.toISOString(), ':zero': 0, ':uses': delta.count };
   const sets = ['last_used_at = :now', 'total_requests = if_not_exists(total_requests, :zero) + :uses'];
+  if (undoable) {
+    sets.push('prior_used_at = if_not_exists(last_used_at, :never)');
+    values[':never'] = null;
+  }
   [...delta.days].forEach(([day, count], i) => {
     names[`#day${i}`] = day;
     values[`:day${i}`] = count;
@@ -194,6 +212,69 @@ export class UsageStore {
     }
   }
 
+  /**
+   * `recordUse` for a use predicted before the key's read has answered (the
+   * verify endpoint sends the two at once, guess-limiter.ts), written so that
+   * `cancelUse` can undo it exactly. Undefined when this process's lease on
+   * the key would decide the use from memory, or holds uses not written yet:
+   * only a use written alone can be taken back, so those wait for the read.
+   */
+  recordUseAhead(use: UseToRecord): Promise<RecordUseResult> | undefined {
+    if (this.leases.settings.enabled) {
+      const lease = this.leases.of(use.keyId);
+      if (lease.busy() || lease.decidesLocally(use.at.getTime(), windowIndex(use.at), use.rateLimit)) return undefined;
+    }
+    // No await before `recordUse` reaches its write: the lease cannot change in between.
+    return this.recordUse({ ...use, undoable: true });
+  }
+
+  /**
+   * Takes back a use `recordUseAhead` wrote and the read then contradicted
+   * (the key disabled, deleted, rolled or re-limited since this process last
+   * read it; or the source over its guess limit): its counts, its rate-limit
+   * slot when it took one, and `last_used_at` as it was, unless another use
+   * has been recorded since. One UpdateItem; two when another use came in
+   * between. Only ever after a contradicted prediction, never on the
+   * common path.
+   */
+  async cancelUse(use: UseToRecord, recorded: RecordUseResult): Promise<void> {
+    if (!recorded.admitted && recorded.reason === 'NO_USAGE_ITEM') return;
+    const names: Record<string, string> = { '#day': dayOf(use.at) };
+    const sets = ['total_requests = total_requests - :one', 'daily.#day = daily.#day - :one'];
+    const conditions = ['attribute_exists(pk)'];
+    if (use.transition) {
+      names['#gr'] = transitionCounterName(use.transition.generation, use.transition.role);
+      sets.push('transitions.#gr = transitions.#gr - :one');
+    }
+    if (recorded.admitted) {
+      names['#w'] = String(windowIndex(use.at));
+      sets.push('windows.#w = windows.#w - :one');
+      conditions.push('windows.#w >= :one');
+    }
+    const undo = (restoreLastUse: boolean) =>
+      this.tables.db.send(
+        new UpdateCommand({
+          TableName: this.tables.keyTableName,
+          Key: keyTableKeys.usage(use.keyId),
+          UpdateExpression: restoreLastUse
+            ? `SET ${[...sets, 'last_used_at = prior_used_at'].join(', ')} REMOVE prior_used_at`
+            : `SET ${sets.join(', ')}`,
+          ConditionExpression: (restoreLastUse ? [...conditions, 'last_used_at = :ours', 'attribute_exists(prior_used_at)'] : conditions).join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: restoreLastUse ? { ':one': 1, ':ours': use.at.toISOString() } : { ':one': 1 },
+        }),
+      );
+    for (const restoreLastUse of [true, false]) {
+      try {
+        await undo(restoreLastUse);
+        return;
+      } catch (error) {
+        // A later use set `last_used_at` (it stays), or the item is gone (nothing to take back).
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    }
+  }
+
   /** Whether this process holds uses of `keyId` not written yet. */
   hasPendingUses(keyId: string): boolean {
     return this.leases.hasPending(keyId);
@@ -252,7 +333,7 @@ export class UsageStore {
 
     const copied = this.copiedToRemove(use.keyId);
     if (maxCurrent >= 1) {
-      const usage = usageClauses(delta, copied);
+      const usage = usageClauses(delta, copied, use.undoable);
       const names: Record<string, string> = { ...usage.names, '#w': String(index) };
       const removals = [...usage.removes];
       const tidy = this.endedWindows.isTidy(use.keyId, index);
@@ -311,7 +392,7 @@ export class UsageStore {
       }
     }
 
-    const refusedItem = await this.recordRefusedUse(use.keyId, delta, copied);
+    const refusedItem = await this.recordRefusedUse(use.keyId, delta, copied, use.undoable);
     if (refusedItem === undefined) return { admitted: false, reason: 'NO_USAGE_ITEM' };
     await this.tidyDays(refusedItem, copied, use.at);
     const windows = refusedItem.windows ?? {};
@@ -322,9 +403,9 @@ export class UsageStore {
   }
 
   /** Records uses without a slot (refused, or flushed); the usage item after it, or undefined when the key has no usage item. */
-  private async recordRefusedUse(keyId: string, delta: UsageDelta, copied: readonly string[]): Promise<UsageItem | undefined> {
+  private async recordRefusedUse(keyId: string, delta: UsageDelta, copied: readonly string[], undoable = false): Promise<UsageItem | undefined> {
     const { db, keyTableName: tableName } = this.tables;
-    const usage = usageClauses(delta, copied);
+    const usage = usageClauses(delta, copied, undoable);
     try {
       const result = await db.send(
         new UpdateCommand({

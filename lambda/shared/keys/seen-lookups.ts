@@ -1,0 +1,41 @@
+/**
+ * The value lookups a process has read lately, by value hash: what lets the
+ * verify endpoint send a value's recording write at the same time as its
+ * read instead of after it (guess-limiter.ts, docs/performance.md §2).
+ *
+ * A remembered lookup is only ever a *prediction* of which usage item the
+ * write goes to and under which rate limit. It never decides an answer: the
+ * strongly consistent read sent with the write does, and a write whose
+ * prediction the read contradicts (a key disabled, deleted, rolled or
+ * re-limited since) is undone (`UsageStore.cancelUse`). So a stale entry
+ * costs one extra write, never a wrong answer, and revocation stays
+ * immediate.
+ *
+ * Holds hashes and key configuration only, never a value. One per process;
+ * bounded, least recently read first out.
+ */
+import type { ValueLookupItem } from './model';
+
+export class SeenLookups {
+  private readonly lookups = new Map<string, ValueLookupItem>();
+
+  constructor(private readonly capacity = 5_000) {}
+
+  /** The lookup last read for `valueHash`, if this process read one. */
+  get(valueHash: string): ValueLookupItem | undefined {
+    return this.lookups.get(valueHash);
+  }
+
+  /** What a strongly consistent read of `valueHash` found (undefined: no such value). */
+  saw(valueHash: string, lookup: ValueLookupItem | undefined): void {
+    this.lookups.delete(valueHash);
+    if (!lookup) return;
+    this.lookups.set(valueHash, lookup);
+    if (this.lookups.size > this.capacity) this.lookups.delete(this.lookups.keys().next().value as string);
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.lookups.clear();
+  }
+}
