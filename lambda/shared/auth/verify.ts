@@ -95,7 +95,8 @@ export interface CheckedKey {
   allowedOrigin?: string;
 }
 
-export type CheckResult = (
+/** What the checks decide about a value lookup (`judgeLookup`). */
+export type Judgement =
   | { valid: true; checked: CheckedKey }
   | {
       valid: false;
@@ -104,8 +105,10 @@ export type CheckResult = (
       allowedOrigin?: string;
       /** Set when the key itself is valid but refused for this request (IP, origin, scope): its use still counts. */
       refusedKey?: CheckedKey;
-    }
-) & {
+    };
+
+/** `checkKey`'s answer: the judgement, and what the read found. */
+export type CheckResult = Judgement & {
   /** Whether the value had the shape and checksum of an issued value (false: nothing was read). */
   wellFormed: boolean;
   /** The companion items found, when some were asked for and the value was well formed. */
@@ -148,17 +151,6 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
     : { lookup: await deps.keys.getValueLookup(valueHash), companions: undefined };
   return { ...judgeLookup(lookup, request, deps.clock.now().getTime()), wellFormed: true, companions };
 }
-
-/** What `judgeLookup` decides: a `CheckResult` without the read's bookkeeping. */
-export type Judgement =
-  | { valid: true; checked: CheckedKey }
-  | {
-      valid: false;
-      code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>;
-      keyId?: string;
-      allowedOrigin?: string;
-      refusedKey?: CheckedKey;
-    };
 
 /**
  * The checks of `checkKey` on a value lookup already read (or absent):
