@@ -17,6 +17,8 @@
  *    one-attribute write for the recording write; the service call without
  *    the handler's layers; the handler over a client answering from memory)
  *    and the process CPU of each.
+ *    The Lambda authorizer likewise, against the raw GetItem + UpdateItem +
+ *    GetItem it needs (reported, not budgeted).
  * 3. Cost per verification: the usage item a verification writes, for a key
  *    with 400 days of history, sized by DynamoDB's rules, and the write
  *    units DynamoDB reports for that write (`ReturnConsumedCapacity`).
@@ -34,7 +36,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type BatchGetCommandInput, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { KEY_TABLE, AUDIT_TABLE, SK_HASH, keyTableKeys } from '../lambda/contract/tables';
 import { localDynamoClient, startDynamoLocal, type DynamoLocal } from '../local/dynamodb-local';
@@ -44,6 +46,7 @@ import { createServices, type Services } from '../lambda/shared/platform/service
 import { systemClock } from '../lambda/shared/platform/clock';
 import { sinkObservability } from '../lambda/shared/platform/observability-sinks';
 import { makeHandler as makeVerifyHandler } from '../lambda/handlers/verify-api-key';
+import { authorizerWith } from '../lambda/handlers/authorizer';
 import { verifyWithGuessLimit } from '../lambda/shared/usage/guess-limiter';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { itemSizeBytes } from './item-size';
@@ -373,6 +376,68 @@ async function verifyLatency(
 }
 
 /**
+ * The Lambda authorizer against the raw requests it needs in turn (the
+ * value's GetItem, the use's UpdateItem, the team's GetItem), interleaved:
+ * for a value the process has verified before (the three sent at once) and
+ * for a first value (in turn). Reported, not budgeted (the budget is the
+ * verify endpoint's).
+ */
+async function authorizerLatency(services: Services, doc: DynamoDBDocumentClient, value: string, keyId: string, teamId: string): Promise<Record<string, unknown>> {
+  const handler = authorizerWith(() => [], () => services) as unknown as (event: APIGatewayRequestAuthorizerEvent, context: Context) => Promise<APIGatewayAuthorizerResult>;
+  const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+  const event = {
+    type: 'REQUEST',
+    methodArn: 'arn:aws:execute-api:eu-west-1:123456789012:bench/prod/GET/tiles/1',
+    headers: { Authorization: `Bearer ${value}` },
+    multiValueHeaders: { Authorization: [`Bearer ${value}`] },
+    requestContext: { identity: { sourceIp: BENCH_SOURCE_IP } },
+  } as unknown as APIGatewayRequestAuthorizerEvent;
+  const authorize = async () => {
+    const answer = await handler(event, context);
+    if (answer.context?.key_id !== keyId) throw new Error(`the authorizer answered ${JSON.stringify(answer)}`);
+  };
+  const authorizeFirst = async () => {
+    services.keys.seenLookups.clear();
+    await authorize();
+  };
+  const raw = async () => {
+    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
+    await doc.send(
+      new UpdateCommand({
+        TableName: TABLES.keyTable,
+        Key: keyTableKeys.usage(keyId),
+        UpdateExpression: 'SET bench_touch = :now',
+        ExpressionAttributeValues: { ':now': Date.now() },
+      }),
+    );
+    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.team(teamId), ConsistentRead: true }));
+  };
+  const runs = { authorize, authorizeFirst, raw };
+  type Variant = keyof typeof runs;
+  const names = Object.keys(runs) as Variant[];
+  for (let i = 0; i < (QUICK ? 30 : 100); i++) for (const name of names) await runs[name]();
+  const wall = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Variant, number[]>;
+  const n = QUICK ? 200 : 500;
+  for (let i = 0; i < n; i++) {
+    const order = [...names.slice(i % names.length), ...names.slice(0, i % names.length)];
+    for (const name of order) {
+      const started = process.hrtime.bigint();
+      await runs[name]();
+      wall[name].push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  }
+  const figure = (name: Variant) => ({ p50: round(median(wall[name])), p99: round(percentile(wall[name], 99)) });
+  return {
+    requests: n,
+    authorizer_ms: figure('authorize'),
+    authorizer_first_ms: figure('authorizeFirst'),
+    raw_get_update_get_ms: figure('raw'),
+    p50_ratio: round(median(wall.authorize) / median(wall.raw)),
+    first_p50_ratio: round(median(wall.authorizeFirst) / median(wall.raw)),
+  };
+}
+
+/**
  * The verify handler over services whose DynamoDB client answers from memory
  * (each kind of request's first answer from DynamoDB Local, given again):
  * the handler's own code without any I/O.
@@ -524,6 +589,8 @@ async function storage(): Promise<Record<string, unknown>> {
     say('verify: interleaving verifications with raw GetItem + UpdateItem …');
     const latency = await verifyLatency(services, doc, boot.key, boot.id, lastInput);
     latency.handler_ms_without_io_back_to_back = round(await backToBack(verifyWithoutIo(doc, boot.key)), 3);
+    say('authorizer: interleaving authorizations with raw GetItem + UpdateItem + GetItem …');
+    latency.authorizer = await authorizerLatency(services, doc, boot.key, boot.id, teamId);
     say('cost: seeding 400 days of history …');
     const cost = await costPerVerification(services, doc, boot.key, boot.id);
     say('hot key: 32 in flight on one key, leases off and on …');
@@ -574,6 +641,10 @@ async function main(): Promise<void> {
   );
   say(
     `        handler p50 overhead ${latency.handler_overhead_ms_p50} ms (${latency.handler_overhead_first_ms_p50} ms for a first value); the handler without I/O takes ${latency.handler_ms_without_io_back_to_back} ms back to back, p50 ${(latency.handler_without_io_interleaved_ms as { p50: number }).p50} ms in turn with the others; process CPU p50 per run ${JSON.stringify(latency.cpu_ms_p50)} ms`,
+  );
+  const authorizer = latency.authorizer as Record<string, unknown>;
+  say(
+    `Authorizer (reported): a value seen before ${JSON.stringify(authorizer.authorizer_ms)} ms, a first value ${JSON.stringify(authorizer.authorizer_first_ms)} ms vs raw GetItem+UpdateItem+GetItem ${JSON.stringify(authorizer.raw_get_update_get_ms)} ms -> p50 ratios ${authorizer.p50_ratio} and ${authorizer.first_p50_ratio}`,
   );
   const cost = store.cost_per_verification as Record<string, unknown>;
   say(`Cost: usage item seeded with 400 days = ${cost.usage_item_bytes_seeded} bytes; after ${cost.verifications_to_drain_the_backlog} verifications it is ${cost.usage_item_bytes} bytes, ${cost.write_units_by_sizing_rules} write unit(s) by the sizing rules, ${cost.write_units_reported} reported (budget < ${cost.item_bytes_budget} bytes)`);
