@@ -17,6 +17,7 @@ import {
   admissionOf,
   admittedResult,
   checkKey,
+  presentedHash,
   sameRecording,
   sendUseAhead,
   useOf,
@@ -81,12 +82,13 @@ export async function authorize(
 
   // A value this process has seen valid for this route: its recording write and its team's read go out with the
   // value's read (one round trip instead of three); the value's read still decides (see `sendUseAhead`).
-  const ahead = sendUseAhead(deps, request, now, (predicted) => allowedHere(predicted.key.scopes));
+  const valueHash = presentedHash(deps, request.value);
+  const ahead = sendUseAhead(deps, request, now, { valueHash, wanted: (predicted) => allowedHere(predicted.key.scopes) });
   const teamAhead = ahead ? deps.keys.getTeam(ahead.predicted.key.team_id) : undefined;
   teamAhead?.catch(() => undefined);
   let check: CheckResult;
   try {
-    check = await checkKey(deps, request);
+    check = await checkKey(deps, request, { valueHash });
   } catch (error) {
     await ahead?.cancel();
     throw error;

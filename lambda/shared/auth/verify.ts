@@ -84,6 +84,8 @@ export interface CheckOptions {
    * is well formed; those found are returned as `companions`.
    */
   companionKeys?: readonly ItemKey[];
+  /** The value's `presentedHash`, when the caller has it already (the value is then known to be well formed). */
+  valueHash?: string;
 }
 
 /** A key that passed every check, before its use is recorded. */
@@ -93,6 +95,15 @@ export interface CheckedKey {
   transition?: { generation: number; role: 'old' | 'new' };
   /** See `VerifyResult`. */
   allowedOrigin?: string;
+}
+
+/**
+ * The peppered hash a presented value is looked up by, or undefined when the
+ * value lacks the shape or checksum of an issued one (it cannot match
+ * anything, and nothing is read for it).
+ */
+export function presentedHash(deps: Pick<VerifyServices, 'settings'>, value: string): string | undefined {
+  return parseKeyValue(value) ? hashKeyValue(value, deps.settings.pepper) : undefined;
 }
 
 /** What the checks decide about a value lookup (`judgeLookup`). */
@@ -143,9 +154,9 @@ function scopesOf(request: VerifyRequest): readonly string[] {
  * IP, origin and scope. Writes nothing.
  */
 export async function checkKey(deps: VerifyServices, request: VerifyRequest, options: CheckOptions = {}): Promise<CheckResult> {
-  if (!parseKeyValue(request.value)) return { valid: false, code: VerifyFailure.NOT_FOUND, wellFormed: false };
+  const valueHash = options.valueHash ?? presentedHash(deps, request.value);
+  if (valueHash === undefined) return { valid: false, code: VerifyFailure.NOT_FOUND, wellFormed: false };
 
-  const valueHash = hashKeyValue(request.value, deps.settings.pepper);
   const { lookup, companions } = options.companionKeys?.length
     ? await deps.keys.getValueLookupWith(valueHash, options.companionKeys)
     : { lookup: await deps.keys.getValueLookup(valueHash), companions: undefined };
@@ -274,13 +285,13 @@ export function sendUseAhead(
   deps: VerifyServices,
   request: VerifyRequest,
   at: Date,
-  wanted: (checked: CheckedKey) => boolean = () => true,
+  presented: { readonly valueHash: string | undefined; readonly wanted?: (checked: CheckedKey) => boolean },
 ): UseAhead | undefined {
-  if (!parseKeyValue(request.value)) return undefined;
-  const seen = deps.keys.seenLookups.get(hashKeyValue(request.value, deps.settings.pepper));
+  if (presented.valueHash === undefined) return undefined;
+  const seen = deps.keys.seenLookups.get(presented.valueHash);
   if (!seen) return undefined;
   const predicted = judgeLookup(seen, request, at.getTime());
-  if (!predicted.valid || !wanted(predicted.checked)) return undefined;
+  if (!predicted.valid || (presented.wanted && !presented.wanted(predicted.checked))) return undefined;
   const use = useOf(predicted.checked, at);
   const recorded = deps.usage.recordUseAhead(use);
   if (!recorded) return undefined;

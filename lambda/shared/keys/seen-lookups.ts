@@ -14,12 +14,15 @@
  * Holds hashes and key configuration only, never a value. One per process;
  * bounded, least recently read first out.
  */
+import { RecentMap } from '../platform/recent-map';
 import type { ValueLookupItem } from './model';
 
 export class SeenLookups {
-  private readonly lookups = new Map<string, ValueLookupItem>();
+  private readonly lookups: RecentMap<string, ValueLookupItem>;
 
-  constructor(private readonly capacity = 5_000) {}
+  constructor(capacity = 5_000) {
+    this.lookups = new RecentMap(capacity);
+  }
 
   /** The lookup last read for `valueHash`, if this process read one. */
   get(valueHash: string): ValueLookupItem | undefined {
@@ -28,10 +31,8 @@ export class SeenLookups {
 
   /** What a strongly consistent read of `valueHash` found (undefined: no such value). */
   saw(valueHash: string, lookup: ValueLookupItem | undefined): void {
-    this.lookups.delete(valueHash);
-    if (!lookup) return;
-    this.lookups.set(valueHash, lookup);
-    if (this.lookups.size > this.capacity) this.lookups.delete(this.lookups.keys().next().value as string);
+    if (lookup) this.lookups.set(valueHash, lookup);
+    else this.lookups.delete(valueHash);
   }
 
   /** Forgets everything. */

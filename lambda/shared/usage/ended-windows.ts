@@ -16,18 +16,23 @@
  * are refreshed by every item the process sees, so a stale one corrects
  * itself on the next request.
  */
-export class EndedWindows {
-  private readonly counts = new Map<string, number>();
-  private readonly tidy = new Map<string, number>();
+import { RecentMap } from '../platform/recent-map';
 
-  constructor(private readonly capacity = 10_000) {}
+export class EndedWindows {
+  private readonly counts: RecentMap<string, number>;
+  private readonly tidy: RecentMap<string, number>;
+
+  constructor(capacity = 10_000) {
+    this.counts = new RecentMap(capacity);
+    this.tidy = new RecentMap(capacity);
+  }
 
   get(keyId: string, index: number): number | undefined {
     return this.counts.get(`${keyId}#${index}`);
   }
 
   remember(keyId: string, index: number, count: number): void {
-    this.put(this.counts, `${keyId}#${index}`, count);
+    this.counts.set(`${keyId}#${index}`, count);
   }
 
   /** Whether the key's item was seen holding no window older than `index − 1` during window `index`. */
@@ -37,19 +42,12 @@ export class EndedWindows {
 
   /** The key's item holds no window older than `index − 1`, seen during window `index`. */
   markTidy(keyId: string, index: number): void {
-    this.put(this.tidy, keyId, index);
+    this.tidy.set(keyId, index);
   }
 
   /** Forgets everything (tests that rewrite usage items directly). */
   clear(): void {
     this.counts.clear();
     this.tidy.clear();
-  }
-
-  /** Sets `name`, most recent last; the oldest entry goes past the capacity. */
-  private put(map: Map<string, number>, name: string, value: number): void {
-    map.delete(name);
-    map.set(name, value);
-    if (map.size > this.capacity) map.delete(map.keys().next().value as string);
   }
 }

@@ -18,11 +18,13 @@
  */
 import { sourceBucketOf } from '../keys/ip-allowlist';
 import { keyTableKeys } from '../../contract/tables';
+import { RecentMap } from '../platform/recent-map';
 import {
   admissionOf,
   admittedResult,
   checkKey,
   failureOf,
+  presentedHash,
   sameRecording,
   sendUseAhead,
   useOf,
@@ -38,25 +40,10 @@ export const GUESS_WINDOW_MS = 60_000;
 /**
  * The guess counters (source and minute) this process has seen at the limit:
  * a verification from such a source sends no write ahead of its read. Only
- * ever skips an optimisation; the read still decides. Bounded: the oldest go
- * first (a counter is of one minute).
+ * ever skips an optimisation; the read still decides. A counter is of one
+ * minute: the oldest go first.
  */
-class CountersOverLimit {
-  private readonly names = new Set<string>();
-
-  constructor(private readonly capacity = 1_000) {}
-
-  has(name: string): boolean {
-    return this.names.has(name);
-  }
-
-  add(name: string): void {
-    this.names.add(name);
-    if (this.names.size > this.capacity) this.names.delete(this.names.values().next().value as string);
-  }
-}
-
-const overLimit = new CountersOverLimit();
+const overLimit = new RecentMap<string, true>(1_000);
 
 export type GuardedVerification =
   | { kind: 'answer'; result: VerifyResult }
@@ -91,17 +78,18 @@ export async function verifyWithGuessLimit(
 
   const counterName = `${counterKey.pk}|${counterKey.sk}`;
   // A source this process has seen over its limit this minute gets no write ahead: it would only be taken back.
-  const ahead = overLimit.has(counterName) ? undefined : sendUseAhead(deps, request, now);
+  const valueHash = presentedHash(deps, request.value);
+  const ahead = overLimit.has(counterName) ? undefined : sendUseAhead(deps, request, now, { valueHash });
   let check: CheckResult;
   try {
-    check = await checkKey(deps, request, { companionKeys: [counterKey] });
+    check = await checkKey(deps, request, { companionKeys: [counterKey], valueHash });
   } catch (error) {
     await ahead?.cancel();
     throw error;
   }
   const failures = Number(check.companions?.find((item) => item.pk === counterKey.pk && item.sk === counterKey.sk)?.n ?? 0);
   if (check.wellFormed && failures >= limit) {
-    overLimit.add(counterName);
+    overLimit.set(counterName, true);
     await ahead?.cancel();
     return tooMany;
   }
@@ -115,7 +103,7 @@ export async function verifyWithGuessLimit(
   if (check.wellFormed && check.code === VerifyFailure.NOT_FOUND) {
     const counted = await deps.usage.countGuess(counterKey, limit, new Date(windowEnd + GUESS_WINDOW_MS));
     if (!counted) {
-      overLimit.add(counterName);
+      overLimit.set(counterName, true);
       return tooMany;
     }
   }
