@@ -1,6 +1,6 @@
 /**
  * The platform authorizer's decision: the same verification as the verify
- * endpoint (`checkKey`, then the use recorded; sent with the read for a
+ * endpoint (`checkKey` + `useCheckedKey`; the use sent with the read for a
  * value seen valid, `sendUseAhead`), answered as an IAM policy over the
  * route → scope table. The Lambda entry is lambda/handlers/authorizer.ts;
  * the policy's design (cacheable per key, Allow/Deny per mapped route) is
@@ -13,18 +13,7 @@ import { header } from '../http/headers';
 import type { Services } from '../platform/services';
 import { presentedValue } from './authorization';
 import { UNAUTHORIZED } from './management-authorizer';
-import {
-  admissionOf,
-  admittedResult,
-  checkKey,
-  presentedHash,
-  sameRecording,
-  sendUseAhead,
-  useOf,
-  VerifyFailure,
-  type AdmitResult,
-  type CheckResult,
-} from './verify';
+import { checkKeyAhead, presentedHash, sendUseAhead, useCheckedKey, VerifyFailure } from './verify';
 
 /** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/` and `METHOD/path` of a method ARN. */
 function splitMethodArn(methodArn: string): { stageArn: string; resource: string } {
@@ -86,13 +75,7 @@ export async function authorize(
   const ahead = sendUseAhead(deps, request, now, { valueHash, wanted: (predicted) => allowedHere(predicted.key.scopes) });
   const teamAhead = ahead ? deps.keys.getTeam(ahead.predicted.key.team_id) : undefined;
   teamAhead?.catch(() => undefined);
-  let check: CheckResult;
-  try {
-    check = await checkKey(deps, request, { valueHash });
-  } catch (error) {
-    await ahead?.cancel();
-    throw error;
-  }
+  const check = await checkKeyAhead(deps, request, { valueHash }, ahead);
   if (!check.valid) {
     await ahead?.cancel();
     if (check.code === VerifyFailure.IP_NOT_ALLOWED || check.code === VerifyFailure.ORIGIN_NOT_ALLOWED) {
@@ -116,15 +99,7 @@ export async function authorize(
     return { ...policy(key.id, statements), context: { code: matching.length === 0 ? 'ROUTE_NOT_MAPPED' : VerifyFailure.SCOPE_DENIED } };
   }
 
-  const use = useOf(check.checked, now);
-  let admission: AdmitResult;
-  if (ahead && sameRecording(ahead.use, use)) {
-    admission = admissionOf(await ahead.recorded);
-  } else {
-    await ahead?.cancel();
-    admission = admissionOf(await deps.usage.recordUse(use));
-  }
-  const result = admittedResult(check.checked, admission);
+  const result = await useCheckedKey(deps, check.checked, ahead);
   if (result.code === VerifyFailure.RATE_LIMITED) {
     return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
   }

@@ -167,7 +167,7 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
  * The checks of `checkKey` on a value lookup already read (or absent):
  * revocation, state, expiry, IP, origin and scope at `now` (epoch ms). No I/O.
  */
-export function judgeLookup(lookup: ValueLookupItem | undefined, request: VerifyRequest, now: number): Judgement {
+function judgeLookup(lookup: ValueLookupItem | undefined, request: VerifyRequest, now: number): Judgement {
   const fail = (code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>, keyId?: string, allowedOrigin?: string, refusedKey?: CheckedKey): Judgement => ({
     valid: false,
     code,
@@ -221,12 +221,12 @@ export type AdmitResult =
   | { admitted: false; code: 'NOT_FOUND' };
 
 /** The use of a checked key at `at`, as the usage store records it. */
-export function useOf(checked: CheckedKey, at: Date): UseToRecord {
+function useOf(checked: CheckedKey, at: Date): UseToRecord {
   return { keyId: checked.key.id, at, rateLimit: checked.key.rate_limit, transition: checked.transition };
 }
 
 /** Whether two uses would be recorded alike: same key, same rate limit, same transition counter. */
-export function sameRecording(a: UseToRecord, b: UseToRecord): boolean {
+function sameRecording(a: UseToRecord, b: UseToRecord): boolean {
   return (
     a.keyId === b.keyId &&
     a.rateLimit === b.rateLimit &&
@@ -236,20 +236,29 @@ export function sameRecording(a: UseToRecord, b: UseToRecord): boolean {
 }
 
 /** A recorded use as an admission. */
-export function admissionOf(use: RecordUseResult): AdmitResult {
+function admissionOf(use: RecordUseResult): AdmitResult {
   if (use.admitted) return { admitted: true, ratelimit: use.rateLimit };
   // No usage item: the key vanished between the read and the write.
   if (use.reason === 'NO_USAGE_ITEM') return { admitted: false, code: 'NOT_FOUND' };
   return { admitted: false, code: 'RATE_LIMITED', ratelimit: use.rateLimit };
 }
 
-/** Records the use of a checked key and applies its rate limit (one conditional UpdateItem when admitted). */
-export async function admitUse(deps: VerifyServices, checked: CheckedKey): Promise<AdmitResult> {
-  return admissionOf(await deps.usage.recordUse(useOf(checked, deps.clock.now())));
+/**
+ * Records the use of a checked key and applies its rate limit (one
+ * conditional UpdateItem when admitted). `ahead`: the write `sendUseAhead`
+ * sent with the read, used when it recorded this very use, else taken back
+ * first.
+ */
+export async function admitUse(deps: VerifyServices, checked: CheckedKey, ahead?: UseAhead): Promise<AdmitResult> {
+  const use = useOf(checked, ahead?.use.at ?? deps.clock.now());
+  // The write sent with the read recorded exactly this use: its answer is the admission.
+  if (ahead && sameRecording(ahead.use, use)) return admissionOf(await ahead.recorded);
+  await ahead?.cancel();
+  return admissionOf(await deps.usage.recordUse(use));
 }
 
 /** The verification result of a checked key and its admission. */
-export function admittedResult(checked: CheckedKey, admit: AdmitResult): VerifyResult {
+function admittedResult(checked: CheckedKey, admit: AdmitResult): VerifyResult {
   const { key, allowedOrigin } = checked;
   if (admit.admitted) return { valid: true, code: 'VALID', key, ratelimit: admit.ratelimit, allowedOrigin };
   if (admit.code === 'NOT_FOUND') return { valid: false, code: VerifyFailure.NOT_FOUND };
@@ -257,8 +266,18 @@ export function admittedResult(checked: CheckedKey, admit: AdmitResult): VerifyR
 }
 
 /** `admitUse` for a checked key, as a verification result. */
-export async function useCheckedKey(deps: VerifyServices, checked: CheckedKey): Promise<VerifyResult> {
-  return admittedResult(checked, await admitUse(deps, checked));
+export async function useCheckedKey(deps: VerifyServices, checked: CheckedKey, ahead?: UseAhead): Promise<VerifyResult> {
+  return admittedResult(checked, await admitUse(deps, checked, ahead));
+}
+
+/** `checkKey` for a request whose write went out with the read: a read that fails takes the write back. */
+export async function checkKeyAhead(deps: VerifyServices, request: VerifyRequest, options: CheckOptions, ahead: UseAhead | undefined): Promise<CheckResult> {
+  try {
+    return await checkKey(deps, request, options);
+  } catch (error) {
+    await ahead?.cancel();
+    throw error;
+  }
 }
 
 /** A recording write sent before the key's read has answered, with what it records and how to take it back. */

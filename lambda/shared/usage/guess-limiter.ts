@@ -20,16 +20,12 @@ import { sourceBucketOf } from '../keys/ip-allowlist';
 import { keyTableKeys } from '../../contract/tables';
 import { RecentMap } from '../platform/recent-map';
 import {
-  admissionOf,
-  admittedResult,
-  checkKey,
+  checkKeyAhead,
   failureOf,
   presentedHash,
-  sameRecording,
   sendUseAhead,
-  useOf,
+  useCheckedKey,
   VerifyFailure,
-  type CheckResult,
   type VerifyServices,
   type VerifyRequest,
   type VerifyResult,
@@ -80,25 +76,14 @@ export async function verifyWithGuessLimit(
   // A source this process has seen over its limit this minute gets no write ahead: it would only be taken back.
   const valueHash = presentedHash(deps, request.value);
   const ahead = overLimit.has(counterName) ? undefined : sendUseAhead(deps, request, now, { valueHash });
-  let check: CheckResult;
-  try {
-    check = await checkKey(deps, request, { companionKeys: [counterKey], valueHash });
-  } catch (error) {
-    await ahead?.cancel();
-    throw error;
-  }
+  const check = await checkKeyAhead(deps, request, { companionKeys: [counterKey], valueHash }, ahead);
   const failures = Number(check.companions?.find((item) => item.pk === counterKey.pk && item.sk === counterKey.sk)?.n ?? 0);
   if (check.wellFormed && failures >= limit) {
     overLimit.set(counterName, true);
     await ahead?.cancel();
     return tooMany;
   }
-  if (check.valid) {
-    const use = useOf(check.checked, now);
-    if (ahead && sameRecording(ahead.use, use)) return { kind: 'answer', result: admittedResult(check.checked, admissionOf(await ahead.recorded)) };
-    await ahead?.cancel();
-    return { kind: 'answer', result: admittedResult(check.checked, admissionOf(await deps.usage.recordUse(use))) };
-  }
+  if (check.valid) return { kind: 'answer', result: await useCheckedKey(deps, check.checked, ahead) };
   await ahead?.cancel();
   if (check.wellFormed && check.code === VerifyFailure.NOT_FOUND) {
     const counted = await deps.usage.countGuess(counterKey, limit, new Date(windowEnd + GUESS_WINDOW_MS));
