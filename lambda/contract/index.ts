@@ -6,6 +6,7 @@
  * error vocabulary. See docs/architecture.md.
  */
 export * from './archive';
+export * from './key-value-shape';
 export * from './plans';
 export * from './defaults';
 export * from './env-names';

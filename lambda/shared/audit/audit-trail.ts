@@ -9,7 +9,7 @@ import { ApiError, ErrorCode } from '../../contract/errors';
 import { TEAM_INDEX, keyTableKeys } from '../../contract/tables';
 import { notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { decodeCursor, encodeCursor } from '../platform/cursor';
 import type { AuditEventsRequest } from '../http/schemas/read-keys';
 import { keptKey } from '../keys/read-keys';
 import type { Services } from '../platform/services';

@@ -19,7 +19,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { ApiError, ErrorCode } from '../../contract/errors';
 import type { Services } from '../platform/services';
-import { authenticateManager, type AuthenticatedCaller } from './authorization';
+import { authenticateManager, type AuthenticatedCaller } from '../http/authentication';
 import type { CheckedKey, VerifyFailureCode } from './verify';
 
 /** API Gateway turns exactly this error message into 401. */

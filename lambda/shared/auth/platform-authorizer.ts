@@ -11,7 +11,7 @@ import type { RouteScope } from '../../contract/route-scopes';
 import { uncoveredScopes } from '../../contract/scopes';
 import { header } from '../http/headers';
 import type { Services } from '../platform/services';
-import { presentedValue } from './authorization';
+import { presentedValue } from '../http/authentication';
 import { UNAUTHORIZED } from './management-authorizer';
 import { checkKeyAhead, presentedHash, sendUseAhead, useCheckedKey, VerifyFailure } from './verify';
 

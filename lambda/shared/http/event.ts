@@ -1,15 +1,9 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { VerifiedKey } from '../auth/verify';
-import type { AuditActor } from '../audit/audit-events';
+import type { RequestMeta } from '../audit/actor';
 import { header } from './headers';
-import { redactText } from '../platform/redaction';
 
-/** Facts about the HTTP request that audit records keep. */
-export interface RequestMeta {
-  requestId: string;
-  sourceIp: string | null;
-  userAgent: string | null;
-}
+export type { RequestMeta };
 
 /** The event as handlers see it after the middlewares: typed input, the caller, request facts. */
 export type ManagementEvent<TInput> = APIGatewayProxyEvent & {
@@ -23,24 +17,5 @@ export function requestMetaOf(event: APIGatewayProxyEvent, fallbackRequestId: st
     requestId: event.requestContext?.requestId || fallbackRequestId,
     sourceIp: event.requestContext?.identity?.sourceIp || null,
     userAgent: header(event, 'user-agent') ?? event.requestContext?.identity?.userAgent ?? null,
-  };
-}
-
-/** The most of a User-Agent an audit record keeps (API Gateway lets through 10 KB of headers). */
-export const AUDIT_USER_AGENT_CHARS = 512;
-
-/**
- * The audit actor of a management call: the calling key, its user, and the
- * request. The User-Agent is the caller's free text: a key value pasted into
- * it is replaced before it is stored (an audit record never holds one), then
- * it is cut to AUDIT_USER_AGENT_CHARS.
- */
-export function actorOf(caller: VerifiedKey, meta: RequestMeta): AuditActor {
-  return {
-    user_id: caller.created_by,
-    key_id: caller.id,
-    source_ip: meta.sourceIp,
-    user_agent: meta.userAgent === null ? null : redactText(meta.userAgent).slice(0, AUDIT_USER_AGENT_CHARS),
-    request_id: meta.requestId,
   };
 }

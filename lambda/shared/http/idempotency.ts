@@ -13,25 +13,17 @@ import { createHash } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError, ErrorCode } from '../../contract/errors';
 import { jsonResponse } from '../../contract/response';
-import { TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../../contract/tables';
+import { keyTableKeys } from '../../contract/tables';
 import type { VerifiedKey } from '../auth/verify';
-import { IdempotencyRace, type IdempotencyRecord } from '../keys/key-store';
-import { MS_PER_DAY, epochSeconds } from '../platform/clock';
+import { IdempotencyRace, type IdempotencyClaim } from '../keys/idempotency-record';
 import type { Services } from '../platform/services';
 import type { ManagementEvent } from './event';
 import { header } from './headers';
 
-export { IdempotencyRace };
+export { IdempotencyRace, type IdempotencyClaim };
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-const IDEMPOTENCY_TTL_MS = MS_PER_DAY;
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
-
-/** A request's claim on an idempotency key: where its answer goes and what request it answers. */
-export interface IdempotencyClaim {
-  readonly itemKey: ItemKey;
-  readonly fingerprint: string;
-}
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -60,19 +52,6 @@ export function idempotencyClaimOf(event: ManagementEvent<unknown>, caller: Veri
     itemKey: keyTableKeys.idempotency(caller.id, sha256(key)),
     fingerprint: sha256(`${route}\n${canonical(event.input)}`),
   };
-}
-
-/** The record to write with the change. */
-export function idempotencyRecord(claim: IdempotencyClaim, status: number, body: unknown, at: Date): IdempotencyRecord {
-  return {
-    ...claim.itemKey,
-    entity: 'idempotency',
-    fingerprint: claim.fingerprint,
-    status,
-    body: JSON.stringify(body),
-    created_at: at.toISOString(),
-    [TTL_ATTRIBUTE]: epochSeconds(new Date(at.getTime() + IDEMPOTENCY_TTL_MS)),
-  } as IdempotencyRecord;
 }
 
 /** The stored answer replayed, 422 when the key was used for another request, or undefined when there is none. */

@@ -18,7 +18,7 @@ import { errorBodyWithoutKeyValues, withoutKeyValues } from '../platform/redacti
 import { errorField, isThrottlingError, signals, type Observability } from '../platform/observability';
 import { clientNamedMap } from '../platform/client-named-map';
 import { MAX_BODY_BYTES } from '../../contract/routes';
-import { authenticateManager, managementFailure, unauthenticated } from '../auth/authorization';
+import { authenticateManager, managementFailure, unauthenticated } from './authentication';
 import { callerFromAuthorizer } from '../auth/management-authorizer';
 import { admitUse, type CheckedKey, type VerifyServices } from '../auth/verify';
 import { rateLimitHeaders } from '../usage/rate-window';

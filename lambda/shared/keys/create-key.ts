@@ -7,8 +7,8 @@
 import { AuditEventType, auditItem, type AuditActor } from '../audit/audit-events';
 import { authorizeCreate } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
-import { actorOf, type RequestMeta } from '../http/event';
-import { idempotencyRecord, type IdempotencyClaim } from '../http/idempotency';
+import { actorOf, type RequestMeta } from '../audit/actor';
+import { idempotencyRecord, type IdempotencyClaim } from './idempotency-record';
 import type { CreateKeyRequest } from '../http/schemas/create-key';
 import { newKeyId } from '../platform/ids';
 import type { Services } from '../platform/services';

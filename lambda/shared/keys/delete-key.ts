@@ -13,13 +13,13 @@ import { ApiError, ErrorCode } from '../../contract/errors';
 import { AuditEventType, auditItem } from '../audit/audit-events';
 import { assertEnvironmentReach, notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
-import { actorOf, type RequestMeta } from '../http/event';
+import { actorOf, type RequestMeta } from '../audit/actor';
 import type { DeleteKeyRequest } from '../http/schemas/delete-key';
-import { assertPrecondition, type Precondition } from '../http/preconditions';
+import { assertPrecondition, type Precondition } from './revision';
 import { errorField } from '../platform/observability';
 import type { Services } from '../platform/services';
 import { usageFigures } from '../usage/usage-figures';
-import { inLiveTransition } from './key-store';
+import { inLiveTransition } from './key-lifetime';
 import { isActingManager, lastManagerConflict, survivingManager } from './managers';
 import type { KeyItem } from './model';
 

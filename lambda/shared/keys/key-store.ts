@@ -29,6 +29,8 @@ import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { newUsageItem } from '../usage/usage-figures';
 import { valueLookupItem } from './key-records';
 import { SeenLookups } from './seen-lookups';
+import { ttlExpired } from './key-lifetime';
+import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';
 import type { KeyItem, TeamItem, ValueLookupItem } from './model';
 
 /** The tables the store writes. */
@@ -70,16 +72,6 @@ export type EditableKeyFields = Pick<KeyItem, (typeof LOOKUP_SNAPSHOT_FIELDS)[nu
 /** A previous value's lookup lingers this long past its end, for clean-up by TTL if nothing else ran. */
 const PREVIOUS_LOOKUP_TTL_MARGIN_MS = MS_PER_DAY;
 
-/** Whether DynamoDB TTL has (logically) removed the item already. */
-export function ttlExpired(item: { ttl?: number }, now: Date): boolean {
-  return item.ttl !== undefined && item.ttl <= epochSeconds(now);
-}
-
-/** Whether the key is in a live transition at `now` (old value still valid). */
-export function inLiveTransition(key: KeyItem, now: Date): boolean {
-  return key.previous_hash !== undefined && key.transition_ends_at !== undefined && Date.parse(key.transition_ends_at) > now.getTime();
-}
-
 /** A rotation to write: the key as read, the key with its new value, and the transition (absent: revoked at once). */
 export interface ValueRotation {
   readonly before: KeyItem & { current_hash: string };
@@ -101,22 +93,6 @@ export interface KeyTombstone {
   readonly reason: string | null;
   readonly survivor?: Survivor;
   readonly audit: AuditRecord;
-}
-
-/** A stored answer to an idempotent request (lambda/shared/http/idempotency.ts). */
-export interface IdempotencyRecord extends ItemKey {
-  entity: 'idempotency';
-  fingerprint: string;
-  status: number;
-  /** The answer's JSON, the issued value replaced by null. */
-  body: string;
-  created_at: string;
-  ttl: number;
-}
-
-/** Thrown by a write whose idempotency record exists already: a concurrent twin committed first. */
-export class IdempotencyRace extends Error {
-  override name = 'IdempotencyRace';
 }
 
 /** A configuration change to write. */

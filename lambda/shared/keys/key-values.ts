@@ -14,13 +14,14 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { CHECKSUM_LENGTH, RANDOM_LENGTH, keyValuePattern } from '../../contract/key-value-shape';
+
+export { CHECKSUM_LENGTH, RANDOM_LENGTH, keyValuePattern };
 
 export type KeyType = 'pk' | 'sk';
 export type Environment = 'test' | 'live';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-export const RANDOM_LENGTH = 22;
-export const CHECKSUM_LENGTH = 6;
 /** Length of `key_prefix` in the creation response. */
 export const KEY_PREFIX_LENGTH = 20;
 
@@ -72,14 +73,6 @@ export function generateCreatedValue(type: KeyType, environment: Environment, te
 /** A new value for an existing key being regenerated. */
 export function generateRegeneratedValue(type: KeyType, environment: Environment, keyId: string): string {
   return withChecksum(`${type}_${environment}_${keyId}_${randomBase62(RANDOM_LENGTH)}`);
-}
-
-/** Either value shape, unanchored: for finding values inside other text (pass flags such as `g`). */
-export function keyValuePattern(flags = ''): RegExp {
-  return new RegExp(
-    `(?:svc_(?:pk|sk)_(?:test|live)_[0-9a-f]{8}|(?:pk|sk)_(?:test|live)_[0-9A-HJKMNP-TV-Z]{26})_[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}`,
-    flags,
-  );
 }
 
 const VALUE_ANYWHERE = keyValuePattern();

@@ -5,7 +5,7 @@
  * value, ever.
  */
 import type { UsageSummary } from '../usage/usage-figures';
-import { inLiveTransition } from './key-store';
+import { inLiveTransition } from './key-lifetime';
 import type { CreatedKey } from './create-key';
 import { configurationOf } from './key-records';
 import type { KeyItem } from './model';

@@ -8,11 +8,11 @@ import { ApiError, ErrorCode } from '../../contract/errors';
 import { keyTableKeys } from '../../contract/tables';
 import { assertEnvironmentReach, notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { decodeCursor, encodeCursor } from '../platform/cursor';
 import type { GetKeyRequest, ListKeysRequest } from '../http/schemas/read-keys';
 import type { Services } from '../platform/services';
-import { entityTagOf, type TaggedKey } from '../http/preconditions';
-import { ttlExpired } from './key-store';
+import { entityTagOf, type TaggedKey } from './revision';
+import { ttlExpired } from './key-lifetime';
 import { keyResource, keyStateOf, type KeyResource } from './key-view';
 import type { KeyItem } from './model';
 

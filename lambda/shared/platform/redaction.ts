@@ -5,7 +5,7 @@
  * (`authorization`, `key`, `new_value`, `x-api-key`, …).
  */
 import { errorBody, type ApiError, type ErrorBody } from '../../contract/errors';
-import { keyValuePattern } from '../keys/key-values';
+import { keyValuePattern } from '../../contract/key-value-shape';
 
 /** What replaces a secret in a log line or an archived event. */
 export const REDACTED = '[REDACTED]';

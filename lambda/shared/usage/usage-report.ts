@@ -8,7 +8,7 @@
 import { notFound } from '../auth/authorization';
 import type { VerifiedKey } from '../auth/verify';
 import type { UsageRequest } from '../http/schemas/read-keys';
-import { inLiveTransition } from '../keys/key-store';
+import { inLiveTransition } from '../keys/key-lifetime';
 import { keptKey } from '../keys/read-keys';
 import type { Services } from '../platform/services';
 import type { KeyItem, UsageItem, UsageMonthItem } from '../keys/model';

@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { DEFAULT_SCOPES, KEYS_MANAGE, isValidScope } from '../../../contract/scopes';
 import { normaliseDomainEntry } from '../../keys/domains';
 import { normaliseIpEntry } from '../../keys/ip-allowlist';
+import { KEY_TYPE_RULES } from '../../keys/key-type-rules';
 import { teamIdSchema, text, then } from './common';
 
 const MAX_LIST = 100;
@@ -64,12 +65,6 @@ export function keyFieldSchemas(now: () => Date) {
     description: text(1000),
   };
 }
-
-/** What a key's type rules out, as the 400's issue (read after the field's name: "domains apply to …"); create and update both say it. */
-export const KEY_TYPE_RULES = {
-  manageOnPk: `must not include ${KEYS_MANAGE} on a public (pk) key (a pk value is shown to browsers)`,
-  domainsOnSk: 'apply to public (pk) keys only (a secret key is not checked against an Origin)',
-} as const;
 
 export function createKeyRequestSchema(now: () => Date) {
   const fields = keyFieldSchemas(now);
