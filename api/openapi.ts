@@ -9,12 +9,12 @@
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { ROUTES, MAX_BODY_BYTES } from '../lambda/contract/routes';
-import { createKeyRequestSchema } from '../lambda/shared/http/schemas/create-key';
-import { regenerateKeyRequestSchema } from '../lambda/shared/http/schemas/regenerate-key';
-import { deleteKeyRequestSchema } from '../lambda/shared/http/schemas/delete-key';
-import { updateKeyRequestSchema } from '../lambda/shared/http/schemas/update-key';
-import { verifyKeyRequestSchema } from '../lambda/shared/http/schemas/verify-key';
-import { auditEventsRequestSchema, getKeyRequestSchema, listKeysRequestSchema, usageRequestSchema } from '../lambda/shared/http/schemas/read-keys';
+import { createKeyRequestSchema } from '../lambda/http/schemas/create-key';
+import { regenerateKeyRequestSchema } from '../lambda/http/schemas/regenerate-key';
+import { deleteKeyRequestSchema } from '../lambda/http/schemas/delete-key';
+import { updateKeyRequestSchema } from '../lambda/http/schemas/update-key';
+import { verifyKeyRequestSchema } from '../lambda/http/schemas/verify-key';
+import { auditEventsRequestSchema, getKeyRequestSchema, listKeysRequestSchema, usageRequestSchema } from '../lambda/http/schemas/read-keys';
 import {
   auditEventsResponseSchema,
   createKeyResponseSchema,
@@ -88,7 +88,7 @@ function ok(status: string, description: string, schema: z.ZodType, extraHeaders
   return { [status]: { description, headers: z.object({ ...commonHeaders, ...rateLimitHeaders, ...extraHeaders }), content: json(schema) } };
 }
 
-/** The key's entity tag (lambda/shared/http/preconditions.ts), for an `If-Match` on its next change. */
+/** The key's entity tag (lambda/http/preconditions.ts), for an `If-Match` on its next change. */
 const entityTag = {
   ETag: header('The key\'s revision, quoted (`"3"`): send it back as `If-Match` to change the key only if nobody changed it since'),
 };

@@ -7,8 +7,8 @@
  */
 import * as z from 'zod';
 import { ErrorCode } from '../lambda/contract/errors';
-import { auditEventSchema } from '../lambda/shared/audit/audit-event-schema';
-import { KEY_STATES } from '../lambda/shared/keys/key-view';
+import { auditEventSchema } from '../lambda/domain/audit-event-schema';
+import { KEY_STATES } from '../lambda/domain/key-view';
 
 const instant = z.iso.datetime({ offset: true }).meta({ id: 'Timestamp', description: 'ISO 8601 timestamp', example: '2026-11-23T12:00:00.000Z' });
 const keyId = z.string().meta({ description: 'Key id (a 26-character ULID)', example: '01JDQ4W1V8T6Y3M2K9P0RS5XYZ' });

@@ -15,9 +15,9 @@ import { randomUUID } from 'node:crypto';
 import { localDynamoClient } from '../local/dynamodb-local';
 import { createLocalServer, moduleHandlerLoader, type LocalServer } from '../local/server';
 import { terminalObservability } from '../local/terminal-observability';
-import { documentClientOf } from '../lambda/shared/platform/dynamo';
-import { createServices, type Services } from '../lambda/shared/platform/services';
-import { systemClock } from '../lambda/shared/platform/clock';
+import { documentClientOf } from '../lambda/platform/dynamo';
+import { createServices, type Services } from '../lambda/composition/services';
+import { systemClock } from '../lambda/platform/clock';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 
 export interface Tables {

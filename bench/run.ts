@@ -41,13 +41,13 @@ import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type BatchGetCo
 import { KEY_TABLE, AUDIT_TABLE, SK_HASH, keyTableKeys } from '../lambda/contract/tables';
 import { localDynamoClient, startDynamoLocal, type DynamoLocal } from '../local/dynamodb-local';
 import { ensureTables } from '../local/tables';
-import { documentClientOf } from '../lambda/shared/platform/dynamo';
-import { createServices, type Services } from '../lambda/shared/platform/services';
-import { systemClock } from '../lambda/shared/platform/clock';
-import { sinkObservability } from '../lambda/shared/platform/observability-sinks';
+import { documentClientOf } from '../lambda/platform/dynamo';
+import { createServices, type Services } from '../lambda/composition/services';
+import { systemClock } from '../lambda/platform/clock';
+import { sinkObservability } from '../lambda/platform/observability-sinks';
 import { makeHandler as makeVerifyHandler } from '../lambda/handlers/verify-api-key';
 import { authorizerWith } from '../lambda/handlers/authorizer';
-import { verifyWithGuessLimit } from '../lambda/shared/usage/guess-limiter';
+import { verifyWithGuessLimit } from '../lambda/verification/guess-limiter';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { itemSizeBytes } from './item-size';
 import { LAMBDA_CREDENTIALS } from '../lib/house-function';

@@ -41,7 +41,7 @@ import type {
   DynamoDBStreamEvent,
 } from 'aws-lambda';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { errorField } from '../lambda/shared/platform/observability';
+import { errorField } from '../lambda/platform/observability';
 import { terminalObservability } from './terminal-observability';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, localDynamoClient } from './dynamodb-local';
 

@@ -45,17 +45,17 @@ import {
 } from './dynamodb-local';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { readPepperSecret } from '../lambda/shared/platform/pepper';
-import { closestName } from '../lambda/shared/platform/closest-name';
+import { readPepperSecret } from '../lambda/platform/pepper';
+import { closestName } from '../lambda/platform/closest-name';
 import { DEFAULT_PLAN_NAME } from '../lambda/contract/plans';
 import { assignTeamPlan, bootstrapKeyName, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { apiGatewayUsageKeys, operatorApiGatewayClient, usagePlanIdsFrom } from './api-gateway-usage-keys';
 import { plansFrom } from './usage-plans';
-import { systemClock } from '../lambda/shared/platform/clock';
-import { config } from '../lambda/shared/platform/config';
-import { documentClientOf } from '../lambda/shared/platform/dynamo';
-import { environmentObservability } from '../lambda/shared/platform/observability';
-import { createServices } from '../lambda/shared/platform/services';
+import { systemClock } from '../lambda/platform/clock';
+import { config } from '../lambda/platform/config';
+import { documentClientOf } from '../lambda/platform/dynamo';
+import { environmentObservability } from '../lambda/platform/observability';
+import { createServices } from '../lambda/composition/services';
 import { dataDirFrom, dynamoDbPath } from './start';
 import { ensureTables } from './tables';
 

@@ -9,7 +9,7 @@
  * e.g. `<DATA_DIR>/s3/api-key-audit-archive/audit/year=2026/month=11/day=20/
  * 000000000000000000001-01K….jsonl.gz._S3rver_object` (a gzip file).
  * The archiver reaches it through `S3_ENDPOINT` = `endpoint` and s3rver's
- * fixed credentials (lambda/shared/audit/archive-config.ts).
+ * fixed credentials (lambda/platform/archive-config.ts).
  *
  * s3rver runs in a child `node` process, not in this one: `tsx
  * --conditions=import` (how `npm start` runs, for @middy/core) breaks every

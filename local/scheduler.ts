@@ -14,12 +14,12 @@
  * waiting for timers, so tests move time instead of sleeping.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { systemClock, type Clock } from '../lambda/shared/platform/clock';
+import { systemClock, type Clock } from '../lambda/platform/clock';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { errorField } from '../lambda/shared/platform/observability';
+import { errorField } from '../lambda/platform/observability';
 import { terminalObservability } from './terminal-observability';
-import type { RevocationRequest, RevocationScheduler } from '../lambda/shared/rotation/revocation-scheduler';
+import type { RevocationRequest, RevocationScheduler } from '../lambda/domain/revocation-scheduler';
 
 /** The longest delay `setTimeout` honours (about 24.8 days); longer waits are chained. */
 export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;

@@ -22,14 +22,14 @@ import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/contract/errors';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { errorField } from '../lambda/shared/platform/observability';
-import { errorBodyWithoutKeyValues } from '../lambda/shared/platform/redaction';
-import { clientNamedMap } from '../lambda/shared/platform/client-named-map';
+import { errorField } from '../lambda/platform/observability';
+import { errorBodyWithoutKeyValues } from '../lambda/platform/redaction';
+import { clientNamedMap } from '../lambda/platform/client-named-map';
 import { terminalObservability } from './terminal-observability';
 import type { PageSource } from './pages';
 import { HANDLERS_DIR, MAX_BODY_BYTES, ROUTES, allowedMethods } from '../lambda/contract/routes';
 import { jsonResponse } from '../lambda/contract/response';
-import type { Services } from '../lambda/shared/platform/services';
+import type { Services } from '../lambda/composition/services';
 
 /** A Lambda proxy handler as the handler modules export it. */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult | undefined | void>;

@@ -8,7 +8,7 @@
  *
  * Environment: PORT (3000), HOST (127.0.0.1), DATA_DIR (`.data/` in the repo),
  * KEY_TABLE_NAME (api-keys), AUDIT_TABLE_NAME (api-key-audit),
- * DYNAMODB_PORT (a free port), PLAN_RATE_LIMIT (see lambda/shared/platform/config.ts),
+ * DYNAMODB_PORT (a free port), PLAN_RATE_LIMIT (see lambda/platform/config.ts),
  * USAGE_PLANS (JSON; else cdk.json's `plans`; see local/usage-plans.ts).
  */
 import path from 'node:path';
@@ -27,22 +27,22 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { makeHandler as makeExpireHandler } from '../lambda/handlers/expire-old-value';
-import { config } from '../lambda/shared/platform/config';
-import { documentClientOf } from '../lambda/shared/platform/dynamo';
-import { createServices, type Services } from '../lambda/shared/platform/services';
+import { config } from '../lambda/platform/config';
+import { documentClientOf } from '../lambda/platform/dynamo';
+import { createServices, type Services } from '../lambda/composition/services';
 import { localPages } from './pages';
 import { createLocalServer, moduleHandlerLoader, type LocalServer } from './server';
 import { makeHandler as makeManagementAuthorizer } from '../lambda/handlers/management-authorizer';
 import { makeHandler as makeArchiveHandler } from '../lambda/handlers/archive-audit';
-import type { ArchiveTarget } from '../lambda/shared/audit/archive-config';
+import type { ArchiveTarget } from '../lambda/platform/archive-config';
 import type { UsagePlans } from '../lambda/contract/plans';
 import { createPlanGateway, plansFrom, type ManagementAuthorizer } from './usage-plans';
 import { ensureTables } from './tables';
 import { createLocalScheduler } from './scheduler';
-import { systemClock } from '../lambda/shared/platform/clock';
+import { systemClock } from '../lambda/platform/clock';
 import { LOCAL_ARCHIVE_BUCKET, startLocalS3 } from './s3-local';
 import { startAuditStreamArchiver } from './audit-stream';
-import type { Observability } from '../lambda/shared/platform/observability';
+import type { Observability } from '../lambda/platform/observability';
 import { terminalObservability } from './terminal-observability';
 
 /** `.data/` at the repository root. */

@@ -8,8 +8,8 @@
  * Terminal:  `12:01:02.345 INFO  request  method=POST path=/functions/v1/… status=201 duration_ms=12`
  *            `12:01:02.346 METRIC Verifications=1 code=VALID`
  */
-import type { Observability } from '../lambda/shared/platform/observability';
-import { sinkObservability } from '../lambda/shared/platform/observability-sinks';
+import type { Observability } from '../lambda/platform/observability';
+import { sinkObservability } from '../lambda/platform/observability-sinks';
 
 /** Fields a terminal line leaves out: they are the same on every line, or shown at its start. */
 const QUIET_FIELDS = new Set([

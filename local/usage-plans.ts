@@ -20,8 +20,8 @@ import { ApiError, ErrorCode, errorBody } from '../lambda/contract/errors';
 import { DEFAULT_USAGE_PLANS, parseUsagePlans, quotaPeriodOf, type UsagePlans } from '../lambda/contract/plans';
 import { jsonResponse } from '../lambda/contract/response';
 import { TTL_ATTRIBUTE, keyTableKeys } from '../lambda/contract/tables';
-import type { Clock } from '../lambda/shared/platform/clock';
-import { documentClientOf } from '../lambda/shared/platform/dynamo';
+import type { Clock } from '../lambda/platform/clock';
+import { documentClientOf } from '../lambda/platform/dynamo';
 import { TokenBucket } from './token-bucket';
 
 /** A plan setting that cannot be used: one line, exit code 2 (like the other settings). */

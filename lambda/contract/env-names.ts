@@ -1,6 +1,6 @@
 /**
  * Names of the environment variables the stack sets on the functions. The
- * first three are read by `lambda/shared/platform/config.ts`; the rest are read by the
+ * first three are read by `lambda/platform/config.ts`; the rest are read by the
  * verification, rotation and archive code. One spelling, shared by the stack
  * and its tests.
  */
@@ -21,13 +21,13 @@ export const ENV = {
   SCHEDULER_DLQ_ARN: 'SCHEDULER_DLQ_ARN',
   /** Bucket the audit archiver writes date-partitioned objects to. */
   ARCHIVE_BUCKET_NAME: 'ARCHIVE_BUCKET_NAME',
-  /** Verify endpoint: unknown values one source may verify per minute (`lambda/shared/usage/guess-limiter.ts`). */
+  /** Verify endpoint: unknown values one source may verify per minute (`lambda/verification/guess-limiter.ts`). */
   VERIFY_GUESS_LIMIT_PER_MINUTE: 'VERIFY_GUESS_LIMIT_PER_MINUTE',
   /** Authorizer: a scope every route needs (`lambda/handlers/authorizer.ts`). */
   AUTHORIZER_SCOPE: 'AUTHORIZER_SCOPE',
   /** Authorizer: JSON `{"<METHOD> /<path>": "<scope>"}` (`lambda/handlers/authorizer.ts`). */
   AUTHORIZER_ROUTE_SCOPES: 'AUTHORIZER_ROUTE_SCOPES',
-  /** Secrets Manager secret holding the value-hash pepper (optional; `lambda/shared/platform/pepper.ts`). */
+  /** Secrets Manager secret holding the value-hash pepper (optional; `lambda/platform/pepper.ts`). */
   KEY_HASH_PEPPER_SECRET_ARN: 'KEY_HASH_PEPPER_SECRET_ARN',
   /** Powertools: the `service` of every log line and metric. */
   POWERTOOLS_SERVICE_NAME: 'POWERTOOLS_SERVICE_NAME',

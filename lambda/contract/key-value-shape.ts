@@ -1,6 +1,6 @@
 /**
  * The shape of an issued key value, as text (docs/key-format.md): what the
- * domain generates and checks (lambda/shared/keys/key-values.ts), and what
+ * domain generates and checks (lambda/domain/key-values.ts), and what
  * redaction finds inside log lines and archived events. Here, below both,
  * so redaction needs nothing above the platform.
  */

@@ -1,7 +1,7 @@
 /**
  * What each storage operation of the service touches, and which operations
- * each function runs. The key-store layer (lambda/shared/keys/key-store.ts,
- * lambda/shared/usage/usage-store.ts) implements exactly these operations;
+ * each function runs. The key-store layer (lambda/store/key-store.ts,
+ * lambda/store/usage-store.ts) implements exactly these operations;
  * the CDK stack derives every function's DynamoDB grants from this table, and
  * test/architecture/store-operations.test.ts records the requests each
  * operation really sends against DynamoDB Local and checks them against it.
@@ -47,7 +47,7 @@ export const STORE_OPERATIONS = {
   /**
    * The target key's item and usage item, with the caller's value lookup (or
    * alone, behind the management authorizer), in one BatchGetItem
-   * (lambda/shared/keys/prefetch.ts).
+   * (lambda/store/prefetch.ts).
    */
   readTargetKey: { keyTable: ['dynamodb:BatchGetItem'] },
   /** A key item by id. */

@@ -1,7 +1,7 @@
 /**
  * Audit-table stream → archive. Invoked by the DynamoDB stream event source
  * with `ReportBatchItemFailures`; the layout, naming and retry semantics are
- * in lambda/shared/audit/audit-archive.ts and docs/audit.md.
+ * in lambda/use-cases/audit-archive.ts and docs/audit.md.
  *
  * The writer (and its S3 client) is built once. In Lambda (the runtime sets
  * `AWS_LAMBDA_FUNCTION_NAME`) it is built at cold start, so a missing
@@ -10,11 +10,11 @@
  */
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { archiveConfig, type ArchiveTarget } from '../shared/audit/archive-config';
-import { archiveStreamBatch, archiveWriterFor } from '../shared/audit/audit-archive';
-import { environmentObservability, type Observability } from '../shared/platform/observability';
-import { observed } from '../shared/platform/observed';
-import { environmentTracer } from '../shared/platform/tracing';
+import { archiveConfig, type ArchiveTarget } from '../platform/archive-config';
+import { archiveStreamBatch, archiveWriterFor } from '../use-cases/audit-archive';
+import { environmentObservability, type Observability } from '../platform/observability';
+import { observed } from '../platform/observed';
+import { environmentTracer } from '../platform/tracing';
 
 type StreamHandler = (event: DynamoDBStreamEvent, context?: Context) => Promise<DynamoDBBatchResponse>;
 

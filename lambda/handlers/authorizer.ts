@@ -31,11 +31,11 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { parseRouteScope, parseRouteScopeTable, type RouteScope } from '../contract/route-scopes';
-import { authorize } from '../shared/auth/platform-authorizer';
-import { environmentServices, type Services } from '../shared/platform/services';
-import { signals } from '../shared/platform/observability';
-import { observedApi } from '../shared/platform/observed';
-import { outcomeCodeOf } from '../shared/auth/platform-authorizer';
+import { authorize } from '../http/platform-authorizer';
+import { environmentServices, type Services } from '../composition/services';
+import { signals } from '../platform/observability';
+import { observedApi } from '../platform/observed';
+import { outcomeCodeOf } from '../http/platform-authorizer';
 
 /** The route → scope table from the environment (grammar: lambda/contract/route-scopes.ts). */
 export function routeScopesFromEnv(env: NodeJS.ProcessEnv = process.env): RouteScope[] {

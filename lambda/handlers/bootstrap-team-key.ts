@@ -7,11 +7,11 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { keyTableKeys } from '../contract/tables';
-import type { Environment } from '../shared/keys/key-values';
+import type { Environment } from '../domain/key-values';
 import { BOOTSTRAP_SCOPES } from '../contract/scopes';
-import type { Services } from '../shared/platform/services';
-import { createKeyRecord } from '../shared/keys/create-key';
-import { keyFieldSchemas } from '../shared/http/schemas/create-key';
+import type { Services } from '../composition/services';
+import { createKeyRecord } from '../use-cases/create-key';
+import { keyFieldSchemas } from '../http/schemas/create-key';
 
 export interface BootstrapInput {
   teamId: string;

@@ -1,11 +1,11 @@
 /** DELETE /functions/v1/delete-api-key — permanently deletes a key (JSON body). */
-import { managementHandler } from '../shared/http/management-handler';
-import { preconditionOf } from '../shared/http/preconditions';
+import { managementHandler } from '../http/management-handler';
+import { preconditionOf } from '../http/preconditions';
 import { jsonResponse } from '../contract/response';
-import { CONFIRMATION_FIELD, deleteKeyRequestSchema } from '../shared/http/schemas/delete-key';
-import { deleteKey } from '../shared/keys/delete-key';
-import type { Services } from '../shared/platform/services';
-import { schedulingEnvironmentServices } from '../shared/rotation/scheduling-services';
+import { CONFIRMATION_FIELD, deleteKeyRequestSchema } from '../http/schemas/delete-key';
+import { deleteKey } from '../use-cases/delete-key';
+import type { Services } from '../composition/services';
+import { schedulingEnvironmentServices } from '../composition/scheduling-services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(

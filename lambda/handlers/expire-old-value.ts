@@ -15,14 +15,14 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { KEY_ID_PATTERN } from '../shared/platform/ids';
+import { KEY_ID_PATTERN } from '../platform/ids';
 import { REVOCATION_LATE_AFTER_SECONDS } from '../contract/metrics';
-import { signals } from '../shared/platform/observability';
-import { observed } from '../shared/platform/observed';
-import { environmentServices, type Services } from '../shared/platform/services';
-import { expireOldValue, type ExpireOldValueOutcome } from '../shared/rotation/expire-old-value';
+import { signals } from '../platform/observability';
+import { observed } from '../platform/observed';
+import { environmentServices, type Services } from '../composition/services';
+import { expireOldValue, type ExpireOldValueOutcome } from '../use-cases/expire-old-value';
 
-/** The schedule's input (lambda/shared/rotation/scheduler-eventbridge.ts `expireEventOf`). */
+/** The schedule's input (lambda/platform/scheduler-eventbridge.ts `expireEventOf`). */
 export const expireEventSchema = z.strictObject({
   key_id: z.string().check(z.regex(KEY_ID_PATTERN)),
   // Generation 1 is the created value; only a regeneration (2+) opens a transition.

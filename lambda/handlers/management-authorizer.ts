@@ -1,11 +1,11 @@
-/** REQUEST authorizer of the management routes: the caller's team, for its usage plan. See lambda/shared/auth/management-authorizer.ts. */
+/** REQUEST authorizer of the management routes: the caller's team, for its usage plan. See lambda/http/management-authorizer.ts. */
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { authorizeManagementCall } from '../shared/auth/management-authorizer';
-import { UNAUTHORIZED } from '../shared/auth/management-authorizer';
-import { signals } from '../shared/platform/observability';
-import { observedApi } from '../shared/platform/observed';
-import { environmentServices, type Services } from '../shared/platform/services';
+import { authorizeManagementCall } from '../http/management-authorizer';
+import { UNAUTHORIZED } from '../http/management-authorizer';
+import { signals } from '../platform/observability';
+import { observedApi } from '../platform/observed';
+import { environmentServices, type Services } from '../composition/services';
 
 /** The `ManagementAuthorizations` code of an answer: ALLOW, the refusal the handler will answer, UNAUTHORIZED or ERROR. */
 function outcomeOf(response: APIGatewayAuthorizerResult | null | undefined, error: unknown): string {

@@ -5,7 +5,7 @@
  * than UTF-8 is refused rather than read as UTF-8.
  */
 import fc from 'fast-check';
-import { duplicateNames } from '../../lambda/shared/http/duplicate-names';
+import { duplicateNames } from '../../lambda/http/duplicate-names';
 import { call, createKey, teamPerSuite } from '../support/api';
 import { checkValue, expectStatus, storedKeyState } from '../support/keys';
 import { teamKeyCount } from '../support/store';

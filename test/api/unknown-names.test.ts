@@ -3,11 +3,11 @@
  * misspelling of one of the request's own names says which one it likely
  * meant ("did you mean grace_period_days?"), as Stripe's API does.
  */
-import { acceptedNames } from '../../lambda/shared/http/accepted-names';
-import { closestName } from '../../lambda/shared/platform/closest-name';
-import { regenerateKeyRequestSchema } from '../../lambda/shared/http/schemas/regenerate-key';
-import { listKeysRequestSchema } from '../../lambda/shared/http/schemas/read-keys';
-import { createKeyRequestSchema } from '../../lambda/shared/http/schemas/create-key';
+import { acceptedNames } from '../../lambda/http/accepted-names';
+import { closestName } from '../../lambda/platform/closest-name';
+import { regenerateKeyRequestSchema } from '../../lambda/http/schemas/regenerate-key';
+import { listKeysRequestSchema } from '../../lambda/http/schemas/read-keys';
+import { createKeyRequestSchema } from '../../lambda/http/schemas/create-key';
 import { call, createKey, teamPerSuite } from '../support/api';
 import { expectStatus } from '../support/keys';
 

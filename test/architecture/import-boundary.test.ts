@@ -39,19 +39,19 @@ describe('import boundary', () => {
   it.each([
     ['lib/probe.ts', "import { log } from '../lambda/shared/platform/log';\nlog.info('x');\n"],
     ['lib/probe.ts', "import { handler } from '../lambda/handlers/generate-api-key';\nexport const h = handler;\n"],
-    ['bin/probe.ts', "import { KeyStore } from '../lambda/shared/keys/key-store';\nexport const k = KeyStore;\n"],
-    ['local/probe.ts', "import { KeyStore } from '../lambda/shared/keys/key-store';\nexport const k = KeyStore;\n"],
-    ['local/probe.ts', "import { verifyKey } from '../lambda/shared/auth/verify';\nexport const v = verifyKey;\n"],
+    ['bin/probe.ts', "import { KeyStore } from '../lambda/store/key-store';\nexport const k = KeyStore;\n"],
+    ['local/probe.ts', "import { KeyStore } from '../lambda/store/key-store';\nexport const k = KeyStore;\n"],
+    ['local/probe.ts', "import { verifyKey } from '../lambda/verification/verify';\nexport const v = verifyKey;\n"],
   ])('%s may not import %p', async (file, source) => {
     expect(await boundaryErrors(file, source)).toEqual([expect.stringContaining('docs/architecture.md')]);
   });
 
   it.each([
     ['lib/probe.ts', "import { ROUTES } from '../lambda/contract/routes';\nexport const r = ROUTES;\n"],
-    ['lib/probe.ts', "import type { Services } from '../lambda/shared/platform/services';\nexport type S = Services;\n"],
-    ['local/probe.ts', "import { createServices } from '../lambda/shared/platform/services';\nexport const c = createServices;\n"],
+    ['lib/probe.ts', "import type { Services } from '../lambda/composition/services';\nexport type S = Services;\n"],
+    ['local/probe.ts', "import { createServices } from '../lambda/composition/services';\nexport const c = createServices;\n"],
     ['local/probe.ts', "import { makeHandler } from '../lambda/handlers/generate-api-key';\nexport const m = makeHandler;\n"],
-    ['local/probe.ts', "import type { KeyItem } from '../lambda/shared/keys/model';\nexport type K = KeyItem;\n"],
+    ['local/probe.ts', "import type { KeyItem } from '../lambda/domain/model';\nexport type K = KeyItem;\n"],
   ])('%s may import %p', async (file, source) => {
     expect(await boundaryErrors(file, source)).toEqual([]);
   });

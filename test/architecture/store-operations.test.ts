@@ -12,9 +12,9 @@ import { accessOf, FUNCTION_OPERATIONS, requestsOf, type FunctionWithStore } fro
 import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';
 import { authorizerWith } from '../../lambda/handlers/authorizer';
 import { makeHandler as makeManagementAuthorizer } from '../../lambda/handlers/management-authorizer';
-import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
-import { config } from '../../lambda/shared/platform/config';
-import { createDynamoClient } from '../../lambda/shared/platform/dynamo';
+import { MS_PER_DAY } from '../../lambda/platform/clock';
+import { config } from '../../lambda/platform/config';
+import { createDynamoClient } from '../../lambda/platform/dynamo';
 import { call, createKey, newTeam } from '../support/api';
 import { expectStatus, installManualClock, keyInTransition, restoreSystemClock } from '../support/keys';
 import { testServices, useTestServices } from '../support/services';

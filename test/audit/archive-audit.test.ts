@@ -9,10 +9,10 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { auditItem, type NewAuditEvent } from '../../lambda/shared/audit/audit-events';
-import { AUDIT_STORAGE_ATTRIBUTES } from '../../lambda/shared/audit/audit-event-schema';
-import { archiveStreamBatch, folderArchiveWriter, type ArchiveWriter } from '../../lambda/shared/audit/audit-archive';
-import { hashKeyValue } from '../../lambda/shared/keys/key-values';
+import { auditItem, type NewAuditEvent } from '../../lambda/domain/audit-events';
+import { AUDIT_STORAGE_ATTRIBUTES } from '../../lambda/domain/audit-event-schema';
+import { archiveStreamBatch, folderArchiveWriter, type ArchiveWriter } from '../../lambda/use-cases/audit-archive';
+import { hashKeyValue } from '../../lambda/domain/key-values';
 import { startLocalS3, type LocalS3 } from '../../local/s3-local';
 import { linesOf, loopbackS3, readArchive, sampleEvents, streamRecord } from './helpers';
 import { captured, testObservability } from '../support/services';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   delete process.env.ARCHIVE_DIR;
   // The archiver Lambda runs, with the target from this environment and the tests' in-memory log.
   const { makeHandler } = await import('../../lambda/handlers/archive-audit');
-  const { archiveConfig } = await import('../../lambda/shared/audit/archive-config');
+  const { archiveConfig } = await import('../../lambda/platform/archive-config');
   handler = makeHandler(archiveConfig.target, testObservability);
 });
 

@@ -8,10 +8,10 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clien
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import fixture from '../fixtures/dynamodb-stream-record.json';
-import { AuditEventType, type AuditActor, type NewAuditEvent } from '../../lambda/shared/audit/audit-events';
-import { newKeyId } from '../../lambda/shared/platform/ids';
-import { LOCAL_S3_CREDENTIALS } from '../../lambda/shared/audit/archive-config';
-import { generateCreatedValue, generateRegeneratedValue, keyPrefixOf, lastFourOf } from '../../lambda/shared/keys/key-values';
+import { AuditEventType, type AuditActor, type NewAuditEvent } from '../../lambda/domain/audit-events';
+import { newKeyId } from '../../lambda/platform/ids';
+import { LOCAL_S3_CREDENTIALS } from '../../lambda/platform/archive-config';
+import { generateCreatedValue, generateRegeneratedValue, keyPrefixOf, lastFourOf } from '../../lambda/domain/key-values';
 
 /** A client for the S3 API on loopback (s3rver's credentials). */
 export function loopbackS3(endpoint: string): S3Client {

@@ -577,7 +577,7 @@ describe('least privilege', () => {
     const keyTableActions = (handler: (typeof HANDLER_NAMES)[number]) =>
       permissionMatrix(statementsOfFunction(service.template, ids.functions[handler]), resourceNames()).KeyTable;
 
-    // Assess: exactly what lambda/shared/auth/verify.ts, guess-limiter.ts and usage-store.ts send
+    // Assess: exactly what lambda/verification/verify.ts, guess-limiter.ts and usage-store.ts send
     expect(keyTableActions('verify-api-key')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:UpdateItem']);
     expect(keyTableActions('authorizer')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });

@@ -23,7 +23,7 @@ import { bootstrap, npmStart, tempDataDir, type Running } from '../support/local
 import { recordIssuedValue } from '../support/issued-values';
 import { requestTo } from '../support/http';
 import { keyTableKeys } from '../../lambda/contract/tables';
-import { MAX_INDEX_PAGES } from '../../lambda/shared/keys/read-keys';
+import { MAX_INDEX_PAGES } from '../../lambda/use-cases/read-keys';
 import { localDynamoClient } from '../../local/dynamodb-local';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,9 +1,9 @@
 import { testObservability, testServices } from '../support/services';
 import { randomUUID } from 'node:crypto';
-import { createKeyRecord } from '../../lambda/shared/keys/create-key';
-import { config } from '../../lambda/shared/platform/config';
-import { documentClient } from '../../lambda/shared/platform/dynamo';
-import { createServices } from '../../lambda/shared/platform/services';
+import { createKeyRecord } from '../../lambda/use-cases/create-key';
+import { config } from '../../lambda/platform/config';
+import { documentClient } from '../../lambda/platform/dynamo';
+import { createServices } from '../../lambda/composition/services';
 import { teamKeyCount, lookupItemOf } from '../support/store';
 import { recordIssuedValue } from '../support/issued-values';
 

@@ -13,8 +13,8 @@ import {
   parseKeyValue,
   shortPrefix,
   teamLabel,
-} from '../../lambda/shared/keys/key-values';
-import { newKeyId, KEY_ID_PATTERN } from '../../lambda/shared/platform/ids';
+} from '../../lambda/domain/key-values';
+import { newKeyId, KEY_ID_PATTERN } from '../../lambda/platform/ids';
 
 const TEAM = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 

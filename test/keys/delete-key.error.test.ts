@@ -7,7 +7,7 @@ import { call, createKey, newTeam } from '../support/api';
 import { runCommonManagementTests } from '../support/management-matrix';
 import { MANAGER_SCOPES, checkValue, expectOnlyOneUse, expectStatus, manualClockPerTest, selfManagingKey, storedKeyState } from '../support/keys';
 import { auditRecordsOf } from '../support/store';
-import { generateRegeneratedValue } from '../../lambda/shared/keys/key-values';
+import { generateRegeneratedValue } from '../../lambda/domain/key-values';
 
 manualClockPerTest();
 

@@ -3,7 +3,7 @@
  * its 90-day TTL, every value revoked at once (an in-transition old value
  * included), usage kept, and the deletion audit record.
  */
-import { MS_PER_DAY, epochSeconds } from '../../lambda/shared/platform/clock';
+import { MS_PER_DAY, epochSeconds } from '../../lambda/platform/clock';
 import { actorOf, call, createKey, newTeam } from '../support/api';
 import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, selfManagingKey, storedKeyState } from '../support/keys';
 import { keyItem, lookupItemsForKey, usageItem, auditRecordsOfType } from '../support/store';

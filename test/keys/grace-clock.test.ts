@@ -3,7 +3,7 @@
  * ManualClock, never slept, and no clean-up (schedule) runs — the old value
  * dies and a new regenerate becomes possible by the clock alone.
  */
-import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
+import { MS_PER_DAY } from '../../lambda/platform/clock';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { MANAGER_SCOPES, checkValue, expectStatus, manualClockPerTest } from '../support/keys';
 import { lookupItemOf, lookupItemsForKey } from '../support/store';

@@ -4,7 +4,7 @@
  * with If-Match change the key only while it is still at that revision,
  * else 412 and nothing changes but the caller's use.
  */
-import { preconditionOf } from '../../lambda/shared/http/preconditions';
+import { preconditionOf } from '../../lambda/http/preconditions';
 import { call, createKey, teamPerSuite, type CallResult } from '../support/api';
 import { checkValue, expectOnlyOneUse, expectStatus, storedKeyState } from '../support/keys';
 import { auditRecordsOf } from '../support/store';

@@ -3,7 +3,7 @@
  * configuration kept, both values valid under a grace period, immediate
  * revocation, and the regeneration audit record.
  */
-import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
+import { MS_PER_DAY } from '../../lambda/platform/clock';
 import { actorOf, call, createKey, newTeam } from '../support/api';
 import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, storedKeyState } from '../support/keys';
 import { auditRecordsOf, keyItem, lookupItemOf } from '../support/store';

@@ -4,7 +4,7 @@
  * guard, the audit record with before and after, and races with regenerate
  * and delete that never lose an update.
  */
-import { encodeCursor } from '../../lambda/shared/platform/cursor';
+import { encodeCursor } from '../../lambda/platform/cursor';
 import { call, createKey, newTeam } from '../support/api';
 import { runCommonManagementTests } from '../support/management-matrix';
 import { MANAGER_SCOPES, checkValue, expectOnlyOneUse, expectStatus, manualClockPerTest, storedKeyState, useValue } from '../support/keys';

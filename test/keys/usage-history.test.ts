@@ -6,10 +6,10 @@
  */
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keyTableKeys, SK_USAGE_MONTH_PREFIX } from '../../lambda/contract/tables';
-import { documentClient } from '../../lambda/shared/platform/dynamo';
-import { config } from '../../lambda/shared/platform/config';
-import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
-import { USAGE_DAYS_KEPT } from '../../lambda/shared/usage/usage-figures';
+import { documentClient } from '../../lambda/platform/dynamo';
+import { config } from '../../lambda/platform/config';
+import { MS_PER_DAY } from '../../lambda/platform/clock';
+import { USAGE_DAYS_KEPT } from '../../lambda/domain/usage-figures';
 import { itemSizeBytes } from '../../bench/item-size';
 import { call, createKey, newTeam } from '../support/api';
 import { installManualClock, restoreSystemClock } from '../support/keys';

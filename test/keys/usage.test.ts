@@ -4,8 +4,8 @@
  * the figures the delete response and the audit trail report are the ones
  * produced, and usage outlives the key.
  */
-import { MS_PER_DAY } from '../../lambda/shared/platform/clock';
-import { dayOf } from '../../lambda/shared/usage/usage-figures';
+import { MS_PER_DAY } from '../../lambda/platform/clock';
+import { dayOf } from '../../lambda/domain/usage-figures';
 import { call, createKey, newTeam } from '../support/api';
 import { MANAGER_SCOPES, expectStatus, manualClockPerTest, useValue, useValueTimes } from '../support/keys';
 import { auditRecordsOf, transitionsOf, usageItem } from '../support/store';

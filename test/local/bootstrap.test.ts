@@ -14,7 +14,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { runtimeFilePath, startDynamoLocal } from '../../local/dynamodb-local';
 import { recordIssuedValue } from '../support/issued-values';
-import { generateCreatedValue } from '../../lambda/shared/keys/key-values';
+import { generateCreatedValue } from '../../lambda/domain/key-values';
 import { requestTo, startTestServer } from '../support/http';
 import { npmStart, tempDataDir } from '../support/local-runtime';
 import { auditRecordsOf, lookupItemOf } from '../support/store';

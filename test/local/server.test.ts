@@ -8,7 +8,7 @@ import { captured, testObservability } from '../support/services';
 import { MAX_BODY_BYTES, ROUTES } from '../../lambda/contract/routes';
 import { connect } from 'node:net';
 import { moduleHandlerLoader, resolveRoute, sourceIpOf, type AccessEntry, type LocalRoute, type ProxyHandler } from '../../local/server';
-import { generateCreatedValue } from '../../lambda/shared/keys/key-values';
+import { generateCreatedValue } from '../../lambda/domain/key-values';
 import { startTestServer, type TestServer } from '../support/http';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -4,9 +4,9 @@
  * search of a manager removing itself reads no more of its team than that).
  */
 import { TEAM_INDEX, keyTableKeys } from '../../lambda/contract/tables';
-import { config } from '../../lambda/shared/platform/config';
-import { documentClient } from '../../lambda/shared/platform/dynamo';
-import { queryAll } from '../../lambda/shared/platform/query-all';
+import { config } from '../../lambda/platform/config';
+import { documentClient } from '../../lambda/platform/dynamo';
+import { queryAll } from '../../lambda/platform/query-all';
 import { createKey, newTeam } from '../support/api';
 
 describe('queryAll', () => {

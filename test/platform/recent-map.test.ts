@@ -1,5 +1,5 @@
 /** RecentMap: the bound every per-process memory uses (ended windows, seen lookups, guess counters at their limit). */
-import { RecentMap } from '../../lambda/shared/platform/recent-map';
+import { RecentMap } from '../../lambda/platform/recent-map';
 
 describe('RecentMap', () => {
   it('past its capacity drops the entry set longest ago, counting a set again as new', () => {

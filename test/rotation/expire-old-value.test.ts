@@ -5,16 +5,16 @@
  * races with regenerate and delete leave one consistent state.
  */
 import { captured, servicesWith, testServices } from '../support/services';
-import { documentClient } from '../../lambda/shared/platform/dynamo';
+import { documentClient } from '../../lambda/platform/dynamo';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
-import { parseAuditEvent } from '../../lambda/shared/audit/audit-event-schema';
+import { MS_PER_DAY, type ManualClock } from '../../lambda/platform/clock';
+import { parseAuditEvent } from '../../lambda/domain/audit-event-schema';
 import { ExpiryNotDueError, makeHandler, NOT_DUE_RETRY_WINDOW_MS } from '../../lambda/handlers/expire-old-value';
-import { hashKeyValue } from '../../lambda/shared/keys/key-values';
-import { config } from '../../lambda/shared/platform/config';
-import { expireOldValue, type ExpireOldValueOutcome } from '../../lambda/shared/rotation/expire-old-value';
+import { hashKeyValue } from '../../lambda/domain/key-values';
+import { config } from '../../lambda/platform/config';
+import { expireOldValue, type ExpireOldValueOutcome } from '../../lambda/use-cases/expire-old-value';
 import { call, createKey, newTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, keyInTransition, restoreSystemClock, storedKeyState, useValueTimes, type KeyInTransition } from '../support/keys';
 import { auditRecordsOfType, keyItem, lookupItemOf } from '../support/store';

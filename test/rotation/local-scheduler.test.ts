@@ -9,15 +9,15 @@
  * this file's keys (`ownKeysOnly`), and the others are left alone.
  */
 import { captured, testObservability, testServices, useTestServices } from '../support/services';
-import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
-import type { RevocationRequest } from '../../lambda/shared/rotation/revocation-scheduler';
+import { MS_PER_DAY, type ManualClock } from '../../lambda/platform/clock';
+import type { RevocationRequest } from '../../lambda/domain/revocation-scheduler';
 import { createLocalScheduler, MAX_TIMER_DELAY_MS, type LocalRevocationScheduler } from '../../local/scheduler';
 import { call, createKey, newTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, keyInTransition, restoreSystemClock, storedKeyState, useValueTimes, type KeyInTransition } from '../support/keys';
 import { auditRecordsOfType, keyItem, lookupItemOf } from '../support/store';
-import { expireOldValue } from '../../lambda/shared/rotation/expire-old-value';
-import { documentClient } from '../../lambda/shared/platform/dynamo';
-import { config } from '../../lambda/shared/platform/config';
+import { expireOldValue } from '../../lambda/use-cases/expire-old-value';
+import { documentClient } from '../../lambda/platform/dynamo';
+import { config } from '../../lambda/platform/config';
 
 const EXPIRED = 'key.old_value_expired';
 

@@ -14,14 +14,14 @@ import {
   ResourceNotFoundException,
   SchedulerClient,
 } from '@aws-sdk/client-scheduler';
-import { MS_PER_DAY, type ManualClock } from '../../lambda/shared/platform/clock';
-import { schedulerFromEnvironment } from '../../lambda/shared/rotation/scheduling-services';
+import { MS_PER_DAY, type ManualClock } from '../../lambda/platform/clock';
+import { schedulerFromEnvironment } from '../../lambda/composition/scheduling-services';
 import {
   createEventBridgeRevocationScheduler,
   EXPIRY_RETRY_POLICY,
   scheduleExpressionOf,
   scheduleNameOf,
-} from '../../lambda/shared/rotation/scheduler-eventbridge';
+} from '../../lambda/platform/scheduler-eventbridge';
 import { call, createKey, newTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, restoreSystemClock, storedKeyState } from '../support/keys';
 import { auditRecordsOf } from '../support/store';
@@ -211,7 +211,7 @@ describe('EventBridge adapter: requests', () => {
   });
 });
 
-describe('adapter selection (lambda/shared/platform/services.ts)', () => {
+describe('adapter selection (lambda/composition/services.ts)', () => {
   it('none without SCHEDULE_GROUP_NAME; the EventBridge adapter with it', async () => {
     // No group: no scheduler at all.
     clearEnvironment();

@@ -5,12 +5,12 @@
  * table stores about one key.
  */
 import { testClock, testServices } from './services';
-import { ManualClock, systemClock } from '../../lambda/shared/platform/clock';
-import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyResult } from '../../lambda/shared/auth/verify';
+import { ManualClock, systemClock } from '../../lambda/platform/clock';
+import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyResult } from '../../lambda/verification/verify';
 import { call, createKey, newTeam, type CallResult, type TestTeam } from './api';
 import { keyItem, lookupItemsForKey, usageItem } from './store';
-import { hashKeyValue } from '../../lambda/shared/keys/key-values';
-import { config } from '../../lambda/shared/platform/config';
+import { hashKeyValue } from '../../lambda/domain/key-values';
+import { config } from '../../lambda/platform/config';
 
 /** Scopes of a key that can itself call the management endpoints. */
 export const MANAGER_SCOPES = ['keys.manage', 'enc.*:read'];

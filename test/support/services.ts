@@ -5,13 +5,13 @@
  * exactly as Lambda makes them with `environmentServices`.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { systemClock, type Clock } from '../../lambda/shared/platform/clock';
-import { config } from '../../lambda/shared/platform/config';
-import { documentClient } from '../../lambda/shared/platform/dynamo';
-import { createServices, type Services } from '../../lambda/shared/platform/services';
-import { sinkObservability } from '../../lambda/shared/platform/observability-sinks';
-import type { RevocationScheduler } from '../../lambda/shared/rotation/revocation-scheduler';
-import type { LeaseSettings } from '../../lambda/shared/usage/usage-lease';
+import { systemClock, type Clock } from '../../lambda/platform/clock';
+import { config } from '../../lambda/platform/config';
+import { documentClient } from '../../lambda/platform/dynamo';
+import { createServices, type Services } from '../../lambda/composition/services';
+import { sinkObservability } from '../../lambda/platform/observability-sinks';
+import type { RevocationScheduler } from '../../lambda/domain/revocation-scheduler';
+import type { LeaseSettings } from '../../lambda/domain/usage-lease';
 
 /** A clock that delegates to the one a test installed (the system clock by default). */
 class TestClock implements Clock {

@@ -1,12 +1,12 @@
 /** Direct reads of the tables, for assertions about what is (and is not) stored. */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../lambda/shared/platform/dynamo';
+import { documentClient } from '../../lambda/platform/dynamo';
 import { testServices } from './services';
 import { keyTableKeys } from '../../lambda/contract/tables';
-import { hashKeyValue } from '../../lambda/shared/keys/key-values';
-import { config } from '../../lambda/shared/platform/config';
-import { summariseUsage } from '../../lambda/shared/usage/usage-figures';
-import type { UsageItem } from '../../lambda/shared/keys/model';
+import { hashKeyValue } from '../../lambda/domain/key-values';
+import { config } from '../../lambda/platform/config';
+import { summariseUsage } from '../../lambda/domain/usage-figures';
+import type { UsageItem } from '../../lambda/domain/model';
 
 export async function getItem(key: { pk: string; sk: string }, table = config.keyTableName) {
   const { Item } = await documentClient().send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));

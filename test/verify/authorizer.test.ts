@@ -8,7 +8,7 @@ import { call, createKey, teamPerSuite } from '../support/api';
 import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
 import { teamItem, usageItem } from '../support/store';
 import { authorizerWith, routeScopesFromEnv } from '../../lambda/handlers/authorizer';
-import { presentedValue } from '../../lambda/shared/http/authentication';
+import { presentedValue } from '../../lambda/http/authentication';
 import { testServices } from '../support/services';
 import { authorizerEvent, callAuthorizer, METHOD_ARN_PREFIX } from './helpers';
 

@@ -6,7 +6,7 @@
 import { testServices } from '../support/services';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { installManualClock, restoreSystemClock, UNKNOWN_KEY_ID, useValue, MANAGER_SCOPES } from '../support/keys';
-import { RATE_WINDOW_MS } from '../../lambda/shared/usage/rate-window';
+import { RATE_WINDOW_MS } from '../../lambda/domain/rate-window';
 import { authorizerWith } from '../../lambda/handlers/authorizer';
 import { makeHandler as makeManagementAuthorizer } from '../../lambda/handlers/management-authorizer';
 import { callAuthorizer, callVerify, countDynamoRequests } from './helpers';

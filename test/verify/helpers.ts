@@ -14,7 +14,7 @@ import type {
 } from 'aws-lambda';
 import fixture from '../fixtures/apigw-rest-event.json';
 import { makeHandler as makeVerifyHandler } from '../../lambda/handlers/verify-api-key';
-import { createDynamoClient } from '../../lambda/shared/platform/dynamo';
+import { createDynamoClient } from '../../lambda/platform/dynamo';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallResult } from '../support/api';
 import { expectDocumentedResponse } from '../support/openapi-responses';

@@ -12,8 +12,8 @@
  * Design and arithmetic: docs/performance.md, "Hot keys".
  */
 import { makeHandler } from '../../lambda/handlers/verify-api-key';
-import type { Services } from '../../lambda/shared/platform/services';
-import { DEFAULT_LEASE_SETTINGS } from '../../lambda/shared/usage/usage-lease';
+import type { Services } from '../../lambda/composition/services';
+import { DEFAULT_LEASE_SETTINGS } from '../../lambda/domain/usage-lease';
 import { call, createKey, newTeam } from '../support/api';
 import { servicesWith } from '../support/services';
 import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';

@@ -3,8 +3,8 @@
  * allowed origins of public keys, IP allowlists, scopes.
  */
 import fc from 'fast-check';
-import { normaliseDomainEntry, originAllowed, parseDomainEntry } from '../../lambda/shared/keys/domains';
-import { ipAllowed, normaliseIpEntry, sourceBucketOf } from '../../lambda/shared/keys/ip-allowlist';
+import { normaliseDomainEntry, originAllowed, parseDomainEntry } from '../../lambda/domain/domains';
+import { ipAllowed, normaliseIpEntry, sourceBucketOf } from '../../lambda/domain/ip-allowlist';
 import { anyScopeCovers, isValidScope, scopeCovers, uncoveredScopes } from '../../lambda/contract/scopes';
 
 const RUNS = { numRuns: 300 };

@@ -7,7 +7,7 @@ import { testServices } from '../support/services';
 import { call, createKey, type CallResult, teamPerSuite } from '../support/api';
 import { expectStatus, installManualClock, MANAGER_SCOPES, restoreSystemClock, UNKNOWN_KEY_ID } from '../support/keys';
 import { usageItem } from '../support/store';
-import { RATE_WINDOW_MS, windowIndex } from '../../lambda/shared/usage/rate-window';
+import { RATE_WINDOW_MS, windowIndex } from '../../lambda/domain/rate-window';
 import { callVerify } from './helpers';
 
 const HOUR = RATE_WINDOW_MS;

@@ -7,10 +7,10 @@
  * path would have left it.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDynamoClient } from '../../lambda/shared/platform/dynamo';
-import { generateCreatedValue } from '../../lambda/shared/keys/key-values';
-import { dayOf } from '../../lambda/shared/usage/usage-figures';
-import { windowIndex } from '../../lambda/shared/usage/rate-window';
+import { createDynamoClient } from '../../lambda/platform/dynamo';
+import { generateCreatedValue } from '../../lambda/domain/key-values';
+import { dayOf } from '../../lambda/domain/usage-figures';
+import { windowIndex } from '../../lambda/domain/rate-window';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
 import { testServices, useTestServices } from '../support/services';

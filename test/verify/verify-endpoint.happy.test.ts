@@ -5,8 +5,8 @@
 import { call, createKey, teamPerSuite } from '../support/api';
 import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../support/keys';
 import { transitionsOf, usageItem } from '../support/store';
-import { RATE_WINDOW_MS } from '../../lambda/shared/usage/rate-window';
-import { dayOf } from '../../lambda/shared/usage/usage-figures';
+import { RATE_WINDOW_MS } from '../../lambda/domain/rate-window';
+import { dayOf } from '../../lambda/domain/usage-figures';
 import { callVerify } from './helpers';
 
 describe('POST /functions/v1/verify-api-key — valid keys', () => {

@@ -5,7 +5,7 @@
  */
 import { createKey, newTeam, type TestTeam } from '../support/api';
 import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
-import { generateCreatedValue } from '../../lambda/shared/keys/key-values';
+import { generateCreatedValue } from '../../lambda/domain/key-values';
 import { callVerify, randomSourceIp } from './helpers';
 
 const GUESS_LIMIT = 5;

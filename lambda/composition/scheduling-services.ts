@@ -1,0 +1,41 @@
+/**
+ * The services of the functions that schedule or cancel the end of a grace
+ * period (regenerate, delete): the environment's services plus EventBridge
+ * Scheduler when `SCHEDULE_GROUP_NAME` is set. Kept apart from
+ * platform/services.ts so that only these bundles carry the Scheduler client.
+ */
+import { environmentServices, type Services } from './services';
+import type { RevocationScheduler } from '../domain/revocation-scheduler';
+import { eventBridgeSchedulingConfigured } from '../platform/scheduler-config';
+
+/**
+ * EventBridge Scheduler, loaded on first use: the Scheduler client is
+ * required when a request first schedules or cancels, not when the function
+ * starts, so a cold start that never schedules (a delete outside a
+ * transition, a regenerate with `revoke_immediately`) does not pay for it.
+ */
+function lazyEventBridgeScheduler(): RevocationScheduler {
+  let loaded: Promise<RevocationScheduler> | undefined;
+  const scheduler = () =>
+    (loaded ??= import('../platform/scheduler-eventbridge').then((module) => module.createEventBridgeRevocationScheduler()).catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
+  return {
+    schedule: async (request) => (await scheduler()).schedule(request),
+    cancel: async (request) => (await scheduler()).cancel(request),
+  };
+}
+
+/** The scheduler the environment asks for: EventBridge Scheduler when `SCHEDULE_GROUP_NAME` is set, otherwise none. */
+export function schedulerFromEnvironment(): RevocationScheduler | undefined {
+  return eventBridgeSchedulingConfigured() ? lazyEventBridgeScheduler() : undefined;
+}
+
+let withScheduler: Services | undefined;
+
+/** `environmentServices()` with the environment's scheduler; built once per process. */
+export function schedulingEnvironmentServices(): Services {
+  withScheduler ??= { ...environmentServices(), scheduler: schedulerFromEnvironment() };
+  return withScheduler;
+}

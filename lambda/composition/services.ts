@@ -1,0 +1,108 @@
+/**
+ * The composition root: everything a handler's services need, built once
+ * per process (a Lambda cold start, a local runtime, a test) from explicit
+ * dependencies. Lambda handlers use `environmentServices` (clients and
+ * settings from the environment); the local runtime and the tests call
+ * `createServices` with their own clock, client and scheduler.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { KeyStore } from '../store/key-store';
+import type { RevocationScheduler } from '../domain/revocation-scheduler';
+import { EndedWindows } from '../domain/ended-windows';
+import { UsageStore } from '../store/usage-store';
+import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
+import { systemClock, type Clock } from '../platform/clock';
+import { config } from '../platform/config';
+import { documentClientOf, createDynamoClient } from '../platform/dynamo';
+import { environmentObservability, type Observability } from '../platform/observability';
+import { loadPepperSecret } from '../platform/pepper';
+import { environmentTracer } from '../platform/tracing';
+
+/** Settings the services read; in Lambda, `config` reads each from the environment on first use (platform/config.ts). */
+export interface ServiceSettings {
+  readonly keyTableName: string;
+  readonly auditTableName: string;
+  /** Default `rate_limit` of a key created without one. */
+  readonly planRateLimit: number;
+  /** Verify endpoint: unknown values one source may verify per minute. */
+  readonly guessLimitPerMinute: number;
+  /** Server-side pepper of value hashes (HMAC-SHA256), when set. */
+  readonly pepper?: string;
+}
+
+export interface ServiceDeps {
+  readonly db: DynamoDBDocumentClient;
+  readonly clock: Clock;
+  readonly settings: ServiceSettings;
+  /** Schedules the end of grace periods; absent: none (old values still die by the clock). */
+  readonly scheduler?: RevocationScheduler;
+  /** Logger, metrics and (in Lambda) tracer. */
+  readonly observe: Observability;
+  /** Work before the first request (in Lambda: the pepper secret); default none. */
+  readonly ready?: () => Promise<void>;
+  /** Leases on hot keys' rate windows (usage/usage-lease.ts); default `DEFAULT_LEASE_SETTINGS` (on). */
+  readonly usageLeases?: Partial<LeaseSettings>;
+}
+
+/** What services use. */
+export interface Services {
+  readonly clock: Clock;
+  readonly settings: ServiceSettings;
+  readonly keys: KeyStore;
+  readonly usage: UsageStore;
+  readonly scheduler?: RevocationScheduler;
+  readonly observe: Observability;
+  /** Resolves when the services may serve (awaited by the first middleware of every handler). */
+  ready(): Promise<void>;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  const { db, settings } = deps;
+  // Read on use: a function without an audit table (verify, authorizer) never asks for its name.
+  const tables = {
+    db,
+    get keyTableName() {
+      return settings.keyTableName;
+    },
+    get auditTableName() {
+      return settings.auditTableName;
+    },
+  };
+  return {
+    clock: deps.clock,
+    settings,
+    keys: new KeyStore(tables),
+    usage: new UsageStore(tables, new EndedWindows(), { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
+    scheduler: deps.scheduler,
+    observe: deps.observe,
+    ready: deps.ready ?? (() => Promise.resolve()),
+  };
+}
+
+let fromEnvironment: Services | undefined;
+
+/**
+ * The services of a Lambda function, from its environment; built on first
+ * use and kept for the life of the process. No scheduler: the functions that
+ * schedule (regenerate, delete) use `schedulingEnvironmentServices`
+ * (rotation/scheduling-services.ts), so no other bundle carries the
+ * Scheduler client.
+ */
+export function environmentServices(): Services {
+  if (fromEnvironment) return fromEnvironment;
+  const tracer = environmentTracer();
+  const client = createDynamoClient();
+  let pepperLoaded: Promise<void> | undefined;
+  fromEnvironment = createServices({
+    db: documentClientOf(tracer ? tracer.captureAWSv3Client(client) : client),
+    clock: systemClock,
+    settings: config,
+    observe: environmentObservability(tracer),
+    // Once per cold start; a failure is retried on the next request.
+    ready: () => (pepperLoaded ??= loadPepperSecret().catch((error: unknown) => {
+      pepperLoaded = undefined;
+      throw error;
+    })),
+  });
+  return fromEnvironment;
+}

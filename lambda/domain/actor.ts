@@ -1,0 +1,34 @@
+/**
+ * Who made a change, as its audit record keeps it: the calling key, its
+ * user, and facts of the request. The use cases build it; the HTTP adapter
+ * only gathers the request facts (http/event.ts).
+ */
+import type { VerifiedKey } from '../verification/verify';
+import type { AuditActor } from './audit-events';
+import { redactText } from '../platform/redaction';
+
+/** Facts about the HTTP request that audit records keep. */
+export interface RequestMeta {
+  requestId: string;
+  sourceIp: string | null;
+  userAgent: string | null;
+}
+
+/** The most of a User-Agent an audit record keeps (API Gateway lets through 10 KB of headers). */
+export const AUDIT_USER_AGENT_CHARS = 512;
+
+/**
+ * The audit actor of a management call: the calling key, its user, and the
+ * request. The User-Agent is the caller's free text: a key value pasted into
+ * it is replaced before it is stored (an audit record never holds one), then
+ * it is cut to AUDIT_USER_AGENT_CHARS.
+ */
+export function actorOf(caller: VerifiedKey, meta: RequestMeta): AuditActor {
+  return {
+    user_id: caller.created_by,
+    key_id: caller.id,
+    source_ip: meta.sourceIp,
+    user_agent: meta.userAgent === null ? null : redactText(meta.userAgent).slice(0, AUDIT_USER_AGENT_CHARS),
+    request_id: meta.requestId,
+  };
+}

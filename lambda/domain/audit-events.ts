@@ -1,0 +1,128 @@
+/**
+ * The audit vocabulary: every event the service writes to the audit table.
+ * No event carries a key value or a hash: values are identified by their
+ * prefix and last four characters only. The schema that reads events back
+ * (the archiver, the audit route) is in audit-event-schema.ts, so the
+ * functions that only write events neither carry nor build it.
+ */
+import { auditTableKeys } from '../contract/tables';
+import { newEventId } from '../platform/ids';
+import { AUDIT_TABLE_TTL_DAYS } from '../contract/retention';
+import { MS_PER_DAY, epochSeconds } from '../platform/clock';
+import type { Environment, KeyType } from './key-values';
+import type { KeyConfiguration } from './model';
+
+export const AuditEventType = {
+  KEY_CREATED: 'key.created',
+  KEY_REGENERATED: 'key.regenerated',
+  KEY_OLD_VALUE_EXPIRED: 'key.old_value_expired',
+  KEY_DELETED: 'key.deleted',
+  KEY_UPDATED: 'key.updated',
+  KEY_DISABLED: 'key.disabled',
+  KEY_ENABLED: 'key.enabled',
+} as const;
+export type AuditEventType = (typeof AuditEventType)[keyof typeof AuditEventType];
+
+/** Who did it, from where: the calling key and its user, and the HTTP request. */
+export interface AuditActor {
+  /** Acting user (the calling key's `created_by`, or the operator for bootstrap). */
+  user_id: string;
+  /** Calling key id; null for the bootstrap command and system events. */
+  key_id: string | null;
+  source_ip: string | null;
+  user_agent: string | null;
+  request_id: string;
+}
+
+interface AuditEventBase {
+  event_id: string;
+  event_type: AuditEventType;
+  occurred_at: string;
+  key_id: string;
+  team_id: string;
+  actor: AuditActor;
+}
+
+export interface KeyCreatedEvent extends AuditEventBase {
+  event_type: typeof AuditEventType.KEY_CREATED;
+  key: Omit<KeyConfiguration, 'team_id' | 'created_by'> & ValueFingerprint;
+  /** `api` for the create endpoint, `bootstrap` for the operator command. */
+  via: 'api' | 'bootstrap';
+}
+
+/** A value identified without revealing it. */
+export interface ValueFingerprint {
+  key_prefix: string;
+  last_four: string;
+}
+
+export interface KeyRegeneratedEvent extends AuditEventBase {
+  event_type: typeof AuditEventType.KEY_REGENERATED;
+  key: { name: string; type: KeyType; environment: Environment };
+  /** Generation of the new value (1 is the created value). */
+  generation: number;
+  old_value: ValueFingerprint;
+  new_value: ValueFingerprint;
+  grace_period_days: number;
+  revoke_immediately: boolean;
+  /** When the old value stops authenticating (= occurred_at when revoked at once). */
+  transition_ends_at: string;
+  /** Usage of the key up to the regeneration. */
+  usage: { total_requests: number; usage_last_30_days: number; last_used_at: string | null };
+}
+
+export interface KeyOldValueExpiredEvent extends AuditEventBase {
+  event_type: typeof AuditEventType.KEY_OLD_VALUE_EXPIRED;
+  generation: number;
+  old_value: ValueFingerprint;
+  transition_ends_at: string;
+  /** Uses of each value during the transition. */
+  transition_usage: { old: number; new: number };
+}
+
+export interface KeyDeletedEvent extends AuditEventBase {
+  event_type: typeof AuditEventType.KEY_DELETED;
+  key: { name: string; type: KeyType; environment: Environment; created_at: string };
+  last_four: string;
+  reason: string | null;
+  /** Whether a transition was live, so an old value was revoked too. */
+  revoked_values: number;
+  /** Session information: the calling key and the request. */
+  session: { key_id: string | null; request_id: string };
+  usage: { total_requests: number; usage_last_30_days: number; last_used_at: string | null };
+}
+
+/** The fields an update may change; their before and after values are audited. */
+export const EDITABLE_FIELDS = ['name', 'description', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'expires_at', 'is_active'] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+export type FieldValue = string | number | boolean | null | string[];
+
+export interface KeyUpdatedEvent extends AuditEventBase {
+  /** `key.disabled` / `key.enabled` when `is_active` changed, otherwise `key.updated`. */
+  event_type: typeof AuditEventType.KEY_UPDATED | typeof AuditEventType.KEY_DISABLED | typeof AuditEventType.KEY_ENABLED;
+  key: { name: string; type: KeyType; environment: Environment };
+  /** Each changed field: its value before and after. */
+  changes: Partial<Record<EditableField, { before: FieldValue; after: FieldValue }>>;
+}
+
+export type AuditEvent = KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent | KeyUpdatedEvent;
+
+/** Distributes Omit over a union so each event keeps its own fields. */
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+export type NewAuditEvent = DistributiveOmit<AuditEvent, 'event_id'>;
+
+/** An audit-table item: the event plus its keys, team index and TTL. */
+export type AuditRecord = Record<string, unknown> & { readonly event_id: string };
+
+/** The audit-table item for an event (keys, team index, TTL). */
+export function auditItem(event: NewAuditEvent): AuditRecord {
+  const eventId = newEventId();
+  const occurred = new Date(event.occurred_at);
+  return {
+    ...auditTableKeys.event(event.key_id, event.occurred_at, eventId),
+    ...auditTableKeys.teamIndex(event.team_id, event.occurred_at, eventId),
+    ...event,
+    event_id: eventId,
+    ttl: epochSeconds(new Date(occurred.getTime() + AUDIT_TABLE_TTL_DAYS * MS_PER_DAY)),
+  };
+}

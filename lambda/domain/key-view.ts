@@ -1,0 +1,56 @@
+/**
+ * A key as the read and edit routes show it: every field of the create
+ * response's `data` except `key`, plus its state, transition end and last
+ * change. Built from the stored item and its usage figures; no hash, no
+ * value, ever.
+ */
+import type { UsageSummary } from './usage-figures';
+import { inLiveTransition } from './key-lifetime';
+import type { CreatedKey } from '../use-cases/create-key';
+import { configurationOf } from './key-records';
+import type { KeyItem } from './model';
+
+/** Where a key stands at an instant; `deleted` only for tombstones. */
+export type KeyStateName = 'active' | 'in_transition' | 'disabled' | 'expired' | 'deleted';
+
+export const KEY_STATES: readonly KeyStateName[] = ['active', 'in_transition', 'disabled', 'expired', 'deleted'];
+
+/** The create response's key without its value, plus where the key stands. */
+export interface KeyResource extends Omit<CreatedKey, 'key'> {
+  state: KeyStateName;
+  transition_ends_at: string | null;
+  updated_at: string;
+  deleted_at?: string;
+}
+
+/** The state of a key at `now`: deleted, then disabled, then expired, then in transition, else active. */
+export function keyStateOf(key: KeyItem, now: Date): KeyStateName {
+  if (key.state === 'deleted') return 'deleted';
+  if (!key.is_active) return 'disabled';
+  if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime()) return 'expired';
+  if (inLiveTransition(key, now)) return 'in_transition';
+  return 'active';
+}
+
+/** When the key last changed: its own stamp, or the latest event that changed it before stamps were kept. */
+export function updatedAtOf(key: KeyItem): string {
+  return key.updated_at ?? key.deleted_at ?? key.regenerated_at ?? key.created_at;
+}
+
+export function keyResource(key: KeyItem, usage: Pick<UsageSummary, 'last_used_at'>, now: Date): KeyResource {
+  const state = keyStateOf(key, now);
+  return {
+    id: key.id,
+    ...configurationOf(key),
+    key_prefix: key.key_prefix,
+    last_four: key.last_four,
+    is_active: key.is_active,
+    created_at: key.created_at,
+    last_used_at: usage.last_used_at,
+    description: key.description,
+    state,
+    transition_ends_at: state !== 'deleted' && inLiveTransition(key, now) ? (key.transition_ends_at as string) : null,
+    updated_at: updatedAtOf(key),
+    ...(state === 'deleted' && key.deleted_at ? { deleted_at: key.deleted_at } : {}),
+  };
+}

@@ -1,0 +1,92 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyResult, Context } from 'aws-lambda';
+import type * as z from 'zod/mini';
+import type { Services } from '../composition/services';
+import { jsonResponse } from '../contract/response';
+import type { ManagementEvent } from './event';
+import { authenticateAndMeter, errorResponses, jsonBody, queryInput, type BodyOptions } from './middleware';
+import { apiRoute, observedApi } from '../platform/observed';
+import { signals } from '../platform/observability';
+import { namedKeyId, targetItemKeys, withPrefetched, type PrefetchedItems } from '../store/prefetch';
+
+/** A management endpoint's own step: the typed event and the services in, the response out. */
+export type ManagementStep<TSchema extends z.ZodMiniType> = (
+  event: ManagementEvent<z.output<TSchema>>,
+  services: Services,
+  context: Context,
+) => Promise<APIGatewayProxyResult>;
+
+/**
+ * Wraps a management endpoint's step with the house middleware stack:
+ * logs, metrics and traces (`ManagementCalls` by route and status class) →
+ * errors → authentication and metering (`keys.manage`) → strict body or query.
+ * `services` is called per request and returns the process's services
+ * (built once): handlers are made at import without reading the environment.
+ */
+export function managementHandler<TSchema extends z.ZodMiniType>(
+  services: () => Services,
+  schemaFor: (services: Services) => TSchema,
+  step: ManagementStep<TSchema>,
+  options: BodyOptions & { input?: 'body' | 'query' } = {},
+) {
+  const schema = () => schemaFor(services());
+  return middy<ManagementEvent<unknown>, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
+    .use(
+      observedApi<ManagementEvent<unknown>, APIGatewayProxyResult>(services, {
+        route: apiRoute,
+        answerLine: 'INFO',
+        settle: (o, request) => signals.managementCall(o, apiRoute(request.event) ?? 'unknown', request.response?.statusCode ?? 500),
+      }),
+    )
+    .use(errorResponses(() => services().observe))
+    .use(
+      authenticateAndMeter(services, {
+        prefetch: (event) =>
+          targetItemKeys(namedKeyId({ body: event.body, query: event.queryStringParameters }, options.input ?? 'body')),
+      }),
+    )
+    .use(options.input === 'query' ? queryInput(schema) : jsonBody(schema, options))
+    .handler((event, context) => {
+      const typed = event as ManagementEvent<z.output<TSchema>> & { prefetched?: PrefetchedItems };
+      return step(typed, withPrefetched(services(), typed.prefetched, typed.caller.id), context);
+    });
+}
+
+/**
+ * The answer of a read or edit route: `{data, meta: {timestamp, request_id, …}}`
+ * (the create response's envelope), `meta` extended with e.g. `next_cursor`.
+ */
+export function dataResponse(
+  status: number,
+  data: unknown,
+  event: Pick<ManagementEvent<unknown>, 'meta'>,
+  services: Pick<Services, 'clock'>,
+  meta: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): APIGatewayProxyResult {
+  const requestId = event.meta.requestId;
+  return jsonResponse(status, { data, meta: { timestamp: services.clock.now().toISOString(), request_id: requestId, ...meta } }, requestId, headers);
+}
+
+/**
+ * A read route: the strict query, one service call, its answer in the data
+ * envelope (a page's `next_cursor` in `meta`).
+ */
+export function readRoute<TSchema extends z.ZodMiniType>(
+  services: () => Services,
+  schema: TSchema,
+  read: (services: Services, caller: ManagementEvent<unknown>['caller'], input: z.output<TSchema>) => Promise<unknown>,
+  options: { paged?: boolean } = {},
+) {
+  return managementHandler(
+    services,
+    () => schema,
+    async (event, deps) => {
+      const result = await read(deps, event.caller, event.input);
+      if (!options.paged) return dataResponse(200, result, event, deps);
+      const page = result as { data: unknown; next_cursor: string | null };
+      return dataResponse(200, page.data, event, deps, { next_cursor: page.next_cursor });
+    },
+    { input: 'query' },
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * The platform authorizer's decision: the same verification as the verify
+ * endpoint (`checkKey` + `useCheckedKey`; the use sent with the read for a
+ * value seen valid, `sendUseAhead`), answered as an IAM policy over the
+ * route → scope table. The Lambda entry is lambda/handlers/authorizer.ts;
+ * the policy's design (cacheable per key, Allow/Deny per mapped route) is
+ * described there and in docs/verification.md.
+ */
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Statement } from 'aws-lambda';
+import type { RouteScope } from '../contract/route-scopes';
+import { uncoveredScopes } from '../contract/scopes';
+import { header } from './headers';
+import type { Services } from '../composition/services';
+import { presentedValue } from './authentication';
+import { UNAUTHORIZED } from './management-authorizer';
+import { checkKeyAhead, presentedHash, sendUseAhead, useCheckedKey, VerifyFailure } from '../verification/verify';
+
+/** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/` and `METHOD/path` of a method ARN. */
+function splitMethodArn(methodArn: string): { stageArn: string; resource: string } {
+  const [api, stage, ...rest] = methodArn.split('/');
+  if (!api.startsWith('arn:') || stage === undefined || rest.length === 0) throw new Error('Unexpected methodArn');
+  return { stageArn: `${api}/${stage}/`, resource: rest.join('/') };
+}
+
+function policy(principalId: string, statements: Statement[]): APIGatewayAuthorizerResult {
+  return { principalId, policyDocument: { Version: '2012-10-17', Statement: statements } };
+}
+
+function statement(effect: 'Allow' | 'Deny', resources: string[]): Statement {
+  return { Action: 'execute-api:Invoke', Effect: effect, Resource: resources };
+}
+
+function denyAll(principalId: string, stageArn: string, code: string, extra: Record<string, string | number> = {}): APIGatewayAuthorizerResult {
+  return { ...policy(principalId, [statement('Deny', [`${stageArn}*/*`])]), context: { code, ...extra } };
+}
+
+/**
+ * The `Verifications` code of an authorizer answer: VALID for an Allow of
+ * this route, the Deny's code, the refusal behind a 401 (its `cause`), or
+ * ERROR for an unexpected failure.
+ */
+export function outcomeCodeOf(response: APIGatewayAuthorizerResult | null | undefined, error: unknown): string {
+  if (response) {
+    const code = response.context?.code;
+    return typeof code === 'string' && code !== '' ? code : 'VALID';
+  }
+  if (error instanceof Error && error.message === UNAUTHORIZED) return typeof error.cause === 'string' ? error.cause : 'UNAUTHORIZED';
+  return 'ERROR';
+}
+
+export async function authorize(
+  deps: Services,
+  routes: readonly RouteScope[],
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> {
+  const { stageArn, resource } = splitMethodArn(event.methodArn);
+  const value = presentedValue(event);
+  // API Gateway turns exactly this message into 401.
+  if (value === undefined) throw new Error(UNAUTHORIZED, { cause: 'MISSING_KEY' });
+
+  const request = {
+    value,
+    sourceIp: event.requestContext?.identity?.sourceIp,
+    origin: header(event, 'origin'),
+    referer: header(event, 'referer'),
+  };
+  const now = deps.clock.now();
+  const matching = routes.filter((route) => route.pattern.test(resource));
+  const covered = (scopes: readonly string[]) => (route: RouteScope) => uncoveredScopes(scopes, [route.scope]).length === 0;
+  const allowedHere = (scopes: readonly string[]) => routes.length === 0 || (matching.length > 0 && matching.every(covered(scopes)));
+
+  // A value this process has seen valid for this route: its recording write and its team's read go out with the
+  // value's read (one round trip instead of three); the value's read still decides (see `sendUseAhead`).
+  const valueHash = presentedHash(deps, request.value);
+  const ahead = sendUseAhead(deps, request, now, { valueHash, wanted: (predicted) => allowedHere(predicted.key.scopes) });
+  const teamAhead = ahead ? deps.keys.getTeam(ahead.predicted.key.team_id) : undefined;
+  teamAhead?.catch(() => undefined);
+  const check = await checkKeyAhead(deps, request, { valueHash }, ahead);
+  if (!check.valid) {
+    await ahead?.cancel();
+    if (check.code === VerifyFailure.IP_NOT_ALLOWED || check.code === VerifyFailure.ORIGIN_NOT_ALLOWED) {
+      return denyAll(check.keyId ?? 'unknown', stageArn, check.code);
+    }
+    throw new Error(UNAUTHORIZED, { cause: check.code });
+  }
+
+  const { key } = check.checked;
+  const statements: Statement[] = [];
+  if (routes.length === 0) {
+    statements.push(statement('Allow', [`${stageArn}*/*`]));
+  } else {
+    const allowed = routes.filter(covered(key.scopes)).map((route) => stageArn + route.resource);
+    const denied = routes.filter((route) => !covered(key.scopes)(route)).map((route) => stageArn + route.resource);
+    if (allowed.length > 0) statements.push(statement('Allow', allowed));
+    if (denied.length > 0) statements.push(statement('Deny', denied));
+  }
+  if (!allowedHere(key.scopes)) {
+    await ahead?.cancel();
+    return { ...policy(key.id, statements), context: { code: matching.length === 0 ? 'ROUTE_NOT_MAPPED' : VerifyFailure.SCOPE_DENIED } };
+  }
+
+  const result = await useCheckedKey(deps, check.checked, ahead);
+  if (result.code === VerifyFailure.RATE_LIMITED) {
+    return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
+  }
+  if (!result.valid) throw new Error(UNAUTHORIZED, { cause: result.code });
+  // The team's API Gateway key: a platform API with apiKeySource AUTHORIZER gets per-team plans.
+  const team = await (teamAhead && ahead?.predicted.key.team_id === key.team_id ? teamAhead : deps.keys.getTeam(key.team_id));
+  return {
+    ...policy(key.id, statements),
+    context: {
+      key_id: key.id,
+      team_id: key.team_id,
+      scopes: key.scopes.join(','),
+      key_type: key.type,
+      environment: key.environment,
+      ratelimit_limit: result.ratelimit.limit,
+      ratelimit_remaining: result.ratelimit.remaining,
+      ratelimit_reset: result.ratelimit.reset,
+    },
+    ...(team ? { usageIdentifierKey: team.usage_key } : {}),
+  };
+}

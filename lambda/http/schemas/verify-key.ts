@@ -1,0 +1,28 @@
+import * as z from 'zod/mini';
+import { isValidScope } from '../../contract/scopes';
+import type { VerifyFailureCode } from '../../verification/verify';
+import type { Environment, KeyType } from '../../domain/key-values';
+
+/**
+ * Body of `POST /functions/v1/verify-api-key`. The value itself is checked by
+ * the verify function (a malformed value is a definitive NOT_FOUND, not a
+ * 400); the bound only keeps absurd bodies out.
+ */
+export const verifyKeyRequestSchema = z.strictObject({
+  key: z.string({ error: 'must be a string' }).check(z.minLength(1, 'must not be empty'), z.maxLength(512, 'must be at most 512 characters')),
+  scope: z.optional(
+    z.string({ error: 'must be a string' }).check(z.refine(isValidScope, 'must look like <area>.<resource>:<action>, <area>.*:<action> or <area>.manage')),
+  ),
+});
+
+export type VerifyKeyRequest = z.output<typeof verifyKeyRequestSchema>;
+
+/** The 200 answer, valid or not. */
+export interface VerifyKeyResponse {
+  valid: boolean;
+  code: 'VALID' | VerifyFailureCode;
+  /** Only when valid. */
+  key?: { id: string; team_id: string; type: KeyType; environment: Environment; scopes: string[] };
+  /** When valid or RATE_LIMITED: the key's hourly limit, what is left of it, and the end of the current hour (epoch seconds). */
+  ratelimit?: { limit: number; remaining: number; reset: number };
+}

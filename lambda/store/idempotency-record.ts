@@ -1,0 +1,45 @@
+/**
+ * The stored side of an idempotent request (the HTTP side is
+ * http/idempotency.ts): the claim a request makes on its Idempotency-Key,
+ * and the record written in the same transaction as the change it made,
+ * kept 24 hours, the issued value replaced by null.
+ */
+import { TTL_ATTRIBUTE, type ItemKey } from '../contract/tables';
+import { MS_PER_DAY, epochSeconds } from '../platform/clock';
+
+const IDEMPOTENCY_TTL_MS = MS_PER_DAY;
+
+/** A request's claim on an idempotency key: where its answer goes and what request it answers. */
+export interface IdempotencyClaim {
+  readonly itemKey: ItemKey;
+  readonly fingerprint: string;
+}
+
+/** A stored answer to an idempotent request. */
+export interface IdempotencyRecord extends ItemKey {
+  entity: 'idempotency';
+  fingerprint: string;
+  status: number;
+  /** The answer's JSON, the issued value replaced by null. */
+  body: string;
+  created_at: string;
+  ttl: number;
+}
+
+/** Thrown by a write whose idempotency record exists already: a concurrent twin committed first. */
+export class IdempotencyRace extends Error {
+  override name = 'IdempotencyRace';
+}
+
+/** The record to write with the change. */
+export function idempotencyRecord(claim: IdempotencyClaim, status: number, body: unknown, at: Date): IdempotencyRecord {
+  return {
+    ...claim.itemKey,
+    entity: 'idempotency',
+    fingerprint: claim.fingerprint,
+    status,
+    body: JSON.stringify(body),
+    created_at: at.toISOString(),
+    [TTL_ATTRIBUTE]: epochSeconds(new Date(at.getTime() + IDEMPOTENCY_TTL_MS)),
+  } as IdempotencyRecord;
+}

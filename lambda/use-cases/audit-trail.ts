@@ -1,0 +1,62 @@
+/**
+ * Reading the audit trail: a key's events or a team's, newest first, the
+ * same records the archive receives, as events (storage attributes
+ * dropped). A key's trail stays readable after the key is deleted, while
+ * its tombstone lasts (`keptKey`, as get and usage read it); another team's
+ * key is 404.
+ */
+import { ApiError, ErrorCode } from '../contract/errors';
+import { TEAM_INDEX, keyTableKeys } from '../contract/tables';
+import { notFound } from '../policy/authorization';
+import type { VerifiedKey } from '../verification/verify';
+import { decodeCursor, encodeCursor } from '../platform/cursor';
+import type { AuditEventsRequest } from '../http/schemas/read-keys';
+import { keptKey } from './read-keys';
+import type { Services } from '../composition/services';
+import type { AuditEvent } from '../domain/audit-events';
+import { AUDIT_STORAGE_ATTRIBUTES, parseAuditEvent } from '../domain/audit-event-schema';
+
+export interface AuditPage {
+  data: AuditEvent[];
+  next_cursor: string | null;
+}
+
+/** A stored record as its event, fields in the schema's order (the storage attributes dropped). */
+function eventOf(item: Record<string, unknown>): AuditEvent {
+  const parsed = parseAuditEvent(item);
+  if (parsed.ok) return parsed.event;
+  // A record the schema does not know (written by another version): shown as stored, storage dropped.
+  const event: Record<string, unknown> = { ...item };
+  for (const name of AUDIT_STORAGE_ATTRIBUTES) delete event[name];
+  return event as unknown as AuditEvent;
+}
+
+export async function listAuditEvents(services: Services, caller: VerifiedKey, input: AuditEventsRequest): Promise<AuditPage> {
+  let partition: { index?: string; attribute: 'pk' | 'gsi1pk'; value: string; position: readonly string[] };
+  if (input.key_id !== undefined) {
+    const key = await keptKey(services, caller, input.key_id, services.clock.now());
+    if (!key) throw notFound(input.key_id);
+    partition = { attribute: 'pk', value: `KEY#${key.id}`, position: ['pk', 'sk'] };
+  } else {
+    if (input.team_id !== caller.team_id) {
+      throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot read the audit trail of another team.', [
+        { field: 'team_id', issue: 'must be the calling key’s team' },
+      ]);
+    }
+    if (caller.environment === 'test') {
+      throw new ApiError(ErrorCode.FORBIDDEN, 'A test key reads the audit trail of one test key at a time: pass key_id.', [
+        { field: 'team_id', issue: 'needs a live key; a test key may pass key_id' },
+      ]);
+    }
+    partition = { index: TEAM_INDEX, attribute: 'gsi1pk', value: keyTableKeys.teamPartition(caller.team_id), position: ['pk', 'sk', 'gsi1pk', 'gsi1sk'] };
+  }
+  const startAfter = input.cursor
+    ? decodeCursor(input.cursor, partition.position, (position) => position[partition.attribute] === partition.value)
+    : undefined;
+  const page = await services.keys.auditPage({ ...partition, startAfter, limit: input.limit });
+  const last = page.items[page.items.length - 1];
+  return {
+    data: page.items.map(eventOf),
+    next_cursor: page.more && last ? encodeCursor(Object.fromEntries(partition.position.map((name) => [name, String(last[name])]))) : null,
+  };
+}

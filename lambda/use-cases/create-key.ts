@@ -1,0 +1,125 @@
+/**
+ * Creating a key: authorization rules, defaults, then ONE transaction that
+ * writes the key item, its value lookup, its usage item and the
+ * `key.created` audit record, so a key either exists completely (and is
+ * audited) or not at all.
+ */
+import { AuditEventType, auditItem, type AuditActor } from '../domain/audit-events';
+import { authorizeCreate } from '../policy/authorization';
+import type { VerifiedKey } from '../verification/verify';
+import { actorOf, type RequestMeta } from '../domain/actor';
+import { idempotencyRecord, type IdempotencyClaim } from '../store/idempotency-record';
+import type { CreateKeyRequest } from '../http/schemas/create-key';
+import { newKeyId } from '../platform/ids';
+import type { Services } from '../composition/services';
+import { newKeyItem } from '../domain/key-records';
+import { generateCreatedValue, hashKeyValue } from '../domain/key-values';
+import type { KeyConfiguration } from '../domain/model';
+
+/** A fully validated and authorized request to create a key. */
+export interface NewKeySpec extends KeyConfiguration {
+  description: string;
+}
+
+/** The API key resource as the create response shows it (with the value, once). */
+export interface CreatedKey extends KeyConfiguration {
+  id: string;
+  key: string;
+  key_prefix: string;
+  last_four: string;
+  is_active: boolean;
+  created_at: string;
+  last_used_at: string | null;
+  description: string;
+}
+
+/**
+ * How an idempotent request's answer is stored with the change: its status
+ * and the body built from the result with the issued value nulled.
+ */
+export interface IdempotentAnswer<TResult> {
+  readonly claim: IdempotencyClaim;
+  readonly status: number;
+  readonly bodyOf: (resultWithoutValue: TResult) => unknown;
+}
+
+/** The create endpoint: the caller may create this key, with the plan's defaults. */
+export async function createKey(
+  services: Services,
+  caller: VerifiedKey,
+  input: CreateKeyRequest,
+  meta: RequestMeta,
+  idempotent?: IdempotentAnswer<Omit<CreatedKey, 'key'> & { key: null }>,
+): Promise<CreatedKey> {
+  authorizeCreate(caller, input);
+  return createKeyRecord(
+    services,
+    {
+      name: input.name,
+      type: input.type,
+      environment: input.environment,
+      team_id: input.team_id,
+      scopes: input.scopes,
+      domains: input.domains,
+      ip_whitelist: input.ip_whitelist,
+      rate_limit: input.rate_limit ?? services.settings.planRateLimit,
+      expires_at: input.expires_at ?? null,
+      description: input.description ?? '',
+      created_by: caller.created_by,
+    },
+    actorOf(caller, meta),
+    'api',
+    idempotent,
+  );
+}
+
+/** Writes a new key and its audit record atomically; returns the resource with its value. */
+export async function createKeyRecord(
+  services: Pick<Services, 'keys' | 'clock' | 'settings'>,
+  spec: NewKeySpec,
+  actor: AuditActor,
+  via: 'api' | 'bootstrap',
+  idempotent?: IdempotentAnswer<Omit<CreatedKey, 'key'> & { key: null }>,
+): Promise<CreatedKey> {
+  const value = generateCreatedValue(spec.type, spec.environment, spec.team_id);
+  const key = newKeyItem(newKeyId(), spec, value, hashKeyValue(value, services.settings.pepper), services.clock.now());
+  const { key_prefix, last_four } = key;
+  const { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at } = spec;
+  const created: CreatedKey = {
+    id: key.id,
+    name,
+    key: value,
+    key_prefix,
+    last_four,
+    type,
+    environment,
+    team_id: key.team_id,
+    scopes,
+    domains,
+    ip_whitelist,
+    rate_limit,
+    is_active: key.is_active,
+    expires_at,
+    created_by: key.created_by,
+    created_at: key.created_at,
+    last_used_at: null,
+    description: key.description,
+  };
+  const answer = idempotent
+    ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...created, key: null }), new Date(key.created_at))
+    : undefined;
+  await services.keys.createKey(
+    key,
+    auditItem({
+      event_type: AuditEventType.KEY_CREATED,
+      occurred_at: key.created_at,
+      key_id: key.id,
+      team_id: key.team_id,
+      actor,
+      via,
+      key: { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, key_prefix, last_four },
+    }),
+    answer,
+  );
+  return created;
+}

@@ -1,0 +1,123 @@
+/**
+ * Deleting a key: every value stops authenticating at once (both lookups are
+ * deleted in the same transaction), the key item becomes a hash-free
+ * tombstone that DynamoDB TTL removes after 90 days, usage stays forever.
+ *
+ * Race-freedom: the key-item condition requires the generation read at the
+ * start, so a concurrent regenerate or delete makes this one fail (409/404)
+ * rather than leave a working value behind. When the key is a manager, the
+ * transaction also checks that another live manager key still exists, so two
+ * concurrent deletes cannot lock a team out.
+ */
+import { ApiError, ErrorCode } from '../contract/errors';
+import { AuditEventType, auditItem } from '../domain/audit-events';
+import { assertEnvironmentReach, notFound } from '../policy/authorization';
+import type { VerifiedKey } from '../verification/verify';
+import { actorOf, type RequestMeta } from '../domain/actor';
+import type { DeleteKeyRequest } from '../http/schemas/delete-key';
+import { assertPrecondition, type Precondition } from '../domain/revision';
+import { errorField } from '../platform/observability';
+import type { Services } from '../composition/services';
+import { usageFigures } from '../domain/usage-figures';
+import { inLiveTransition } from '../domain/key-lifetime';
+import { isActingManager, lastManagerConflict, survivingManager } from '../policy/managers';
+import type { KeyItem } from '../domain/model';
+
+export interface DeleteResponse {
+  success: true;
+  message: string;
+  deleted_key: {
+    id: string;
+    name: string;
+    key_type: KeyItem['type'];
+    environment: KeyItem['environment'];
+    last_four: string;
+    created_at: string;
+    deleted_at: string;
+    deleted_by: string;
+  };
+  audit_info: {
+    reason: string | null;
+    last_used_at: string | null;
+    total_requests: number;
+    usage_last_30_days: number;
+  };
+}
+
+export async function deleteKey(
+  services: Services,
+  caller: VerifiedKey,
+  input: DeleteKeyRequest,
+  meta: RequestMeta,
+  precondition?: Precondition,
+): Promise<DeleteResponse> {
+  const now = services.clock.now();
+  const key = await services.keys.getLiveKey(input.key_id, caller.team_id, now);
+  if (!key) throw notFound(input.key_id);
+  assertEnvironmentReach(caller, key.environment);
+  assertPrecondition(precondition, key);
+
+  // Keep the team manageable (keys/managers.ts).
+  const survivor = isActingManager(key) ? await survivingManager(services, key, caller, now, 'deleting') : undefined;
+
+  const reason = input.reason?.trim() ? input.reason.trim() : null;
+  const usage = await services.usage.readUsage(key.id, now);
+  const transitionLive = inLiveTransition(key, now);
+  const deletedAt = now.toISOString();
+
+  const outcome = await services.keys.tombstoneKey({
+    key,
+    deletedAt: now,
+    deletedBy: caller.created_by,
+    reason,
+    survivor,
+    audit: auditItem({
+      event_type: AuditEventType.KEY_DELETED,
+      occurred_at: deletedAt,
+      key_id: key.id,
+      team_id: key.team_id,
+      actor: actorOf(caller, meta),
+      key: { name: key.name, type: key.type, environment: key.environment, created_at: key.created_at },
+      last_four: key.last_four,
+      reason,
+      revoked_values: transitionLive ? 2 : 1,
+      session: { key_id: caller.id, request_id: meta.requestId },
+      usage: usageFigures(usage),
+    }),
+  });
+  if (!outcome.committed) {
+    const current = await services.keys.getKey(key.id);
+    if (!current || current.state !== 'active') throw notFound(input.key_id);
+    if (outcome.survivorLost) throw lastManagerConflict('deleting');
+    assertPrecondition(precondition, current);
+    throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; retry.');
+  }
+
+  // Best effort: a schedule that still fires finds a deleted key and does nothing.
+  if (transitionLive && services.scheduler) {
+    await services.scheduler.cancel({ keyId: key.id, generation: key.generation }).catch((error: unknown) => {
+      services.observe.logger.warn('could not cancel revocation schedule', { key_id: key.id, ...errorField(error) });
+    });
+  }
+
+  return {
+    success: true,
+    message: 'The API key has been permanently deleted; every value of it stopped working immediately.',
+    deleted_key: {
+      id: key.id,
+      name: key.name,
+      key_type: key.type,
+      environment: key.environment,
+      last_four: key.last_four,
+      created_at: key.created_at,
+      deleted_at: deletedAt,
+      deleted_by: caller.created_by,
+    },
+    audit_info: {
+      reason,
+      last_used_at: usage.last_used_at,
+      total_requests: usage.total_requests,
+      usage_last_30_days: usage.usage_last_30_days,
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * End of a grace period: the old value's traces are removed and one
+ * `key.old_value_expired` audit record is written. Authentication already
+ * refuses the old value by the clock; this makes the state and the audit
+ * trail catch up. Run by the schedule (EventBridge Scheduler in AWS, timers
+ * locally); it may run late, twice, or after the key moved on.
+ *
+ * Race-freedom: one TransactWriteItems whose key-item condition requires the
+ * state, the generation and the very previous hash read at the start
+ * (compare-and-set). A concurrent delete or regenerate either commits first
+ * (this one's condition fails and it reports the matching no-op), or commits
+ * after it (neither of them depends on the previous value still being
+ * there). Of two concurrent runs exactly one commits, so one audit record.
+ */
+import { AuditEventType, auditItem } from '../domain/audit-events';
+import type { KeyItem } from '../domain/model';
+import type { Services } from '../composition/services';
+
+/** Which transition to end: the generation of the value that replaced the old one. */
+export interface ExpireOldValueRequest {
+  key_id: string;
+  generation: number;
+}
+
+/** The actor of a system event (no calling key, no HTTP request). */
+export const SYSTEM_USER_ID = 'system';
+
+/**
+ * What a run did. Only `expired` changed anything; every other outcome is an
+ * expected no-op (the schedule outlived its purpose) and is not an error.
+ */
+export type ExpireOldValueOutcome =
+  /** The old value was removed and the audit record written. */
+  | { outcome: 'expired'; event_id: string; transition_usage: { old: number; new: number }; late_by_seconds: number }
+  /** No such key, or no such transition (a regenerate whose transaction failed after scheduling). */
+  | { outcome: 'not_found' }
+  /** The key was deleted; delete removed every value already. */
+  | { outcome: 'deleted' }
+  /** The key was regenerated again; that regenerate removed this transition's old value. */
+  | { outcome: 'superseded'; current_generation: number }
+  /** An earlier run (or a revoke at once) already removed the old value. */
+  | { outcome: 'already_expired' }
+  /** Fired before the transition ends (clock skew, a replaced schedule): nothing done. */
+  | { outcome: 'not_due'; transition_ends_at: string };
+
+type NoOp = Exclude<ExpireOldValueOutcome, { outcome: 'expired' } | { outcome: 'not_due' }>;
+
+/** Why the key item gives this run nothing to do, or undefined when the transition's old value is still there. */
+function noOpFor(key: KeyItem | undefined, generation: number): NoOp | undefined {
+  if (!key || key.entity !== 'key') return { outcome: 'not_found' };
+  if (key.state !== 'active') return { outcome: 'deleted' };
+  if (key.generation > generation) return { outcome: 'superseded', current_generation: key.generation };
+  if (key.generation < generation) return { outcome: 'not_found' };
+  if (key.previous_hash === undefined) return { outcome: 'already_expired' };
+  return undefined;
+}
+
+/**
+ * Ends the transition `generation` of key `key_id` if it is still pending
+ * and its end has passed by `deps.clock`. `invocationId` is recorded as the
+ * audit actor's request id (the Lambda request id, or a local run id).
+ */
+export async function expireOldValue(
+  services: Pick<Services, 'keys' | 'usage' | 'clock'>,
+  request: ExpireOldValueRequest,
+  invocationId: string,
+): Promise<ExpireOldValueOutcome> {
+  const key = await services.keys.getKey(request.key_id);
+  const noOp = noOpFor(key, request.generation);
+  if (noOp) return noOp;
+  const pending = key as KeyItem & { previous_hash: string };
+
+  const now = services.clock.now();
+  const endsAt = pending.transition_ends_at;
+  if (endsAt !== undefined && Date.parse(endsAt) > now.getTime()) {
+    return { outcome: 'not_due', transition_ends_at: endsAt };
+  }
+
+  // Transition counters are final: authentication stops counting them at the end.
+  const usage = await services.usage.readUsage(pending.id, now);
+  const counted = usage.transitions[`g${request.generation}`];
+  const transitionUsage = { old: counted?.old ?? 0, new: counted?.new ?? 0 };
+
+  const audit = auditItem({
+    event_type: AuditEventType.KEY_OLD_VALUE_EXPIRED,
+    occurred_at: now.toISOString(),
+    key_id: pending.id,
+    team_id: pending.team_id,
+    actor: { user_id: SYSTEM_USER_ID, key_id: null, source_ip: null, user_agent: null, request_id: invocationId },
+    generation: request.generation,
+    old_value: { key_prefix: pending.previous_key_prefix ?? '', last_four: pending.previous_last_four ?? '' },
+    transition_ends_at: endsAt ?? now.toISOString(),
+    transition_usage: transitionUsage,
+  });
+
+  const outcome = await services.keys.expirePreviousValue(pending, request.generation, audit);
+  if (!outcome.committed) {
+    // Lost a race: report what the winner left behind.
+    const after = noOpFor(await services.keys.getKey(request.key_id), request.generation);
+    if (after) return after;
+    // Still pending (a transaction conflict in AWS): fail, so the invocation is retried.
+    throw new Error(`Expiring generation ${request.generation} of ${request.key_id} was cancelled: ${outcome.reasons.join(', ')}`);
+  }
+
+  const lateBy = endsAt === undefined ? 0 : Math.max(0, Math.round((now.getTime() - Date.parse(endsAt)) / 1000));
+  return { outcome: 'expired', event_id: audit.event_id, transition_usage: transitionUsage, late_by_seconds: lateBy };
+}

@@ -1,0 +1,115 @@
+/**
+ * Reading keys: one key by id, and a team's keys newest first, filtered and
+ * paged. The same rules as every management route: another team's key is
+ * 404, a `test` caller sees `test` keys only. Both show a deleted key's
+ * tombstone while it lasts (the list when asked for `state=deleted`).
+ */
+import { ApiError, ErrorCode } from '../contract/errors';
+import { keyTableKeys } from '../contract/tables';
+import { assertEnvironmentReach, notFound } from '../policy/authorization';
+import type { VerifiedKey } from '../verification/verify';
+import { decodeCursor, encodeCursor } from '../platform/cursor';
+import type { GetKeyRequest, ListKeysRequest } from '../http/schemas/read-keys';
+import type { Services } from '../composition/services';
+import { entityTagOf, type TaggedKey } from '../domain/revision';
+import { ttlExpired } from '../domain/key-lifetime';
+import { keyResource, keyStateOf, type KeyResource } from '../domain/key-view';
+import type { KeyItem } from '../domain/model';
+
+/** A live key of the caller's team that the caller may reach, or 404 / 403. */
+export async function reachableKey(services: Services, caller: VerifiedKey, keyId: string, now: Date): Promise<KeyItem> {
+  const key = await services.keys.getLiveKey(keyId, caller.team_id, now);
+  if (!key) throw notFound(keyId);
+  assertEnvironmentReach(caller, key.environment);
+  return key;
+}
+
+/**
+ * The key item of the caller's team, live or its tombstone while it lasts
+ * (90 days), that the caller may reach (else 403); undefined when there is
+ * none (never issued, or the tombstone is gone); 404 for another team's key.
+ * The routes that read a deleted key's data (get, usage, audit trail).
+ */
+export async function keptKey(services: Services, caller: VerifiedKey, keyId: string, now: Date): Promise<KeyItem | undefined> {
+  const key = await services.keys.getKey(keyId);
+  if (key !== undefined && key.team_id !== caller.team_id) throw notFound(keyId);
+  if (key === undefined || key.entity !== 'key' || ttlExpired(key, now)) return undefined;
+  assertEnvironmentReach(caller, key.environment);
+  return key;
+}
+
+/**
+ * One key of the caller's team, its tombstone included while it lasts (90
+ * days: `state` "deleted" and `deleted_at`, as the list shows it), so a
+ * deleted key's page can still be read beside its usage and audit trail.
+ */
+export async function getKey(services: Services, caller: VerifiedKey, input: GetKeyRequest): Promise<TaggedKey> {
+  const now = services.clock.now();
+  const key = await keptKey(services, caller, input.key_id, now);
+  if (!key) throw notFound(input.key_id);
+  const usage = await services.usage.readUsage(key.id, now);
+  return { resource: keyResource(key, usage, now), entityTag: entityTagOf(key) };
+}
+
+export interface KeyPage {
+  data: KeyResource[];
+  next_cursor: string | null;
+}
+
+/** Index attributes of a key item: the position a cursor names. */
+const POSITION = ['pk', 'sk', 'gsi1pk', 'gsi1sk'] as const;
+/** Items read per index page while filling a page of results. */
+const INDEX_PAGE = 100;
+/**
+ * Index pages one request reads at most (1,000 keys examined): a filter that
+ * matches few of a large team's keys answers a short page, even an empty one,
+ * with a cursor to go on from, instead of reading the whole team at once
+ * (bounded time and read units per request).
+ */
+export const MAX_INDEX_PAGES = 10;
+
+export async function listKeys(services: Services, caller: VerifiedKey, input: ListKeysRequest): Promise<KeyPage> {
+  if (input.team_id !== caller.team_id) {
+    throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot list keys of another team.', [
+      { field: 'team_id', issue: 'must be the calling key’s team' },
+    ]);
+  }
+  // A test key sees test keys only: asking for live keys is refused, not answered empty.
+  const environment = input.environment ?? (caller.environment === 'test' ? 'test' : undefined);
+  if (environment !== undefined) assertEnvironmentReach(caller, environment);
+  const partition = keyTableKeys.teamPartition(caller.team_id);
+  let startAfter = input.cursor
+    ? decodeCursor(input.cursor, POSITION, (position) => position.gsi1pk === partition && position.pk === position.gsi1sk)
+    : undefined;
+  const now = services.clock.now();
+  const wanted = (key: KeyItem) => {
+    if (key.entity !== 'key' || ttlExpired(key, now)) return false;
+    if (environment !== undefined && key.environment !== environment) return false;
+    if (input.type !== undefined && key.type !== input.type) return false;
+    const state = keyStateOf(key, now);
+    return input.state === undefined ? state !== 'deleted' : state === input.state;
+  };
+
+  const found: KeyItem[] = [];
+  let more = true;
+  for (let reads = 0; found.length < input.limit && more && reads < MAX_INDEX_PAGES; reads++) {
+    const page = await services.keys.teamKeysPage(caller.team_id, startAfter, INDEX_PAGE);
+    let consumed = 0;
+    for (const item of page.items) {
+      consumed += 1;
+      if (wanted(item)) found.push(item);
+      if (found.length === input.limit) break;
+    }
+    more = consumed < page.items.length || page.more;
+    const last = page.items[consumed - 1];
+    if (last) startAfter = Object.fromEntries(POSITION.map((name) => [name, String(last[name])]));
+    if (page.items.length === 0) more = false;
+  }
+
+  const lastUses = await services.usage.lastUses(found.map((key) => key.id));
+  return {
+    data: found.map((key) => keyResource(key, { last_used_at: lastUses.get(key.id) ?? null }, now)),
+    // The last key examined, matched or not: a page cut short by MAX_INDEX_PAGES goes on from there.
+    next_cursor: more && startAfter ? encodeCursor(startAfter) : null,
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * Regenerating a key's value, keeping its configuration.
+ *
+ * Race-freedom: the whole change is one TransactWriteItems whose key-item
+ * condition requires the generation read at the start (compare-and-set).
+ * Of concurrent regenerates (or a regenerate racing a delete) exactly one
+ * commits; the others fail their condition and get 409 (or 404 when a delete
+ * won). The old value becomes a `previous` lookup valid until
+ * `transition_ends_at`, or is deleted in the same transaction when revoked
+ * at once.
+ */
+import { ApiError, ErrorCode } from '../contract/errors';
+import { AuditEventType, auditItem } from '../domain/audit-events';
+import { assertEnvironmentReach, notFound } from '../policy/authorization';
+import type { VerifiedKey } from '../verification/verify';
+import { actorOf, type RequestMeta } from '../domain/actor';
+import { idempotencyRecord } from '../store/idempotency-record';
+import { assertPrecondition, type Precondition } from '../domain/revision';
+import type { IdempotentAnswer } from './create-key';
+import type { RegenerateKeyRequest } from '../http/schemas/regenerate-key';
+import { MS_PER_DAY } from '../platform/clock';
+import { errorField } from '../platform/observability';
+import type { Services } from '../composition/services';
+import { usageFigures } from '../domain/usage-figures';
+import { inLiveTransition } from '../domain/key-lifetime';
+import { generateRegeneratedValue, hashKeyValue, keyPrefixOf, lastFourOf, shortPrefix } from '../domain/key-values';
+import type { KeyItem } from '../domain/model';
+
+export interface RegenerateResponse {
+  success: true;
+  new_key: string;
+  key_info: {
+    id: string;
+    name: string;
+    key_type: KeyItem['type'];
+    environment: KeyItem['environment'];
+    key_prefix: string;
+    last_four: string;
+    transition_ends_at: string;
+    regenerated_at: string;
+  };
+  migration_info: {
+    old_key_expires_at: string;
+    grace_period_days: number;
+    both_keys_valid: boolean;
+  };
+}
+
+function inTransitionConflict(key: KeyItem): ApiError {
+  return new ApiError(
+    ErrorCode.CONFLICT,
+    `The key is already in a transition period until ${key.transition_ends_at}; regenerate it after that.`,
+    [{ field: 'key_id', issue: `in transition until ${key.transition_ends_at}` }],
+  );
+}
+
+export async function regenerateKey(
+  services: Services,
+  caller: VerifiedKey,
+  input: RegenerateKeyRequest,
+  meta: RequestMeta,
+  idempotent?: IdempotentAnswer<Omit<RegenerateResponse, 'new_key'> & { new_key: null }>,
+  precondition?: Precondition,
+): Promise<RegenerateResponse> {
+  const now = services.clock.now();
+  const key = await services.keys.getLiveKey(input.key_id, caller.team_id, now);
+  if (!key || !key.current_hash) throw notFound(input.key_id);
+  assertEnvironmentReach(caller, key.environment);
+  assertPrecondition(precondition, key);
+  if (inLiveTransition(key, now)) throw inTransitionConflict(key);
+
+  const revokeNow = input.revoke_immediately;
+  const graceDays = revokeNow ? 0 : input.grace_period_days;
+  const regeneratedAt = now.toISOString();
+  const endsAt = new Date(now.getTime() + graceDays * MS_PER_DAY).toISOString();
+  const generation = key.generation + 1;
+  const value = generateRegeneratedValue(key.type, key.environment, key.id);
+  const usage = await services.usage.readUsage(key.id, now);
+  const before = key as KeyItem & { current_hash: string };
+  const after = {
+    ...before,
+    generation,
+    current_hash: hashKeyValue(value, services.settings.pepper),
+    key_prefix: keyPrefixOf(value),
+    last_four: lastFourOf(value),
+    regenerated_at: regeneratedAt,
+    transition_ends_at: endsAt,
+  };
+  const transition = revokeNow ? undefined : { endsAt, generation };
+
+  // Scheduled before the commit: if scheduling fails nothing has changed; a
+  // schedule whose transaction then fails finds nothing to do when it fires.
+  if (transition && services.scheduler) {
+    try {
+      await services.scheduler.schedule({ keyId: key.id, generation, at: endsAt });
+    } catch (error) {
+      services.observe.logger.error('could not schedule the end of a grace period', { key_id: key.id, generation, ...errorField(error) });
+      throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'Could not schedule the end of the grace period; nothing was changed. Retry shortly.', [], {
+        'Retry-After': '1',
+      });
+    }
+  }
+
+  const response: RegenerateResponse = {
+    success: true,
+    new_key: value,
+    key_info: {
+      id: key.id,
+      name: key.name,
+      key_type: key.type,
+      environment: key.environment,
+      key_prefix: shortPrefix(key.type, key.environment),
+      last_four: after.last_four,
+      transition_ends_at: endsAt,
+      regenerated_at: regeneratedAt,
+    },
+    migration_info: {
+      old_key_expires_at: endsAt,
+      grace_period_days: graceDays,
+      both_keys_valid: !revokeNow,
+    },
+  };
+  const answer = idempotent
+    ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...response, new_key: null }), now)
+    : undefined;
+
+  const outcome = await services.keys.rotateValue({
+    before,
+    after,
+    transition,
+    audit: auditItem({
+      event_type: AuditEventType.KEY_REGENERATED,
+      occurred_at: regeneratedAt,
+      key_id: key.id,
+      team_id: key.team_id,
+      actor: actorOf(caller, meta),
+      key: { name: key.name, type: key.type, environment: key.environment },
+      generation,
+      old_value: { key_prefix: before.key_prefix, last_four: before.last_four },
+      new_value: { key_prefix: after.key_prefix, last_four: after.last_four },
+      grace_period_days: graceDays,
+      revoke_immediately: revokeNow,
+      transition_ends_at: endsAt,
+      usage: usageFigures(usage),
+    }),
+    idempotency: answer,
+  });
+  if (!outcome.committed) {
+    // Lost a race: another regenerate or a delete committed first.
+    const current = await services.keys.getLiveKey(key.id, caller.team_id, services.clock.now());
+    if (!current) throw notFound(input.key_id);
+    assertPrecondition(precondition, current);
+    if (inLiveTransition(current, services.clock.now())) throw inTransitionConflict(current);
+    throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; retry.');
+  }
+
+  return response;
+}

@@ -1,0 +1,96 @@
+/**
+ * The verify endpoint's defence against guessing: each source (IPv4 address
+ * or IPv6 /64) may make at most `VERIFY_GUESS_LIMIT_PER_MINUTE` (default 30)
+ * verifications of well-formed but unknown values per clock minute. Past
+ * that, every verification from the source, valid or not, is refused with
+ * 429 until the minute ends, so a guesser learns nothing more.
+ *
+ * Cost: the counter item is read in the same BatchGetItem as the value
+ * lookup, so a valid verification still costs one read and one write. Only
+ * unknown values are counted (one conditional UpdateItem each): valid keys,
+ * keys refused for their own reasons (expired, revoked, IP, origin, scope,
+ * rate limit) and malformed values (refused before any I/O; they cannot
+ * match anything) do not count.
+ *
+ * The count is exact under concurrency: an unknown value is answered only
+ * when its conditional increment (`n < limit`) succeeds. A valid value is
+ * answered when the counter read with it was below the limit.
+ */
+import { sourceBucketOf } from '../domain/ip-allowlist';
+import { keyTableKeys } from '../contract/tables';
+import { RecentMap } from '../platform/recent-map';
+import {
+  checkKeyAhead,
+  failureOf,
+  presentedHash,
+  sendUseAhead,
+  useCheckedKey,
+  VerifyFailure,
+  type VerifyServices,
+  type VerifyRequest,
+  type VerifyResult,
+} from './verify';
+
+export const GUESS_WINDOW_MS = 60_000;
+
+/**
+ * The guess counters (source and minute) this process has seen at the limit:
+ * a verification from such a source sends no write ahead of its read. Only
+ * ever skips an optimisation; the read still decides. A counter is of one
+ * minute: the oldest go first.
+ */
+const overLimit = new RecentMap<string, true>(1_000);
+
+export type GuardedVerification =
+  | { kind: 'answer'; result: VerifyResult }
+  | { kind: 'too-many-guesses'; retryAfterSeconds: number };
+
+/**
+ * `verifyKey` behind the per-source guess limit: the verify endpoint's one
+ * service call.
+ *
+ * Latency: when this process has read the value's lookup before
+ * (`SeenLookups`) and that lookup says the value is valid, the recording
+ * write is sent at the same time as the read instead of after it, so a
+ * verification waits for one round trip instead of two. The read still
+ * decides the answer. When it contradicts the prediction (the key changed,
+ * the source is over its guess limit, or the read failed), the early write
+ * is taken back (`UsageStore.cancelUse`) before anything is answered, and
+ * the verification goes on from the read as if nothing had been sent.
+ */
+export async function verifyWithGuessLimit(
+  deps: VerifyServices & { settings: { guessLimitPerMinute: number } },
+  request: VerifyRequest,
+): Promise<GuardedVerification> {
+  const limit = deps.settings.guessLimitPerMinute;
+  const now = deps.clock.now();
+  const minute = Math.floor(now.getTime() / GUESS_WINDOW_MS);
+  const windowEnd = (minute + 1) * GUESS_WINDOW_MS;
+  const tooMany: GuardedVerification = {
+    kind: 'too-many-guesses',
+    retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)),
+  };
+  const counterKey = keyTableKeys.ipRateCounter(sourceBucketOf(request.sourceIp), minute);
+
+  const counterName = `${counterKey.pk}|${counterKey.sk}`;
+  // A source this process has seen over its limit this minute gets no write ahead: it would only be taken back.
+  const valueHash = presentedHash(deps, request.value);
+  const ahead = overLimit.has(counterName) ? undefined : sendUseAhead(deps, request, now, { valueHash });
+  const check = await checkKeyAhead(deps, request, { companionKeys: [counterKey], valueHash }, ahead);
+  const failures = Number(check.companions?.find((item) => item.pk === counterKey.pk && item.sk === counterKey.sk)?.n ?? 0);
+  if (check.wellFormed && failures >= limit) {
+    overLimit.set(counterName, true);
+    await ahead?.cancel();
+    return tooMany;
+  }
+  if (check.valid) return { kind: 'answer', result: await useCheckedKey(deps, check.checked, ahead) };
+  await ahead?.cancel();
+  if (check.wellFormed && check.code === VerifyFailure.NOT_FOUND) {
+    const counted = await deps.usage.countGuess(counterKey, limit, new Date(windowEnd + GUESS_WINDOW_MS));
+    if (!counted) {
+      overLimit.set(counterName, true);
+      return tooMany;
+    }
+  }
+  return { kind: 'answer', result: failureOf(check) };
+}

@@ -1,0 +1,340 @@
+/**
+ * The one verify function: the platform's verify endpoint, the Lambda
+ * authorizer and the management endpoints' authentication all call it.
+ *
+ * `checkKey` is the read-only part (shape and checksum, lookup, revocation,
+ * state, expiry, IP, origin, scope); `admitUse` records the use and applies
+ * the key's rate limit; `verifyKey` is the two together. Management endpoints
+ * call them separately so that a request refused with 400 writes nothing.
+ *
+ * Cost of a valid verification: one strongly consistent read (GetItem of the
+ * value lookup, which carries a snapshot of the key's configuration; a
+ * BatchGetItem when a caller adds a companion item such as the verify
+ * endpoint's per-IP counter) and one conditional UpdateItem (usage + rate
+ * limit). A malformed value or a bad checksum costs nothing: it is refused
+ * before any I/O.
+ */
+import type { ItemKey } from '../contract/tables';
+import type { Services } from '../composition/services';
+import { hashKeyValue, parseKeyValue, type Environment, type KeyType } from '../domain/key-values';
+import type { ValueLookupItem, ValueSlot } from '../domain/model';
+import { ipAllowed } from '../domain/ip-allowlist';
+import { originAllowed, originOf } from '../domain/domains';
+import { uncoveredScopes } from '../contract/scopes';
+import type { RateLimitState } from '../domain/rate-window';
+import type { RecordUseResult, UseToRecord } from '../store/usage-store';
+
+export const VerifyFailure = {
+  NOT_FOUND: 'NOT_FOUND',
+  EXPIRED: 'EXPIRED',
+  REVOKED: 'REVOKED',
+  INACTIVE: 'INACTIVE',
+  IP_NOT_ALLOWED: 'IP_NOT_ALLOWED',
+  ORIGIN_NOT_ALLOWED: 'ORIGIN_NOT_ALLOWED',
+  SCOPE_DENIED: 'SCOPE_DENIED',
+  RATE_LIMITED: 'RATE_LIMITED',
+} as const;
+export type VerifyFailureCode = (typeof VerifyFailure)[keyof typeof VerifyFailure];
+
+export interface VerifyRequest {
+  /** The presented value. */
+  value: string;
+  /** Caller's source IP (API Gateway `requestContext.identity.sourceIp`). */
+  sourceIp?: string;
+  /** `Origin` header, for public keys. */
+  origin?: string;
+  /** `Referer` header, for public keys. */
+  referer?: string;
+  /** Scope(s) the route needs, every one of them; omitted when any valid key will do. */
+  scope?: string | readonly string[];
+}
+
+/** What a valid verification knows about the key. */
+export interface VerifiedKey {
+  id: string;
+  team_id: string;
+  name: string;
+  type: KeyType;
+  environment: Environment;
+  scopes: string[];
+  created_by: string;
+  rate_limit: number;
+  /** Which of the key's values was presented. */
+  slot: ValueSlot;
+}
+
+/**
+ * `allowedOrigin`: the request's `Origin`, exactly as sent, when the key is a
+ * public key whose domains allow it (or that has no domain restriction). Set
+ * on every result reached after the origin check, so a browser page on that
+ * origin may read the answer (CORS); never set for secret keys.
+ */
+export type VerifyResult =
+  | { valid: true; code: 'VALID'; key: VerifiedKey; ratelimit: RateLimitState; allowedOrigin?: string }
+  | { valid: false; code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>; keyId?: string; allowedOrigin?: string }
+  | { valid: false; code: 'RATE_LIMITED'; keyId: string; ratelimit: RateLimitState; allowedOrigin?: string };
+
+/** What verification needs: the key store, the usage store, the clock and the pepper. */
+export type VerifyServices = Pick<Services, 'keys' | 'usage' | 'clock'> & { settings: Pick<Services['settings'], 'pepper'> };
+
+export interface CheckOptions {
+  /**
+   * Other key-table items to read in the same round trip as the value
+   * lookup (one BatchGetItem instead of a GetItem). Read only when the value
+   * is well formed; those found are returned as `companions`.
+   */
+  companionKeys?: readonly ItemKey[];
+  /** The value's `presentedHash`, when the caller has it already (the value is then known to be well formed). */
+  valueHash?: string;
+}
+
+/** A key that passed every check, before its use is recorded. */
+export interface CheckedKey {
+  key: VerifiedKey;
+  /** Set while the key is in a transition: which transition, and which value was used. */
+  transition?: { generation: number; role: 'old' | 'new' };
+  /** See `VerifyResult`. */
+  allowedOrigin?: string;
+}
+
+/**
+ * The peppered hash a presented value is looked up by, or undefined when the
+ * value lacks the shape or checksum of an issued one (it cannot match
+ * anything, and nothing is read for it).
+ */
+export function presentedHash(deps: Pick<VerifyServices, 'settings'>, value: string): string | undefined {
+  return parseKeyValue(value) ? hashKeyValue(value, deps.settings.pepper) : undefined;
+}
+
+/** What the checks decide about a value lookup (`judgeLookup`). */
+export type Judgement =
+  | { valid: true; checked: CheckedKey }
+  | {
+      valid: false;
+      code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>;
+      keyId?: string;
+      allowedOrigin?: string;
+      /** Set when the key itself is valid but refused for this request (IP, origin, scope): its use still counts. */
+      refusedKey?: CheckedKey;
+    };
+
+/** `checkKey`'s answer: the judgement, and what the read found. */
+export type CheckResult = Judgement & {
+  /** Whether the value had the shape and checksum of an issued value (false: nothing was read). */
+  wellFormed: boolean;
+  /** The companion items found, when some were asked for and the value was well formed. */
+  companions?: Record<string, unknown>[];
+};
+
+/**
+ * Public keys: `domains` restrict the `Origin` (CORS) and `Referer` headers.
+ * Every one of them that is present must be allowed, and at least one must
+ * be present. A public key without domains is not restricted by origin.
+ */
+function originOk(lookup: ValueLookupItem, request: VerifyRequest): boolean {
+  if (lookup.type !== 'pk' || lookup.domains.length === 0) return true;
+  const presented = [request.origin, request.referer].filter((v): v is string => v !== undefined && v !== '');
+  if (presented.length === 0) return false;
+  return presented.every((url) => originAllowed(lookup.domains, url));
+}
+
+/** The Origin a browser on it may read the answer from (public keys only). */
+function allowedOriginOf(lookup: ValueLookupItem, request: VerifyRequest): string | undefined {
+  if (lookup.type !== 'pk' || request.origin === undefined || originOf(request.origin) === undefined) return undefined;
+  return request.origin;
+}
+
+function scopesOf(request: VerifyRequest): readonly string[] {
+  if (request.scope === undefined) return [];
+  return typeof request.scope === 'string' ? [request.scope] : request.scope;
+}
+
+/**
+ * Read-only part of verification: shape, lookup, revocation, state, expiry,
+ * IP, origin and scope. Writes nothing.
+ */
+export async function checkKey(deps: VerifyServices, request: VerifyRequest, options: CheckOptions = {}): Promise<CheckResult> {
+  const valueHash = options.valueHash ?? presentedHash(deps, request.value);
+  if (valueHash === undefined) return { valid: false, code: VerifyFailure.NOT_FOUND, wellFormed: false };
+
+  const { lookup, companions } = options.companionKeys?.length
+    ? await deps.keys.getValueLookupWith(valueHash, options.companionKeys)
+    : { lookup: await deps.keys.getValueLookup(valueHash), companions: undefined };
+  return { ...judgeLookup(lookup, request, deps.clock.now().getTime()), wellFormed: true, companions };
+}
+
+/**
+ * The checks of `checkKey` on a value lookup already read (or absent):
+ * revocation, state, expiry, IP, origin and scope at `now` (epoch ms). No I/O.
+ */
+function judgeLookup(lookup: ValueLookupItem | undefined, request: VerifyRequest, now: number): Judgement {
+  const fail = (code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>, keyId?: string, allowedOrigin?: string, refusedKey?: CheckedKey): Judgement => ({
+    valid: false,
+    code,
+    keyId,
+    allowedOrigin,
+    refusedKey,
+  });
+  if (!lookup || lookup.entity !== 'value') return fail(VerifyFailure.NOT_FOUND);
+
+  const keyId = lookup.key_id;
+  // The clock decides when an old value dies, whether or not clean-up has run.
+  if (lookup.slot === 'previous' && (!lookup.valid_until || Date.parse(lookup.valid_until) <= now)) {
+    return fail(VerifyFailure.REVOKED, keyId);
+  }
+  // DynamoDB TTL deletes late (up to days): an item past its TTL is gone.
+  if (lookup.ttl !== undefined && lookup.ttl * 1000 <= now) return fail(VerifyFailure.NOT_FOUND);
+  if (!lookup.is_active) return fail(VerifyFailure.INACTIVE, keyId);
+  if (lookup.expires_at !== null && Date.parse(lookup.expires_at) <= now) return fail(VerifyFailure.EXPIRED, keyId);
+  const inTransition =
+    lookup.transition_ends_at !== undefined &&
+    lookup.transition_generation !== undefined &&
+    Date.parse(lookup.transition_ends_at) > now;
+  const checked: CheckedKey = {
+    key: {
+      id: keyId,
+      team_id: lookup.team_id,
+      name: lookup.name,
+      type: lookup.type,
+      environment: lookup.environment,
+      scopes: lookup.scopes,
+      created_by: lookup.created_by,
+      rate_limit: lookup.rate_limit,
+      slot: lookup.slot,
+    },
+    transition: inTransition
+      ? { generation: lookup.transition_generation as number, role: lookup.slot === 'previous' ? 'old' : 'new' }
+      : undefined,
+  };
+  if (!ipAllowed(lookup.ip_whitelist, request.sourceIp)) return fail(VerifyFailure.IP_NOT_ALLOWED, keyId, undefined, checked);
+  if (!originOk(lookup, request)) return fail(VerifyFailure.ORIGIN_NOT_ALLOWED, keyId, undefined, checked);
+  const allowedOrigin = allowedOriginOf(lookup, request);
+  if (uncoveredScopes(lookup.scopes, scopesOf(request)).length > 0) {
+    return fail(VerifyFailure.SCOPE_DENIED, keyId, allowedOrigin, { ...checked, allowedOrigin });
+  }
+  return { valid: true, checked: { ...checked, allowedOrigin } };
+}
+
+export type AdmitResult =
+  | { admitted: true; ratelimit: RateLimitState }
+  | { admitted: false; code: 'RATE_LIMITED'; ratelimit: RateLimitState }
+  | { admitted: false; code: 'NOT_FOUND' };
+
+/** The use of a checked key at `at`, as the usage store records it. */
+function useOf(checked: CheckedKey, at: Date): UseToRecord {
+  return { keyId: checked.key.id, at, rateLimit: checked.key.rate_limit, transition: checked.transition };
+}
+
+/** Whether two uses would be recorded alike: same key, same rate limit, same transition counter. */
+function sameRecording(a: UseToRecord, b: UseToRecord): boolean {
+  return (
+    a.keyId === b.keyId &&
+    a.rateLimit === b.rateLimit &&
+    a.transition?.generation === b.transition?.generation &&
+    a.transition?.role === b.transition?.role
+  );
+}
+
+/** A recorded use as an admission. */
+function admissionOf(use: RecordUseResult): AdmitResult {
+  if (use.admitted) return { admitted: true, ratelimit: use.rateLimit };
+  // No usage item: the key vanished between the read and the write.
+  if (use.reason === 'NO_USAGE_ITEM') return { admitted: false, code: 'NOT_FOUND' };
+  return { admitted: false, code: 'RATE_LIMITED', ratelimit: use.rateLimit };
+}
+
+/**
+ * Records the use of a checked key and applies its rate limit (one
+ * conditional UpdateItem when admitted). `ahead`: the write `sendUseAhead`
+ * sent with the read, used when it recorded this very use, else taken back
+ * first.
+ */
+export async function admitUse(deps: VerifyServices, checked: CheckedKey, ahead?: UseAhead): Promise<AdmitResult> {
+  const use = useOf(checked, ahead?.use.at ?? deps.clock.now());
+  // The write sent with the read recorded exactly this use: its answer is the admission.
+  if (ahead && sameRecording(ahead.use, use)) return admissionOf(await ahead.recorded);
+  await ahead?.cancel();
+  return admissionOf(await deps.usage.recordUse(use));
+}
+
+/** The verification result of a checked key and its admission. */
+function admittedResult(checked: CheckedKey, admit: AdmitResult): VerifyResult {
+  const { key, allowedOrigin } = checked;
+  if (admit.admitted) return { valid: true, code: 'VALID', key, ratelimit: admit.ratelimit, allowedOrigin };
+  if (admit.code === 'NOT_FOUND') return { valid: false, code: VerifyFailure.NOT_FOUND };
+  return { valid: false, code: VerifyFailure.RATE_LIMITED, keyId: key.id, ratelimit: admit.ratelimit, allowedOrigin };
+}
+
+/** `admitUse` for a checked key, as a verification result. */
+export async function useCheckedKey(deps: VerifyServices, checked: CheckedKey, ahead?: UseAhead): Promise<VerifyResult> {
+  return admittedResult(checked, await admitUse(deps, checked, ahead));
+}
+
+/** `checkKey` for a request whose write went out with the read: a read that fails takes the write back. */
+export async function checkKeyAhead(deps: VerifyServices, request: VerifyRequest, options: CheckOptions, ahead: UseAhead | undefined): Promise<CheckResult> {
+  try {
+    return await checkKey(deps, request, options);
+  } catch (error) {
+    await ahead?.cancel();
+    throw error;
+  }
+}
+
+/** A recording write sent before the key's read has answered, with what it records and how to take it back. */
+export interface UseAhead {
+  /** The key as the remembered lookup predicts it. */
+  readonly predicted: CheckedKey;
+  readonly use: UseToRecord;
+  readonly recorded: Promise<RecordUseResult>;
+  /** Takes the use back once its write has answered (nothing when the write failed: it recorded nothing). */
+  cancel(): Promise<void>;
+}
+
+/**
+ * The recording write of a value this process has seen valid (`SeenLookups`),
+ * sent now, before the read that decides the request; undefined when there
+ * is no such prediction, when `wanted` says the predicted key would not be
+ * used here (a route its scopes do not cover), or when the usage store
+ * cannot take the use back exactly (a hot key's lease decides it from
+ * memory). The caller sends the read at once, then either confirms the
+ * prediction (`sameRecording` with the use the read gives, and
+ * `admissionOf(await recorded)`) or calls `cancel` before answering.
+ */
+export function sendUseAhead(
+  deps: VerifyServices,
+  request: VerifyRequest,
+  at: Date,
+  presented: { readonly valueHash: string | undefined; readonly wanted?: (checked: CheckedKey) => boolean },
+): UseAhead | undefined {
+  if (presented.valueHash === undefined) return undefined;
+  const seen = deps.keys.seenLookups.get(presented.valueHash);
+  if (!seen) return undefined;
+  const predicted = judgeLookup(seen, request, at.getTime());
+  if (!predicted.valid || (presented.wanted && !presented.wanted(predicted.checked))) return undefined;
+  const use = useOf(predicted.checked, at);
+  const recorded = deps.usage.recordUseAhead(use);
+  if (!recorded) return undefined;
+  // Awaited on every path of the caller; this only keeps a failure from counting as unhandled while the read is under way.
+  recorded.catch(() => undefined);
+  return {
+    predicted: predicted.checked,
+    use,
+    recorded,
+    cancel: async () => {
+      const result = await recorded.catch(() => undefined);
+      if (result) await deps.usage.cancelUse(use, result);
+    },
+  };
+}
+
+/** The verification result of a failed check (without the check's bookkeeping fields). */
+export function failureOf(check: Extract<CheckResult, { valid: false }>): VerifyResult {
+  return { valid: false, code: check.code, keyId: check.keyId, allowedOrigin: check.allowedOrigin };
+}
+
+/** Verifies a presented value and records the use: `checkKey` then `admitUse`. */
+export async function verifyKey(deps: VerifyServices, request: VerifyRequest): Promise<VerifyResult> {
+  const check = await checkKey(deps, request);
+  if (!check.valid) return failureOf(check);
+  return useCheckedKey(deps, check.checked);
+}
