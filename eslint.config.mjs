@@ -1,23 +1,50 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { readFileSync } from 'node:fs';
 
 /**
- * The import boundary (docs/architecture.md): the CDK app (lib/, bin/) reads
- * only the dependency-free contract, so synthesis never loads the AWS SDK or
- * a handler's code. Type-only imports are erased and stay allowed.
+ * The import boundaries (docs/architecture.md). Inside lambda/, the layers of
+ * lambda/layers.json: a folder imports by value only its own layer and lower
+ * ones. Outside it, the CDK app (lib/, bin/) reads only the dependency-free
+ * contract and the route declarations, so synthesis never loads the AWS SDK
+ * or a handler's code; the local runtime runs handlers and wires the
+ * platform, never reaching into the domain, stores or use cases.
+ * Type-only imports are erased and stay allowed everywhere.
  */
+const { layers } = JSON.parse(readFileSync(new URL('./lambda/layers.json', import.meta.url), 'utf8'));
+
+/** The rule for the files of layer `index`: no value import of a folder of any higher layer. */
+function layerRule(index) {
+  const higher = layers.slice(index + 1).flatMap((layer) => layer.folders);
+  const layer = layers[index];
+  return {
+    files: layer.folders.map((folder) => `lambda/${folder}/**/*.ts`),
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${higher.join('|')})(/|$)`,
+              allowTypeImports: true,
+              message: `lambda/${layer.folders.join(', lambda/')} (layer "${layer.name}") may import only lower layers: not ${higher.join(', ')} (lambda/layers.json, docs/architecture.md).`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+const layerRules = layers.slice(0, -1).map((_, index) => layerRule(index));
+
 const contractOnly = {
-  group: ['**/lambda/*', '!**/lambda/contract', '**/lambda/handlers/**', '**/lambda/shared/**'],
-  message: 'lib/ and bin/ may import only lambda/contract/ (see docs/architecture.md).',
+  regex: '(^|/)lambda/(?!contract(/|$)|routes(/index)?$|routes/[^/]+/route$)',
+  message: 'lib/ and bin/ may import only lambda/contract/ and the route declarations (lambda/routes/, lambda/routes/<route>/route.ts); see docs/architecture.md.',
 };
 
-/**
- * The local runtime runs the handlers and wires the platform (clients,
- * clock, config, the composition root); it never reaches into the domain.
- */
-const handlersAndPlatform = {
-  group: ['**/lambda/shared/**', '!**/lambda/shared/platform', '!**/lambda/shared/platform/**'],
-  message: 'local/ may import lambda/contract/, lambda/handlers/ and lambda/shared/platform/ only (see docs/architecture.md).',
+const runtimeShell = {
+  regex: '(^|/)lambda/(domain|store|verification|policy|use-cases|http)(/|$)',
+  message: 'local/ may import lambda/contract/, lambda/platform/, lambda/composition/, lambda/handlers/ and lambda/routes/ only (see docs/architecture.md).',
 };
 
 export default tseslint.config(
@@ -30,6 +57,7 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error', 'info', 'log'] }],
     },
   },
+  ...layerRules,
   {
     files: ['lib/**/*.ts', 'bin/**/*.ts'],
     rules: {
@@ -39,7 +67,7 @@ export default tseslint.config(
   {
     files: ['local/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ ...handlersAndPlatform, allowTypeImports: true }] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ ...runtimeShell, allowTypeImports: true }] }],
     },
   },
 );

@@ -1,60 +1,124 @@
 /**
- * The import boundary of docs/architecture.md, enforced by eslint
- * (eslint.config.mjs): lib/ and bin/ read only lambda/contract; local/ reads
- * lambda/contract, lambda/handlers and lambda/shared/platform; the contract
- * itself depends on nothing but Node's own modules and the AWS Lambda types.
+ * The import boundaries of docs/architecture.md, enforced by eslint
+ * (eslint.config.mjs, built from lambda/layers.json): inside lambda/, a
+ * layer imports by value only lower layers; lib/ and bin/ read only the
+ * contract and the route declarations; local/ reads the contract, the
+ * platform, the composition root, the handlers and the routes. One probe per
+ * forbidden direction, and the allowed ones beside them, linted in one
+ * eslint process.
  */
-import { execFile } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..');
+const { layers } = JSON.parse(readFileSync(path.join(root, 'lambda', 'layers.json'), 'utf8')) as {
+  layers: Array<{ name: string; folders: string[] }>;
+};
 
-/**
- * The boundary messages eslint reports for `source` as if it were the file
- * `file` (the CLI, in a child process: eslint loads its flat config with a
- * dynamic import that jest's module sandbox does not allow).
- */
-function boundaryErrors(file: string, source: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      process.execPath,
-      [path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--stdin', '--stdin-filename', file, '--format', 'json'],
-      { cwd: root },
-      (error, stdout) => {
-        // eslint exits 1 when it reports problems; its JSON is on stdout either way.
-        try {
-          const [result] = JSON.parse(stdout) as Array<{ messages: Array<{ ruleId: string | null; message: string }> }>;
-          resolve(result.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message));
-        } catch {
-          reject(error ?? new Error(`eslint printed no JSON: ${stdout}`));
-        }
-      },
-    );
-    child.stdin?.end(source);
-  });
+interface Probe {
+  readonly file: string;
+  readonly source: string;
 }
 
+/**
+ * The no-restricted-imports messages eslint reports for each probe, as if
+ * its source were the file named (the ESLint API in a child process: eslint
+ * loads its flat config with a dynamic import that jest's module sandbox
+ * does not allow).
+ */
+function boundaryErrors(probes: readonly Probe[]): string[][] {
+  const script = `
+    const { ESLint } = await import('eslint');
+    const probes = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+    const eslint = new ESLint({ cwd: process.cwd() });
+    const out = [];
+    for (const probe of probes) {
+      const [result] = await eslint.lintText(probe.source, { filePath: probe.file });
+      out.push(result.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message));
+    }
+    process.stdout.write(JSON.stringify(out));
+  `;
+  const stdout = execFileSync(process.execPath, ['--input-type=commonjs', '-e', `(async () => {${script}})()`], {
+    cwd: root,
+    input: JSON.stringify(probes),
+    encoding: 'utf8',
+  });
+  return JSON.parse(stdout) as string[][];
+}
+
+const valueImport = (specifier: string): string => `import { probe } from '${specifier}';\nexport const p = probe;\n`;
+const typeImport = (specifier: string): string => `import type { Probe } from '${specifier}';\nexport type P = Probe;\n`;
+
+/** Every (lower folder, higher folder) pair: the lower one may not import the higher one by value. */
+const upward: Array<[string, string]> = layers.flatMap((layer, index) =>
+  layer.folders.flatMap((from) => layers.slice(index + 1).flatMap((higher) => higher.folders.map((to): [string, string] => [from, to]))),
+);
+/** Every (folder, folder of the layer just below) pair: allowed. */
+const downward: Array<[string, string]> = layers.slice(1).flatMap((layer, index) =>
+  layer.folders.flatMap((from) => layers[index].folders.map((to): [string, string] => [from, to])),
+);
+
+const outside: Array<[Probe, boolean]> = [
+  [{ file: 'lib/probe.ts', source: valueImport('../lambda/platform/observability') }, false],
+  [{ file: 'lib/probe.ts', source: valueImport('../lambda/handlers/authorizer') }, false],
+  [{ file: 'lib/probe.ts', source: valueImport('../lambda/routes/generate-api-key/handler') }, false],
+  [{ file: 'bin/probe.ts', source: valueImport('../lambda/store/key-store') }, false],
+  [{ file: 'local/probe.ts', source: valueImport('../lambda/store/key-store') }, false],
+  [{ file: 'local/probe.ts', source: valueImport('../lambda/verification/verify') }, false],
+  [{ file: 'local/probe.ts', source: valueImport('../lambda/use-cases/create-key') }, false],
+  [{ file: 'lib/probe.ts', source: valueImport('../lambda/contract/routes') }, true],
+  [{ file: 'lib/probe.ts', source: valueImport('../lambda/routes') }, true],
+  [{ file: 'lib/probe.ts', source: valueImport('../lambda/routes/generate-api-key/route') }, true],
+  [{ file: 'lib/probe.ts', source: typeImport('../lambda/composition/services') }, true],
+  [{ file: 'local/probe.ts', source: valueImport('../lambda/composition/services') }, true],
+  [{ file: 'local/probe.ts', source: valueImport('../lambda/handlers/authorizer') }, true],
+  [{ file: 'local/probe.ts', source: typeImport('../lambda/domain/model') }, true],
+];
+
 describe('import boundary', () => {
-  it.each([
-    ['lib/probe.ts', "import { log } from '../lambda/shared/platform/log';\nlog.info('x');\n"],
-    ['lib/probe.ts', "import { handler } from '../lambda/handlers/generate-api-key';\nexport const h = handler;\n"],
-    ['bin/probe.ts', "import { KeyStore } from '../lambda/store/key-store';\nexport const k = KeyStore;\n"],
-    ['local/probe.ts', "import { KeyStore } from '../lambda/store/key-store';\nexport const k = KeyStore;\n"],
-    ['local/probe.ts', "import { verifyKey } from '../lambda/verification/verify';\nexport const v = verifyKey;\n"],
-  ])('%s may not import %p', async (file, source) => {
-    expect(await boundaryErrors(file, source)).toEqual([expect.stringContaining('docs/architecture.md')]);
+  // Prepare: every probe, linted together (one eslint start instead of one per probe).
+  const probes: Probe[] = [
+    ...upward.map(([from, to]) => ({ file: `lambda/${from}/probe.ts`, source: valueImport(`../${to}/target`) })),
+    ...upward.map(([from, to]) => ({ file: `lambda/${from}/nested/probe.ts`, source: typeImport(`../../${to}/target`) })),
+    ...downward.map(([from, to]) => ({ file: `lambda/${from}/probe.ts`, source: valueImport(`../${to}/target`) })),
+    ...outside.map(([probe]) => probe),
+  ];
+  let errors: string[][];
+  beforeAll(() => {
+    errors = boundaryErrors(probes);
+  });
+  const errorsOf = (index: number) => errors[index];
+
+  it('declares at least the nine layers of docs/architecture.md, lowest first', () => {
+    expect(layers.map((layer) => layer.name)).toEqual([
+      'contract', 'platform', 'domain', 'store', 'verification', 'policy', 'use-cases', 'http', 'composition', 'entry points',
+    ]);
   });
 
-  it.each([
-    ['lib/probe.ts', "import { ROUTES } from '../lambda/contract/routes';\nexport const r = ROUTES;\n"],
-    ['lib/probe.ts', "import type { Services } from '../lambda/composition/services';\nexport type S = Services;\n"],
-    ['local/probe.ts', "import { createServices } from '../lambda/composition/services';\nexport const c = createServices;\n"],
-    ['local/probe.ts', "import { makeHandler } from '../lambda/handlers/generate-api-key';\nexport const m = makeHandler;\n"],
-    ['local/probe.ts', "import type { KeyItem } from '../lambda/domain/model';\nexport type K = KeyItem;\n"],
-  ])('%s may import %p', async (file, source) => {
-    expect(await boundaryErrors(file, source)).toEqual([]);
+  it.each(upward.map(([from, to], index) => [from, to, index] as const))('lambda/%s may not import lambda/%s by value', (_from, _to, index) => {
+    expect(errorsOf(index)).toEqual([expect.stringContaining('lambda/layers.json')]);
   });
+
+  it('an upward import that is type-only is allowed (it is erased)', () => {
+    const typeOnly = upward.map((_, index) => errorsOf(upward.length + index));
+    expect(typeOnly.filter((messages) => messages.length > 0)).toEqual([]);
+  });
+
+  it('each layer may import the layer below it', () => {
+    const start = 2 * upward.length;
+    const refused = downward.filter((_, index) => errorsOf(start + index).length > 0);
+    expect(refused).toEqual([]);
+  });
+
+  it.each(outside.map(([probe, allowed], index) => [probe.file, allowed ? 'may' : 'may not', probe.source.split("'")[1], index] as const))(
+    '%s %s import %s',
+    (_file, verdict, _specifier, index) => {
+      const messages = errorsOf(2 * upward.length + downward.length + index);
+      if (verdict === 'may') expect(messages).toEqual([]);
+      else expect(messages).toEqual([expect.stringContaining('docs/architecture.md')]);
+    },
+  );
 
   it('the contract imports nothing but itself, Node built-ins and type-only AWS Lambda types', () => {
     const dir = path.join(root, 'lambda', 'contract');
