@@ -9,12 +9,12 @@
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { ROUTES, MAX_BODY_BYTES } from '../lambda/contract/routes';
-import { createKeyRequestSchema } from '../lambda/http/schemas/create-key';
-import { regenerateKeyRequestSchema } from '../lambda/http/schemas/regenerate-key';
-import { deleteKeyRequestSchema } from '../lambda/http/schemas/delete-key';
-import { updateKeyRequestSchema } from '../lambda/http/schemas/update-key';
-import { verifyKeyRequestSchema } from '../lambda/http/schemas/verify-key';
-import { auditEventsRequestSchema, getKeyRequestSchema, listKeysRequestSchema, usageRequestSchema } from '../lambda/http/schemas/read-keys';
+import { createKeyRequestSchema } from '../lambda/routes/generate-api-key/schema';
+import { regenerateKeyRequestSchema } from '../lambda/routes/regenerate-api-key/schema';
+import { deleteKeyRequestSchema } from '../lambda/routes/delete-api-key/schema';
+import { updateKeyRequestSchema } from '../lambda/routes/update-api-key/schema';
+import { verifyKeyRequestSchema } from '../lambda/routes/verify-api-key/schema';
+import { auditEventsRequestSchema, getKeyRequestSchema, listKeysRequestSchema, usageRequestSchema } from '../lambda/routes/list-api-keys/schema';
 import {
   auditEventsResponseSchema,
   createKeyResponseSchema,

@@ -45,7 +45,7 @@ import { documentClientOf } from '../lambda/platform/dynamo';
 import { createServices, type Services } from '../lambda/composition/services';
 import { systemClock } from '../lambda/platform/clock';
 import { sinkObservability } from '../lambda/platform/observability-sinks';
-import { makeHandler as makeVerifyHandler } from '../lambda/handlers/verify-api-key';
+import { makeHandler as makeVerifyHandler } from '../lambda/routes/verify-api-key/handler';
 import { authorizerWith } from '../lambda/handlers/authorizer';
 import { verifyWithGuessLimit } from '../lambda/verification/guess-limiter';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';

@@ -18,7 +18,6 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import path from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/contract/errors';
 import type { Logger } from '@aws-lambda-powertools/logger';
@@ -27,7 +26,7 @@ import { errorBodyWithoutKeyValues } from '../lambda/platform/redaction';
 import { clientNamedMap } from '../lambda/platform/client-named-map';
 import { terminalObservability } from './terminal-observability';
 import type { PageSource } from './pages';
-import { HANDLERS_DIR, MAX_BODY_BYTES, ROUTES, allowedMethods } from '../lambda/contract/routes';
+import { MAX_BODY_BYTES, ROUTES, allowedMethods, handlerEntry } from '../lambda/contract/routes';
 import { jsonResponse } from '../lambda/contract/response';
 import type { Services } from '../lambda/composition/services';
 
@@ -74,12 +73,12 @@ export function resolveRoute(routes: readonly LocalRoute[], method: string, path
  * file is not cached, so a handler written while the server runs is found
  * on the next restart of tsx's module graph (or the next request, in tests).
  */
-export function moduleHandlerLoader(services?: () => Services, handlersDir: string = HANDLERS_DIR): HandlerLoader {
+export function moduleHandlerLoader(services?: () => Services, entryOf: (handlerName: string) => string = handlerEntry): HandlerLoader {
   const loaded = new Map<string, ProxyHandler>();
   return async (route) => {
     const cached = loaded.get(route.handler);
     if (cached) return cached;
-    const file = path.join(handlersDir, `${route.handler}.ts`);
+    const file = entryOf(route.handler);
     if (!existsSync(file)) return undefined;
     type HandlerModule = { handler?: unknown; makeHandler?: (services: () => Services) => unknown };
     const imported = (await import(file)) as HandlerModule & { default?: HandlerModule };

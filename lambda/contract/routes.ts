@@ -45,7 +45,12 @@ export const MAX_BODY_BYTES = 16 * 1024;
 /** Folder of the Lambda entry points, one file per handler: the CDK bundles them, the local server imports them. */
 export const HANDLERS_DIR = path.resolve(__dirname, '..', 'handlers');
 
-/** Entry file of a handler named as in `ROUTES` (`generate-api-key` → `lambda/handlers/generate-api-key.ts`). */
+/** Folder of the route folders, one per route (`lambda/routes/<route>/handler.ts`). */
+export const ROUTES_DIR = path.resolve(__dirname, '..', 'routes');
+
+/** Entry file of a function named as in `ROUTES` (`generate-api-key` → `lambda/routes/generate-api-key/handler.ts`), or of another handler. */
 export function handlerEntry(handlerName: string): string {
-  return path.join(HANDLERS_DIR, `${handlerName}.ts`);
+  return ROUTES.some((route) => route.handler === handlerName)
+    ? path.join(ROUTES_DIR, handlerName, 'handler.ts')
+    : path.join(HANDLERS_DIR, `${handlerName}.ts`);
 }

@@ -5,7 +5,7 @@
  */
 import type { VerifyResult } from '../verification/verify';
 import { rateLimitHeaders } from '../domain/rate-window';
-import type { VerifyKeyResponse } from './schemas/verify-key';
+import type { VerifyKeyResponse } from '../routes/verify-api-key/schema';
 
 export function verifyResponseBody(result: VerifyResult): VerifyKeyResponse {
   const body: VerifyKeyResponse = { valid: result.valid, code: result.code };

@@ -10,7 +10,7 @@ import { TEAM_INDEX, keyTableKeys } from '../contract/tables';
 import { notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
-import type { AuditEventsRequest } from '../http/schemas/read-keys';
+import type { AuditEventsRequest } from '../routes/list-api-keys/schema';
 import { keptKey } from './read-keys';
 import type { Services } from '../composition/services';
 import type { AuditEvent } from '../domain/audit-events';

@@ -9,7 +9,7 @@ import { authorizeCreate } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { idempotencyRecord, type IdempotencyClaim } from '../store/idempotency-record';
-import type { CreateKeyRequest } from '../http/schemas/create-key';
+import type { CreateKeyRequest } from '../routes/generate-api-key/schema';
 import { newKeyId } from '../platform/ids';
 import type { Services } from '../composition/services';
 import { newKeyItem } from '../domain/key-records';

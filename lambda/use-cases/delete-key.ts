@@ -14,7 +14,7 @@ import { AuditEventType, auditItem } from '../domain/audit-events';
 import { assertEnvironmentReach, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
-import type { DeleteKeyRequest } from '../http/schemas/delete-key';
+import type { DeleteKeyRequest } from '../routes/delete-api-key/schema';
 import { assertPrecondition, type Precondition } from '../domain/revision';
 import { errorField } from '../platform/observability';
 import type { Services } from '../composition/services';

@@ -9,7 +9,7 @@ import { keyTableKeys } from '../contract/tables';
 import { assertEnvironmentReach, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
-import type { GetKeyRequest, ListKeysRequest } from '../http/schemas/read-keys';
+import type { GetKeyRequest, ListKeysRequest } from '../routes/list-api-keys/schema';
 import type { Services } from '../composition/services';
 import { entityTagOf, type TaggedKey } from '../domain/revision';
 import { ttlExpired } from '../domain/key-lifetime';

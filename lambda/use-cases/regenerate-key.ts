@@ -17,7 +17,7 @@ import { actorOf, type RequestMeta } from '../domain/actor';
 import { idempotencyRecord } from '../store/idempotency-record';
 import { assertPrecondition, type Precondition } from '../domain/revision';
 import type { IdempotentAnswer } from './create-key';
-import type { RegenerateKeyRequest } from '../http/schemas/regenerate-key';
+import type { RegenerateKeyRequest } from '../routes/regenerate-api-key/schema';
 import { MS_PER_DAY } from '../platform/clock';
 import { errorField } from '../platform/observability';
 import type { Services } from '../composition/services';

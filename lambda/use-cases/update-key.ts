@@ -13,7 +13,7 @@ import { AuditEventType, auditItem, EDITABLE_FIELDS, type EditableField, type Fi
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { KEY_TYPE_RULES } from '../domain/key-type-rules';
-import type { UpdateKeyRequest } from '../http/schemas/update-key';
+import type { UpdateKeyRequest } from '../routes/update-api-key/schema';
 import { assertPrecondition, entityTagOf, type Precondition, type TaggedKey } from '../domain/revision';
 import type { Services } from '../composition/services';
 import { assertGrantable, notFound } from '../policy/authorization';

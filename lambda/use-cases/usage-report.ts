@@ -7,7 +7,7 @@
  */
 import { notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
-import type { UsageRequest } from '../http/schemas/read-keys';
+import type { UsageRequest } from '../routes/list-api-keys/schema';
 import { inLiveTransition } from '../domain/key-lifetime';
 import { keptKey } from './read-keys';
 import type { Services } from '../composition/services';

@@ -5,9 +5,9 @@
  */
 import { acceptedNames } from '../../lambda/http/accepted-names';
 import { closestName } from '../../lambda/platform/closest-name';
-import { regenerateKeyRequestSchema } from '../../lambda/http/schemas/regenerate-key';
-import { listKeysRequestSchema } from '../../lambda/http/schemas/read-keys';
-import { createKeyRequestSchema } from '../../lambda/http/schemas/create-key';
+import { regenerateKeyRequestSchema } from '../../lambda/routes/regenerate-api-key/schema';
+import { listKeysRequestSchema } from '../../lambda/routes/list-api-keys/schema';
+import { createKeyRequestSchema } from '../../lambda/routes/generate-api-key/schema';
 import { call, createKey, teamPerSuite } from '../support/api';
 import { expectStatus } from '../support/keys';
 

@@ -308,7 +308,7 @@ describe('sourceIpOf', () => {
 describe('the service routes with the real handler loader', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ loadHandler: moduleHandlerLoader(undefined, '/nonexistent/handlers'), logger: testObservability.logger });
+    server = await startTestServer({ loadHandler: moduleHandlerLoader(undefined, (name) => `/nonexistent/handlers/${name}.ts`), logger: testObservability.logger });
   });
   afterAll(() => server.close());
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import fixture from '../fixtures/apigw-rest-event.json';
-import { makeHandler as makeGenerateHandler } from '../../lambda/handlers/generate-api-key';
+import { makeHandler as makeGenerateHandler } from '../../lambda/routes/generate-api-key/handler';
 import { REDACTED } from '../../lambda/platform/redaction';
 import { generateCreatedValue } from '../../lambda/domain/key-values';
 import { sinkObservability } from '../../lambda/platform/observability-sinks';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import fixture from '../fixtures/apigw-rest-event.json';
-import { makeHandler as makeVerifyHandler } from '../../lambda/handlers/verify-api-key';
+import { makeHandler as makeVerifyHandler } from '../../lambda/routes/verify-api-key/handler';
 import { ENDPOINTS, newTeam, type TestTeam } from '../support/api';
 import { testServices } from '../support/services';
 

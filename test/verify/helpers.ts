@@ -13,7 +13,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import fixture from '../fixtures/apigw-rest-event.json';
-import { makeHandler as makeVerifyHandler } from '../../lambda/handlers/verify-api-key';
+import { makeHandler as makeVerifyHandler } from '../../lambda/routes/verify-api-key/handler';
 import { createDynamoClient } from '../../lambda/platform/dynamo';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallResult } from '../support/api';

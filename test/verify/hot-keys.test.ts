@@ -11,7 +11,7 @@
  *
  * Design and arithmetic: docs/performance.md, "Hot keys".
  */
-import { makeHandler } from '../../lambda/handlers/verify-api-key';
+import { makeHandler } from '../../lambda/routes/verify-api-key/handler';
 import type { Services } from '../../lambda/composition/services';
 import { DEFAULT_LEASE_SETTINGS } from '../../lambda/domain/usage-lease';
 import { call, createKey, newTeam } from '../support/api';

@@ -7,7 +7,7 @@ import { DEFAULT_SCOPES, KEYS_MANAGE, isValidScope } from '../../contract/scopes
 import { normaliseDomainEntry } from '../../domain/domains';
 import { normaliseIpEntry } from '../../domain/ip-allowlist';
 import { KEY_TYPE_RULES } from '../../domain/key-type-rules';
-import { teamIdSchema, text, then } from './common';
+import { teamIdSchema, text, then } from '../../http/schemas/common';
 
 const MAX_LIST = 100;
 

@@ -1,9 +1,9 @@
 /** GET /functions/v1/get-api-key?key_id= — one key of the caller's team (never its value or hash). */
-import { dataResponse, managementHandler } from '../http/management-handler';
-import { ETAG_HEADER } from '../http/preconditions';
-import { getKeyRequestSchema } from '../http/schemas/read-keys';
-import { getKey } from '../use-cases/read-keys';
-import { environmentServices, type Services } from '../composition/services';
+import { dataResponse, managementHandler } from '../../http/management-handler';
+import { ETAG_HEADER } from '../../http/preconditions';
+import { getKeyRequestSchema } from '../list-api-keys/schema';
+import { getKey } from '../../use-cases/read-keys';
+import { environmentServices, type Services } from '../../composition/services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(

@@ -17,18 +17,18 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError, ErrorCode } from '../contract/errors';
-import type { ManagementEvent } from '../http/event';
-import { header } from '../http/headers';
-import { errorResponses, jsonBody } from '../http/middleware';
-import { jsonResponse } from '../contract/response';
-import { verifyWithGuessLimit } from '../verification/guess-limiter';
-import { environmentServices, type Services } from '../composition/services';
-import { preflight, varyOnOrigin } from '../http/cors';
-import { verifyKeyRequestSchema, type VerifyKeyRequest } from '../http/schemas/verify-key';
-import { verifyResponseBody, verifyResponseHeaders } from '../http/verify-response';
-import { apiRoute, observedApi } from '../platform/observed';
-import { signals } from '../platform/observability';
+import { ApiError, ErrorCode } from '../../contract/errors';
+import type { ManagementEvent } from '../../http/event';
+import { header } from '../../http/headers';
+import { errorResponses, jsonBody } from '../../http/middleware';
+import { jsonResponse } from '../../contract/response';
+import { verifyWithGuessLimit } from '../../verification/guess-limiter';
+import { environmentServices, type Services } from '../../composition/services';
+import { preflight, varyOnOrigin } from '../../http/cors';
+import { verifyKeyRequestSchema, type VerifyKeyRequest } from './schema';
+import { verifyResponseBody, verifyResponseHeaders } from '../../http/verify-response';
+import { apiRoute, observedApi } from '../../platform/observed';
+import { signals } from '../../platform/observability';
 
 /** The verify event; `verificationCode` is what the request was counted as (set once the verdict is known). */
 type VerifyEvent = ManagementEvent<VerifyKeyRequest> & { verificationCode?: string };

@@ -1,12 +1,12 @@
 /** POST /functions/v1/regenerate-api-key — rolls a key's value; the new value is returned once. Honours `Idempotency-Key`. */
-import { jsonResponse } from '../contract/response';
-import { idempotencyClaimOf, underIdempotency } from '../http/idempotency';
-import { managementHandler } from '../http/management-handler';
-import { preconditionOf } from '../http/preconditions';
-import { regenerateKeyRequestSchema } from '../http/schemas/regenerate-key';
-import { regenerateKey } from '../use-cases/regenerate-key';
-import type { Services } from '../composition/services';
-import { schedulingEnvironmentServices } from '../composition/scheduling-services';
+import { jsonResponse } from '../../contract/response';
+import { idempotencyClaimOf, underIdempotency } from '../../http/idempotency';
+import { managementHandler } from '../../http/management-handler';
+import { preconditionOf } from '../../http/preconditions';
+import { regenerateKeyRequestSchema } from './schema';
+import { regenerateKey } from '../../use-cases/regenerate-key';
+import type { Services } from '../../composition/services';
+import { schedulingEnvironmentServices } from '../../composition/scheduling-services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(

@@ -1,9 +1,9 @@
 /** PATCH /functions/v1/update-api-key — edits, disables or enables a key; answers the key as it now is. */
-import { dataResponse, managementHandler } from '../http/management-handler';
-import { ETAG_HEADER, preconditionOf } from '../http/preconditions';
-import { READ_ONLY_KEY_FIELDS, updateKeyRequestSchema } from '../http/schemas/update-key';
-import { updateKey } from '../use-cases/update-key';
-import { environmentServices, type Services } from '../composition/services';
+import { dataResponse, managementHandler } from '../../http/management-handler';
+import { ETAG_HEADER, preconditionOf } from '../../http/preconditions';
+import { READ_ONLY_KEY_FIELDS, updateKeyRequestSchema } from './schema';
+import { updateKey } from '../../use-cases/update-key';
+import { environmentServices, type Services } from '../../composition/services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(

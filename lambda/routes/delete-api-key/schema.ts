@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { keyIdSchema, text } from './common';
+import { keyIdSchema, text } from '../../http/schemas/common';
 
 export const CONFIRMATION_FIELD = 'confirm_deletion';
 

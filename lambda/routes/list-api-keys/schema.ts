@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { KEY_STATES } from '../../domain/key-view';
-import { keyIdSchema, teamIdSchema, then } from './common';
+import { keyIdSchema, teamIdSchema, then } from '../../http/schemas/common';
 
 /** A whole number written in digits, within [min, max]; `fallback` when absent. */
 export function countParameter(min: number, max: number, fallback: number) {

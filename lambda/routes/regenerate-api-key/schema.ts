@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { keyIdSchema, then } from './common';
+import { keyIdSchema, then } from '../../http/schemas/common';
 
 /** Default grace period of a regeneration, in days. */
 export const DEFAULT_GRACE_PERIOD_DAYS = 7;

@@ -1,10 +1,10 @@
 /** POST /functions/v1/generate-api-key — creates a key; its value is returned once. Honours `Idempotency-Key`. */
-import { jsonResponse } from '../contract/response';
-import { idempotencyClaimOf, underIdempotency } from '../http/idempotency';
-import { managementHandler } from '../http/management-handler';
-import { createKeyRequestSchema } from '../http/schemas/create-key';
-import { createKey } from '../use-cases/create-key';
-import { environmentServices, type Services } from '../composition/services';
+import { jsonResponse } from '../../contract/response';
+import { idempotencyClaimOf, underIdempotency } from '../../http/idempotency';
+import { managementHandler } from '../../http/management-handler';
+import { createKeyRequestSchema } from './schema';
+import { createKey } from '../../use-cases/create-key';
+import { environmentServices, type Services } from '../../composition/services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(

@@ -1,8 +1,8 @@
 /** GET /functions/v1/list-api-keys?team_id=&environment=&type=&state=&limit=&cursor= — the team's keys, newest first, paged. */
-import { readRoute } from '../http/management-handler';
-import { listKeysRequestSchema } from '../http/schemas/read-keys';
-import { listKeys } from '../use-cases/read-keys';
-import { environmentServices, type Services } from '../composition/services';
+import { readRoute } from '../../http/management-handler';
+import { listKeysRequestSchema } from './schema';
+import { listKeys } from '../../use-cases/read-keys';
+import { environmentServices, type Services } from '../../composition/services';
 
 export const makeHandler = (services: () => Services) => readRoute(services, listKeysRequestSchema, listKeys, { paged: true });
 

@@ -1,8 +1,8 @@
 /** GET /functions/v1/get-api-key-usage?key_id=&days= — a key's usage: totals, daily counts, the transition split. */
-import { readRoute } from '../http/management-handler';
-import { usageRequestSchema } from '../http/schemas/read-keys';
-import { keyUsage } from '../use-cases/usage-report';
-import { environmentServices, type Services } from '../composition/services';
+import { readRoute } from '../../http/management-handler';
+import { usageRequestSchema } from '../list-api-keys/schema';
+import { keyUsage } from '../../use-cases/usage-report';
+import { environmentServices, type Services } from '../../composition/services';
 
 export const makeHandler = (services: () => Services) => readRoute(services, usageRequestSchema, keyUsage);
 

@@ -1,11 +1,11 @@
 /** DELETE /functions/v1/delete-api-key — permanently deletes a key (JSON body). */
-import { managementHandler } from '../http/management-handler';
-import { preconditionOf } from '../http/preconditions';
-import { jsonResponse } from '../contract/response';
-import { CONFIRMATION_FIELD, deleteKeyRequestSchema } from '../http/schemas/delete-key';
-import { deleteKey } from '../use-cases/delete-key';
-import type { Services } from '../composition/services';
-import { schedulingEnvironmentServices } from '../composition/scheduling-services';
+import { managementHandler } from '../../http/management-handler';
+import { preconditionOf } from '../../http/preconditions';
+import { jsonResponse } from '../../contract/response';
+import { CONFIRMATION_FIELD, deleteKeyRequestSchema } from './schema';
+import { deleteKey } from '../../use-cases/delete-key';
+import type { Services } from '../../composition/services';
+import { schedulingEnvironmentServices } from '../../composition/scheduling-services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(
