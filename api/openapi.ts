@@ -1,228 +1,33 @@
 /**
- * The OpenAPI 3.1 document of the service, built from the zod schemas: the
- * request schemas the handlers validate with (lambda/shared/http/schemas/)
- * and the response schemas (api/responses.ts), by zod-openapi (zod 4's own
- * JSON Schema output). `npm run openapi` writes it to docs/openapi.json and
+ * The OpenAPI 3.1 document of the service, built from the zod schemas by
+ * zod-openapi (zod 4's own JSON Schema output): each route's operation is in
+ * its folder (lambda/routes/<route>/openapi.ts: its response schema, and the
+ * request schema its handler validates with, from schema.ts). `npm run openapi` writes it to docs/openapi.json and
  * the typed client's types to client/schema.d.ts; a test fails when either
  * file is stale.
  */
-import * as z from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { ROUTES, MAX_BODY_BYTES } from '../lambda/contract/routes';
-import { createKeyRequestSchema } from '../lambda/routes/generate-api-key/schema';
-import { regenerateKeyRequestSchema } from '../lambda/routes/regenerate-api-key/schema';
-import { deleteKeyRequestSchema } from '../lambda/routes/delete-api-key/schema';
-import { updateKeyRequestSchema } from '../lambda/routes/update-api-key/schema';
-import { verifyKeyRequestSchema } from '../lambda/routes/verify-api-key/schema';
-import { auditEventsRequestSchema, getKeyRequestSchema, listKeysRequestSchema, usageRequestSchema } from '../lambda/routes/list-api-keys/schema';
-import {
-  auditEventsResponseSchema,
-  createKeyResponseSchema,
-  deleteKeyResponseSchema,
-  errorBodySchema,
-  keyListResponseSchema,
-  keyResponseSchema,
-  regenerateKeyResponseSchema,
-  usageResponseSchema,
-  verifyKeyResponseSchema,
-} from './responses';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createDocument, type ZodOpenApiOperationObject } from 'zod-openapi';
+import { ROUTES, ROUTES_DIR } from '../lambda/routes';
 
-/** The clock the request schemas read (`expires_at` must be in the future): irrelevant to their shape. */
-const now = () => new Date();
-
-const header = (description: string, schema: z.ZodType = z.string()) => schema.meta({ description });
-
-/** Headers on every answer. */
-const commonHeaders = {
-  'X-Request-Id': header('The request id, also in the body (`meta.request_id` or `error.request_id`)'),
-  'Cache-Control': header('Always `no-store`: some answers carry a key value'),
-};
-/** Headers on every answer to an authenticated caller: its own hourly limit (draft-ietf-httpapi-ratelimit-headers). */
-const rateLimitHeaders = {
-  RateLimit: header('The calling key\'s hourly limit: `"hourly";r=<remaining>;t=<seconds until reset>`').optional(),
-  'RateLimit-Policy': header('`"hourly";q=<rate_limit>;w=3600`').optional(),
-};
-const retryAfter = { 'Retry-After': header('Seconds to wait before retrying', z.string().regex(/^[0-9]+$/)) };
-
-const json = (schema: z.core.$ZodType) => ({ 'application/json': { schema } });
-
-function error(description: string, extraHeaders: Record<string, z.ZodType> = {}, id?: string) {
-  return {
-    description,
-    headers: z.object({ ...commonHeaders, ...rateLimitHeaders, ...extraHeaders }),
-    content: json(errorBodySchema),
-    ...(id ? { id } : {}),
-  };
+/** What a route's `openapi.ts` exports. */
+interface RouteReference {
+  readonly operation: ZodOpenApiOperationObject;
 }
 
-/** Error answers shared by routes, registered once under `components.responses`. */
-const shared = {
-  '400': error('`VALIDATION_FAILED` (each problem in `details`), `INVALID_JSON` or `CONFIRMATION_REQUIRED`', {}, 'BadRequest'),
-  '401': error('`UNAUTHORIZED`: no, a malformed, an unknown, a revoked or a disabled key', {}, 'Unauthorized'),
-  '403': error('`FORBIDDEN`: the key may not make this request (scope, IP, origin, environment, team)', {}, 'Forbidden'),
-  '404': error('`NOT_FOUND`: no such key, or not the caller\'s team (the same answer either way)', {}, 'KeyNotFound'),
-  '405': error('`METHOD_NOT_ALLOWED`', { Allow: header('The methods the path answers') }, 'MethodNotAllowed'),
-  '413': error(`\`PAYLOAD_TOO_LARGE\`: a body over ${MAX_BODY_BYTES} bytes`, {}, 'PayloadTooLarge'),
-  '415': error('`UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`', {}, 'UnsupportedMediaType'),
-  '422': error('`IDEMPOTENCY_KEY_REUSED`: this Idempotency-Key was used for a different request in the last 24 hours', {}, 'IdempotencyKeyReused'),
-  '429': error(
-    '`RATE_LIMITED` (the calling key\'s hourly limit), `THROTTLED` or `QUOTA_EXCEEDED` (the team\'s usage plan)',
-    retryAfter,
-    'RateLimited',
-  ),
-  '500': error('`INTERNAL`: only the request id is shown', {}, 'InternalError'),
-  '503': error('`SERVICE_UNAVAILABLE`: storage is throttling; retry', retryAfter, 'ServiceUnavailable'),
-};
+const load = createRequire(__filename);
 
-/** The answers every management route shares, and the route's own (`extra`: a shared status, or a status and its words). */
-function managementErrors(extra: Record<string, string | true>): ZodOpenApiResponsesObject {
-  const own = Object.entries(extra).map(([status, description]) => [
-    status,
-    description === true ? shared[status as keyof typeof shared] : error(description),
-  ]);
-  const always = Object.entries(shared).filter(([status]) => status !== '404' && status !== '422');
-  return { ...Object.fromEntries(always), ...Object.fromEntries(own) };
+/**
+ * A route's operation, from its folder (`lambda/routes/<route>/openapi.ts`):
+ * found by the registry's name, so the registry stays the only list of
+ * routes and stays free of zod (the CDK app reads it at synth).
+ */
+function operationOf(name: string): ZodOpenApiOperationObject {
+  const reference = load(path.join(ROUTES_DIR, name, 'openapi')) as Partial<RouteReference>;
+  if (!reference.operation) throw new Error(`openapi: lambda/routes/${name}/openapi.ts exports no operation`);
+  return reference.operation;
 }
-
-function ok(status: string, description: string, schema: z.ZodType, extraHeaders: Record<string, z.ZodType> = {}): ZodOpenApiResponsesObject {
-  return { [status]: { description, headers: z.object({ ...commonHeaders, ...rateLimitHeaders, ...extraHeaders }), content: json(schema) } };
-}
-
-/** The key's entity tag (lambda/http/preconditions.ts), for an `If-Match` on its next change. */
-const entityTag = {
-  ETag: header('The key\'s revision, quoted (`"3"`): send it back as `If-Match` to change the key only if nobody changed it since'),
-};
-
-const ifMatch = {
-  'If-Match': z
-    .string()
-    .optional()
-    .meta({
-      description:
-        'The `ETag` of `get-api-key` or `update-api-key` (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes',
-    }),
-};
-const preconditionFailed = error(
-  '`PRECONDITION_FAILED`: the key changed since the `If-Match` tag was read (its current tag in `ETag`)',
-  { ETag: header('The key\'s current entity tag') },
-  'PreconditionFailed',
-);
-
-const idempotencyKey = z.object({
-  'Idempotency-Key': z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .meta({ description: 'Replays the first answer (with the value nulled) to a repeat of the same request for 24 hours; 422 for a different request' }),
-});
-
-const operations: Record<string, ZodOpenApiOperationObject> = {
-  'generate-api-key': {
-    operationId: 'createKey',
-    summary: 'Create a key',
-    description: 'Issues a key; its value is in this answer only.',
-    tags: ['Keys'],
-    requestParams: { header: idempotencyKey },
-    requestBody: { required: true, content: json(createKeyRequestSchema(now)) },
-    responses: {
-      ...ok('201', 'The key, with its value (`data.key`) shown this once', createKeyResponseSchema),
-      ...managementErrors({ '409': '`CONFLICT`: a request with this Idempotency-Key is being processed', '422': true }),
-    },
-  },
-  'regenerate-api-key': {
-    operationId: 'regenerateKey',
-    summary: 'Roll a key to a new value',
-    description: 'A new value, shown once; the old one keeps working for the grace period (1–30 days, default 7) unless `revoke_immediately`.',
-    tags: ['Keys'],
-    requestParams: { header: idempotencyKey.extend(ifMatch) },
-    requestBody: { required: true, content: json(regenerateKeyRequestSchema) },
-    responses: {
-      ...ok('200', 'The new value and the transition', regenerateKeyResponseSchema),
-      ...managementErrors({ '404': true, '409': '`CONFLICT`: the key is already in a transition', '422': true }),
-      '412': preconditionFailed,
-    },
-  },
-  'delete-api-key': {
-    operationId: 'deleteKey',
-    summary: 'Delete a key',
-    description: 'Every value stops working at once; metadata kept 90 days, audit two years, usage for good.',
-    tags: ['Keys'],
-    requestParams: { header: z.object(ifMatch) },
-    requestBody: { required: true, content: json(deleteKeyRequestSchema) },
-    responses: {
-      ...ok('200', 'What was deleted, with its usage', deleteKeyResponseSchema),
-      ...managementErrors({ '404': true, '409': '`CONFLICT`: the team\'s last manager key' }),
-      '412': preconditionFailed,
-    },
-  },
-  'list-api-keys': {
-    operationId: 'listKeys',
-    summary: 'List a team\'s keys',
-    tags: ['Keys'],
-    requestParams: { query: listKeysRequestSchema },
-    description:
-      'Newest first. One request examines at most 1,000 of the team\'s keys: a filter that skips many may answer a short page, even an empty one, with a `next_cursor`; follow it until it is null.',
-    responses: { ...ok('200', 'A page of keys, newest first', keyListResponseSchema), ...managementErrors({}) },
-  },
-  'get-api-key': {
-    operationId: 'getKey',
-    summary: 'Read a key',
-    tags: ['Keys'],
-    requestParams: { query: getKeyRequestSchema },
-    description: 'A deleted key is answered from its tombstone for 90 days (`state` "deleted", `deleted_at`), then 404.',
-    responses: { ...ok('200', 'The key (never its value)', keyResponseSchema, entityTag), ...managementErrors({ '404': true }) },
-  },
-  'update-api-key': {
-    operationId: 'updateKey',
-    summary: 'Change a key\'s settings, disable or enable it',
-    tags: ['Keys'],
-    requestParams: { header: z.object(ifMatch) },
-    requestBody: { required: true, content: json(updateKeyRequestSchema(now)) },
-    responses: {
-      ...ok('200', 'The key after the change', keyResponseSchema, entityTag),
-      ...managementErrors({ '404': true, '409': '`CONFLICT`: the change would leave the team without a manager key, or raced another change' }),
-      '412': preconditionFailed,
-    },
-  },
-  'get-api-key-usage': {
-    operationId: 'getKeyUsage',
-    summary: 'A key\'s usage',
-    tags: ['Usage'],
-    requestParams: { query: usageRequestSchema },
-    responses: { ...ok('200', 'Totals, days, months and the transition split', usageResponseSchema), ...managementErrors({ '404': true }) },
-  },
-  'list-audit-events': {
-    operationId: 'listAuditEvents',
-    summary: 'A key\'s or a team\'s audit trail',
-    tags: ['Audit'],
-    requestParams: { query: auditEventsRequestSchema },
-    responses: { ...ok('200', 'A page of events, newest first', auditEventsResponseSchema), ...managementErrors({ '404': true }) },
-  },
-  'verify-api-key': {
-    operationId: 'verifyKey',
-    summary: 'Verify a key value',
-    description:
-      'For the platform\'s own services: 200 whether or not the value is valid (`valid`, `code`). The value is in the body, not a header. No Authorization header; a valid value\'s use counts toward its rate limit.',
-    tags: ['Verification'],
-    security: [],
-    requestBody: { required: true, content: json(verifyKeyRequestSchema) },
-    responses: {
-      '200': {
-        description: 'The verdict',
-        headers: z.object({ ...commonHeaders, ...rateLimitHeaders, 'Retry-After': retryAfter['Retry-After'].optional() }),
-        content: json(verifyKeyResponseSchema),
-      },
-      '400': shared['400'],
-      '405': shared['405'],
-      '413': shared['413'],
-      '415': shared['415'],
-      '429': error('`RATE_LIMITED`: too many unknown values from this source in a minute', retryAfter),
-      '500': shared['500'],
-      '503': shared['503'],
-    },
-  },
-};
 
 /**
  * The words of each request field (body or query) in the reference: kept
@@ -277,9 +82,7 @@ function describeFields(document: { paths?: Record<string, unknown> }): void {
 export function openApiDocument(): ReturnType<typeof createDocument> {
   const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
   for (const route of ROUTES) {
-    const operation = operations[route.handler];
-    if (!operation) throw new Error(`openapi: no operation for ${route.handler}`);
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route.name) };
   }
   const document = createDocument({
     openapi: '3.1.0',

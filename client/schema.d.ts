@@ -878,7 +878,7 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer (with the value nulled) to a repeat of the same request for 24 hours; 422 for a different request */
                 "Idempotency-Key"?: string;
-                /** @description The `ETag` of `get-api-key` or `update-api-key` (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
+                /** @description The `ETag` that reading or updating the key answered (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
                 "If-Match"?: string;
             };
             path?: never;
@@ -948,7 +948,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of `get-api-key` or `update-api-key` (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
+                /** @description The `ETag` that reading or updating the key answered (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
                 "If-Match"?: string;
             };
             path?: never;
@@ -1106,7 +1106,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of `get-api-key` or `update-api-key` (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
+                /** @description The `ETag` that reading or updating the key answered (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
                 "If-Match"?: string;
             };
             path?: never;

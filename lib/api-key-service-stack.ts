@@ -4,8 +4,8 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { MANAGEMENT_HANDLERS, ROUTES } from '../lambda/contract/routes';
-import { requestsOfAllFunctions } from '../lambda/contract/store-operations';
+import type { RouteDefinition } from '../lambda/contract/routes';
+import { ROUTES, requestsOfAllFunctions } from '../lambda/routes';
 import { Alarms } from './alarms';
 import { Api } from './api';
 import { AuditArchive } from './audit-archive';
@@ -68,14 +68,15 @@ export class ApiKeyServiceStack extends Stack {
       logRetention,
     });
 
+    const routes: readonly RouteDefinition[] = ROUTES;
     const managementThrottle = { rateLimit: config.managementRateLimit, burstLimit: config.managementBurstLimit };
     this.api = new Api(this, 'Api', {
       stageName: config.stage,
-      handlers: this.handlers.byHandler,
+      handlers: this.handlers.byRoute,
       // The verify handler decides CORS itself (docs/verification.md).
-      preflightHandlers: ROUTES.filter((route) => route.preflight).map((route) => route.handler),
+      preflightHandlers: routes.filter((route) => route.preflight).map((route) => route.name),
       stageThrottle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
-      methodThrottles: Object.fromEntries(MANAGEMENT_HANDLERS.map((handler) => [handler, managementThrottle])),
+      methodThrottles: Object.fromEntries(routes.filter((route) => route.management).map((route) => [route.name, managementThrottle])),
       plans: config.plans,
       planApiStages: config.planApiStages,
       managementAuthorizer: this.handlers.managementAuthorizer,
@@ -99,13 +100,7 @@ export class ApiKeyServiceStack extends Stack {
     if (pepperSecret) grantPepper(this.handlers.hashingFunctions, pepperSecret);
 
     const functions = {
-      GenerateApiKey: this.handlers.generate,
-      RegenerateApiKey: this.handlers.regenerate,
-      DeleteApiKey: this.handlers.delete,
-      VerifyApiKey: this.handlers.verify,
-      Authorizer: this.handlers.authorizer,
-      ManagementAuthorizer: this.handlers.managementAuthorizer,
-      ...Object.fromEntries(this.handlers.readAndEdit.map((fn) => [fn.node.id, fn])),
+      ...this.handlers.byId,
       ExpireOldValue: this.rotation.expireFunction,
       ArchiveAudit: this.auditArchive.archiver,
     };

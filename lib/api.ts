@@ -4,7 +4,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { ROUTES, allowedMethods, type RouteDefinition } from '../lambda/contract/routes';
+import { allowedMethods, type RouteDefinition } from '../lambda/contract/routes';
+import { ROUTES } from '../lambda/routes';
 import type { UsagePlans } from '../lambda/contract/plans';
 import { acknowledge, cfnOf } from './nag';
 
@@ -19,9 +20,9 @@ export interface Throttle {
 export interface ApiProps {
   /** API Gateway stage name (also part of the API name). Required. */
   readonly stageName: string;
-  /** Function behind each route, by `RouteDefinition.handler`; every route needs one. Required. */
+  /** Function behind each route, by route name; every route needs one. Required. */
   readonly handlers: Readonly<Record<string, lambda.IFunction>>;
-  /** Routes to serve. Default: `ROUTES` from `lambda/contract/routes.ts`. */
+  /** Routes to serve. Default: `ROUTES` from `lambda/routes/index.ts`. */
   readonly routes?: readonly RouteDefinition[];
   /**
    * Handlers that answer their own CORS preflight: their route's path also
@@ -107,7 +108,7 @@ export class Api extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
-    const routes = props.routes ?? ROUTES;
+    const routes: readonly RouteDefinition[] = props.routes ?? ROUTES;
     const removalPolicy = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
@@ -117,7 +118,7 @@ export class Api extends Construct {
 
     const methodOptions: Record<string, apigateway.MethodDeploymentOptions> = {};
     for (const route of routes) {
-      const throttle = props.methodThrottles?.[route.handler];
+      const throttle = props.methodThrottles?.[route.name];
       if (throttle !== undefined) {
         // A method's settings replace the stage's `/*/*` ones instead of
         // inheriting them, so logging and metrics are repeated here.
@@ -173,23 +174,23 @@ export class Api extends Construct {
     });
 
     for (const route of routes) {
-      const handler = props.handlers[route.handler];
+      const handler = props.handlers[route.name];
       if (handler === undefined) {
-        throw new Error(`No function for route ${route.method} ${route.path} (handler "${route.handler}")`);
+        throw new Error(`No function for route ${route.method} ${route.path}`);
       }
       const method = this.restApi.root.resourceForPath(route.path).addMethod(
         route.method,
         // No test-invoke permission: the console's test button is not worth a second grant.
         new apigateway.LambdaIntegration(handler, { proxy: true, allowTestInvoke: false }),
         route.management
-          ? { operationName: route.handler, authorizer: managementAuthorizer, apiKeyRequired: true }
-          : { operationName: route.handler },
+          ? { operationName: route.name, authorizer: managementAuthorizer, apiKeyRequired: true }
+          : { operationName: route.name },
       );
       if (!route.management) {
         acknowledge(
           cfnOf(method),
           'AwsSolutions-APIG4',
-          'verify-api-key authenticates the key it is given in its body (that is its purpose); an authorizer on it would need the very key it verifies.',
+          `${route.name} authenticates the key it is given in its body (that is its purpose); an authorizer on it would need the very key it verifies.`,
         );
       }
       acknowledge(
@@ -229,7 +230,7 @@ export class Api extends Construct {
     }
 
     for (const handlerName of props.preflightHandlers ?? []) {
-      const route = routes.find((candidate) => candidate.handler === handlerName);
+      const route = routes.find((candidate) => candidate.name === handlerName);
       const handler = props.handlers[handlerName];
       if (route === undefined || handler === undefined) {
         throw new Error(`Preflight handler "${handlerName}" serves no route`);

@@ -7,8 +7,8 @@ import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-l
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { handlerEntry } from '../lambda/contract/routes';
-import { accessOf, FUNCTION_OPERATIONS, type FunctionWithStore, type TableAction } from '../lambda/contract/store-operations';
+import { accessOf, type TableAction } from '../lambda/contract/store-operations';
+import { FUNCTION_OPERATIONS, functionEntry, type FunctionWithStore } from '../lambda/routes';
 import { readServiceConfig } from './config';
 import { acknowledge, policyOf } from './nag';
 
@@ -19,7 +19,7 @@ export const LAMBDA_CREDENTIALS = 'lambda/platform/lambda-credentials.ts';
 
 
 export interface HouseFunctionProps {
-  /** File name under `lambda/handlers/` without `.ts`; the file exports `handler`. Required. */
+  /** The function's name: a route's (`lambda/routes/<name>/handler.ts`) or another handler's (`lambda/handlers/<name>.ts`); the file exports `handler`. Required. */
   readonly handlerName: string;
   /** One line saying what the function does, shown in the console. Default: none. */
   readonly description?: string;
@@ -77,7 +77,7 @@ export class HouseFunction extends NodejsFunction {
     // Bundling settings of the whole service (context `tracer`, `sourceMaps`).
     const { tracer, sourceMaps, keyHashPepperSecretArn } = readServiceConfig(scope);
     super(scope, id, {
-      entry: handlerEntry(props.handlerName),
+      entry: functionEntry(props.handlerName),
       handler: 'handler',
       description: props.description,
       runtime: lambda.Runtime.NODEJS_24_X,
@@ -153,7 +153,7 @@ export function grantTableActions(
 
 /**
  * Grants a function exactly what its storage operations declare
- * (lambda/contract/store-operations.ts): the key table's and audit table's
+ * (its route.ts, or lambda/contract/store-operations.ts for the other functions): the key table's and audit table's
  * item actions, and Query on the key table's team index.
  */
 export function grantStoreOperations(

@@ -26,7 +26,8 @@ import { errorBodyWithoutKeyValues } from '../lambda/platform/redaction';
 import { clientNamedMap } from '../lambda/platform/client-named-map';
 import { terminalObservability } from './terminal-observability';
 import type { PageSource } from './pages';
-import { MAX_BODY_BYTES, ROUTES, allowedMethods, handlerEntry } from '../lambda/contract/routes';
+import { MAX_BODY_BYTES, allowedMethods } from '../lambda/contract/routes';
+import { ROUTES, functionEntry } from '../lambda/routes';
 import { jsonResponse } from '../lambda/contract/response';
 import type { Services } from '../lambda/composition/services';
 
@@ -40,7 +41,8 @@ export type HandlerLoader = (route: LocalRoute) => Promise<ProxyHandler | undefi
 export interface LocalRoute {
   readonly method: string;
   readonly path: string;
-  readonly handler: string;
+  /** The function's name (its handler file: lambda/routes/<name>/handler.ts). */
+  readonly name: string;
   /** A management route: it passes the gateway stage (authorizer, usage plan) first. */
   readonly management?: boolean;
   /** The handler answers the path's CORS preflight; elsewhere OPTIONS is 405, as in API Gateway. */
@@ -69,16 +71,16 @@ export function resolveRoute(routes: readonly LocalRoute[], method: string, path
 }
 
 /**
- * Imports `lambda/handlers/<handler>.ts` on first use and keeps it. A missing
+ * Imports a route's handler (`lambda/routes/<name>/handler.ts`) on first use and keeps it. A missing
  * file is not cached, so a handler written while the server runs is found
  * on the next restart of tsx's module graph (or the next request, in tests).
  */
-export function moduleHandlerLoader(services?: () => Services, entryOf: (handlerName: string) => string = handlerEntry): HandlerLoader {
+export function moduleHandlerLoader(services?: () => Services, entryOf: (name: string) => string = functionEntry): HandlerLoader {
   const loaded = new Map<string, ProxyHandler>();
   return async (route) => {
-    const cached = loaded.get(route.handler);
+    const cached = loaded.get(route.name);
     if (cached) return cached;
-    const file = entryOf(route.handler);
+    const file = entryOf(route.name);
     if (!existsSync(file)) return undefined;
     type HandlerModule = { handler?: unknown; makeHandler?: (services: () => Services) => unknown };
     const imported = (await import(file)) as HandlerModule & { default?: HandlerModule };
@@ -86,7 +88,7 @@ export function moduleHandlerLoader(services?: () => Services, entryOf: (handler
     // The local runtime's own services (its engine, clock, scheduler), never the environment's.
     const handler = services && makeHandler ? makeHandler(services) : (imported.handler ?? imported.default?.handler);
     if (typeof handler !== 'function') throw new Error(`${file} does not export a handler function`);
-    loaded.set(route.handler, handler as ProxyHandler);
+    loaded.set(route.name, handler as ProxyHandler);
     return handler as ProxyHandler;
   };
 }
@@ -199,7 +201,7 @@ const INVOCATION_BUDGET_MS = 30_000;
 
 /** A minimal Lambda context: the request id as `awsRequestId`, a 30 s budget. */
 export function lambdaContext(route: LocalRoute, requestId: string): Context {
-  const functionName = `local-${route.handler}`;
+  const functionName = `local-${route.name}`;
   const deadline = Date.now() + INVOCATION_BUDGET_MS;
   return {
     callbackWaitsForEmptyEventLoop: true,
@@ -324,7 +326,7 @@ export interface LocalServerOptions {
   readonly port: number;
   /** Interface to bind. Default `127.0.0.1` (loopback only). */
   readonly host?: string;
-  /** Routes to serve. Default: `ROUTES` from lambda/contract/routes.ts. */
+  /** Routes to serve. Default: `ROUTES` from lambda/routes/index.ts. */
   readonly routes?: readonly LocalRoute[];
   /** How handlers are found. Default: lazy import from `lambda/handlers/`. */
   readonly loadHandler?: HandlerLoader;
@@ -407,7 +409,7 @@ export function createRequestListener(
     const { route } = resolution;
     const handler = await loadHandler(route);
     if (!handler) {
-      log.error('handler not implemented', { request_id: requestId, handler: route.handler });
+      log.error('handler not implemented', { request_id: requestId, handler: route.name });
       return errorReply(500, internalErrorBody(requestId), requestId);
     }
     const event = toProxyEvent(
@@ -418,7 +420,7 @@ export function createRequestListener(
     if (refused) return { ...resultReply(refused), [GATEWAY_MADE]: true } as Reply;
     const result = await handler(event, lambdaContext(route, requestId));
     if (!isProxyResult(result)) {
-      log.error('handler returned no proxy result', { request_id: requestId, handler: route.handler });
+      log.error('handler returned no proxy result', { request_id: requestId, handler: route.name });
       return errorReply(500, internalErrorBody(requestId), requestId);
     }
     return resultReply(result);

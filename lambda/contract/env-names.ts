@@ -39,3 +39,9 @@ export const ENV = {
   POWERTOOLS_LOGGER_SAMPLE_RATE: 'POWERTOOLS_LOGGER_SAMPLE_RATE',
 } as const;
 
+
+/** The name of one environment variable of `ENV`. */
+export type Env = keyof typeof ENV;
+
+/** What every management route's function reads: its tables and the plan's default rate limit. */
+export const MANAGEMENT_SETTINGS: readonly Env[] = ['KEY_TABLE_NAME', 'AUDIT_TABLE_NAME', 'PLAN_RATE_LIMIT'];

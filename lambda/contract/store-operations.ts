@@ -1,8 +1,9 @@
 /**
- * What each storage operation of the service touches, and which operations
- * each function runs. The key-store layer (lambda/store/key-store.ts,
- * lambda/store/usage-store.ts) implements exactly these operations;
- * the CDK stack derives every function's DynamoDB grants from this table, and
+ * What each storage operation of the service touches. The stores
+ * (lambda/store/key-store.ts, lambda/store/usage-store.ts) implement exactly
+ * these operations; each route declares the ones it runs (its route.ts), the
+ * other functions theirs here; the CDK stack derives every function's
+ * DynamoDB grants from those lists, and
  * test/architecture/store-operations.test.ts records the requests each
  * operation really sends against DynamoDB Local and checks them against it.
  *
@@ -92,25 +93,21 @@ export const STORE_OPERATIONS = {
 
 export type StoreOperation = keyof typeof STORE_OPERATIONS;
 
-const AUTHENTICATED: readonly StoreOperation[] = ['readValueLookup', 'recordUse'];
+/** What every authenticated request runs: the caller's value lookup, and its use recorded. */
+export const AUTHENTICATED: readonly StoreOperation[] = ['readValueLookup', 'recordUse'];
+/** A management route acting on one key: the key and its usage, read with the caller's lookup. */
+export const TARGET_KEY: readonly StoreOperation[] = ['readTargetKey', 'readKey', 'readUsage'];
 
-/** The storage operations each Lambda function runs, by handler name. */
-export const FUNCTION_OPERATIONS = {
-  'generate-api-key': [...AUTHENTICATED, 'readIdempotencyRecord', 'createKey'],
-  'regenerate-api-key': [...AUTHENTICATED, 'readIdempotencyRecord', 'readTargetKey', 'readKey', 'readUsage', 'rotateValue'],
-  'delete-api-key': [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readUsage', 'listTeamKeys', 'tombstoneKey'],
-  'verify-api-key': ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess'],
+/**
+ * The storage operations of the functions that are not routes (the routes
+ * declare theirs in lambda/routes/<route>/route.ts; lambda/routes/index.ts
+ * joins both into FUNCTION_OPERATIONS).
+ */
+export const HANDLER_OPERATIONS = {
   authorizer: [...AUTHENTICATED, 'readTeam'],
   'management-authorizer': ['readValueLookup', 'readTeam'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
-  'list-api-keys': [...AUTHENTICATED, 'listTeamKeys', 'readUsageBatch'],
-  'get-api-key': [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readUsage'],
-  'update-api-key': [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readUsage', 'listTeamKeys', 'updateKey'],
-  'get-api-key-usage': [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readUsage', 'readUsageHistory'],
-  'list-audit-events': [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readAuditTrail'],
 } as const satisfies Record<string, readonly StoreOperation[]>;
-
-export type FunctionWithStore = keyof typeof FUNCTION_OPERATIONS;
 
 type AccessPart = 'keyTable' | 'keyTeamIndex' | 'auditTable' | 'auditTeamIndex';
 
@@ -143,9 +140,4 @@ export function requestsOf(operations: readonly StoreOperation[], table: 'key' |
     else for (const action of actions) requests.add(action.replace('dynamodb:', '') as TableRequest);
   }
   return [...requests].sort();
-}
-
-/** Every request any function sends to a table. */
-export function requestsOfAllFunctions(table: 'key' | 'audit'): TableRequest[] {
-  return requestsOf(Object.values(FUNCTION_OPERATIONS).flat() as StoreOperation[], table);
 }

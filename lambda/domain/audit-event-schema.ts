@@ -1,7 +1,7 @@
 /**
  * Runtime validation of audit events: what the audit archiver accepts as an
  * event, and how the audit route reads stored records back. Only the
- * functions that read events import it (the archiver, list-audit-events);
+ * functions that read events import it (the archiver, the audit trail route);
  * the interfaces and the writer's `auditItem` are in audit-events.ts.
  */
 import * as z from 'zod/mini';

@@ -1,6 +1,6 @@
 /**
- * Optimistic concurrency on a key (RFC 9110 §13.1.1): `get-api-key` and
- * `update-api-key` answer with an `ETag` naming the key's revision, and a
+ * Optimistic concurrency on a key (RFC 9110 §13.1.1): reading a key and
+ * updating it answer with an `ETag` naming the key's revision, and a
  * change sent with `If-Match` is made only while the key is still at one of
  * the tags given (`*`: whatever its revision). Otherwise 412, and nothing
  * is written but the caller's use. Two people editing the same key's scopes
@@ -26,7 +26,7 @@ export function entityTagOf(key: Pick<KeyItem, 'revision'>): string {
   return `"${key.revision ?? 0}"`;
 }
 
-/** A key's resource with its entity tag: what get-api-key and update-api-key answer (the tag in `ETag`). */
+/** A key's resource with its entity tag: what a key's read and its update answer (the tag in `ETag`). */
 export interface TaggedKey {
   readonly resource: KeyResource;
   readonly entityTag: string;

@@ -1,6 +1,6 @@
 /**
  * Lambda REQUEST authorizer for the platform's own REST APIs: the same
- * verification as POST /functions/v1/verify-api-key (`checkKey` +
+ * verification as the verify route (`checkKey` +
  * `admitUse`), answered as an IAM policy. See docs/verification.md.
  *
  * Key: `Authorization: Bearer <value>`, else `x-api-key: <value>`.

@@ -11,7 +11,7 @@ import type { Environment } from '../domain/key-values';
 import { BOOTSTRAP_SCOPES } from '../contract/scopes';
 import type { Services } from '../composition/services';
 import { createKeyRecord } from '../use-cases/create-key';
-import { keyFieldSchemas } from '../routes/generate-api-key/schema';
+import { keyFieldSchemas } from '../http/schemas/key-fields';
 
 export interface BootstrapInput {
   teamId: string;

@@ -3,6 +3,7 @@ import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import type { Services } from '../composition/services';
 import { jsonResponse } from '../contract/response';
+import type { RouteDeclaration } from '../contract/routes';
 import type { ManagementEvent } from './event';
 import { authenticateAndMeter, errorResponses, jsonBody, queryInput, type BodyOptions } from './middleware';
 import { apiRoute, observedApi } from '../platform/observed';
@@ -20,14 +21,16 @@ export type ManagementStep<TSchema extends z.ZodMiniType> = (
  * Wraps a management endpoint's step with the house middleware stack:
  * logs, metrics and traces (`ManagementCalls` by route and status class) →
  * errors → authentication and metering (`keys.manage`) → strict body or query.
- * `services` is called per request and returns the process's services
- * (built once): handlers are made at import without reading the environment.
+ * `route` is the handler's own declaration (where its input is); `services`
+ * is called per request and returns the process's services (built once):
+ * handlers are made at import without reading the environment.
  */
 export function managementHandler<TSchema extends z.ZodMiniType>(
+  route: Pick<RouteDeclaration, 'name' | 'input'>,
   services: () => Services,
   schemaFor: (services: Services) => TSchema,
   step: ManagementStep<TSchema>,
-  options: BodyOptions & { input?: 'body' | 'query' } = {},
+  options: BodyOptions = {},
 ) {
   const schema = () => schemaFor(services());
   return middy<ManagementEvent<unknown>, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
@@ -42,10 +45,10 @@ export function managementHandler<TSchema extends z.ZodMiniType>(
     .use(
       authenticateAndMeter(services, {
         prefetch: (event) =>
-          targetItemKeys(namedKeyId({ body: event.body, query: event.queryStringParameters }, options.input ?? 'body')),
+          targetItemKeys(namedKeyId({ body: event.body, query: event.queryStringParameters }, route.input)),
       }),
     )
-    .use(options.input === 'query' ? queryInput(schema) : jsonBody(schema, options))
+    .use(route.input === 'query' ? queryInput(schema) : jsonBody(schema, options))
     .handler((event, context) => {
       const typed = event as ManagementEvent<z.output<TSchema>> & { prefetched?: PrefetchedItems };
       return step(typed, withPrefetched(services(), typed.prefetched, typed.caller.id), context);
@@ -73,20 +76,16 @@ export function dataResponse(
  * envelope (a page's `next_cursor` in `meta`).
  */
 export function readRoute<TSchema extends z.ZodMiniType>(
+  route: Pick<RouteDeclaration, 'name' | 'input'>,
   services: () => Services,
   schema: TSchema,
   read: (services: Services, caller: ManagementEvent<unknown>['caller'], input: z.output<TSchema>) => Promise<unknown>,
   options: { paged?: boolean } = {},
 ) {
-  return managementHandler(
-    services,
-    () => schema,
-    async (event, deps) => {
-      const result = await read(deps, event.caller, event.input);
-      if (!options.paged) return dataResponse(200, result, event, deps);
-      const page = result as { data: unknown; next_cursor: string | null };
-      return dataResponse(200, page.data, event, deps, { next_cursor: page.next_cursor });
-    },
-    { input: 'query' },
-  );
+  return managementHandler(route, services, () => schema, async (event, deps) => {
+    const result = await read(deps, event.caller, event.input);
+    if (!options.paged) return dataResponse(200, result, event, deps);
+    const page = result as { data: unknown; next_cursor: string | null };
+    return dataResponse(200, page.data, event, deps, { next_cursor: page.next_cursor });
+  });
 }

@@ -19,7 +19,7 @@ export interface ObservedOptions<TEvent, TResult> {
   readonly ready?: () => Promise<void>;
   /** The correlation id of a request, e.g. API Gateway's `requestContext.requestId`. */
   readonly correlationId?: (event: TEvent) => string | undefined;
-  /** The route annotation of the trace, e.g. `generate-api-key`. */
+  /** The route annotation of the trace, the route's name. */
   readonly route?: (event: TEvent) => string | undefined;
   /**
    * One line per answered API request (`request answered`: route, status,
@@ -37,7 +37,7 @@ export function apiRequestId(event: unknown): string | undefined {
   return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-/** The last segment of an API event's resource (`/functions/v1/get-api-key` → `get-api-key`). */
+/** The last segment of an API event's resource (`/functions/v1/<route>` → `<route>`). */
 export function apiRoute(event: unknown): string | undefined {
   const resource = (event as { resource?: unknown } | null)?.resource;
   if (typeof resource !== 'string' || resource === '') return undefined;

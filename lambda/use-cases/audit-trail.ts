@@ -10,11 +10,18 @@ import { TEAM_INDEX, keyTableKeys } from '../contract/tables';
 import { notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
-import type { AuditEventsRequest } from '../routes/list-api-keys/schema';
 import { keptKey } from './read-keys';
 import type { Services } from '../composition/services';
 import type { AuditEvent } from '../domain/audit-events';
 import { AUDIT_STORAGE_ATTRIBUTES, parseAuditEvent } from '../domain/audit-event-schema';
+
+/** A page of a key's trail (`key_id`) or of the team's (`team_id`). */
+export interface AuditEventsInput {
+  key_id?: string;
+  team_id?: string;
+  limit: number;
+  cursor?: string;
+}
 
 export interface AuditPage {
   data: AuditEvent[];
@@ -31,7 +38,7 @@ function eventOf(item: Record<string, unknown>): AuditEvent {
   return event as unknown as AuditEvent;
 }
 
-export async function listAuditEvents(services: Services, caller: VerifiedKey, input: AuditEventsRequest): Promise<AuditPage> {
+export async function listAuditEvents(services: Services, caller: VerifiedKey, input: AuditEventsInput): Promise<AuditPage> {
   let partition: { index?: string; attribute: 'pk' | 'gsi1pk'; value: string; position: readonly string[] };
   if (input.key_id !== undefined) {
     const key = await keptKey(services, caller, input.key_id, services.clock.now());

@@ -9,7 +9,6 @@ import { authorizeCreate } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { idempotencyRecord, type IdempotencyClaim } from '../store/idempotency-record';
-import type { CreateKeyRequest } from '../routes/generate-api-key/schema';
 import { newKeyId } from '../platform/ids';
 import type { Services } from '../composition/services';
 import { newKeyItem } from '../domain/key-records';
@@ -19,6 +18,13 @@ import type { KeyConfiguration } from '../domain/model';
 /** A fully validated and authorized request to create a key. */
 export interface NewKeySpec extends KeyConfiguration {
   description: string;
+}
+
+/** What a caller asks to create: a configuration, its plan's rate limit and no expiry unless given. */
+export interface CreateKeyInput extends Omit<KeyConfiguration, 'created_by' | 'rate_limit' | 'expires_at'> {
+  rate_limit?: number;
+  expires_at?: string | null;
+  description?: string;
 }
 
 /** The API key resource as the create response shows it (with the value, once). */
@@ -47,7 +53,7 @@ export interface IdempotentAnswer<TResult> {
 export async function createKey(
   services: Services,
   caller: VerifiedKey,
-  input: CreateKeyRequest,
+  input: CreateKeyInput,
   meta: RequestMeta,
   idempotent?: IdempotentAnswer<Omit<CreatedKey, 'key'> & { key: null }>,
 ): Promise<CreatedKey> {

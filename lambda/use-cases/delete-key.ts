@@ -14,7 +14,6 @@ import { AuditEventType, auditItem } from '../domain/audit-events';
 import { assertEnvironmentReach, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
-import type { DeleteKeyRequest } from '../routes/delete-api-key/schema';
 import { assertPrecondition, type Precondition } from '../domain/revision';
 import { errorField } from '../platform/observability';
 import type { Services } from '../composition/services';
@@ -22,6 +21,13 @@ import { usageFigures } from '../domain/usage-figures';
 import { inLiveTransition } from '../domain/key-lifetime';
 import { isActingManager, lastManagerConflict, survivingManager } from '../policy/managers';
 import type { KeyItem } from '../domain/model';
+
+/** A confirmed deletion, with its reason for the audit trail. */
+export interface DeleteKeyInput {
+  key_id: string;
+  confirm_deletion: true;
+  reason?: string;
+}
 
 export interface DeleteResponse {
   success: true;
@@ -47,7 +53,7 @@ export interface DeleteResponse {
 export async function deleteKey(
   services: Services,
   caller: VerifiedKey,
-  input: DeleteKeyRequest,
+  input: DeleteKeyInput,
   meta: RequestMeta,
   precondition?: Precondition,
 ): Promise<DeleteResponse> {

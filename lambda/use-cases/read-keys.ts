@@ -9,11 +9,11 @@ import { keyTableKeys } from '../contract/tables';
 import { assertEnvironmentReach, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
-import type { GetKeyRequest, ListKeysRequest } from '../routes/list-api-keys/schema';
 import type { Services } from '../composition/services';
 import { entityTagOf, type TaggedKey } from '../domain/revision';
 import { ttlExpired } from '../domain/key-lifetime';
 import { keyResource, keyStateOf, type KeyResource } from '../domain/key-view';
+import type { Environment, KeyType } from '../domain/key-values';
 import type { KeyItem } from '../domain/model';
 
 /** A live key of the caller's team that the caller may reach, or 404 / 403. */
@@ -43,12 +43,22 @@ export async function keptKey(services: Services, caller: VerifiedKey, keyId: st
  * days: `state` "deleted" and `deleted_at`, as the list shows it), so a
  * deleted key's page can still be read beside its usage and audit trail.
  */
-export async function getKey(services: Services, caller: VerifiedKey, input: GetKeyRequest): Promise<TaggedKey> {
+export async function getKey(services: Services, caller: VerifiedKey, input: { key_id: string }): Promise<TaggedKey> {
   const now = services.clock.now();
   const key = await keptKey(services, caller, input.key_id, now);
   if (!key) throw notFound(input.key_id);
   const usage = await services.usage.readUsage(key.id, now);
   return { resource: keyResource(key, usage, now), entityTag: entityTagOf(key) };
+}
+
+/** A page of a team's keys, filtered. */
+export interface ListKeysInput {
+  team_id: string;
+  environment?: Environment;
+  type?: KeyType;
+  state?: string;
+  limit: number;
+  cursor?: string;
 }
 
 export interface KeyPage {
@@ -68,7 +78,7 @@ const INDEX_PAGE = 100;
  */
 export const MAX_INDEX_PAGES = 10;
 
-export async function listKeys(services: Services, caller: VerifiedKey, input: ListKeysRequest): Promise<KeyPage> {
+export async function listKeys(services: Services, caller: VerifiedKey, input: ListKeysInput): Promise<KeyPage> {
   if (input.team_id !== caller.team_id) {
     throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot list keys of another team.', [
       { field: 'team_id', issue: 'must be the calling key’s team' },

@@ -17,7 +17,6 @@ import { actorOf, type RequestMeta } from '../domain/actor';
 import { idempotencyRecord } from '../store/idempotency-record';
 import { assertPrecondition, type Precondition } from '../domain/revision';
 import type { IdempotentAnswer } from './create-key';
-import type { RegenerateKeyRequest } from '../routes/regenerate-api-key/schema';
 import { MS_PER_DAY } from '../platform/clock';
 import { errorField } from '../platform/observability';
 import type { Services } from '../composition/services';
@@ -25,6 +24,13 @@ import { usageFigures } from '../domain/usage-figures';
 import { inLiveTransition } from '../domain/key-lifetime';
 import { generateRegeneratedValue, hashKeyValue, keyPrefixOf, lastFourOf, shortPrefix } from '../domain/key-values';
 import type { KeyItem } from '../domain/model';
+
+/** A roll of a key's value: the old value lives `grace_period_days` more, or dies at once. */
+export interface RegenerateKeyInput {
+  key_id: string;
+  grace_period_days: number;
+  revoke_immediately: boolean;
+}
 
 export interface RegenerateResponse {
   success: true;
@@ -57,7 +63,7 @@ function inTransitionConflict(key: KeyItem): ApiError {
 export async function regenerateKey(
   services: Services,
   caller: VerifiedKey,
-  input: RegenerateKeyRequest,
+  input: RegenerateKeyInput,
   meta: RequestMeta,
   idempotent?: IdempotentAnswer<Omit<RegenerateResponse, 'new_key'> & { new_key: null }>,
   precondition?: Precondition,

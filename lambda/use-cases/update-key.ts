@@ -13,7 +13,6 @@ import { AuditEventType, auditItem, EDITABLE_FIELDS, type EditableField, type Fi
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { KEY_TYPE_RULES } from '../domain/key-type-rules';
-import type { UpdateKeyRequest } from '../routes/update-api-key/schema';
 import { assertPrecondition, entityTagOf, type Precondition, type TaggedKey } from '../domain/revision';
 import type { Services } from '../composition/services';
 import { assertGrantable, notFound } from '../policy/authorization';
@@ -25,10 +24,13 @@ import { isActingManager, lastManagerConflict, survivingManager } from '../polic
 import type { KeyItem } from '../domain/model';
 import { reachableKey } from './read-keys';
 
+/** A change to a key: any of its editable fields, and whether it is active. */
+export type UpdateKeyInput = { key_id: string; is_active?: boolean } & Partial<EditableKeyFields>;
+
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The rules that depend on the key itself, checked once it is read: 400 listing every problem. */
-function assertFitsKey(key: KeyItem, input: UpdateKeyRequest): void {
+function assertFitsKey(key: KeyItem, input: UpdateKeyInput): void {
   const problems: ErrorDetail[] = [];
   if (key.type === 'pk' && input.scopes?.includes(KEYS_MANAGE)) {
     problems.push({ field: 'scopes', issue: KEY_TYPE_RULES.manageOnPk });
@@ -48,7 +50,7 @@ function eventTypeOf(changes: Partial<Record<EditableField, unknown>>): KeyUpdat
 export async function updateKey(
   services: Services,
   caller: VerifiedKey,
-  input: UpdateKeyRequest,
+  input: UpdateKeyInput,
   meta: RequestMeta,
   precondition?: Precondition,
 ): Promise<TaggedKey> {

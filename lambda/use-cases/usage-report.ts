@@ -7,7 +7,6 @@
  */
 import { notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
-import type { UsageRequest } from '../routes/list-api-keys/schema';
 import { inLiveTransition } from '../domain/key-lifetime';
 import { keptKey } from './read-keys';
 import type { Services } from '../composition/services';
@@ -88,7 +87,7 @@ export function usageReport(
  * by a `live` key only (the environment went with the tombstone). Another
  * team's key, or an id never issued, is 404.
  */
-export async function keyUsage(services: Services, caller: VerifiedKey, input: UsageRequest): Promise<UsageReport> {
+export async function keyUsage(services: Services, caller: VerifiedKey, input: { key_id: string; days: number }): Promise<UsageReport> {
   const now = services.clock.now();
   const kept = await keptKey(services, caller, input.key_id, now);
   const [item, months] = await Promise.all([services.usage.usageItem(input.key_id), services.usage.usageHistory(input.key_id)]);

@@ -52,7 +52,7 @@ describe('a body that gives a name twice → 400, nothing done', () => {
     const body = `{"name":"Twice","type":"sk","environment":"live","team_id":"${team.teamId}","type":"pk"}`;
 
     // Act
-    const response = await call('create', { key: team.key, rawBody: body });
+    const response = await call('generate-api-key', { key: team.key, rawBody: body });
 
     // Assess
     expectStatus(response, 400);
@@ -71,7 +71,7 @@ describe('a body that gives a name twice → 400, nothing done', () => {
     const before = [await storedKeyState(first.id), await storedKeyState(second.id)];
 
     // Act
-    const response = await call('delete', { key: team.key, rawBody: `{"key_id":"${first.id}","confirm_deletion":true,"key_id":"${second.id}"}` });
+    const response = await call('delete-api-key', { key: team.key, rawBody: `{"key_id":"${first.id}","confirm_deletion":true,"key_id":"${second.id}"}` });
 
     // Assess
     expectStatus(response, 400);
@@ -100,7 +100,7 @@ describe('a body that gives a name twice → 400, nothing done', () => {
     const target = await createKey(team);
 
     // Act
-    const response = await call('create', { key: team.key, rawBody: `{"${target.key}":1,"${target.key}":2}` });
+    const response = await call('generate-api-key', { key: team.key, rawBody: `{"${target.key}":1,"${target.key}":2}` });
 
     // Assess
     expectStatus(response, 400);
@@ -116,7 +116,7 @@ describe('Content-Type charset', () => {
     const before = await teamKeyCount(team.teamId);
 
     // Act
-    const response = await call('create', {
+    const response = await call('generate-api-key', {
       key: team.key,
       headers: { 'Content-Type': `application/json; charset=${charset}` },
       body: { name: 'Charset', type: 'sk', environment: 'live', team_id: team.teamId },
@@ -130,7 +130,7 @@ describe('Content-Type charset', () => {
 
   it.each(['utf-8', 'UTF-8', 'utf8', '"utf-8"'])('charset=%s is read', async (charset) => {
     // Act
-    const response = await call('create', {
+    const response = await call('generate-api-key', {
       key: team.key,
       headers: { 'Content-Type': `application/json; charset=${charset}` },
       body: { name: 'Charset', type: 'sk', environment: 'live', team_id: team.teamId },

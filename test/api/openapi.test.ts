@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { ROUTES } from '../../lambda/contract/routes';
+import { ROUTES } from '../../lambda/routes';
 import { responseProblems } from '../support/openapi-responses';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -45,11 +45,11 @@ describe('docs/openapi.json', () => {
   it('has an operation for every route, with the house error shape on every error status', () => {
     for (const route of ROUTES) {
       const operation = operationOf(route);
-      expect({ route: route.handler, has: operation !== undefined }).toEqual({ route: route.handler, has: true });
+      expect({ route: route.name, has: operation !== undefined }).toEqual({ route: route.name, has: true });
       for (const [status, response] of Object.entries(operation.responses)) {
         if (Number(status) < 400) continue;
-        expect({ route: route.handler, status, schema: resolve(response).content['application/json'].schema.$ref }).toEqual({
-          route: route.handler,
+        expect({ route: route.name, status, schema: resolve(response).content['application/json'].schema.$ref }).toEqual({
+          route: route.name,
           status,
           schema: '#/components/schemas/ErrorBody',
         });
@@ -62,20 +62,20 @@ describe('docs/openapi.json', () => {
     expect(document.security).toEqual([{ bearerAuth: [] }]);
     for (const route of ROUTES.filter((candidate) => candidate.management)) {
       const operation = operationOf(route);
-      expect({ route: route.handler, security: operation.security }).toEqual({ route: route.handler, security: undefined });
-      expect({ route: route.handler, statuses: ['400', '401', '403', '429', '500', '503'].filter((status) => !operation.responses[status]) }).toEqual({
-        route: route.handler,
+      expect({ route: route.name, security: operation.security }).toEqual({ route: route.name, security: undefined });
+      expect({ route: route.name, statuses: ['400', '401', '403', '429', '500', '503'].filter((status) => !operation.responses[status]) }).toEqual({
+        route: route.name,
         statuses: [],
       });
       expect(Object.keys(resolve(operation.responses['429']).headers)).toContain('Retry-After');
     }
-    const verify = operationOf(ROUTES.find((route) => route.handler === 'verify-api-key') as (typeof ROUTES)[number]);
+    const verify = operationOf(ROUTES.find((route) => route.name === 'verify-api-key') as (typeof ROUTES)[number]);
     expect(verify.security).toEqual([]);
   });
 
   it('create and regenerate take an Idempotency-Key header, the changes of one key an If-Match; the read routes their query parameters', () => {
     const parameters = (handler: string) =>
-      operationOf(ROUTES.find((route) => route.handler === handler) as (typeof ROUTES)[number]).parameters?.map(
+      operationOf(ROUTES.find((route) => route.name === handler) as (typeof ROUTES)[number]).parameters?.map(
         (parameter: { in: string; name: string }) => `${parameter.in}:${parameter.name}`,
       );
     expect(parameters('generate-api-key')).toEqual(['header:Idempotency-Key']);

@@ -60,7 +60,7 @@ describe('an unknown name at the endpoints', () => {
     const target = await createKey(team);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_days: 3 } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_days: 3 } });
 
     // Assess
     expectStatus(response, 400);
@@ -70,7 +70,7 @@ describe('an unknown name at the endpoints', () => {
 
   it('a misspelt query parameter → 400 calling it a parameter, with the one it likely meant', async () => {
     // Act
-    const response = await call('list', { key: team.key, query: { teamId: team.teamId } });
+    const response = await call('list-api-keys', { key: team.key, query: { teamId: team.teamId } });
 
     // Assess
     expectStatus(response, 400);
@@ -81,7 +81,7 @@ describe('an unknown name at the endpoints', () => {
 
   it('a name close to none of the fields → refused without a suggestion', async () => {
     // Act
-    const response = await call('create', {
+    const response = await call('generate-api-key', {
       key: team.key,
       body: { name: 'x', type: 'sk', environment: 'live', team_id: team.teamId, colour: 'blue' },
     });

@@ -8,7 +8,8 @@
  * action no path uses (an over-grant) fails here too.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { accessOf, FUNCTION_OPERATIONS, requestsOf, type FunctionWithStore } from '../../lambda/contract/store-operations';
+import { accessOf, requestsOf } from '../../lambda/contract/store-operations';
+import { FUNCTION_OPERATIONS, type FunctionWithStore } from '../../lambda/routes';
 import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';
 import { authorizerWith } from '../../lambda/handlers/authorizer';
 import { makeHandler as makeManagementAuthorizer } from '../../lambda/handlers/management-authorizer';
@@ -103,7 +104,7 @@ describe('each function sends exactly the storage actions it declares', () => {
 
     // Act
     await expectExactlyDeclared('generate-api-key', async () => {
-      expectStatus(await call('create', { key: team.key, body: { name: 'n', type: 'sk', environment: 'live', team_id: team.teamId } }), 201);
+      expectStatus(await call('generate-api-key', { key: team.key, body: { name: 'n', type: 'sk', environment: 'live', team_id: team.teamId } }), 201);
     });
   });
 
@@ -114,14 +115,14 @@ describe('each function sends exactly the storage actions it declares', () => {
     const team = await newTeam();
     const graced = await createKey(team);
     const finished = await createKey(team);
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: finished.id, grace_period_days: 1 } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: finished.id, grace_period_days: 1 } }), 200);
     clock.advance(2 * MS_PER_DAY);
 
     // Act
     const used = await recordDuring(async () => {
-      expectStatus(await call('regenerate', { key: team.key, body: { key_id: graced.id } }), 200);
-      expectStatus(await call('regenerate', { key: team.key, body: { key_id: finished.id, revoke_immediately: true } }), 200);
-      expectStatus(await call('regenerate', { key: team.key, body: { key_id: 'not-a-key-id' } }), 400);
+      expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: graced.id } }), 200);
+      expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: finished.id, revoke_immediately: true } }), 200);
+      expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: 'not-a-key-id' } }), 400);
     });
 
     // Assess
@@ -135,9 +136,9 @@ describe('each function sends exactly the storage actions it declares', () => {
 
     // Act: the first survivor is the caller (no read); the one deleting itself looks for another manager (the team index)
     await expectExactlyDeclared('delete-api-key', async () => {
-      expectStatus(await call('delete', { key: team.key, body: { key_id: managerId, confirm_deletion: true } }), 200);
-      expectStatus(await call('delete', { key: selfDeleting.key, body: { key_id: selfDeleting.id, confirm_deletion: true } }), 200);
-      expectStatus(await call('delete', { key: team.key, body: { key_id: 'not-a-key-id', confirm_deletion: true } }), 400);
+      expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: managerId, confirm_deletion: true } }), 200);
+      expectStatus(await call('delete-api-key', { key: selfDeleting.key, body: { key_id: selfDeleting.id, confirm_deletion: true } }), 200);
+      expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: 'not-a-key-id', confirm_deletion: true } }), 400);
     });
   });
 
@@ -171,7 +172,7 @@ describe('each function sends exactly the storage actions it declares', () => {
     const clock = installManualClock();
     const team = await newTeam();
     const key = await createKey(team);
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: key.id, grace_period_days: 1 } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: key.id, grace_period_days: 1 } }), 200);
     clock.advance(MS_PER_DAY + 1000);
     const expire = makeExpireHandler(testServices);
 
@@ -186,17 +187,17 @@ describe('each function sends exactly the storage actions it declares', () => {
     const team = await newTeam();
     await createKey(team);
     await expectExactlyDeclared('list-api-keys', async () => {
-      expectStatus(await call('list', { key: team.key, query: { team_id: team.teamId } }), 200);
+      expectStatus(await call('list-api-keys', { key: team.key, query: { team_id: team.teamId } }), 200);
     });
   });
 
   it('get-api-key and get-api-key-usage, and naming no valid key id', async () => {
     const team = await newTeam();
     const key = await createKey(team);
-    for (const [endpoint, name] of [['get', 'get-api-key'], ['usage', 'get-api-key-usage']] as const) {
+    for (const name of ['get-api-key', 'get-api-key-usage'] as const) {
       const used = await recordDuring(async () => {
-        expectStatus(await call(endpoint, { key: team.key, query: { key_id: key.id } }), 200);
-        expectStatus(await call(endpoint, { key: team.key, query: { key_id: 'not-a-key-id' } }), 400);
+        expectStatus(await call(name, { key: team.key, query: { key_id: key.id } }), 200);
+        expectStatus(await call(name, { key: team.key, query: { key_id: 'not-a-key-id' } }), 400);
       });
       expect({ name, used }).toEqual({ name, used: declared(name) });
     }
@@ -206,17 +207,17 @@ describe('each function sends exactly the storage actions it declares', () => {
     const { team, keyId: managerId } = await keyInTransition({ scopes: ['keys.manage'] });
     const selfDisabling = await createKey(team, { scopes: ['keys.manage'] });
     await expectExactlyDeclared('update-api-key', async () => {
-      expectStatus(await call('update', { key: team.key, body: { key_id: managerId, is_active: false } }), 200);
-      expectStatus(await call('update', { key: selfDisabling.key, body: { key_id: selfDisabling.id, is_active: false } }), 200);
-      expectStatus(await call('update', { key: team.key, body: { key_id: 'not-a-key-id', is_active: false } }), 400);
+      expectStatus(await call('update-api-key', { key: team.key, body: { key_id: managerId, is_active: false } }), 200);
+      expectStatus(await call('update-api-key', { key: selfDisabling.key, body: { key_id: selfDisabling.id, is_active: false } }), 200);
+      expectStatus(await call('update-api-key', { key: team.key, body: { key_id: 'not-a-key-id', is_active: false } }), 400);
     });
   });
 
   it('list-audit-events: a key’s trail and the team’s', async () => {
     const team = await newTeam();
     await expectExactlyDeclared('list-audit-events', async () => {
-      expectStatus(await call('audit', { key: team.key, query: { key_id: team.keyId } }), 200);
-      expectStatus(await call('audit', { key: team.key, query: { team_id: team.teamId } }), 200);
+      expectStatus(await call('list-audit-events', { key: team.key, query: { key_id: team.keyId } }), 200);
+      expectStatus(await call('list-audit-events', { key: team.key, query: { team_id: team.teamId } }), 200);
     });
   });
 
@@ -226,11 +227,11 @@ describe('each function sends exactly the storage actions it declares', () => {
     const headers = { 'Idempotency-Key': 'store-operations' };
     await expectExactlyDeclared('generate-api-key', async () => {
       const body = { name: 'n', type: 'sk', environment: 'live', team_id: team.teamId };
-      expectStatus(await call('create', { key: team.key, body, headers }), 201);
-      expectStatus(await call('create', { key: team.key, body, headers }), 201);
+      expectStatus(await call('generate-api-key', { key: team.key, body, headers }), 201);
+      expectStatus(await call('generate-api-key', { key: team.key, body, headers }), 201);
     });
     const rolled = await recordDuring(async () => {
-      expectStatus(await call('regenerate', { key: team.key, body: { key_id: key.id }, headers: { 'Idempotency-Key': 'store-operations-roll' } }), 200);
+      expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: key.id }, headers: { 'Idempotency-Key': 'store-operations-roll' } }), 200);
     });
     // One path of regenerate (the grace path; revoking at once adds DeleteItem): within the declaration.
     const allowed = declared('regenerate-api-key');

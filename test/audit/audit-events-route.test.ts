@@ -6,7 +6,7 @@
 import { parseAuditEvent } from '../../lambda/domain/audit-event-schema';
 import { hashKeyValue } from '../../lambda/domain/key-values';
 import { config } from '../../lambda/platform/config';
-import { call, createKey, newTeam } from '../support/api';
+import { call, createKey, newTeam, type Endpoint } from '../support/api';
 import { MANAGER_SCOPES, expectStatus, manualClockPerTest } from '../support/keys';
 
 const clock = manualClockPerTest();
@@ -16,23 +16,23 @@ describe('list-audit-events', () => {
     // Prepare: create, update, disable, enable, regenerate, delete
     const team = await newTeam();
     const target = await createKey(team);
-    const steps: Array<[string, Parameters<typeof call>[1] & object]> = [
-      ['update', { body: { key_id: target.id, name: 'Renamed' } }],
-      ['update', { body: { key_id: target.id, is_active: false } }],
-      ['update', { body: { key_id: target.id, is_active: true } }],
-      ['regenerate', { body: { key_id: target.id, revoke_immediately: true } }],
-      ['delete', { body: { key_id: target.id, confirm_deletion: true, reason: 'rotated out' } }],
+    const steps: Array<[Endpoint, Parameters<typeof call>[1] & object]> = [
+      ['update-api-key', { body: { key_id: target.id, name: 'Renamed' } }],
+      ['update-api-key', { body: { key_id: target.id, is_active: false } }],
+      ['update-api-key', { body: { key_id: target.id, is_active: true } }],
+      ['regenerate-api-key', { body: { key_id: target.id, revoke_immediately: true } }],
+      ['delete-api-key', { body: { key_id: target.id, confirm_deletion: true, reason: 'rotated out' } }],
     ];
     const values = [target.key];
     for (const [endpoint, options] of steps) {
       clock().advance(1000);
-      const response = await call(endpoint as 'update', { key: team.key, ...options });
+      const response = await call(endpoint, { key: team.key, ...options });
       expectStatus(response, 200);
       if (response.body.new_key) values.push(response.body.new_key);
     }
 
     // Act
-    const response = await call('audit', { key: team.key, query: { key_id: target.id } });
+    const response = await call('list-audit-events', { key: team.key, query: { key_id: target.id } });
 
     // Assess
     expectStatus(response, 200);
@@ -57,12 +57,12 @@ describe('list-audit-events', () => {
     const target = await createKey(team);
     for (let i = 0; i < 4; i++) {
       clock().advance(1000);
-      expectStatus(await call('update', { key: team.key, body: { key_id: target.id, description: `v${i}` } }), 200);
+      expectStatus(await call('update-api-key', { key: team.key, body: { key_id: target.id, description: `v${i}` } }), 200);
     }
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await call('audit', { key: team.key, query: { key_id: target.id, limit: '2', ...(cursor ? { cursor } : {}) } });
+      const page = await call('list-audit-events', { key: team.key, query: { key_id: target.id, limit: '2', ...(cursor ? { cursor } : {}) } });
       expectStatus(page, 200);
       expect(page.body.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.data.map((event: { event_id: string }) => event.event_id));
@@ -77,7 +77,7 @@ describe('list-audit-events', () => {
     const a = await createKey(team);
     clock().advance(1000);
     const b = await createKey(team);
-    const response = await call('audit', { key: team.key, query: { team_id: team.teamId } });
+    const response = await call('list-audit-events', { key: team.key, query: { team_id: team.teamId } });
     expectStatus(response, 200);
     expect(response.body.data.map((event: { key_id: string }) => event.key_id)).toEqual([b.id, a.id, team.keyId]);
   });
@@ -91,7 +91,7 @@ describe('list-audit-events', () => {
     ],
   ])('%s → 400 saying which to give', async (_name, query, says) => {
     const team = await newTeam();
-    const response = await call('audit', { key: team.key, query });
+    const response = await call('list-audit-events', { key: team.key, query });
     expectStatus(response, 400);
     expect(response.body.error.message).toBe(`The request is invalid: ${says}.`);
   });
@@ -99,9 +99,9 @@ describe('list-audit-events', () => {
   it('another team’s trail → 403; a test key reads one test key’s trail, not the team’s', async () => {
     const team = await newTeam();
     const other = await newTeam();
-    expectStatus(await call('audit', { key: team.key, query: { team_id: other.teamId } }), 403);
+    expectStatus(await call('list-audit-events', { key: team.key, query: { team_id: other.teamId } }), 403);
     const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
-    expectStatus(await call('audit', { key: testManager.key, query: { team_id: team.teamId } }), 403);
-    expectStatus(await call('audit', { key: testManager.key, query: { key_id: testManager.id } }), 200);
+    expectStatus(await call('list-audit-events', { key: testManager.key, query: { team_id: team.teamId } }), 403);
+    expectStatus(await call('list-audit-events', { key: testManager.key, query: { key_id: testManager.id } }), 200);
   });
 });

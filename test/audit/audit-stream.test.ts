@@ -102,8 +102,8 @@ describe('audit stream → archive: happy path', () => {
   it('create, regenerate and delete each produce exactly one archived line', async () => {
     // Prepare
     const created = await createKey(team, { name: 'Archived key' });
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: created.id } });
-    const deleted = await call('delete', { key: team.key, body: { key_id: created.id, confirm_deletion: true, reason: 'archive test' } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id } });
+    const deleted = await call('delete-api-key', { key: team.key, body: { key_id: created.id, confirm_deletion: true, reason: 'archive test' } });
     expect([regenerated.status, deleted.status]).toEqual([200, 200]);
     // Act
     await archiver?.drain();

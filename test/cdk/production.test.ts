@@ -78,13 +78,13 @@ it('each configured plan is a usage plan with its throttle and quota; the stage 
 });
 
 it('the plan rate limit reaches the create function', () => {
-  const create = resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(service.stack.handlers.generate)];
+  const create = resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(service.stack.handlers.byRoute['generate-api-key'])];
   expect(create?.Properties?.Environment).toMatchObject({ Variables: { PLAN_RATE_LIMIT: '250' } });
 });
 
 it('the guess limit reaches the verify function, the route table and scope the authorizer', () => {
   const functions = resourcesOf(service.template, 'AWS::Lambda::Function');
-  const verify = functions[logicalIdOf(service.stack.handlers.verify)];
+  const verify = functions[logicalIdOf(service.stack.handlers.byRoute['verify-api-key'])];
   const authorizer = functions[logicalIdOf(service.stack.handlers.authorizer)];
   expect(verify?.Properties?.Environment).toMatchObject({ Variables: { [ENV.VERIFY_GUESS_LIMIT_PER_MINUTE]: '12' } });
   const variables = (authorizer?.Properties?.Environment as { Variables: Record<string, string> }).Variables;

@@ -11,27 +11,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import type { ApiKeyServiceStack } from '../../lib/api-key-service-stack';
 import type { HouseFunction } from '../../lib/house-function';
-import { handlerEntry } from '../../lambda/contract/routes';
+import { FUNCTION_NAMES, functionEntry, ROUTES, type FunctionName } from '../../lambda/routes';
 import { createServiceApp, type ServiceApp } from '../../lib/service-app';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/** Every handler the stack wires (routes, authorizer, expire, archive). */
-export const HANDLER_NAMES = [
-  'generate-api-key',
-  'regenerate-api-key',
-  'delete-api-key',
-  'list-api-keys',
-  'get-api-key',
-  'update-api-key',
-  'get-api-key-usage',
-  'list-audit-events',
-  'verify-api-key',
-  'authorizer',
-  'management-authorizer',
-  'expire-old-value',
-  'archive-audit',
-] as const;
+/** Every function the stack wires (routes, authorizers, expire, archive), from the registry. */
+export const HANDLER_NAMES = FUNCTION_NAMES;
 
 /** The `context` block of cdk.json. */
 export function cdkJsonContext(): Record<string, unknown> {
@@ -41,9 +27,9 @@ export function cdkJsonContext(): Record<string, unknown> {
 
 /** Fails with the list of handler entry files that do not exist yet (the stack cannot bundle them). */
 export function requireHandlerEntries(): void {
-  const missing = HANDLER_NAMES.filter((name) => !existsSync(handlerEntry(name)));
+  const missing = HANDLER_NAMES.map(functionEntry).filter((entry) => !existsSync(entry));
   if (missing.length > 0) {
-    throw new Error(`The stack bundles every handler, and these entries are missing: ${missing.map((name) => `lambda/handlers/${name}.ts`).join(', ')}`);
+    throw new Error(`The stack bundles every handler, and these entries are missing: ${missing.map((entry) => path.relative(REPO_ROOT, entry)).join(', ')}`);
   }
 }
 
@@ -76,18 +62,10 @@ export function resourcesOf(template: Template, type?: string): Resources {
   return Object.fromEntries(Object.entries(all).filter(([, resource]) => resource.Type === type));
 }
 
-/** The stack's functions by handler name (`lambda/handlers/<name>.ts`). */
-export function functionsByHandler(stack: ApiKeyServiceStack): Record<(typeof HANDLER_NAMES)[number], HouseFunction> {
+/** The stack's functions by name (a route's, or `lambda/handlers/<name>.ts`). */
+export function functionsByHandler(stack: ApiKeyServiceStack): Record<FunctionName, HouseFunction> {
   return {
-    'generate-api-key': stack.handlers.generate,
-    'regenerate-api-key': stack.handlers.regenerate,
-    'delete-api-key': stack.handlers.delete,
-    'verify-api-key': stack.handlers.verify,
-    'list-api-keys': stack.handlers.byHandler['list-api-keys'] as HouseFunction,
-    'get-api-key': stack.handlers.byHandler['get-api-key'] as HouseFunction,
-    'update-api-key': stack.handlers.byHandler['update-api-key'] as HouseFunction,
-    'get-api-key-usage': stack.handlers.byHandler['get-api-key-usage'] as HouseFunction,
-    'list-audit-events': stack.handlers.byHandler['list-audit-events'] as HouseFunction,
+    ...(Object.fromEntries(ROUTES.map((route) => [route.name, stack.handlers.byRoute[route.name]])) as Record<(typeof ROUTES)[number]['name'], HouseFunction>),
     authorizer: stack.handlers.authorizer,
     'management-authorizer': stack.handlers.managementAuthorizer,
     'expire-old-value': stack.rotation.expireFunction,

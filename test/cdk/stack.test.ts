@@ -11,8 +11,9 @@ import { Match } from 'aws-cdk-lib/assertions';
 import fixture from '../fixtures/apigw-rest-event.json';
 import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
 import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/contract/defaults';
-import { accessOf, FUNCTION_OPERATIONS, requestsOfAllFunctions, type FunctionWithStore } from '../../lambda/contract/store-operations';
-import { ROUTES } from '../../lambda/contract/routes';
+import { accessOf } from '../../lambda/contract/store-operations';
+import { FUNCTION_OPERATIONS, requestsOfAllFunctions, type FunctionWithStore } from '../../lambda/routes';
+import { ROUTES } from '../../lambda/routes';
 import { ARCHIVE_RETENTION_DAYS } from '../../lambda/contract/retention';
 import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
 import { DEFAULTS } from '../../lib/config';
@@ -275,7 +276,7 @@ describe('API', () => {
       };
     });
 
-    expect(methods).toEqual(expect.arrayContaining(ROUTES.map(({ method, path, handler }) => ({ method, path, handler, integration: 'AWS_PROXY' }))));
+    expect(methods).toEqual(expect.arrayContaining(ROUTES.map(({ method, path, name }) => ({ method, path, handler: name, integration: 'AWS_PROXY' }))));
     // Besides the routes: the verify endpoint's CORS preflight (next test), and on
     // every path an ANY mock answering 405 (test/local/status-parity.test.ts).
     expect(methods.filter((method) => method.method !== 'OPTIONS' && method.method !== 'ANY')).toHaveLength(ROUTES.length);
@@ -285,7 +286,7 @@ describe('API', () => {
 
   it('OPTIONS on the verify path is a Lambda proxy to the verify function itself, not a mock CORS preflight', () => {
     // Prepare
-    const verifyPath = ROUTES.find((route) => route.handler === 'verify-api-key')!.path;
+    const verifyPath = ROUTES.find((route) => route.name === 'verify-api-key')!.path;
     const verifyResource = logicalIdOf(service.stack.api.restApi.root.resourceForPath(verifyPath));
     const restApi = logicalIdOf(service.stack.api.restApi);
     const stage = logicalIdOf(service.stack.api.restApi.deploymentStage);
@@ -337,7 +338,7 @@ describe('API', () => {
           LoggingLevel: 'ERROR',
           DataTraceEnabled: false,
         }),
-        ...ROUTES.filter((route) => route.handler !== 'verify-api-key').map((route) => Match.objectLike(managementSetting(route.method, route.path))),
+        ...ROUTES.filter((route) => route.name !== 'verify-api-key').map((route) => Match.objectLike(managementSetting(route.method, route.path))),
       ]),
     });
   });
@@ -361,11 +362,11 @@ describe('API', () => {
     expect(JSON.stringify(authorizer.Properties?.AuthorizerUri)).toContain(logicalIdOf(service.stack.handlers.managementAuthorizer));
     const methods = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::Method')).map((method) => method.Properties ?? {});
     for (const route of ROUTES) {
-      const method = methods.find((candidate) => candidate.HttpMethod === route.method && candidate.OperationName === route.handler);
+      const method = methods.find((candidate) => candidate.HttpMethod === route.method && candidate.OperationName === route.name);
       const expected = route.management
-        ? { route: route.handler, ApiKeyRequired: true, AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } }
-        : { route: route.handler, ApiKeyRequired: undefined, AuthorizationType: 'NONE', AuthorizerId: undefined };
-      expect({ route: route.handler, ApiKeyRequired: method?.ApiKeyRequired, AuthorizationType: method?.AuthorizationType, AuthorizerId: method?.AuthorizerId }).toEqual(expected);
+        ? { route: route.name, ApiKeyRequired: true, AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } }
+        : { route: route.name, ApiKeyRequired: undefined, AuthorizationType: 'NONE', AuthorizerId: undefined };
+      expect({ route: route.name, ApiKeyRequired: method?.ApiKeyRequired, AuthorizationType: method?.AuthorizationType, AuthorizerId: method?.AuthorizerId }).toEqual(expected);
     }
   });
 

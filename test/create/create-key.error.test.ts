@@ -53,7 +53,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     const keysBefore = await teamKeyCount(team.teamId);
     const usageBefore = await usageItem(team.keyId);
     // Act
-    const response = await call('create', { key: team.key, body });
+    const response = await call('generate-api-key', { key: team.key, body });
     // Assess
     expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
     const fields = response.body.error.details.map((d: { field: string }) => d.field);
@@ -68,7 +68,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     'expires_at %j, not a timestamp → that one issue (not also "must be in the future")',
     async (value) => {
       // Act
-      const response = await call('create', { key: team.key, body: { ...validBody(team), expires_at: value } });
+      const response = await call('generate-api-key', { key: team.key, body: { ...validBody(team), expires_at: value } });
 
       // Assess
       expect(response.status).toBe(400);
@@ -78,7 +78,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
 
   it('missing fields → each "is required", with the values an enum takes', async () => {
     // Act
-    const response = await call('create', { key: team.key, body: { name: 'Only a name' } });
+    const response = await call('generate-api-key', { key: team.key, body: { name: 'Only a name' } });
 
     // Assess
     expect(response.status).toBe(400);
@@ -91,7 +91,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
 
   it('two unknown fields → one detail each, at its own name, beside the other problems', async () => {
     // Act
-    const response = await call('create', { key: team.key, body: { ...validBody(team), owner: 'me', rate_limit: 0, tier: 'gold' } });
+    const response = await call('generate-api-key', { key: team.key, body: { ...validBody(team), owner: 'me', rate_limit: 0, tier: 'gold' } });
 
     // Assess
     expect(response.status).toBe(400);
@@ -110,14 +110,14 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     ['1e20', 1e20],
     ['2^53 + 2', 2 ** 53 + 2],
   ])('rate_limit %s (whole, past what a double holds exactly) → one detail: the maximum, not "must be a whole number"', async (_name, value) => {
-    const response = await call('create', { key: team.key, body: { ...validBody(team), rate_limit: value } });
+    const response = await call('generate-api-key', { key: team.key, body: { ...validBody(team), rate_limit: value } });
     expect(response.status).toBe(400);
     expect(response.body.error.details).toEqual([{ field: 'rate_limit', issue: 'must be at most 1000000000' }]);
   });
 
   it('what the key type rules out is said in sentences that read: "domains apply to …", "scopes must not include …"', async () => {
-    const sk = await call('create', { key: team.key, body: { ...validBody(team), type: 'sk', domains: ['https://app.example.com'] } });
-    const pk = await call('create', { key: team.key, body: { ...validBody(team), type: 'pk', scopes: ['keys.manage'] } });
+    const sk = await call('generate-api-key', { key: team.key, body: { ...validBody(team), type: 'sk', domains: ['https://app.example.com'] } });
+    const pk = await call('generate-api-key', { key: team.key, body: { ...validBody(team), type: 'pk', scopes: ['keys.manage'] } });
     expect(sk.body.error.message).toBe('The request is invalid: domains apply to public (pk) keys only (a secret key is not checked against an Origin).');
     expect(pk.body.error.message).toBe(
       'The request is invalid: scopes must not include keys.manage on a public (pk) key (a pk value is shown to browsers).',
@@ -125,7 +125,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
   });
 
   it.each(['name', 'description'])('a key value pasted into %s → 400, stored nowhere', async (field) => {
-    const response = await call('create', { key: team.key, body: { ...validBody(team), [field]: `old key: ${team.key}` } });
+    const response = await call('generate-api-key', { key: team.key, body: { ...validBody(team), [field]: `old key: ${team.key}` } });
     expect(response.status).toBe(400);
     expect(response.body.error.details).toEqual([{ field, issue: 'must not contain an API key value' }]);
     expect(JSON.stringify(response.body)).not.toContain(team.key);
@@ -138,7 +138,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     ['description', 'a lone low surrogate', 'tail \udc00', 'must not contain an unpaired UTF-16 surrogate'],
   ])('%s holding %s → 400 (Trojan Source text and broken UTF-16 are refused)', async (field, _what, value, issue) => {
     // Act
-    const response = await call('create', { key: team.key, body: { ...validBody(team), [field]: value } });
+    const response = await call('generate-api-key', { key: team.key, body: { ...validBody(team), [field]: value } });
 
     // Assess
     expect(response.status).toBe(400);
@@ -147,7 +147,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
 
   it('keeps text with a paired surrogate (an emoji) and right-to-left script as it is', async () => {
     // Act
-    const response = await call('create', { key: team.key, body: { ...validBody(team), name: 'Tiles 🗺️ خريطة', description: 'עברית' } });
+    const response = await call('generate-api-key', { key: team.key, body: { ...validBody(team), name: 'Tiles 🗺️ خريطة', description: 'עברית' } });
 
     // Assess
     expect(response.status).toBe(201);
@@ -157,8 +157,8 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
   it('tells a missing field from a field of the wrong type', async () => {
     const withoutName = validBody(team);
     delete withoutName.name;
-    const missing = await call('create', { key: team.key, body: withoutName });
-    const wrongType = await call('create', { key: team.key, body: { ...validBody(team), name: 42, scopes: 'enc.tiles:read' } });
+    const missing = await call('generate-api-key', { key: team.key, body: withoutName });
+    const wrongType = await call('generate-api-key', { key: team.key, body: { ...validBody(team), name: 42, scopes: 'enc.tiles:read' } });
     expect(missing.body.error.details).toEqual([{ field: 'name', issue: 'is required' }]);
     expect(wrongType.body.error.details).toEqual([
       { field: 'name', issue: 'must be a string' },
@@ -167,7 +167,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
   });
 
   it('lists every problem of a body at once', async () => {
-    const response = await call('create', {
+    const response = await call('generate-api-key', {
       key: team.key,
       body: { name: '', type: 'xx', environment: 'prod', team_id: 'nope', extra: true },
     });
@@ -183,7 +183,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     ['JSON null', 'null', 'VALIDATION_FAILED'],
     ['an empty body', '', 'VALIDATION_FAILED'],
   ])('%s → 400 %s in the error shape', async (_label, rawBody, code) => {
-    const response = await call('create', { key: team.key, rawBody });
+    const response = await call('generate-api-key', { key: team.key, rawBody });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       error: { code, message: expect.any(String), details: expect.any(Array), request_id: expect.any(String) },
@@ -191,18 +191,18 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
   });
 
   it('a missing body → 400', async () => {
-    const response = await call('create', { key: team.key, rawBody: null });
+    const response = await call('generate-api-key', { key: team.key, rawBody: null });
     expect(response.status).toBe(400);
   });
 
   it('a body over 16 KiB → 413', async () => {
-    const response = await call('create', { key: team.key, body: { ...validBody(team), description: 'x'.repeat(17_000) } });
+    const response = await call('generate-api-key', { key: team.key, body: { ...validBody(team), description: 'x'.repeat(17_000) } });
     expect(response.status).toBe(413);
     expect(response.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('a non-JSON content type → 415', async () => {
-    const response = await call('create', {
+    const response = await call('generate-api-key', {
       key: team.key,
       rawBody: 'name=x',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -223,7 +223,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
       '{'.repeat(5000),
     ];
     for (const rawBody of hostile) {
-      const response = await call('create', { key: team.key, rawBody });
+      const response = await call('generate-api-key', { key: team.key, rawBody });
       expect({ body: rawBody.slice(0, 40), status: response.status }).toEqual({ body: rawBody.slice(0, 40), status: 400 });
     }
   });

@@ -15,7 +15,7 @@ describe('POST /functions/v1/generate-api-key — happy path', () => {
     // Prepare
     const before = Date.now();
     // Act
-    const response = await call('create', {
+    const response = await call('generate-api-key', {
       key: team.key,
       body: {
         name: '  Web widget  ',
@@ -59,7 +59,7 @@ describe('POST /functions/v1/generate-api-key — happy path', () => {
 
   it('creates an sk key with a normalised ip_whitelist, explicit scopes, rate limit and expiry', async () => {
     const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    const response = await call('create', {
+    const response = await call('generate-api-key', {
       key: team.key,
       body: {
         name: 'Backend',
@@ -110,12 +110,12 @@ describe('POST /functions/v1/generate-api-key — happy path', () => {
 
   it('a key value pasted into the User-Agent is not in the audit record; a long User-Agent is kept to 512 characters', async () => {
     // Act
-    const pasted = await call('create', {
+    const pasted = await call('generate-api-key', {
       key: team.key,
       headers: { 'User-Agent': `deploy-script/2 (key ${team.key})` },
       body: { name: 'UA pasted', type: 'sk', environment: 'live', team_id: team.teamId },
     });
-    const long = await call('create', {
+    const long = await call('generate-api-key', {
       key: team.key,
       headers: { 'User-Agent': 'u'.repeat(8000) },
       body: { name: 'UA long', type: 'sk', environment: 'live', team_id: team.teamId },
@@ -131,7 +131,7 @@ describe('POST /functions/v1/generate-api-key — happy path', () => {
 
   it('lets a new sk key that holds keys.manage create keys itself, acting for the same user', async () => {
     const manager = await createKey(team, { name: 'Second manager', scopes: ['keys.manage', 'enc.*:read'] });
-    const response = await call('create', {
+    const response = await call('generate-api-key', {
       key: manager.key,
       body: { name: 'Made by second', type: 'pk', environment: 'live', team_id: team.teamId, scopes: ['enc.tiles:read'] },
     });
@@ -152,7 +152,7 @@ describe('POST /functions/v1/generate-api-key — happy path', () => {
 
   it('lets a test key create test keys', async () => {
     const testTeam = await newTeam('test');
-    const response = await call('create', {
+    const response = await call('generate-api-key', {
       key: testTeam.key,
       body: { name: 'Sandbox', type: 'sk', environment: 'test', team_id: testTeam.teamId },
     });

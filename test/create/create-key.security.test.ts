@@ -29,7 +29,7 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
       ['a well-shaped value with a wrong checksum', 'Bearer svc_sk_live_1b4e28ba_aaaaaaaaaaaaaaaaaaaaaaaaaaaa'],
     ])('%s → 401 with WWW-Authenticate', async (_label, authorization) => {
       const before = await teamKeyCount(team.teamId);
-      const response = await call('create', { headers: { Authorization: authorization }, body: body(team) });
+      const response = await call('generate-api-key', { headers: { Authorization: authorization }, body: body(team) });
       expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
       expect(response.headers['WWW-Authenticate']).toMatch(/^Bearer/);
       expect(await teamKeyCount(team.teamId)).toBe(before);
@@ -40,7 +40,7 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
       const before = { keys: await teamKeyCount(team.teamId), usage: await usageItem(team.keyId) };
 
       // Act
-      const response = await call('create', { repeatedHeaders: { Authorization: [`Bearer ${team.key}`, `Bearer ${team.key}`] }, body: body(team) });
+      const response = await call('generate-api-key', { repeatedHeaders: { Authorization: [`Bearer ${team.key}`, `Bearer ${team.key}`] }, body: body(team) });
 
       // Assess
       expect(response.status).toBe(400);
@@ -51,20 +51,20 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
     it('a valid-looking but unknown value → 401', async () => {
       const other = await newTeam('live');
       const value = other.key.slice(0, -10) + 'A'.repeat(4);
-      const response = await call('create', { key: value, body: body(team) });
+      const response = await call('generate-api-key', { key: value, body: body(team) });
       expect(response.status).toBe(401);
     });
 
     it('the scheme name is case-insensitive (RFC 6750)', async () => {
-      const response = await call('create', { headers: { Authorization: `bearer ${team.key}` }, body: body(team) });
+      const response = await call('generate-api-key', { headers: { Authorization: `bearer ${team.key}` }, body: body(team) });
       expect(response.status).toBe(201);
     });
 
     it('a deleted key → 401', async () => {
       const doomed = await createKey(team, { name: 'Doomed', scopes: MANAGER_SCOPES });
-      const deleted = await call('delete', { key: team.key, body: { key_id: doomed.id, confirm_deletion: true } });
+      const deleted = await call('delete-api-key', { key: team.key, body: { key_id: doomed.id, confirm_deletion: true } });
       expect(deleted.status).toBe(200);
-      const response = await call('create', { key: doomed.key, body: body(team) });
+      const response = await call('generate-api-key', { key: doomed.key, body: body(team) });
       expect(response.status).toBe(401);
       expect(response.body.error.message).toMatch(/invalid/i);
     });
@@ -72,9 +72,9 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
     it('an expired key → 401 once the clock passes expires_at', async () => {
       const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
       const shortLived = await createKey(team, { name: 'Short', scopes: MANAGER_SCOPES, expires_at: expiresAt });
-      expect((await call('create', { key: shortLived.key, body: body(team) })).status).toBe(201);
+      expect((await call('generate-api-key', { key: shortLived.key, body: body(team) })).status).toBe(201);
       testClock.use(new ManualClock(Date.parse(expiresAt)));
-      const response = await call('create', { key: shortLived.key, body: body(team) });
+      const response = await call('generate-api-key', { key: shortLived.key, body: body(team) });
       expect({ status: response.status, message: response.body.error.message }).toEqual({
         status: 401,
         message: 'The API key has expired.',
@@ -91,7 +91,7 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
           ExpressionAttributeValues: { ':false': false },
         }),
       );
-      const response = await call('create', { key: paused.key, body: body(team) });
+      const response = await call('generate-api-key', { key: paused.key, body: body(team) });
       expect({ status: response.status, message: response.body.error.message }).toEqual({
         status: 401,
         message: 'The API key is not active.',
@@ -108,7 +108,7 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
       });
       const outcomes: Record<string, number> = {};
       for (const ip of ['10.20.30.40', '203.0.113.10', '2001:db8:1::9', '2001:db9::1', '::ffff:10.1.1.1']) {
-        outcomes[ip] = (await call('create', { key: fenced.key, sourceIp: ip, body: body(team) })).status;
+        outcomes[ip] = (await call('generate-api-key', { key: fenced.key, sourceIp: ip, body: body(team) })).status;
       }
       expect(outcomes).toEqual({
         '10.20.30.40': 201,
@@ -121,7 +121,7 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
 
     it('a public (pk) caller, even from an allowed origin', async () => {
       const publicKey = await createKey(team, { name: 'Public', type: 'pk', domains: ['https://app.example.com'] });
-      const response = await call('create', {
+      const response = await call('generate-api-key', {
         key: publicKey.key,
         headers: { Origin: 'https://app.example.com' },
         body: body(team),
@@ -131,21 +131,21 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
 
     it('an sk caller without keys.manage', async () => {
       const reader = await createKey(team, { name: 'Reader', scopes: ['enc.*:read'] });
-      const response = await call('create', { key: reader.key, body: body(team) });
+      const response = await call('generate-api-key', { key: reader.key, body: body(team) });
       expect(response.status).toBe(403);
       expect(response.body.error.message).toMatch(/keys\.manage/);
     });
 
     it('a test caller creating a live key', async () => {
       const testTeam = await newTeam('test');
-      const response = await call('create', { key: testTeam.key, body: body(testTeam, { environment: 'live' }) });
+      const response = await call('generate-api-key', { key: testTeam.key, body: body(testTeam, { environment: 'live' }) });
       expect(response.status).toBe(403);
       expect(await teamKeyCount(testTeam.teamId)).toBe(1);
     });
 
     it('a team_id other than the caller’s', async () => {
       const other = await newTeam('live');
-      const response = await call('create', { key: team.key, body: body(other) });
+      const response = await call('generate-api-key', { key: team.key, body: body(other) });
       expect(response.status).toBe(403);
       expect(await teamKeyCount(other.teamId)).toBe(1);
     });
@@ -156,13 +156,13 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
       [['enc.tiles:read', 'admin.manage'], 'admin.manage'],
       [['enc.*:write'], 'enc.*:write'],
     ])('asking for scopes %j the caller lacks (names %s)', async (scopes, missing) => {
-      const response = await call('create', { key: team.key, body: body(team, { scopes }) });
+      const response = await call('generate-api-key', { key: team.key, body: body(team, { scopes }) });
       expect(response.status).toBe(403);
       expect(JSON.stringify(response.body.error.details)).toContain(missing);
     });
 
     it('a wildcard the caller holds covers the scopes it grants', async () => {
-      const response = await call('create', {
+      const response = await call('generate-api-key', {
         key: team.key,
         body: body(team, { scopes: ['enc.tiles:read', 'enc.*:read', 'keys.manage'] }),
       });
@@ -171,7 +171,7 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
 
     it('a key granted enc.tiles:read cannot pass on enc.*:read', async () => {
       const narrow = await createKey(team, { name: 'Narrow manager', scopes: ['keys.manage', 'enc.tiles:read'] });
-      const response = await call('create', { key: narrow.key, body: body(team, { scopes: ['enc.*:read'] }) });
+      const response = await call('generate-api-key', { key: narrow.key, body: body(team, { scopes: ['enc.*:read'] }) });
       expect(response.status).toBe(403);
     });
   });
@@ -180,9 +180,9 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
     it('refuses the request past rate_limit with Retry-After and creates nothing', async () => {
       const limited = await createKey(team, { name: 'Limited', scopes: MANAGER_SCOPES, rate_limit: 2 });
       const statuses = [];
-      for (let i = 0; i < 2; i++) statuses.push((await call('create', { key: limited.key, body: body(team) })).status);
+      for (let i = 0; i < 2; i++) statuses.push((await call('generate-api-key', { key: limited.key, body: body(team) })).status);
       const before = await teamKeyCount(team.teamId);
-      const refused = await call('create', { key: limited.key, body: body(team) });
+      const refused = await call('generate-api-key', { key: limited.key, body: body(team) });
       expect(statuses).toEqual([201, 201]);
       expect({ status: refused.status, code: refused.body.error.code }).toEqual({ status: 429, code: 'RATE_LIMITED' });
       expect(Number(refused.headers['Retry-After'])).toBeGreaterThanOrEqual(1);

@@ -28,7 +28,7 @@ describe('delete: confirmation', () => {
     const auditBefore = await auditRecordsOf(key.id);
 
     // Act
-    const response = await call('delete', { key: key.key, body: { key_id: key.id, reason: 'cleanup', ...confirmation } });
+    const response = await call('delete-api-key', { key: key.key, body: { key_id: key.id, reason: 'cleanup', ...confirmation } });
 
     // Assess
     expectStatus(response, 400);
@@ -50,7 +50,7 @@ describe('delete: invalid bodies are refused with 400 and change nothing', () =>
     const { key } = await selfManagingKey();
 
     // Act
-    const response = await call('delete', { key: key.key, body: {} });
+    const response = await call('delete-api-key', { key: key.key, body: {} });
 
     // Assess
     expectStatus(response, 400);
@@ -72,7 +72,7 @@ describe('delete: last manager key', () => {
     const before = await storedKeyState(team.keyId);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 409);
@@ -89,7 +89,7 @@ describe('delete: last manager key', () => {
     await createKey(team, { type: 'pk', scopes: ['enc.tiles:read'] });
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 409);
@@ -103,10 +103,10 @@ describe('delete: last manager key', () => {
     const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
     const liveKey = await createKey(team, { environment: 'live' });
     // Why it matters: the test manager is refused on every live key.
-    expectStatus(await call('regenerate', { key: testManager.key, body: { key_id: liveKey.id } }), 403);
+    expectStatus(await call('regenerate-api-key', { key: testManager.key, body: { key_id: liveKey.id } }), 403);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 409);
@@ -119,7 +119,7 @@ describe('delete: last manager key', () => {
     const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
 
     // Act
-    const response = await call('delete', { key: testManager.key, body: { key_id: testManager.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: testManager.key, body: { key_id: testManager.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -129,10 +129,10 @@ describe('delete: last manager key', () => {
     // Prepare
     const team = await newTeam();
     const second = await createKey(team, { scopes: MANAGER_SCOPES });
-    expectStatus(await call('delete', { key: team.key, body: { key_id: second.id, confirm_deletion: true } }), 200);
+    expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: second.id, confirm_deletion: true } }), 200);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 409);
@@ -140,7 +140,7 @@ describe('delete: last manager key', () => {
 });
 
 runCommonManagementTests({
-  endpoint: 'delete',
+  endpoint: 'delete-api-key',
   requestFor: (keyId) => ({ body: { key_id: keyId, confirm_deletion: true } }),
   success: 200,
   invalidBodies: [

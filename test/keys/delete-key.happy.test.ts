@@ -23,7 +23,7 @@ describe('delete: response', () => {
     clock().advance(60_000);
 
     // Act
-    const response = await call('delete', {
+    const response = await call('delete-api-key', {
       key: team.key,
       body: { key_id: target.id, confirm_deletion: true, reason: 'Integration retired' },
     });
@@ -56,11 +56,11 @@ describe('delete: response', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: target.id } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } });
     expectStatus(regenerated, 200);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -73,7 +73,7 @@ describe('delete: response', () => {
     const target = await createKey(team);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -89,7 +89,7 @@ describe('delete: tombstone', () => {
     const before = await keyItem(target.id);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true, reason: 'rotated out' } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true, reason: 'rotated out' } });
 
     // Assess
     expectStatus(response, 200);
@@ -115,11 +115,11 @@ describe('delete: tombstone', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: target.id } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } }), 200);
     const before = await storedKeyState(target.id);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -137,7 +137,7 @@ describe('delete: tombstone', () => {
     const usageBefore = await usageItem(target.id);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -155,7 +155,7 @@ describe('delete: revocation', () => {
     expect(await checkValue(target.key)).toMatchObject({ valid: true });
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -166,12 +166,12 @@ describe('delete: revocation', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 30 } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_period_days: 30 } });
     expectStatus(regenerated, 200);
     expect(await checkValue(target.key)).toMatchObject({ valid: true });
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -185,7 +185,7 @@ describe('delete: revocation', () => {
     const second = await createKey(team, { scopes: MANAGER_SCOPES });
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: second.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: second.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -197,8 +197,8 @@ describe('delete: revocation', () => {
     const { team, key: successor } = await selfManagingKey();
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
-    const next = await call('delete', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
+    const next = await call('delete-api-key', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -215,7 +215,7 @@ describe('delete: audit record', () => {
     const target = await createKey(team, { name: 'Partner feed', type: 'pk' });
 
     // Act
-    const response = await call('delete', {
+    const response = await call('delete-api-key', {
       key: team.key,
       body: { key_id: target.id, confirm_deletion: true, reason: 'Partner contract ended' },
       sourceIp: '198.51.100.77',

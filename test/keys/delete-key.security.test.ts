@@ -16,7 +16,7 @@ describe('delete: reach of the caller', () => {
     const self = await createKey(team, { scopes: ['enc.*:read'] });
 
     // Act
-    const response = await call('delete', { key: self.key, body: { key_id: self.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: self.key, body: { key_id: self.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 403);
@@ -30,12 +30,12 @@ describe('delete: deleted values as callers', () => {
     // Prepare
     const gone = await keyInTransition({ scopes: MANAGER_SCOPES, graceDays: 30 });
     const { team } = gone;
-    expectStatus(await call('delete', { key: team.key, body: { key_id: gone.keyId, confirm_deletion: true } }), 200);
+    expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: gone.keyId, confirm_deletion: true } }), 200);
     const body = { name: 'after death', type: 'sk', environment: 'live', team_id: team.teamId };
 
     // Act
-    const byOld = await call('create', { key: gone.oldValue, body });
-    const byNew = await call('create', { key: gone.newValue, body });
+    const byOld = await call('generate-api-key', { key: gone.oldValue, body });
+    const byNew = await call('generate-api-key', { key: gone.newValue, body });
 
     // Assess
     expectStatus(byOld, 401);
@@ -49,7 +49,7 @@ describe('delete: no value or hash survives', () => {
     const { team, keyId, oldValue, newValue } = await keyInTransition();
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: keyId, confirm_deletion: true, reason: 'leaked' } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: keyId, confirm_deletion: true, reason: 'leaked' } });
 
     // Assess
     expectStatus(response, 200);
@@ -64,7 +64,7 @@ describe('delete: no value or hash survives', () => {
     const target = await createKey(team);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);

@@ -12,14 +12,14 @@ const clock = manualClockPerTest();
 
 /** A harmless management call made with `value`: creating a throwaway key. */
 function manageWith(team: TestTeam, value: string) {
-  return call('create', { key: value, body: { name: 'probe', type: 'sk', environment: 'live', team_id: team.teamId } });
+  return call('generate-api-key', { key: value, body: { name: 'probe', type: 'sk', environment: 'live', team_id: team.teamId } });
 }
 
 /** A key (usable as a caller) regenerated with the given grace; returns its old and new value and the transition end. */
 async function regeneratedKey(team: TestTeam, graceDays?: number) {
   const key = await createKey(team, { scopes: MANAGER_SCOPES });
   const body = graceDays === undefined ? { key_id: key.id } : { key_id: key.id, grace_period_days: graceDays };
-  const response = await call('regenerate', { key: team.key, body });
+  const response = await call('regenerate-api-key', { key: team.key, body });
   expectStatus(response, 200);
   return {
     id: key.id,
@@ -34,7 +34,7 @@ async function regeneratedAgainAtTheEnd(secondGraceDays: number) {
   const team = await newTeam();
   const key = await regeneratedKey(team, 1);
   clock().set(key.endsAt);
-  const second = await call('regenerate', { key: team.key, body: { key_id: key.id, grace_period_days: secondGraceDays } });
+  const second = await call('regenerate-api-key', { key: team.key, body: { key_id: key.id, grace_period_days: secondGraceDays } });
   expectStatus(second, 200);
   return { team, key, second };
 }
@@ -119,9 +119,9 @@ describe('regenerate again by the clock', () => {
 
     // Act
     clock().set(key.endsAt - 1);
-    const early = await call('regenerate', { key: team.key, body: { key_id: key.id } });
+    const early = await call('regenerate-api-key', { key: team.key, body: { key_id: key.id } });
     clock().set(key.endsAt);
-    const onTime = await call('regenerate', { key: team.key, body: { key_id: key.id } });
+    const onTime = await call('regenerate-api-key', { key: team.key, body: { key_id: key.id } });
 
     // Assess
     expectStatus(early, 409);

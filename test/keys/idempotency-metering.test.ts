@@ -43,8 +43,8 @@ describe('Idempotency-Key', () => {
     const headers = { 'Idempotency-Key': 'order-4711' };
 
     // Act
-    const first = await call('create', { key: team.key, body: body(team.teamId), headers });
-    const retry = await call('create', { key: team.key, body: { ...body(team.teamId) }, headers });
+    const first = await call('generate-api-key', { key: team.key, body: body(team.teamId), headers });
+    const retry = await call('generate-api-key', { key: team.key, body: { ...body(team.teamId) }, headers });
 
     // Assess
     expectStatus(first, 201);
@@ -62,8 +62,8 @@ describe('Idempotency-Key', () => {
   it('the same key with another body → 422 IDEMPOTENCY_KEY_REUSED, nothing created', async () => {
     const team = await newTeam();
     const headers = { 'Idempotency-Key': 'order-4712' };
-    expectStatus(await call('create', { key: team.key, body: body(team.teamId, 'A'), headers }), 201);
-    const reused = await call('create', { key: team.key, body: body(team.teamId, 'B'), headers });
+    expectStatus(await call('generate-api-key', { key: team.key, body: body(team.teamId, 'A'), headers }), 201);
+    const reused = await call('generate-api-key', { key: team.key, body: body(team.teamId, 'B'), headers });
     expectStatus(reused, 422);
     expect(reused.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(await teamKeyCount(team.teamId)).toBe(2);
@@ -73,7 +73,7 @@ describe('Idempotency-Key', () => {
     for (let round = 0; round < 5; round++) {
       const team = await newTeam();
       const headers = { 'Idempotency-Key': `concurrent-${round}` };
-      const answers = await Promise.all([1, 2].map(() => call('create', { key: team.key, body: body(team.teamId), headers })));
+      const answers = await Promise.all([1, 2].map(() => call('generate-api-key', { key: team.key, body: body(team.teamId), headers })));
       expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
       expect(answers.filter((answer) => answer.headers['Idempotent-Replayed'] === 'true')).toHaveLength(1);
       expect(new Set(answers.map((answer) => answer.body.data.id)).size).toBe(1);
@@ -85,8 +85,8 @@ describe('Idempotency-Key', () => {
     const team = await newTeam();
     const target = await createKey(team);
     const headers = { 'Idempotency-Key': 'roll-1' };
-    const first = await call('regenerate', { key: team.key, body: { key_id: target.id }, headers });
-    const retry = await call('regenerate', { key: team.key, body: { key_id: target.id }, headers });
+    const first = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id }, headers });
+    const retry = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id }, headers });
     expectStatus(first, 200);
     expectStatus(retry, 200);
     expect(retry.body).toEqual({ ...first.body, new_key: null });
@@ -97,8 +97,8 @@ describe('Idempotency-Key', () => {
     const team = await newTeam();
     const other = await createKey(team, { scopes: MANAGER_SCOPES });
     const headers = { 'Idempotency-Key': 'shared' };
-    expectStatus(await call('create', { key: team.key, body: body(team.teamId), headers }), 201);
-    const second = await call('create', { key: other.key, body: body(team.teamId), headers });
+    expectStatus(await call('generate-api-key', { key: team.key, body: body(team.teamId), headers }), 201);
+    const second = await call('generate-api-key', { key: other.key, body: body(team.teamId), headers });
     expectStatus(second, 201);
     expect(second.headers['Idempotent-Replayed']).toBeUndefined();
   });
@@ -107,7 +107,7 @@ describe('Idempotency-Key', () => {
     'an Idempotency-Key %s → 400 naming the header',
     async (_name, value) => {
       const team = await newTeam();
-      const response = await call('create', { key: team.key, body: body(team.teamId), headers: { 'Idempotency-Key': value } });
+      const response = await call('generate-api-key', { key: team.key, body: body(team.teamId), headers: { 'Idempotency-Key': value } });
       expectStatus(response, 400);
       expect(response.body.error.details).toEqual([{ field: 'Idempotency-Key', issue: 'must be 1 to 255 printable ASCII characters' }]);
     },
@@ -122,7 +122,7 @@ describe('metering: every authenticated request is a use', () => {
 
     // Act
     const answers = [];
-    for (let i = 0; i < 8; i++) answers.push(await call('create', { key: limited.key, rawBody: '{not json' }));
+    for (let i = 0; i < 8; i++) answers.push(await call('generate-api-key', { key: limited.key, rawBody: '{not json' }));
 
     // Assess
     expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 400, 400, 429, 429, 429]);
@@ -134,7 +134,7 @@ describe('metering: every authenticated request is a use', () => {
   it('a 403 (a key without keys.manage) counts as a use too', async () => {
     const team = await newTeam();
     const reader = await createKey(team, { scopes: ['enc.*:read'] });
-    const response = await call('get', { key: reader.key, query: { key_id: team.keyId } });
+    const response = await call('get-api-key', { key: reader.key, query: { key_id: team.keyId } });
     expectStatus(response, 403);
     expect(response.headers['WWW-Authenticate']).toBe('Bearer realm="api-keys", error="insufficient_scope", scope="keys.manage"');
     expect((await usageItem(reader.id))?.total_requests).toBe(1);
@@ -143,8 +143,8 @@ describe('metering: every authenticated request is a use', () => {
   it('every metered answer carries RateLimit-Policy and RateLimit, counting down', async () => {
     const team = await newTeam();
     const caller = await createKey(team, { scopes: MANAGER_SCOPES, rate_limit: 10 });
-    const first = await call('get', { key: caller.key, query: { key_id: caller.id } });
-    const second = await call('get', { key: caller.key, query: { key_id: 'bad' } });
+    const first = await call('get-api-key', { key: caller.key, query: { key_id: caller.id } });
+    const second = await call('get-api-key', { key: caller.key, query: { key_id: 'bad' } });
     expect(first.headers['RateLimit-Policy']).toBe('"hourly";q=10;w=3600');
     expect(first.headers.RateLimit).toMatch(/^"hourly";r=9;t=\d+$/);
     expect(second.status).toBe(400);
@@ -152,11 +152,11 @@ describe('metering: every authenticated request is a use', () => {
   });
 
   it('a 401 carries error="invalid_token" and counts for nobody', async () => {
-    const response = await call('list', { key: 'svc_sk_live_00000000_notakey', query: { team_id: '00000000-0000-0000-0000-000000000000' } });
+    const response = await call('list-api-keys', { key: 'svc_sk_live_00000000_notakey', query: { team_id: '00000000-0000-0000-0000-000000000000' } });
     expectStatus(response, 401);
     expect(response.headers['WWW-Authenticate']).toBe('Bearer realm="api-keys", error="invalid_token"');
     expect(response.headers.RateLimit).toBeUndefined();
   });
 });
 
-runCommonManagementTests({ endpoint: 'audit', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200, readsDeletedKeys: true });
+runCommonManagementTests({ endpoint: 'list-audit-events', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200, readsDeletedKeys: true });

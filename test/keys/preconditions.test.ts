@@ -50,15 +50,15 @@ describe('ETag and If-Match on a key', () => {
   it('get and update answer the key’s ETag; every change moves it, a use does not', async () => {
     // Prepare
     const target = await createKey(team);
-    const read = async () => etagOf(await call('get', { key: team.key, query: { key_id: target.id } }));
+    const read = async () => etagOf(await call('get-api-key', { key: team.key, query: { key_id: target.id } }));
 
     // Act
     const first = await read();
     await checkValue(target.key);
     const afterUse = await read();
-    const updated = await call('update', { key: team.key, body: { key_id: target.id, name: 'Renamed' } });
+    const updated = await call('update-api-key', { key: team.key, body: { key_id: target.id, name: 'Renamed' } });
     const afterUpdate = await read();
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: target.id, revoke_immediately: true } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, revoke_immediately: true } }), 200);
     const afterRegenerate = await read();
 
     // Assess
@@ -71,14 +71,14 @@ describe('ETag and If-Match on a key', () => {
   it('update with the ETag as read → 200 and a new ETag; the same If-Match again → 412 with the current ETag, nothing changes but the caller’s use', async () => {
     // Prepare
     const target = await createKey(team);
-    const tag = etagOf(await call('get', { key: team.key, query: { key_id: target.id } }));
+    const tag = etagOf(await call('get-api-key', { key: team.key, query: { key_id: target.id } }));
 
     // Act
-    const first = await call('update', { key: team.key, headers: { 'If-Match': tag }, body: { key_id: target.id, scopes: ['enc.tiles:read', 'enc.*:read'] } });
+    const first = await call('update-api-key', { key: team.key, headers: { 'If-Match': tag }, body: { key_id: target.id, scopes: ['enc.tiles:read', 'enc.*:read'] } });
     const before = await storedKeyState(target.id);
     const callerBefore = await storedKeyState(team.keyId);
     const auditBefore = await auditRecordsOf(target.id);
-    const second = await call('update', { key: team.key, headers: { 'If-Match': tag }, body: { key_id: target.id, scopes: ['enc.tiles:read'] } });
+    const second = await call('update-api-key', { key: team.key, headers: { 'If-Match': tag }, body: { key_id: target.id, scopes: ['enc.tiles:read'] } });
 
     // Assess
     expectStatus(first, 200);
@@ -97,12 +97,12 @@ describe('ETag and If-Match on a key', () => {
   it('If-Match * or a list holding the current tag → 200; a weak tag never matches', async () => {
     // Prepare
     const target = await createKey(team);
-    const tag = etagOf(await call('get', { key: team.key, query: { key_id: target.id } }));
+    const tag = etagOf(await call('get-api-key', { key: team.key, query: { key_id: target.id } }));
 
     // Act
-    const weak = await call('update', { key: team.key, headers: { 'If-Match': `W/${tag}` }, body: { key_id: target.id, name: 'Weak' } });
-    const listed = await call('update', { key: team.key, headers: { 'If-Match': `"999", ${tag}` }, body: { key_id: target.id, name: 'Listed' } });
-    const any = await call('update', { key: team.key, headers: { 'If-Match': '*' }, body: { key_id: target.id, name: 'Any' } });
+    const weak = await call('update-api-key', { key: team.key, headers: { 'If-Match': `W/${tag}` }, body: { key_id: target.id, name: 'Weak' } });
+    const listed = await call('update-api-key', { key: team.key, headers: { 'If-Match': `"999", ${tag}` }, body: { key_id: target.id, name: 'Listed' } });
+    const any = await call('update-api-key', { key: team.key, headers: { 'If-Match': '*' }, body: { key_id: target.id, name: 'Any' } });
 
     // Assess
     expect([weak.status, listed.status, any.status]).toEqual([412, 200, 200]);
@@ -113,13 +113,13 @@ describe('ETag and If-Match on a key', () => {
   it('regenerate and delete with a stale If-Match → 412; the key keeps its value and keeps working', async () => {
     // Prepare
     const target = await createKey(team);
-    const stale = etagOf(await call('get', { key: team.key, query: { key_id: target.id } }));
-    expectStatus(await call('update', { key: team.key, body: { key_id: target.id, description: 'changed by someone else' } }), 200);
+    const stale = etagOf(await call('get-api-key', { key: team.key, query: { key_id: target.id } }));
+    expectStatus(await call('update-api-key', { key: team.key, body: { key_id: target.id, description: 'changed by someone else' } }), 200);
     const before = await storedKeyState(target.id);
 
     // Act
-    const regenerated = await call('regenerate', { key: team.key, headers: { 'If-Match': stale }, body: { key_id: target.id } });
-    const deleted = await call('delete', { key: team.key, headers: { 'If-Match': stale }, body: { key_id: target.id, confirm_deletion: true } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, headers: { 'If-Match': stale }, body: { key_id: target.id } });
+    const deleted = await call('delete-api-key', { key: team.key, headers: { 'If-Match': stale }, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expect([regenerated.status, deleted.status]).toEqual([412, 412]);
@@ -130,10 +130,10 @@ describe('ETag and If-Match on a key', () => {
   it('delete with the current ETag → 200', async () => {
     // Prepare
     const target = await createKey(team);
-    const tag = etagOf(await call('get', { key: team.key, query: { key_id: target.id } }));
+    const tag = etagOf(await call('get-api-key', { key: team.key, query: { key_id: target.id } }));
 
     // Act
-    const deleted = await call('delete', { key: team.key, headers: { 'If-Match': tag }, body: { key_id: target.id, confirm_deletion: true } });
+    const deleted = await call('delete-api-key', { key: team.key, headers: { 'If-Match': tag }, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(deleted, 200);
@@ -146,7 +146,7 @@ describe('ETag and If-Match on a key', () => {
     const before = await storedKeyState(target.id);
 
     // Act
-    const response = await call('update', { key: team.key, headers: { 'If-Match': '3' }, body: { key_id: target.id, name: 'Unquoted' } });
+    const response = await call('update-api-key', { key: team.key, headers: { 'If-Match': '3' }, body: { key_id: target.id, name: 'Unquoted' } });
 
     // Assess
     expectStatus(response, 400);
@@ -157,18 +157,18 @@ describe('ETag and If-Match on a key', () => {
   it('8 updates racing with the same If-Match: exactly one 200, the others 412; no change lost or doubled', async () => {
     // Prepare
     const target = await createKey(team);
-    const tag = etagOf(await call('get', { key: team.key, query: { key_id: target.id } }));
+    const tag = etagOf(await call('get-api-key', { key: team.key, query: { key_id: target.id } }));
 
     // Act
     const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => call('update', { key: team.key, headers: { 'If-Match': tag }, body: { key_id: target.id, name: `Racer ${i}` } })),
+      Array.from({ length: 8 }, (_, i) => call('update-api-key', { key: team.key, headers: { 'If-Match': tag }, body: { key_id: target.id, name: `Racer ${i}` } })),
     );
 
     // Assess
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([200, 412, 412, 412, 412, 412, 412, 412]);
     const winner = answers.find((answer) => answer.status === 200);
-    const stored = (await call('get', { key: team.key, query: { key_id: target.id } })).body.data;
+    const stored = (await call('get-api-key', { key: team.key, query: { key_id: target.id } })).body.data;
     expect(stored.name).toBe(winner?.body.data.name);
     const renames = (await auditRecordsOf(target.id)).filter((record) => record.event_type === 'key.updated');
     expect(renames).toHaveLength(1);

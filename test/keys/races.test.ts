@@ -19,7 +19,7 @@ describe('concurrent regenerates', () => {
 
     // Act
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => call('regenerate', { key: team.key, body: { key_id: target.id } })),
+      Array.from({ length: 20 }, () => call('regenerate-api-key', { key: team.key, body: { key_id: target.id } })),
     );
 
     // Assess
@@ -44,7 +44,7 @@ describe('concurrent regenerates', () => {
     // Act
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
-        call('regenerate', { key: team.key, body: { key_id: target.id, revoke_immediately: true } }),
+        call('regenerate-api-key', { key: team.key, body: { key_id: target.id, revoke_immediately: true } }),
       ),
     );
 
@@ -78,8 +78,8 @@ describe('concurrent delete and regenerate', () => {
 
       // Act
       const [deletion, regeneration] = await Promise.all([
-        call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }),
-        call('regenerate', { key: team.key, body: { key_id: target.id } }),
+        call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }),
+        call('regenerate-api-key', { key: team.key, body: { key_id: target.id } }),
       ]);
 
       // Assess
@@ -116,8 +116,8 @@ describe('concurrent disables of the last two managers', () => {
 
       // Act
       const answers = await Promise.all([
-        call('update', { key: team.key, body: { key_id: second.id, is_active: false } }),
-        call('update', { key: second.key, body: { key_id: team.keyId, is_active: false } }),
+        call('update-api-key', { key: team.key, body: { key_id: second.id, is_active: false } }),
+        call('update-api-key', { key: second.key, body: { key_id: team.keyId, is_active: false } }),
       ]);
 
       // Assess
@@ -140,8 +140,8 @@ describe('concurrent deletes of the last two managers', () => {
 
       // Act
       const [firstDeletesSecond, secondDeletesFirst] = await Promise.all([
-        call('delete', { key: team.key, body: { key_id: second.id, confirm_deletion: true } }),
-        call('delete', { key: second.key, body: { key_id: team.keyId, confirm_deletion: true } }),
+        call('delete-api-key', { key: team.key, body: { key_id: second.id, confirm_deletion: true } }),
+        call('delete-api-key', { key: second.key, body: { key_id: team.keyId, confirm_deletion: true } }),
       ]);
 
       // Assess
@@ -167,8 +167,8 @@ describe('concurrent deletes of the last two managers', () => {
 
     // Act
     const [deleteSecond, deleteSelf] = await Promise.all([
-      call('delete', { key: team.key, body: { key_id: second.id, confirm_deletion: true } }),
-      call('delete', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } }),
+      call('delete-api-key', { key: team.key, body: { key_id: second.id, confirm_deletion: true } }),
+      call('delete-api-key', { key: team.key, body: { key_id: team.keyId, confirm_deletion: true } }),
     ]);
 
     // Assess

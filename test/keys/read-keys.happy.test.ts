@@ -29,7 +29,7 @@ async function walk(team: TestTeam, query: Record<string, string>, onPage?: (pag
   const ids: string[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 50; page++) {
-    const response = await call('list', { key: team.key, query: { team_id: team.teamId, ...query, ...(cursor ? { cursor } : {}) } });
+    const response = await call('list-api-keys', { key: team.key, query: { team_id: team.teamId, ...query, ...(cursor ? { cursor } : {}) } });
     expectStatus(response, 200);
     ids.push(...response.body.data.map((key: { id: string }) => key.id));
     cursor = response.body.meta.next_cursor ?? undefined;
@@ -47,7 +47,7 @@ describe('get-api-key', () => {
     await useValueTimes(created.key, 2);
 
     // Act
-    const response = await call('get', { key: team.key, query: { key_id: created.id } });
+    const response = await call('get-api-key', { key: team.key, query: { key_id: created.id } });
 
     // Assess
     expectStatus(response, 200);
@@ -70,16 +70,16 @@ describe('get-api-key', () => {
     const team = await newTeam();
     const created = await createKey(team, { name: 'Gone soon' });
     await useValueTimes(created.key, 2);
-    const deleted = await call('delete', { key: team.key, body: { key_id: created.id, confirm_deletion: true } });
+    const deleted = await call('delete-api-key', { key: team.key, body: { key_id: created.id, confirm_deletion: true } });
     expectStatus(deleted, 200);
     const tombstoneBefore = await keyItem(created.id);
 
     // Act
-    const during = await call('get', { key: team.key, query: { key_id: created.id } });
-    const listed = (await call('list', { key: team.key, query: { team_id: team.teamId, state: 'deleted' } })).body.data[0];
+    const during = await call('get-api-key', { key: team.key, query: { key_id: created.id } });
+    const listed = (await call('list-api-keys', { key: team.key, query: { team_id: team.teamId, state: 'deleted' } })).body.data[0];
     const tombstoneAfter = await keyItem(created.id);
     clock().advance(90 * MS_PER_DAY); // the tombstone's TTL: gone for the service, whether or not DynamoDB has removed it yet
-    const after = await call('get', { key: team.key, query: { key_id: created.id } });
+    const after = await call('get-api-key', { key: team.key, query: { key_id: created.id } });
 
     // Assess
     expectStatus(during, 200);
@@ -95,13 +95,13 @@ describe('get-api-key', () => {
     // Prepare
     const team = await newTeam();
     const created = await createKey(team);
-    const rolled = await call('regenerate', { key: team.key, body: { key_id: created.id, grace_period_days: 2 } });
+    const rolled = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, grace_period_days: 2 } });
     expectStatus(rolled, 200);
 
     // Act
-    const during = await call('get', { key: team.key, query: { key_id: created.id } });
+    const during = await call('get-api-key', { key: team.key, query: { key_id: created.id } });
     clock().advance(2 * MS_PER_DAY);
-    const after = await call('get', { key: team.key, query: { key_id: created.id } });
+    const after = await call('get-api-key', { key: team.key, query: { key_id: created.id } });
 
     // Assess
     expect(during.body.data).toMatchObject({ state: 'in_transition', transition_ends_at: rolled.body.key_info.transition_ends_at, last_four: rolled.body.key_info.last_four });
@@ -117,7 +117,7 @@ describe('list-api-keys', () => {
     const second = await createKey(team, { name: 'second' });
 
     // Act
-    const response = await call('list', { key: team.key, query: { team_id: team.teamId } });
+    const response = await call('list-api-keys', { key: team.key, query: { team_id: team.teamId } });
 
     // Assess
     expectStatus(response, 200);
@@ -143,7 +143,7 @@ describe('list-api-keys', () => {
     }
 
     // Act
-    const first = await call('list', { key: team.key, query: { team_id: team.teamId, state: 'active', limit: '5' } });
+    const first = await call('list-api-keys', { key: team.key, query: { team_id: team.teamId, state: 'active', limit: '5' } });
     const walked = await walk(team, { state: 'active', limit: '5' });
     const disabled = await walk(team, { state: 'disabled', limit: '100' });
 
@@ -181,11 +181,11 @@ describe('list-api-keys', () => {
     const pk = await createKey(team, { type: 'pk', name: 'public' });
     const testKey = await createKey(team, { environment: 'test', name: 'test' });
     const disabled = await createKey(team, { name: 'paused' });
-    expectStatus(await call('update', { key: team.key, body: { key_id: disabled.id, is_active: false } }), 200);
+    expectStatus(await call('update-api-key', { key: team.key, body: { key_id: disabled.id, is_active: false } }), 200);
     const gone = await createKey(team, { name: 'gone' });
-    expectStatus(await call('delete', { key: team.key, body: { key_id: gone.id, confirm_deletion: true } }), 200);
+    expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: gone.id, confirm_deletion: true } }), 200);
     const rolling = await createKey(team, { name: 'rolling' });
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: rolling.id } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: rolling.id } }), 200);
     const expiring = await createKey(team, { name: 'expiring', expires_at: new Date(clock().now().getTime() + 60_000).toISOString() });
     clock().advance(120_000);
 
@@ -200,7 +200,7 @@ describe('list-api-keys', () => {
     expect(await ids({ state: 'deleted' })).toEqual([gone.id]);
     expect(await ids({ state: 'in_transition' })).toEqual([rolling.id]);
     expect(await ids({ state: 'expired' })).toEqual([expiring.id]);
-    const tombstone = (await call('list', { key: team.key, query: { team_id: team.teamId, state: 'deleted' } })).body.data[0];
+    const tombstone = (await call('list-api-keys', { key: team.key, query: { team_id: team.teamId, state: 'deleted' } })).body.data[0];
     expect(tombstone).toMatchObject({ id: gone.id, state: 'deleted', deleted_at: expect.any(String), is_active: false });
   });
 
@@ -211,7 +211,7 @@ describe('list-api-keys', () => {
     const testKey = await createKey(team, { environment: 'test' });
 
     // Act
-    const response = await call('list', { key: testManager.key, query: { team_id: team.teamId } });
+    const response = await call('list-api-keys', { key: testManager.key, query: { team_id: team.teamId } });
 
     // Assess
     expectStatus(response, 200);
@@ -230,7 +230,7 @@ describe('get-api-key-usage', () => {
     await useValueTimes(created.key, 3);
 
     // Act
-    const response = await call('usage', { key: team.key, query: { key_id: created.id, days: '5' } });
+    const response = await call('get-api-key-usage', { key: team.key, query: { key_id: created.id, days: '5' } });
 
     // Assess
     expectStatus(response, 200);
@@ -246,12 +246,12 @@ describe('get-api-key-usage', () => {
     // Prepare
     const team = await newTeam();
     const created = await createKey(team);
-    const rolled = await call('regenerate', { key: team.key, body: { key_id: created.id } });
+    const rolled = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id } });
     await useValueTimes(created.key, 2);
     await useValueTimes(rolled.body.new_key, 1);
 
     // Act
-    const response = await call('usage', { key: team.key, query: { key_id: created.id } });
+    const response = await call('get-api-key-usage', { key: team.key, query: { key_id: created.id } });
 
     // Assess
     expectStatus(response, 200);
@@ -268,12 +268,12 @@ describe('get-api-key-usage', () => {
     const team = await newTeam();
     const created = await createKey(team);
     await useValueTimes(created.key, 3);
-    const rolled = await call('regenerate', { key: team.key, body: { key_id: created.id } });
+    const rolled = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id } });
     await useValueTimes(rolled.body.new_key, 1);
-    expectStatus(await call('delete', { key: team.key, body: { key_id: created.id, confirm_deletion: true } }), 200);
+    expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: created.id, confirm_deletion: true } }), 200);
     const otherTeam = await newTeam();
     const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
-    const read = (key: string) => call('usage', { key, query: { key_id: created.id, days: '2' } });
+    const read = (key: string) => call('get-api-key-usage', { key, query: { key_id: created.id, days: '2' } });
     const figures = { key_id: created.id, deleted: true, total_requests: 4, usage_last_30_days: 4, transition: null };
     const usedIn = clock().now().toISOString().slice(0, 7);
 
@@ -304,20 +304,20 @@ describe('get-api-key-usage', () => {
 
   it('a live key’s usage says deleted: false', async () => {
     const team = await newTeam();
-    const response = await call('usage', { key: team.key, query: { key_id: team.keyId } });
+    const response = await call('get-api-key-usage', { key: team.key, query: { key_id: team.keyId } });
     expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ key_id: team.keyId, deleted: false });
   });
 
   it.each(['0', '91', 'x', '1.5'])('days=%s → 400 naming days', async (days) => {
     const team = await newTeam();
-    const response = await call('usage', { key: team.key, query: { key_id: team.keyId, days } });
+    const response = await call('get-api-key-usage', { key: team.key, query: { key_id: team.keyId, days } });
     expectStatus(response, 400);
     expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toContain('days');
   });
 });
 
 // A deleted key's tombstone is readable (the test above), so the matrix's deleted-key 404 does not apply.
-runCommonManagementTests({ endpoint: 'get', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200, readsDeletedKeys: true });
+runCommonManagementTests({ endpoint: 'get-api-key', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200, readsDeletedKeys: true });
 // A deleted key's usage stays readable (the test above), so the matrix's deleted-key 404 does not apply.
-runCommonManagementTests({ endpoint: 'usage', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200, readsDeletedKeys: true });
+runCommonManagementTests({ endpoint: 'get-api-key-usage', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200, readsDeletedKeys: true });

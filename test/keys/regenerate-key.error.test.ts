@@ -16,7 +16,7 @@ describe('regenerate: invalid bodies are refused with 400 and change nothing', (
     const { key } = await selfManagingKey();
 
     // Act
-    const response = await call('regenerate', {
+    const response = await call('regenerate-api-key', {
       key: key.key,
       body: { key_id: 'nope', grace_period_days: 0, revoke_immediately: 'yes', extra: 1 },
     });
@@ -34,12 +34,12 @@ describe('regenerate: conflicts', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    const first = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 2 } });
+    const first = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_period_days: 2 } });
     expectStatus(first, 200);
     const before = await storedKeyState(target.id);
 
     // Act
-    const second = await call('regenerate', { key: team.key, body: { key_id: target.id } });
+    const second = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } });
 
     // Assess
     expectStatus(second, 409);
@@ -55,10 +55,10 @@ describe('regenerate: conflicts', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: target.id } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } }), 200);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id, revoke_immediately: true } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, revoke_immediately: true } });
 
     // Assess
     expectStatus(response, 409);
@@ -67,7 +67,7 @@ describe('regenerate: conflicts', () => {
 });
 
 runCommonManagementTests({
-  endpoint: 'regenerate',
+  endpoint: 'regenerate-api-key',
   requestFor: (keyId) => ({ body: { key_id: keyId } }),
   success: 200,
   invalidBodies: [

@@ -43,7 +43,7 @@ describe('regenerate: response', () => {
       const endsAt = new Date(regeneratedAt.getTime() + 7 * MS_PER_DAY).toISOString();
 
       // Act
-      const response = await call('regenerate', { key: team.key, body: { key_id: target.id } });
+      const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } });
 
       // Assess
       expectStatus(response, 200);
@@ -78,7 +78,7 @@ describe('regenerate: response', () => {
     const target = await createKey(team);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: days } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_period_days: days } });
 
     // Assess
     expectStatus(response, 200);
@@ -109,7 +109,7 @@ describe('regenerate: configuration kept', () => {
     const before = await keyItem(target.id);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 2 } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_period_days: 2 } });
 
     // Assess
     expectStatus(response, 200);
@@ -147,7 +147,7 @@ describe('regenerate: configuration kept', () => {
     const oldLookup = await lookupItemOf(target.key);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } });
 
     // Assess
     expectStatus(response, 200);
@@ -177,7 +177,7 @@ describe('regenerate: grace period', () => {
     const target = await createKey(team, { scopes: MANAGER_SCOPES });
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 3 } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_period_days: 3 } });
 
     // Assess
     expectStatus(response, 200);
@@ -185,8 +185,8 @@ describe('regenerate: grace period', () => {
     expect(await checkValue(target.key)).toMatchObject({ valid: true, checked: { key: { id: target.id, slot: 'previous' } } });
     expect(await checkValue(newValue)).toMatchObject({ valid: true, checked: { key: { id: target.id, slot: 'current' } } });
     // Both also work as callers of a management endpoint.
-    expectStatus(await call('create', { key: target.key, body: { name: 'By old', type: 'sk', environment: 'live', team_id: team.teamId } }), 201);
-    expectStatus(await call('create', { key: newValue, body: { name: 'By new', type: 'sk', environment: 'live', team_id: team.teamId } }), 201);
+    expectStatus(await call('generate-api-key', { key: target.key, body: { name: 'By old', type: 'sk', environment: 'live', team_id: team.teamId } }), 201);
+    expectStatus(await call('generate-api-key', { key: newValue, body: { name: 'By new', type: 'sk', environment: 'live', team_id: team.teamId } }), 201);
     const { lookups } = await storedKeyState(target.id);
     expect(lookups.map((lookup) => ({ slot: lookup.slot, generation: lookup.generation }))).toEqual(
       expect.arrayContaining([
@@ -203,7 +203,7 @@ describe('regenerate: grace period', () => {
     const self = await createKey(team, { scopes: MANAGER_SCOPES });
 
     // Act
-    const response = await call('regenerate', { key: self.key, body: { key_id: self.id } });
+    const response = await call('regenerate-api-key', { key: self.key, body: { key_id: self.id } });
 
     // Assess
     expectStatus(response, 200);
@@ -219,7 +219,7 @@ describe('regenerate: revoke_immediately', () => {
     const target = await createKey(team, { scopes: MANAGER_SCOPES });
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id, revoke_immediately: true } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, revoke_immediately: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -230,7 +230,7 @@ describe('regenerate: revoke_immediately', () => {
     expect(response.body.migration_info).toEqual({ old_key_expires_at: regeneratedAt, grace_period_days: 0, both_keys_valid: false });
     expect(response.body.key_info).toMatchObject({ regenerated_at: regeneratedAt, transition_ends_at: regeneratedAt });
     // Same instant, no clock movement: the old value is already refused.
-    const next = await call('create', { key: target.key, body: { name: 'x', type: 'sk', environment: 'live', team_id: team.teamId } });
+    const next = await call('generate-api-key', { key: target.key, body: { name: 'x', type: 'sk', environment: 'live', team_id: team.teamId } });
     expectStatus(next, 401);
     expect(next.body.error.code).toBe('UNAUTHORIZED');
     expect(await checkValue(target.key)).toMatchObject({ valid: false, code: 'NOT_FOUND' });
@@ -246,7 +246,7 @@ describe('regenerate: revoke_immediately', () => {
     const target = await createKey(team);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id, revoke_immediately: false } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, revoke_immediately: false } });
 
     // Assess
     expectStatus(response, 200);
@@ -258,10 +258,10 @@ describe('regenerate: revoke_immediately', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: target.id, revoke_immediately: true } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, revoke_immediately: true } }), 200);
 
     // Act
-    const again = await call('regenerate', { key: team.key, body: { key_id: target.id } });
+    const again = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } });
 
     // Assess
     expectStatus(again, 200);
@@ -276,7 +276,7 @@ describe('regenerate: audit record', () => {
     const target = await createKey(team, { name: 'Nightly export' });
 
     // Act
-    const response = await call('regenerate', {
+    const response = await call('regenerate-api-key', {
       key: team.key,
       body: { key_id: target.id, grace_period_days: 5 },
       sourceIp: '198.51.100.23',
@@ -310,7 +310,7 @@ describe('regenerate: audit record', () => {
     const target = await createKey(team);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id, revoke_immediately: true } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, revoke_immediately: true } });
 
     // Assess
     expectStatus(response, 200);

@@ -31,7 +31,7 @@ describe('update-api-key: changes', () => {
     clock().advance(1000);
 
     // Act
-    const response = await call('update', { key: team.key, body: { key_id: target.id, ...changes } });
+    const response = await call('update-api-key', { key: team.key, body: { key_id: target.id, ...changes } });
 
     // Assess
     expectStatus(response, 200);
@@ -55,7 +55,7 @@ describe('update-api-key: changes', () => {
     const target = await createKey(team, { name: 'Before', rate_limit: 10 });
 
     // Act
-    const response = await call('update', {
+    const response = await call('update-api-key', {
       key: team.key,
       body: { key_id: target.id, name: 'After', rate_limit: 10, description: 'x' },
       headers: { 'User-Agent': 'console/1.0' },
@@ -78,15 +78,15 @@ describe('update-api-key: changes', () => {
     // Prepare: a manager in a transition, so two values authenticate
     const team = await newTeam();
     const target = await createKey(team, { scopes: MANAGER_SCOPES });
-    const rolled = await call('regenerate', { key: team.key, body: { key_id: target.id } });
+    const rolled = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } });
     const newValue: string = rolled.body.new_key;
 
     // Act
-    expectStatus(await call('update', { key: team.key, body: { key_id: target.id, is_active: false } }), 200);
+    expectStatus(await call('update-api-key', { key: team.key, body: { key_id: target.id, is_active: false } }), 200);
     const verifiedOld = await callVerify({ key: target.key });
     const verifiedNew = await callVerify({ key: newValue });
-    const managing = await call('get', { key: newValue, query: { key_id: team.keyId } });
-    expectStatus(await call('update', { key: team.key, body: { key_id: target.id, is_active: true } }), 200);
+    const managing = await call('get-api-key', { key: newValue, query: { key_id: team.keyId } });
+    expectStatus(await call('update-api-key', { key: team.key, body: { key_id: target.id, is_active: true } }), 200);
 
     // Assess
     expect([verifiedOld.body.code, verifiedNew.body.code]).toEqual(['INACTIVE', 'INACTIVE']);
@@ -107,7 +107,7 @@ describe('update-api-key: changes', () => {
     const before = await storedKeyState(target.id);
 
     // Act
-    const response = await call('update', { key: team.key, body: { key_id: target.id, name: 'Same' } });
+    const response = await call('update-api-key', { key: team.key, body: { key_id: target.id, name: 'Same' } });
 
     // Assess
     expectStatus(response, 200);
@@ -124,7 +124,7 @@ describe('update-api-key: refusals', () => {
     const before = await storedKeyState(target.id);
 
     // Act
-    const response = await call('update', { key: team.key, body: { key_id: target.id, scopes: ['billing.invoices:write'] } });
+    const response = await call('update-api-key', { key: team.key, body: { key_id: target.id, scopes: ['billing.invoices:write'] } });
 
     // Assess
     expectStatus(response, 403);
@@ -138,7 +138,7 @@ describe('update-api-key: refusals', () => {
   ])('%s → 400 naming the field, in a sentence that reads', async (_name, type, change, says) => {
     const team = await newTeam();
     const target = await createKey(team, { type });
-    const response = await call('update', { key: team.key, body: { key_id: target.id, ...change } });
+    const response = await call('update-api-key', { key: team.key, body: { key_id: target.id, ...change } });
     expectStatus(response, 400);
     expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([Object.keys(change)[0]]);
     expect(response.body.error.message).toBe(`The request is invalid: ${says}.`);
@@ -152,7 +152,7 @@ describe('update-api-key: refusals', () => {
     const team = await newTeam();
 
     // Act
-    const response = await call('update', { key: team.key, body: { key_id: team.keyId, ...change } });
+    const response = await call('update-api-key', { key: team.key, body: { key_id: team.keyId, ...change } });
 
     // Assess
     expectStatus(response, 409);
@@ -163,7 +163,7 @@ describe('update-api-key: refusals', () => {
   it('a manager may be disabled while another manager remains', async () => {
     const team = await newTeam();
     const second = await createKey(team, { scopes: MANAGER_SCOPES });
-    expectStatus(await call('update', { key: second.key, body: { key_id: team.keyId, is_active: false } }), 200);
+    expectStatus(await call('update-api-key', { key: second.key, body: { key_id: team.keyId, is_active: false } }), 200);
     expect((await useValue(team.key)).code).toBe('INACTIVE');
   });
 
@@ -171,12 +171,12 @@ describe('update-api-key: refusals', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    const read = (await call('get', { key: team.key, query: { key_id: target.id } })).body.data;
+    const read = (await call('get-api-key', { key: team.key, query: { key_id: target.id } })).body.data;
     const before = await storedKeyState(target.id);
 
     // Act
     const { id, ...resource } = read;
-    const response = await call('update', { key: team.key, body: { ...resource, key_id: id, name: 'Renamed', key: 'x', nickname: 'y' } });
+    const response = await call('update-api-key', { key: team.key, body: { ...resource, key_id: id, name: 'Renamed', key: 'x', nickname: 'y' } });
 
     // Assess
     expectStatus(response, 400);
@@ -203,7 +203,7 @@ describe('update-api-key: refusals', () => {
     const before = await storedKeyState(team.keyId);
 
     // Act
-    const response = await call('update', { key: team.key, body: { key_id: team.keyId, ...change } });
+    const response = await call('update-api-key', { key: team.key, body: { key_id: team.keyId, ...change } });
 
     // Assess
     expectStatus(response, 400);
@@ -213,7 +213,7 @@ describe('update-api-key: refusals', () => {
 
   it('an empty change set → 400', async () => {
     const team = await newTeam();
-    const response = await call('update', { key: team.key, body: { key_id: team.keyId } });
+    const response = await call('update-api-key', { key: team.key, body: { key_id: team.keyId } });
     expectStatus(response, 400);
     expect(response.body.error.message).toBe(
       'The request is invalid: no field to change was sent (send at least one of name, description, scopes, domains, ip_whitelist, rate_limit, expires_at, is_active).',
@@ -230,8 +230,8 @@ describe('update-api-key: races', () => {
 
       // Act
       const [updated, regenerated] = await Promise.all([
-        call('update', { key: team.key, body: { key_id: target.id, rate_limit: 500 + round } }),
-        call('regenerate', { key: team.key, body: { key_id: target.id } }),
+        call('update-api-key', { key: team.key, body: { key_id: target.id, rate_limit: 500 + round } }),
+        call('regenerate-api-key', { key: team.key, body: { key_id: target.id } }),
       ]);
 
       // Assess: whatever committed is on the key and on every lookup that authenticates
@@ -253,8 +253,8 @@ describe('update-api-key: races', () => {
       const team = await newTeam();
       const target = await createKey(team);
       const [updated, deleted] = await Promise.all([
-        call('update', { key: team.key, body: { key_id: target.id, is_active: false } }),
-        call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }),
+        call('update-api-key', { key: team.key, body: { key_id: target.id, is_active: false } }),
+        call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }),
       ]);
       expect([200, 404, 409]).toContain(updated.status);
       expect([200, 409]).toContain(deleted.status);
@@ -269,13 +269,13 @@ describe('list-api-keys: refusals', () => {
   it('another team’s team_id → 403', async () => {
     const team = await newTeam();
     const other = await newTeam();
-    expectStatus(await call('list', { key: team.key, query: { team_id: other.teamId } }), 403);
+    expectStatus(await call('list-api-keys', { key: team.key, query: { team_id: other.teamId } }), 403);
   });
 
   it('a test key asking for live keys → 403', async () => {
     const team = await newTeam();
     const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
-    expectStatus(await call('list', { key: testManager.key, query: { team_id: team.teamId, environment: 'live' } }), 403);
+    expectStatus(await call('list-api-keys', { key: testManager.key, query: { team_id: team.teamId, environment: 'live' } }), 403);
   });
 
   it.each([
@@ -284,7 +284,7 @@ describe('list-api-keys: refusals', () => {
     ['a cursor with extra attributes', () => encodeCursor({ pk: 'a', sk: 'b', gsi1pk: 'c', gsi1sk: 'd', n: 'e' })],
   ])('%s → 400 naming cursor', async (_name, cursorFor) => {
     const team = await newTeam();
-    const response = await call('list', { key: team.key, query: { team_id: team.teamId, cursor: cursorFor() } });
+    const response = await call('list-api-keys', { key: team.key, query: { team_id: team.teamId, cursor: cursorFor() } });
     expectStatus(response, 400);
     expect(response.body.error.details).toEqual([{ field: 'cursor', issue: 'is not a cursor this listing returned' }]);
   });
@@ -297,14 +297,14 @@ describe('list-api-keys: refusals', () => {
     ['a parameter named like a prototype member', { hasOwnProperty: '1' }, 'hasOwnProperty'],
   ])('%s → 400 naming %s', async (_name, query, field) => {
     const team = await newTeam();
-    const response = await call('list', { key: team.key, query: { team_id: team.teamId, ...query } });
+    const response = await call('list-api-keys', { key: team.key, query: { team_id: team.teamId, ...query } });
     expectStatus(response, 400);
     expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
   });
 });
 
 runCommonManagementTests({
-  endpoint: 'update',
+  endpoint: 'update-api-key',
   requestFor: (keyId) => ({ body: { key_id: keyId, description: 'edited' } }),
   success: 200,
   invalidBodies: [

@@ -63,7 +63,7 @@ describe('usage history', () => {
       clock.advance(1000);
     }
     const item = await usageItem(key.id);
-    const report = await call('usage', { key: team.key, query: { key_id: key.id, days: '90' } });
+    const report = await call('get-api-key-usage', { key: team.key, query: { key_id: key.id, days: '90' } });
     // Assess
     expect(answers).toEqual(Array(11).fill('VALID'));
     expect(sizeBefore).toBeGreaterThan(5000);

@@ -42,9 +42,9 @@ describe('usage: recording', () => {
     const target = await createKey(team);
 
     // Act
-    expectStatus(await call('regenerate', { key: caller.key, body: { key_id: target.id } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: caller.key, body: { key_id: target.id } }), 200);
     clock().advance(5_000);
-    expectStatus(await call('delete', { key: caller.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
+    expectStatus(await call('delete-api-key', { key: caller.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
 
     // Assess
     expect(await usageItem(caller.id)).toMatchObject({
@@ -75,10 +75,10 @@ describe('usage: recording', () => {
     const atCreation = await usageItem(target.id);
 
     // Act
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: target.id } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } }), 200);
     await useValueTimes(target.key, 1);
     const afterRegeneration = await usageItem(target.id);
-    expectStatus(await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
+    expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
     const afterDeletion = await usageItem(target.id);
 
     // Assess
@@ -96,7 +96,7 @@ describe('usage: transitions', () => {
     const team = await newTeam();
     const target = await createKey(team);
     await useValueTimes(target.key, 1);
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 2 } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_period_days: 2 } });
     expectStatus(regenerated, 200);
 
     // Act
@@ -113,7 +113,7 @@ describe('usage: transitions', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 1 } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_period_days: 1 } });
     expectStatus(regenerated, 200);
     await useValueTimes(regenerated.body.new_key, 1);
     clock().set(Date.parse(regenerated.body.key_info.transition_ends_at));
@@ -133,7 +133,7 @@ describe('usage: transitions', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team, { rate_limit: 3 });
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: target.id } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } });
     expectStatus(regenerated, 200);
     await useValueTimes(target.key, 2);
     await useValueTimes(regenerated.body.new_key, 1);
@@ -158,7 +158,7 @@ describe('usage: figures reported on delete', () => {
     clock().advance(10 * 60 * 1000);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -173,7 +173,7 @@ describe('usage: figures reported on delete', () => {
     const target = await createKey(team);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -188,7 +188,7 @@ describe('usage: figures reported on delete', () => {
     clock().advance(1_000);
 
     // Act
-    const response = await call('delete', { key: self.key, body: { key_id: self.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: self.key, body: { key_id: self.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -203,13 +203,13 @@ describe('usage: figures reported on delete', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: target.id } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } });
     expectStatus(regenerated, 200);
     await useValueTimes(target.key, 2);
     await useValueTimes(regenerated.body.new_key, 2);
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -224,7 +224,7 @@ describe('usage: figures reported on delete', () => {
     const before = await usageItem(target.id);
 
     // Act
-    expectStatus(await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
+    expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
     clock().advance(100 * MS_PER_DAY);
 
     // Assess
@@ -245,7 +245,7 @@ describe('usage: the 30-day window', () => {
     clock().advance(28 * MS_PER_DAY); // day 30
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -263,7 +263,7 @@ describe('usage: the 30-day window', () => {
     clock().advance(29 * MS_PER_DAY); // day 31
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -281,7 +281,7 @@ describe('usage: figures recorded on regeneration', () => {
     clock().advance(60_000);
 
     // Act
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: target.id } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: target.id } }), 200);
 
     // Assess
     const regeneration = (await auditRecordsOf(target.id)).find((record) => record.event_type === 'key.regenerated');

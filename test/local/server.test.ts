@@ -5,7 +5,8 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { captured, testObservability } from '../support/services';
-import { MAX_BODY_BYTES, ROUTES } from '../../lambda/contract/routes';
+import { MAX_BODY_BYTES } from '../../lambda/contract/routes';
+import { ROUTES } from '../../lambda/routes';
 import { connect } from 'node:net';
 import { moduleHandlerLoader, resolveRoute, sourceIpOf, type AccessEntry, type LocalRoute, type ProxyHandler } from '../../local/server';
 import { generateCreatedValue } from '../../lambda/domain/key-values';
@@ -14,11 +15,11 @@ import { startTestServer, type TestServer } from '../support/http';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const ECHO_ROUTES: LocalRoute[] = [
-  { method: 'POST', path: '/echo', handler: 'echo', preflight: true },
-  { method: 'DELETE', path: '/echo', handler: 'echo' },
-  { method: 'POST', path: '/boom', handler: 'boom' },
-  { method: 'POST', path: '/nothing', handler: 'nothing' },
-  { method: 'POST', path: '/missing', handler: 'missing' },
+  { method: 'POST', path: '/echo', name: 'echo', preflight: true },
+  { method: 'DELETE', path: '/echo', name: 'echo' },
+  { method: 'POST', path: '/boom', name: 'boom' },
+  { method: 'POST', path: '/nothing', name: 'nothing' },
+  { method: 'POST', path: '/missing', name: 'missing' },
 ];
 
 interface Invocation {
@@ -43,7 +44,7 @@ describe('local server', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ routes: ECHO_ROUTES, loadHandler: async (route) => fakeHandlers[route.handler], logger: testObservability.logger });
+    server = await startTestServer({ routes: ECHO_ROUTES, loadHandler: async (route) => fakeHandlers[route.name], logger: testObservability.logger });
   });
   afterAll(() => server.close());
   beforeEach(() => {
@@ -244,7 +245,7 @@ describe('local server', () => {
 
     it('strips the IPv4-mapped prefix on a dual-stack socket', async () => {
       // Prepare: bound to `::`, an IPv4 client shows up as ::ffff:127.0.0.1
-      const dualStack = await startTestServer({ host: '::', routes: ECHO_ROUTES, loadHandler: async (route) => fakeHandlers[route.handler] });
+      const dualStack = await startTestServer({ host: '::', routes: ECHO_ROUTES, loadHandler: async (route) => fakeHandlers[route.name] });
 
       try {
         // Act
@@ -288,7 +289,7 @@ describe('resolveRoute', () => {
     expect(resolveRoute(ROUTES, 'GET', '/functions/v1/generate-api-key')).toEqual({ kind: 'method-not-allowed', allow: ['POST'] });
     expect(resolveRoute(ROUTES, 'delete', '/functions/v1/delete-api-key')).toMatchObject({ kind: 'matched' });
     expect(resolveRoute(ROUTES, 'OPTIONS', '/functions/v1/delete-api-key')).toEqual({ kind: 'method-not-allowed', allow: ['DELETE'] });
-    expect(resolveRoute(ROUTES, 'OPTIONS', '/functions/v1/verify-api-key')).toMatchObject({ kind: 'matched', route: { handler: 'verify-api-key' } });
+    expect(resolveRoute(ROUTES, 'OPTIONS', '/functions/v1/verify-api-key')).toMatchObject({ kind: 'matched', route: { name: 'verify-api-key' } });
     expect(resolveRoute(ROUTES, 'POST', '/functions/v1/generate-api-key/')).toEqual({ kind: 'not-found' });
     expect(resolveRoute(ROUTES, 'POST', '/')).toEqual({ kind: 'not-found' });
   });

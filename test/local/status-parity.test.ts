@@ -5,7 +5,7 @@
  * response would answer it, with which status, code, Allow and CORS).
  */
 import type { Template } from 'aws-cdk-lib/assertions';
-import { ROUTES } from '../../lambda/contract/routes';
+import { ROUTES } from '../../lambda/routes';
 import { moduleHandlerLoader } from '../../local/server';
 import { resourcesOf, synthesizeService } from '../cdk/service';
 import { startTestServer, type TestServer } from '../support/http';

@@ -134,7 +134,7 @@ describe('the handler behind the management authorizer', () => {
     const event = managementEvent(reader.key);
     expect(await sharedStage(event)).toBeUndefined();
     expect(event.requestContext.authorizer).toMatchObject({ key_id: reader.id, refusal: 'SCOPE_DENIED' });
-    const response = await call('get', { key: reader.key, query: { key_id: team.keyId }, authorizerContext: event.requestContext.authorizer as Record<string, unknown> });
+    const response = await call('get-api-key', { key: reader.key, query: { key_id: team.keyId }, authorizerContext: event.requestContext.authorizer as Record<string, unknown> });
     expect(response.status).toBe(403);
     expect(response.headers['WWW-Authenticate']).toContain('insufficient_scope');
     expect((await usageItem(reader.id))?.total_requests).toBe(1);

@@ -43,7 +43,7 @@ describe('log lines', () => {
     const team = await newTeam();
     captured.clear();
     // Act
-    const response = await call('create', { key: team.key, body: { name: 'Logged', type: 'sk', environment: 'live', team_id: team.teamId, scopes: ['enc.tiles:read'] } });
+    const response = await call('generate-api-key', { key: team.key, body: { name: 'Logged', type: 'sk', environment: 'live', team_id: team.teamId, scopes: ['enc.tiles:read'] } });
     // Assess
     expect(response.status).toBe(201);
     const answered = lines().filter((line) => line.message === 'request answered');
@@ -54,7 +54,7 @@ describe('log lines', () => {
       service: 'api-key-service',
       correlation_id: response.body.meta.request_id,
       function_request_id: response.body.meta.request_id,
-      function_name: 'api-key-service-create',
+      function_name: 'api-key-service-generate-api-key',
       route: 'generate-api-key',
       status: 201,
     });
@@ -197,9 +197,9 @@ describe('EMF metrics', () => {
     const limited = await createKey(team, { scopes: ['keys.manage'], rate_limit: 2 });
     captured.clear();
     // Act
-    const first = await call('list', { key: limited.key, query: { team_id: team.teamId } });
-    await call('list', { key: limited.key, query: { team_id: team.teamId, limit: 'x' } });
-    const third = await call('list', { key: limited.key, query: { team_id: team.teamId } });
+    const first = await call('list-api-keys', { key: limited.key, query: { team_id: team.teamId } });
+    await call('list-api-keys', { key: limited.key, query: { team_id: team.teamId, limit: 'x' } });
+    const third = await call('list-api-keys', { key: limited.key, query: { team_id: team.teamId } });
     // Assess
     expect([first.status, third.status]).toEqual([200, 429]);
     expect(metricDocs('ManagementCalls').map((doc) => [doc.doc.route, doc.doc.status_class, doc.value])).toEqual([
@@ -260,7 +260,7 @@ describe('EMF metrics of the asynchronous parts', () => {
       const lateness: number[] = [];
       for (const lateBy of [1_000, 300_000]) {
         const created = await createKey(team, { name: `Late by ${lateBy} ms` });
-        const regenerated = await call('regenerate', { key: team.key, body: { key_id: created.id, grace_period_days: 1 } });
+        const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, grace_period_days: 1 } });
         clock.set(Date.parse(regenerated.body.key_info.transition_ends_at) + lateBy);
         captured.clear();
         // Act

@@ -170,7 +170,7 @@ describe('expire handler: no-ops', () => {
   it('does nothing for a deleted key', async () => {
     // Prepare
     const t = await keyInTransition();
-    expectStatus(await call('delete', { key: t.team.key, body: { key_id: t.keyId, confirm_deletion: true } }), 200);
+    expectStatus(await call('delete-api-key', { key: t.team.key, body: { key_id: t.keyId, confirm_deletion: true } }), 200);
     passTheEnd(t);
     const before = await storedKeyState(t.keyId);
 
@@ -187,7 +187,7 @@ describe('expire handler: no-ops', () => {
     // Prepare
     const t = await keyInTransition();
     passTheEnd(t);
-    const again = await call('regenerate', { key: t.team.key, body: { key_id: t.keyId, grace_period_days: 1 } });
+    const again = await call('regenerate-api-key', { key: t.team.key, body: { key_id: t.keyId, grace_period_days: 1 } });
     expectStatus(again, 200);
     const before = await storedKeyState(t.keyId);
 
@@ -256,7 +256,7 @@ describe('expire handler: no-ops', () => {
     // Prepare
     const team = await newTeam();
     const created = await createKey(team);
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: created.id, revoke_immediately: true } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, revoke_immediately: true } }), 200);
     const before = await storedKeyState(created.id);
 
     // Act
@@ -305,7 +305,7 @@ describe('expire handler: races', () => {
     const t = await keyInTransition();
     passTheEnd(t);
     const db = racingClient(async () => {
-      expectStatus(await call('delete', { key: t.team.key, body: { key_id: t.keyId, confirm_deletion: true } }), 200);
+      expectStatus(await call('delete-api-key', { key: t.team.key, body: { key_id: t.keyId, confirm_deletion: true } }), 200);
     });
 
     // Act
@@ -325,7 +325,7 @@ describe('expire handler: races', () => {
     passTheEnd(t);
     let third = '';
     const db = racingClient(async () => {
-      const response = await call('regenerate', { key: t.team.key, body: { key_id: t.keyId, grace_period_days: 1 } });
+      const response = await call('regenerate-api-key', { key: t.team.key, body: { key_id: t.keyId, grace_period_days: 1 } });
       expectStatus(response, 200);
       third = response.body.new_key;
     });
@@ -367,7 +367,7 @@ describe('expire handler: races', () => {
     // Act
     const [expiry, regenerate] = await Promise.all([
       invoke({ key_id: t.keyId, generation: t.generation }),
-      call('regenerate', { key: t.team.key, body: { key_id: t.keyId, grace_period_days: 1 } }),
+      call('regenerate-api-key', { key: t.team.key, body: { key_id: t.keyId, grace_period_days: 1 } }),
     ]);
 
     // Assess
@@ -392,7 +392,7 @@ describe('expire handler: races', () => {
     // Act
     const [expiry, deletion] = await Promise.all([
       invoke({ key_id: t.keyId, generation: t.generation }),
-      call('delete', { key: t.team.key, body: { key_id: t.keyId, confirm_deletion: true } }),
+      call('delete-api-key', { key: t.team.key, body: { key_id: t.keyId, confirm_deletion: true } }),
     ]);
 
     // Assess

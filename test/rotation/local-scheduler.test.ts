@@ -118,7 +118,7 @@ describe('local scheduler: end to end', () => {
     const key = await rotatedKey(2);
 
     // Act
-    expectStatus(await call('delete', { key: key.team.key, body: { key_id: key.keyId, confirm_deletion: true } }), 200);
+    expectStatus(await call('delete-api-key', { key: key.team.key, body: { key_id: key.keyId, confirm_deletion: true } }), 200);
     await scheduler.tick(3 * MS_PER_DAY);
 
     // Assess
@@ -135,7 +135,7 @@ describe('local scheduler: end to end', () => {
     ownKeys.add(created.id);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: created.id, revoke_immediately: true } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, revoke_immediately: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -152,7 +152,7 @@ describe('local scheduler: end to end', () => {
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: created.id } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id } });
 
     // Assess
     expect(response.status).toBe(503);

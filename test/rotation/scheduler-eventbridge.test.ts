@@ -242,7 +242,7 @@ describe('EventBridge adapter behind the endpoints', () => {
     const target = await createKey(team);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 7 } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_period_days: 7 } });
 
     // Assess
     expectStatus(response, 200);
@@ -270,7 +270,7 @@ describe('EventBridge adapter behind the endpoints', () => {
     const auditBefore = await auditRecordsOf(target.id);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 3 } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_period_days: 3 } });
 
     // Assess
     expect(response.status).toBe(503);
@@ -298,7 +298,7 @@ describe('EventBridge adapter behind the endpoints', () => {
     const target = await createKey(team);
 
     // Act
-    const response = await call('regenerate', { key: team.key, body: { key_id: target.id, revoke_immediately: true } });
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, revoke_immediately: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -309,11 +309,11 @@ describe('EventBridge adapter behind the endpoints', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 2 } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_period_days: 2 } }), 200);
     scheduler.resetHistory();
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -326,13 +326,13 @@ describe('EventBridge adapter behind the endpoints', () => {
     // Prepare
     const team = await newTeam();
     const target = await createKey(team);
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: target.id, grace_period_days: 2 } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_period_days: 2 } });
     expectStatus(regenerated, 200);
     scheduler.on(DeleteScheduleCommand).rejects(schedulerError(InternalServerException, 'Scheduler is down'));
     captured.clear();
 
     // Act
-    const response = await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(response, 200);
@@ -350,13 +350,13 @@ describe('EventBridge adapter behind the endpoints', () => {
     const team = await newTeam();
     const plain = await createKey(team);
     const rotated = await createKey(team);
-    expectStatus(await call('regenerate', { key: team.key, body: { key_id: rotated.id, grace_period_days: 1 } }), 200);
+    expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: rotated.id, grace_period_days: 1 } }), 200);
     clock.advance(MS_PER_DAY + 1000);
     scheduler.resetHistory();
 
     // Act
-    const first = await call('delete', { key: team.key, body: { key_id: plain.id, confirm_deletion: true } });
-    const second = await call('delete', { key: team.key, body: { key_id: rotated.id, confirm_deletion: true } });
+    const first = await call('delete-api-key', { key: team.key, body: { key_id: plain.id, confirm_deletion: true } });
+    const second = await call('delete-api-key', { key: team.key, body: { key_id: rotated.id, confirm_deletion: true } });
 
     // Assess
     expectStatus(first, 200);

@@ -8,38 +8,27 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import fixture from '../fixtures/apigw-rest-event.json';
 import { recordIssuedValue } from './issued-values';
 import { expectDocumentedResponse } from './openapi-responses';
-import { makeHandler as makeGenerateHandler } from '../../lambda/routes/generate-api-key/handler';
-import { makeHandler as makeRegenerateHandler } from '../../lambda/routes/regenerate-api-key/handler';
-import { makeHandler as makeDeleteHandler } from '../../lambda/routes/delete-api-key/handler';
-import { makeHandler as makeListHandler } from '../../lambda/routes/list-api-keys/handler';
-import { makeHandler as makeGetHandler } from '../../lambda/routes/get-api-key/handler';
-import { makeHandler as makeUpdateHandler } from '../../lambda/routes/update-api-key/handler';
-import { makeHandler as makeUsageHandler } from '../../lambda/routes/get-api-key-usage/handler';
-import { makeHandler as makeAuditHandler } from '../../lambda/routes/list-audit-events/handler';
-import { ROUTES, type RouteDefinition } from '../../lambda/contract/routes';
+import type { RouteDefinition } from '../../lambda/contract/routes';
+import type { Services } from '../../lambda/composition/services';
+import { ROUTES, functionEntry, type ManagerRouteName } from '../../lambda/routes';
 import { testServices } from './services';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../../lambda/handlers/bootstrap-team-key';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/** The management handlers by the tests' short names, made with the tests' services; paths and methods come from ROUTES. */
-const MAKERS = {
-  create: ['generate-api-key', makeGenerateHandler],
-  regenerate: ['regenerate-api-key', makeRegenerateHandler],
-  delete: ['delete-api-key', makeDeleteHandler],
-  list: ['list-api-keys', makeListHandler],
-  get: ['get-api-key', makeGetHandler],
-  update: ['update-api-key', makeUpdateHandler],
-  usage: ['get-api-key-usage', makeUsageHandler],
-  audit: ['list-audit-events', makeAuditHandler],
-} as const;
-export type Endpoint = keyof typeof MAKERS;
+/** A management route, by its name (the registry's). */
+export type Endpoint = ManagerRouteName;
 
+/** Every management route of the registry, its handler made with the tests' services. */
 export const ENDPOINTS = Object.fromEntries(
-  Object.entries(MAKERS).map(([name, [handlerName, make]]) => {
-    const route = ROUTES.find((candidate) => candidate.handler === handlerName) as RouteDefinition;
-    return [name, { ...route, handler: make(testServices) as unknown as Handler }];
-  }),
+  (ROUTES as readonly RouteDefinition[])
+    .filter((route) => route.management)
+    .map((route) => {
+      // The route's own handler file, found by the registry's name (jest's require transforms it).
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { makeHandler } = require(functionEntry(route.name)) as { makeHandler: (services: () => Services) => unknown };
+      return [route.name, { ...route, handler: makeHandler(testServices) as Handler }];
+    }),
 ) as Record<Endpoint, RouteDefinition & { handler: Handler }>;
 
 export interface CallOptions {
@@ -162,7 +151,7 @@ export async function createKey(
   team: Pick<TestTeam, 'key' | 'teamId'>,
   overrides: Record<string, unknown> = {},
 ): Promise<{ id: string; key: string; data: Record<string, unknown> }> {
-  const response = await call('create', {
+  const response = await call('generate-api-key', {
     key: team.key,
     body: { name: 'Test key', type: 'sk', environment: 'live', team_id: team.teamId, ...overrides },
   });

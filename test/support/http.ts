@@ -7,7 +7,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createLocalServer, type LocalServerOptions } from '../../local/server';
 import { recordIssuedValue } from './issued-values';
 import { expectDocumentedResponse } from './openapi-responses';
-import { ROUTES } from '../../lambda/contract/routes';
+import { ROUTES } from '../../lambda/routes';
 
 export interface RequestOptions {
   /** JSON-serialised as the body (with `Content-Type: application/json` unless given). */

@@ -85,7 +85,7 @@ export async function keyInTransition(
 ): Promise<KeyInTransition> {
   const team = options.team ?? (await newTeam());
   const created = await createKey(team, { name: options.name ?? 'Rotating key', ...(options.scopes ? { scopes: options.scopes } : {}) });
-  const response = await call('regenerate', { key: team.key, body: { key_id: created.id, grace_period_days: options.graceDays ?? 1 } });
+  const response = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, grace_period_days: options.graceDays ?? 1 } });
   expectStatus(response, 200);
   return {
     team,

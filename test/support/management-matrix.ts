@@ -160,7 +160,7 @@ export function runCommonManagementTests(route: ManagementRoute): void {
       // Prepare
       const team = await newTeam();
       const target = await createKey(team);
-      expectStatus(await call('delete', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
+      expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
       const before = await storedKeyState(target.id);
       const auditBefore = await auditRecordsOf(target.id);
 
@@ -197,7 +197,7 @@ export function runCommonManagementTests(route: ManagementRoute): void {
       const team = await newTeam();
       const gone = await createKey(team, { scopes: MANAGER_SCOPES });
       const target = await createKey(team);
-      const revoke = how === 'deleted' ? 'delete' : 'regenerate';
+      const revoke = how === 'deleted' ? 'delete-api-key' : 'regenerate-api-key';
       expectStatus(await call(revoke, { key: team.key, body: { ...revocation, key_id: gone.id } }), 200);
       const before = await storedKeyState(target.id);
 

@@ -95,10 +95,10 @@ describe('Lambda REQUEST authorizer', () => {
 
     it('a deleted, expired or revoked key → Unauthorized (401)', async () => {
       const deleted = await createKey(team);
-      expectStatus(await call('delete', { key: team.key, body: { key_id: deleted.id, confirm_deletion: true } }), 200);
+      expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: deleted.id, confirm_deletion: true } }), 200);
       const expiring = await createKey(team, { expires_at: new Date(Date.now() + 60_000).toISOString() });
       const rotated = await createKey(team);
-      expectStatus(await call('regenerate', { key: team.key, body: { key_id: rotated.id, revoke_immediately: true } }), 200);
+      expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: rotated.id, revoke_immediately: true } }), 200);
       const clock = installManualClock();
       clock.advance(61_000);
       for (const value of [deleted.key, expiring.key, rotated.key]) {

@@ -91,7 +91,7 @@ describe('cost of a verification (DynamoDB requests, counted on the client)', ()
       {} as never,
     );
     counter.reset();
-    const response = await call('delete', {
+    const response = await call('delete-api-key', {
       key: caller.key,
       body: { key_id: UNKNOWN_KEY_ID, confirm_deletion: true },
       authorizerContext: authorized.context ?? undefined,
@@ -104,7 +104,7 @@ describe('cost of a verification (DynamoDB requests, counted on the client)', ()
   it('management endpoint naming a key: authentication and the target in one BatchGetItem, metering one UpdateItem, nothing else for an unknown key', async () => {
     const caller = await createKey(team, { scopes: MANAGER_SCOPES });
     counter.reset();
-    const response = await call('delete', { key: caller.key, body: { key_id: UNKNOWN_KEY_ID, confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: caller.key, body: { key_id: UNKNOWN_KEY_ID, confirm_deletion: true } });
     expect(response.status).toBe(404);
     expect(commands()).toEqual(['BatchGetItemCommand×1', 'UpdateItemCommand×1']);
   });
@@ -112,7 +112,7 @@ describe('cost of a verification (DynamoDB requests, counted on the client)', ()
   it('management endpoint naming no well-formed key: authentication is one GetItem, metering one UpdateItem, then the 400', async () => {
     const caller = await createKey(team, { scopes: MANAGER_SCOPES });
     counter.reset();
-    const response = await call('delete', { key: caller.key, body: { key_id: 'not-a-key-id', confirm_deletion: true } });
+    const response = await call('delete-api-key', { key: caller.key, body: { key_id: 'not-a-key-id', confirm_deletion: true } });
     expect(response.status).toBe(400);
     expect(commands()).toEqual(['GetItemCommand×1', 'UpdateItemCommand×1']);
   });

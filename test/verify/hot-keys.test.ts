@@ -145,7 +145,7 @@ describe('hot keys: leased capacity across handler instances', () => {
     expect(before).toEqual(['VALID', 'VALID', 'RATE_LIMITED']);
 
     // Act
-    expectStatus(await call('update', { key: team.key, body: { key_id: key.id, rate_limit: 5 } }), 200);
+    expectStatus(await call('update-api-key', { key: team.key, body: { key_id: key.id, rate_limit: 5 } }), 200);
     const after = [];
     for (let i = 0; i < 4; i++) {
       const response = await callVerify({ key: key.key }, { handler: instance.handler });
@@ -174,7 +174,7 @@ describe('hot keys: leased capacity across handler instances', () => {
     expect(taken).toBeGreaterThan(admitted);
 
     // Act
-    expectStatus(await call('update', { key: team.key, body: { key_id: key.id, rate_limit: 10 } }), 200);
+    expectStatus(await call('update-api-key', { key: team.key, body: { key_id: key.id, rate_limit: 10 } }), 200);
     const response = await callVerify({ key: key.key }, { handler: instances[0]!.handler, sourceIp: '10.9.9.9' });
 
     // Assess

@@ -72,7 +72,7 @@ describe('per-key rate limit', () => {
       installManualClock(nextHourStart() + 20 * 60_000);
       // Act: deletes of a key that does not exist (404 once admitted; nothing else is written).
       const results = await runConcurrently(150, 50, () =>
-        call('delete', { key: caller.key, body: { key_id: UNKNOWN_KEY_ID, confirm_deletion: true } }),
+        call('delete-api-key', { key: caller.key, body: { key_id: UNKNOWN_KEY_ID, confirm_deletion: true } }),
       );
       // Assess
       const statuses = results.map((r) => r.status);
@@ -149,7 +149,7 @@ describe('per-key rate limit', () => {
 
   it('the two values of a key in transition share one limit', async () => {
     const created = await createKey(team, { rate_limit: 3 });
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: created.id } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id } });
     expectStatus(regenerated, 200);
     installManualClock();
     const codes = [];

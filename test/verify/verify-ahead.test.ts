@@ -101,7 +101,7 @@ describe('verify: the write sent with the read for a value seen valid', () => {
     ['given other scopes (the request asks for none, still valid)', { scopes: ['enc.tiles:read'] }, 'VALID'],
   ])('a key %s since: the read decides, the early write is taken back', async (_label, change, code) => {
     const { before, answer, events, after } = await afterChange(async (created) => {
-      expectStatus(await call('update', { key: team.key, body: { key_id: created.id, ...change } }), 200);
+      expectStatus(await call('update-api-key', { key: team.key, body: { key_id: created.id, ...change } }), 200);
     });
     expect(answer.body.code).toBe(code);
     if (code === 'VALID') {
@@ -117,7 +117,7 @@ describe('verify: the write sent with the read for a value seen valid', () => {
 
   it('a key deleted since: NOT_FOUND, and nothing recorded', async () => {
     const { before, answer, after } = await afterChange(async (created) => {
-      expectStatus(await call('delete', { key: team.key, body: { key_id: created.id, confirm_deletion: true } }), 200);
+      expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: created.id, confirm_deletion: true } }), 200);
     });
     expect(answer.body.code).toBe('NOT_FOUND');
     expect(after).toEqual(before);
@@ -126,7 +126,7 @@ describe('verify: the write sent with the read for a value seen valid', () => {
   it('a rate limit lowered since: answered under the new limit, the use counted once and no slot taken', async () => {
     const { before, answer, after } = await afterChange(
       async (key) => {
-        expectStatus(await call('update', { key: team.key, body: { key_id: key.id, rate_limit: 1 } }), 200);
+        expectStatus(await call('update-api-key', { key: team.key, body: { key_id: key.id, rate_limit: 1 } }), 200);
       },
       { rate_limit: 50 },
     );
@@ -141,7 +141,7 @@ describe('verify: the write sent with the read for a value seen valid', () => {
 
   it('an old value after a roll: counted once, in its transition counter', async () => {
     const { before, answer, after } = await afterChange(async (created) => {
-      expectStatus(await call('regenerate', { key: team.key, body: { key_id: created.id, grace_period_days: 1 } }), 200);
+      expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, grace_period_days: 1 } }), 200);
     });
     expect(answer.body.code).toBe('VALID');
     expect(after.total_requests).toBe(Number(before.total_requests) + 1);
@@ -253,7 +253,7 @@ describe('verify: the write sent with the read for a value seen valid', () => {
       const sourceIp = randomSourceIp();
       expect((await authorize(created.key, sourceIp)).result).toBeDefined();
       const before = await usageOf(created.id);
-      expectStatus(await call('update', { key: team.key, body: { key_id: created.id, is_active: false } }), 200);
+      expectStatus(await call('update-api-key', { key: team.key, body: { key_id: created.id, is_active: false } }), 200);
       timeline.events.length = 0;
       const answer = await authorize(created.key, sourceIp);
       expect(answer.thrown).toBe('Unauthorized');

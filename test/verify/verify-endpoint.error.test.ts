@@ -61,7 +61,7 @@ describe('POST /functions/v1/verify-api-key — keys that do not verify', () => 
     it('a deleted key → NOT_FOUND, and its usage no longer grows', async () => {
       const created = await createKey(team);
       await callVerify({ key: created.key });
-      const deleted = await call('delete', { key: team.key, body: { key_id: created.id, confirm_deletion: true } });
+      const deleted = await call('delete-api-key', { key: team.key, body: { key_id: created.id, confirm_deletion: true } });
       expectStatus(deleted, 200);
       await expectInvalid({ key: created.key }, 'NOT_FOUND');
       expect((await usageItem(created.id))?.total_requests).toBe(1);
@@ -69,7 +69,7 @@ describe('POST /functions/v1/verify-api-key — keys that do not verify', () => 
 
     it('the old value of a regeneration with revoke_immediately → NOT_FOUND', async () => {
       const created = await createKey(team);
-      const regenerated = await call('regenerate', { key: team.key, body: { key_id: created.id, revoke_immediately: true } });
+      const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, revoke_immediately: true } });
       expectStatus(regenerated, 200);
       await expectInvalid({ key: created.key }, 'NOT_FOUND');
     });
@@ -77,7 +77,7 @@ describe('POST /functions/v1/verify-api-key — keys that do not verify', () => 
 
   it('REVOKED: the old value once its transition has ended, whether or not clean-up ran', async () => {
     const created = await createKey(team);
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: created.id, grace_period_days: 1 } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, grace_period_days: 1 } });
     expectStatus(regenerated, 200);
     const clock = installManualClock();
     expect((await callVerify({ key: created.key })).body.code).toBe('VALID');

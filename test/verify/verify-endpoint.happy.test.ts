@@ -70,7 +70,7 @@ describe('POST /functions/v1/verify-api-key — valid keys', () => {
   it('a key in transition: both values verify, each counted apart, sharing one rate limit', async () => {
     // Prepare
     const created = await createKey(team, { rate_limit: 4 });
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: created.id, grace_period_days: 7 } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, grace_period_days: 7 } });
     expectStatus(regenerated, 200);
     const oldValue = created.key;
     const newValue = regenerated.body.new_key as string;
@@ -134,7 +134,7 @@ describe('POST /functions/v1/verify-api-key — valid keys', () => {
     const boot = await callVerify({ key: team.key, scope: 'keys.manage' });
     expect(boot.body.code).toBe('VALID');
     const created = await createKey(team);
-    const regenerated = await call('regenerate', { key: team.key, body: { key_id: created.id, revoke_immediately: true } });
+    const regenerated = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, revoke_immediately: true } });
     expectStatus(regenerated, 200);
     const response = await callVerify({ key: regenerated.body.new_key });
     expect(response.body).toMatchObject({ valid: true, code: 'VALID', key: { id: created.id } });

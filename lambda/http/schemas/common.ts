@@ -40,3 +40,24 @@ export function text(max: number) {
 export function then<In extends z.core.SomeType, Out>(schema: In, transform: (value: z.output<In>) => Out) {
   return z.pipe(schema, z.transform(transform));
 }
+
+/* Query parameters: query values are strings, so numbers are written as digits. */
+
+/** A whole number written in digits, within [min, max]; `fallback` when absent. */
+export function countParameter(min: number, max: number, fallback: number) {
+  const words = `must be a whole number from ${min} to ${max}`;
+  return then(
+    z.optional(
+      z.pipe(
+        then(z.string({ error: 'must be a number' }).check(z.regex(/^[0-9]{1,6}$/, words)), Number),
+        z.int().check(z.minimum(min, words), z.maximum(max, words)),
+      ),
+    ),
+    (value) => value ?? fallback,
+  );
+}
+
+/** An opaque cursor from a previous page. */
+export const cursorParameter = z.optional(
+  z.string({ error: 'must be a cursor' }).check(z.minLength(1, 'must be a cursor'), z.maxLength(2048, 'must be a cursor')),
+);

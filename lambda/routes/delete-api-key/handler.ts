@@ -4,11 +4,13 @@ import { preconditionOf } from '../../http/preconditions';
 import { jsonResponse } from '../../contract/response';
 import { CONFIRMATION_FIELD, deleteKeyRequestSchema } from './schema';
 import { deleteKey } from '../../use-cases/delete-key';
+import { route } from './route';
 import type { Services } from '../../composition/services';
 import { schedulingEnvironmentServices } from '../../composition/scheduling-services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(
+    route,
     services,
     () => deleteKeyRequestSchema,
     async (event, deps) => jsonResponse(200, await deleteKey(deps, event.caller, event.input, event.meta, preconditionOf(event)), event.meta.requestId),

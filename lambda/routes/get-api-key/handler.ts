@@ -1,12 +1,14 @@
 /** GET /functions/v1/get-api-key?key_id= — one key of the caller's team (never its value or hash). */
 import { dataResponse, managementHandler } from '../../http/management-handler';
 import { ETAG_HEADER } from '../../http/preconditions';
-import { getKeyRequestSchema } from '../list-api-keys/schema';
+import { getKeyRequestSchema } from './schema';
 import { getKey } from '../../use-cases/read-keys';
+import { route } from './route';
 import { environmentServices, type Services } from '../../composition/services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(
+    route,
     services,
     () => getKeyRequestSchema,
     async (event, deps) => {
@@ -14,7 +16,6 @@ export const makeHandler = (services: () => Services) =>
       // The key's revision, for an If-Match on its next change (http/preconditions.ts).
       return dataResponse(200, resource, event, deps, {}, { [ETAG_HEADER]: entityTag });
     },
-    { input: 'query' },
   );
 
 export const handler = makeHandler(environmentServices);

@@ -2,8 +2,9 @@
 import { readRoute } from '../../http/management-handler';
 import { listKeysRequestSchema } from './schema';
 import { listKeys } from '../../use-cases/read-keys';
+import { route } from './route';
 import { environmentServices, type Services } from '../../composition/services';
 
-export const makeHandler = (services: () => Services) => readRoute(services, listKeysRequestSchema, listKeys, { paged: true });
+export const makeHandler = (services: () => Services) => readRoute(route, services, listKeysRequestSchema, listKeys, { paged: true });
 
 export const handler = makeHandler(environmentServices);

@@ -1,9 +1,10 @@
 /** GET /functions/v1/list-audit-events?key_id= | ?team_id= [&limit=&cursor=] — the audit trail, newest first. */
 import { readRoute } from '../../http/management-handler';
-import { auditEventsRequestSchema } from '../list-api-keys/schema';
+import { auditEventsRequestSchema } from './schema';
 import { listAuditEvents } from '../../use-cases/audit-trail';
+import { route } from './route';
 import { environmentServices, type Services } from '../../composition/services';
 
-export const makeHandler = (services: () => Services) => readRoute(services, auditEventsRequestSchema, listAuditEvents, { paged: true });
+export const makeHandler = (services: () => Services) => readRoute(route, services, auditEventsRequestSchema, listAuditEvents, { paged: true });
 
 export const handler = makeHandler(environmentServices);

@@ -5,15 +5,17 @@ import { managementHandler } from '../../http/management-handler';
 import { preconditionOf } from '../../http/preconditions';
 import { regenerateKeyRequestSchema } from './schema';
 import { regenerateKey } from '../../use-cases/regenerate-key';
+import { route } from './route';
 import type { Services } from '../../composition/services';
 import { schedulingEnvironmentServices } from '../../composition/scheduling-services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(
+    route,
     services,
     () => regenerateKeyRequestSchema,
     async (event, deps) => {
-      const claim = idempotencyClaimOf(event, event.caller, 'regenerate-api-key');
+      const claim = idempotencyClaimOf(event, event.caller, route.name);
       return underIdempotency(deps, claim, event.meta.requestId, async () => {
         const idempotent = claim && { claim, status: 200, bodyOf: <T>(body: T) => body };
         const result = await regenerateKey(deps, event.caller, event.input, event.meta, idempotent, preconditionOf(event));

@@ -3,10 +3,12 @@ import { dataResponse, managementHandler } from '../../http/management-handler';
 import { ETAG_HEADER, preconditionOf } from '../../http/preconditions';
 import { READ_ONLY_KEY_FIELDS, updateKeyRequestSchema } from './schema';
 import { updateKey } from '../../use-cases/update-key';
+import { route } from './route';
 import { environmentServices, type Services } from '../../composition/services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(
+    route,
     services,
     (deps) => updateKeyRequestSchema(() => deps.clock.now()),
     async (event, deps) => {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { keyIdSchema } from '../../http/schemas/common';
-import { keyFieldSchemas } from '../generate-api-key/schema';
+import { keyFieldSchemas } from '../../http/schemas/key-fields';
 
 /**
  * An update: the key and at least one field to change, each validated as a

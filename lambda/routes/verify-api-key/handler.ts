@@ -25,14 +25,41 @@ import { jsonResponse } from '../../contract/response';
 import { verifyWithGuessLimit } from '../../verification/guess-limiter';
 import { environmentServices, type Services } from '../../composition/services';
 import { preflight, varyOnOrigin } from '../../http/cors';
-import { verifyKeyRequestSchema, type VerifyKeyRequest } from './schema';
-import { verifyResponseBody, verifyResponseHeaders } from '../../http/verify-response';
+import { verifyKeyRequestSchema, type VerifyKeyRequest, type VerifyKeyResponse } from './schema';
+import type { VerifyResult } from '../../verification/verify';
+import { rateLimitHeaders } from '../../domain/rate-window';
 import { apiRoute, observedApi } from '../../platform/observed';
 import { signals } from '../../platform/observability';
 
 /** The verify event; `verificationCode` is what the request was counted as (set once the verdict is known). */
 type VerifyEvent = ManagementEvent<VerifyKeyRequest> & { verificationCode?: string };
 type AnyEvent = ManagementEvent<unknown>;
+
+/** The answer's body: `valid`, `code`, the key's public facts, the rate-limit state. Never the value. */
+function verifyResponseBody(result: VerifyResult): VerifyKeyResponse {
+  const body: VerifyKeyResponse = { valid: result.valid, code: result.code };
+  if (result.valid) {
+    const { id, team_id, type, environment, scopes } = result.key;
+    body.key = { id, team_id, type, environment, scopes };
+  }
+  if ('ratelimit' in result) {
+    const { limit, remaining, reset } = result.ratelimit;
+    body.ratelimit = { limit, remaining, reset };
+  }
+  return body;
+}
+
+/** The answer's headers: `Retry-After`, the per-key CORS answer, the key's RateLimit headers. */
+function verifyResponseHeaders(result: VerifyResult, now: Date): Record<string, string> {
+  // A use counted against the key's limit: its RateLimit headers, as on the management routes.
+  const headers: Record<string, string> = 'ratelimit' in result ? rateLimitHeaders(result.ratelimit, now) : {};
+  if (result.code === 'RATE_LIMITED') headers['Retry-After'] = String(result.ratelimit.retryAfterSeconds ?? 1);
+  if (result.allowedOrigin !== undefined) {
+    headers['Access-Control-Allow-Origin'] = result.allowedOrigin;
+    headers['Access-Control-Expose-Headers'] = 'Retry-After, X-Request-Id, RateLimit, RateLimit-Policy';
+  }
+  return headers;
+}
 
 async function verifyApiKey(services: Services, event: VerifyEvent): Promise<APIGatewayProxyResult> {
   const outcome = await verifyWithGuessLimit(services, {

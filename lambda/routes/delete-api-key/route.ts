@@ -1,0 +1,15 @@
+/** The declaration of DELETE /functions/v1/delete-api-key: dependency-free, read by the CDK app at synth. */
+import { defineRoute } from '../../contract/routes';
+import { MANAGEMENT_SETTINGS } from '../../contract/env-names';
+import { AUTHENTICATED, TARGET_KEY } from '../../contract/store-operations';
+
+export const route = defineRoute({
+  name: 'delete-api-key',
+  method: 'DELETE',
+  caller: 'manager',
+  input: 'body',
+  schedules: 'delete',
+  summary: 'revokes every value of a key and keeps a tombstone',
+  operations: [...AUTHENTICATED, ...TARGET_KEY, 'listTeamKeys', 'tombstoneKey'],
+  settings: MANAGEMENT_SETTINGS,
+});

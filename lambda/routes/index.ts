@@ -1,0 +1,72 @@
+/**
+ * The one list of routes. The CDK app (its functions, construct ids,
+ * grants and API methods), the local server, the OpenAPI document and the
+ * tests all derive from ROUTES; adding a route is its folder
+ * (`<route>/route.ts`, `schema.ts`, `handler.ts`, `openapi.ts`) and one line
+ * here. Dependency-free (each `route.ts` imports only the contract), so the
+ * CDK app reads it at synth. Nothing under lambda/ but the entry points
+ * imports it: a handler hands its own declaration to the shared middleware.
+ */
+import path from 'node:path';
+import type { RouteDefinition } from '../contract/routes';
+import { HANDLER_OPERATIONS, requestsOf, type StoreOperation, type TableRequest } from '../contract/store-operations';
+import { route as deleteApiKey } from './delete-api-key/route';
+import { route as generateApiKey } from './generate-api-key/route';
+import { route as getApiKey } from './get-api-key/route';
+import { route as getApiKeyUsage } from './get-api-key-usage/route';
+import { route as listApiKeys } from './list-api-keys/route';
+import { route as listAuditEvents } from './list-audit-events/route';
+import { route as regenerateApiKey } from './regenerate-api-key/route';
+import { route as updateApiKey } from './update-api-key/route';
+import { route as verifyApiKey } from './verify-api-key/route';
+
+/** Every route, in the order the API reference lists them. */
+export const ROUTES = [
+  generateApiKey,
+  regenerateApiKey,
+  deleteApiKey,
+  listApiKeys,
+  getApiKey,
+  updateApiKey,
+  getApiKeyUsage,
+  listAuditEvents,
+  verifyApiKey,
+] as const satisfies readonly RouteDefinition[];
+
+export type Route = (typeof ROUTES)[number];
+export type RouteName = Route['name'];
+/** The routes a manager key calls. */
+export type ManagerRouteName = Extract<Route, { caller: 'manager' }>['name'];
+
+/** The functions that are not routes: each is `lambda/handlers/<name>.ts`. */
+export const HANDLER_FUNCTIONS = ['authorizer', 'management-authorizer', 'expire-old-value', 'archive-audit'] as const;
+export type FunctionName = RouteName | (typeof HANDLER_FUNCTIONS)[number];
+/** Every Lambda function of the service, routes first. */
+export const FUNCTION_NAMES: readonly FunctionName[] = [...ROUTES.map((route) => route.name), ...HANDLER_FUNCTIONS];
+
+/** The folder of the route folders. */
+export const ROUTES_DIR = __dirname;
+/** The folder of the other functions' entry files. */
+export const HANDLERS_DIR = path.resolve(__dirname, '..', 'handlers');
+
+/** A route by name, or undefined for a function that is not a route. */
+export function routeNamed(name: string): Route | undefined {
+  return ROUTES.find((route) => route.name === name);
+}
+
+/** Entry file of a function: `lambda/routes/<route>/handler.ts` for a route, `lambda/handlers/<name>.ts` otherwise. */
+export function functionEntry(name: string): string {
+  return routeNamed(name) ? path.join(ROUTES_DIR, name, 'handler.ts') : path.join(HANDLERS_DIR, `${name}.ts`);
+}
+
+/** The functions that run storage operations, and which. */
+export type FunctionWithStore = RouteName | keyof typeof HANDLER_OPERATIONS;
+export const FUNCTION_OPERATIONS = {
+  ...(Object.fromEntries(ROUTES.map((route) => [route.name, route.operations])) as Record<RouteName, readonly StoreOperation[]>),
+  ...HANDLER_OPERATIONS,
+} satisfies Record<FunctionWithStore, readonly StoreOperation[]>;
+
+/** Every request any function sends to a table: what its throttle alarm watches. */
+export function requestsOfAllFunctions(table: 'key' | 'audit'): TableRequest[] {
+  return requestsOf(Object.values(FUNCTION_OPERATIONS).flat(), table);
+}

@@ -1,0 +1,19 @@
+/** The reference of update-api-key: its response schema and its OpenAPI operation (read by api/openapi.ts only). */
+import * as z from 'zod';
+import type { ZodOpenApiOperationObject } from 'zod-openapi';
+import { entityTag, ifMatch, json, managementErrors, now, ok, preconditionFailed } from '../../http/openapi-common';
+import { keyResponseSchema } from '../../http/response-schemas';
+import { updateKeyRequestSchema } from './schema';
+
+export const operation: ZodOpenApiOperationObject = {
+  operationId: 'updateKey',
+  summary: 'Change a key\'s settings, disable or enable it',
+  tags: ['Keys'],
+  requestParams: { header: z.object(ifMatch) },
+  requestBody: { required: true, content: json(updateKeyRequestSchema(now)) },
+  responses: {
+    ...ok('200', 'The key after the change', keyResponseSchema, entityTag),
+    ...managementErrors({ '404': true, '409': '`CONFLICT`: the change would leave the team without a manager key, or raced another change' }),
+    '412': preconditionFailed,
+  },
+};

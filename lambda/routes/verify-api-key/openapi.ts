@@ -1,0 +1,41 @@
+/** The reference of verify-api-key: its response schema and its OpenAPI operation (read by api/openapi.ts only). */
+import * as z from 'zod';
+import type { ZodOpenApiOperationObject } from 'zod-openapi';
+import { commonHeaders, error, json, rateLimitHeaders, retryAfter, shared } from '../../http/openapi-common';
+import { count, environment, keyId, keyType } from '../../http/response-schemas';
+import { verifyKeyRequestSchema } from './schema';
+
+export const verifyKeyResponseSchema = z
+  .strictObject({
+    valid: z.boolean(),
+    code: z.enum(['VALID', 'NOT_FOUND', 'EXPIRED', 'REVOKED', 'INACTIVE', 'IP_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'SCOPE_DENIED', 'RATE_LIMITED']),
+    key: z.strictObject({ id: keyId, team_id: z.guid(), type: keyType, environment, scopes: z.array(z.string()) }).optional(),
+    ratelimit: z
+      .strictObject({ limit: count, remaining: count, reset: z.int().meta({ description: 'End of the current hour, epoch seconds' }) })
+      .optional(),
+  })
+  .meta({ id: 'VerifyKeyResponse' });
+
+export const operation: ZodOpenApiOperationObject = {
+  operationId: 'verifyKey',
+  summary: 'Verify a key value',
+  description:
+    'For the platform\'s own services: 200 whether or not the value is valid (`valid`, `code`). The value is in the body, not a header. No Authorization header; a valid value\'s use counts toward its rate limit.',
+  tags: ['Verification'],
+  security: [],
+  requestBody: { required: true, content: json(verifyKeyRequestSchema) },
+  responses: {
+    '200': {
+      description: 'The verdict',
+      headers: z.object({ ...commonHeaders, ...rateLimitHeaders, 'Retry-After': retryAfter['Retry-After'].optional() }),
+      content: json(verifyKeyResponseSchema),
+    },
+    '400': shared['400'],
+    '405': shared['405'],
+    '413': shared['413'],
+    '415': shared['415'],
+    '429': error('`RATE_LIMITED`: too many unknown values from this source in a minute', retryAfter),
+    '500': shared['500'],
+    '503': shared['503'],
+  },
+};

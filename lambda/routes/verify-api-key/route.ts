@@ -1,0 +1,13 @@
+/** The declaration of POST /functions/v1/verify-api-key: dependency-free, read by the CDK app at synth. */
+import { defineRoute } from '../../contract/routes';
+
+export const route = defineRoute({
+  name: 'verify-api-key',
+  method: 'POST',
+  caller: 'public',
+  input: 'body',
+  preflight: true,
+  summary: 'checks a presented key value (OPTIONS: its CORS preflight)',
+  operations: ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess'],
+  settings: ['KEY_TABLE_NAME', 'VERIFY_GUESS_LIMIT_PER_MINUTE'],
+});

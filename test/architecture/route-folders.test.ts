@@ -1,0 +1,70 @@
+/**
+ * A route is one folder (lambda/routes/<route>/) and one line of the
+ * registry (lambda/routes/index.ts): no other production file names it, so a
+ * newcomer changes a route by opening one folder, and adds one the same way.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pascalCaseOf, type RouteDefinition } from '../../lambda/contract/routes';
+import { FUNCTION_OPERATIONS, ROUTES, ROUTES_DIR, functionEntry } from '../../lambda/routes';
+
+const root = path.resolve(__dirname, '..', '..');
+/** The production code: what is deployed or run, not its tests or documents. */
+const PRODUCTION = ['lambda', 'lib', 'local', 'api', 'bin', 'scripts'];
+const CODE = /\.(ts|tsx|mjs|js|json)$/;
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? files(full) : CODE.test(name) ? [full] : [];
+  });
+}
+
+const production = PRODUCTION.flatMap((dir) => files(path.join(root, dir)));
+const routes: readonly RouteDefinition[] = ROUTES;
+
+/** The production files outside `name`'s own folder that write it (or its construct id). */
+function filesNaming(name: string): string[] {
+  const written = new RegExp(`(?<![\\w-])(${name}|${pascalCaseOf(name)})(?![\\w-])`);
+  const ownFolder = path.join(ROUTES_DIR, name) + path.sep;
+  return production
+    .filter((file) => !file.startsWith(ownFolder))
+    .filter((file) => written.test(readFileSync(file, 'utf8')))
+    .map((file) => path.relative(root, file));
+}
+
+describe('route folders', () => {
+  // The registry writes every name once: finding it there shows the search finds a name outside the folder.
+  it.each(routes.map((route) => route.name))('%s is written in no production file outside its folder but the registry', (name) => {
+    expect(filesNaming(name)).toEqual(['lambda/routes/index.ts']);
+  });
+
+  it.each(routes.map((route) => route.name))('%s is one folder of at most 4 production files, named after it', (name) => {
+    const folder = path.join(ROUTES_DIR, name);
+    const inFolder = readdirSync(folder).sort();
+    // The declaration, the handler, and (where it has them) its request schema and its reference.
+    expect(inFolder.filter((file) => !['handler.ts', 'openapi.ts', 'route.ts', 'schema.ts'].includes(file))).toEqual([]);
+    expect(inFolder).toEqual(expect.arrayContaining(['handler.ts', 'route.ts']));
+    expect(functionEntry(name)).toBe(path.join(folder, 'handler.ts'));
+    // Its declaration names it as its folder does, and its path is the prefix and its name.
+    const route = routes.find((candidate) => candidate.name === name)!;
+    expect(route.path).toBe(`/functions/v1/${name}`);
+  });
+
+  it('every route folder is in the registry, and every registry line has its folder', () => {
+    const folders = readdirSync(ROUTES_DIR).filter((name) => statSync(path.join(ROUTES_DIR, name)).isDirectory()).sort();
+    expect(folders).toEqual(routes.map((route) => route.name).sort());
+  });
+
+  it('every route declares its storage operations (the stack grants exactly those)', () => {
+    for (const route of routes) expect(FUNCTION_OPERATIONS[route.name as keyof typeof FUNCTION_OPERATIONS]).toEqual(route.operations);
+  });
+
+  it('a route declaration imports nothing but the contract (the CDK app reads it at synth)', () => {
+    const offenders = routes.flatMap((route) => {
+      const text = readFileSync(path.join(ROUTES_DIR, route.name, 'route.ts'), 'utf8');
+      return [...text.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1]).filter((specifier) => !specifier.startsWith('../../contract/'));
+    });
+    expect(offenders).toEqual([]);
+  });
+});
