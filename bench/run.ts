@@ -282,7 +282,7 @@ async function verifyLatency(
   // A value this process has not read before (a cold process, or the first use of a value in it): the write cannot
   // be predicted, so it follows the read.
   const verifyFirst = async () => {
-    services.keys.seenLookups.clear();
+    services.lookups.seenLookups.clear();
     await verify();
   };
   // The verify service call alone (what the handler calls once its event is parsed): no middy, no body parse, no
@@ -397,7 +397,7 @@ async function authorizerLatency(services: Services, doc: DynamoDBDocumentClient
     if (answer.context?.key_id !== keyId) throw new Error(`the authorizer answered ${JSON.stringify(answer)}`);
   };
   const authorizeFirst = async () => {
-    services.keys.seenLookups.clear();
+    services.lookups.seenLookups.clear();
     await authorize();
   };
   const raw = async () => {

@@ -6,7 +6,12 @@
  * `createServices` with their own clock, client and scheduler.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AuditStore } from '../store/audit-store';
+import { IdempotencyStore } from '../store/idempotency-record';
 import { KeyStore } from '../store/key-store';
+import { SeenLookups } from '../store/seen-lookups';
+import { TeamStore } from '../store/team-store';
+import { ValueLookupStore } from '../store/value-lookup-store';
 import type { RevocationScheduler } from '../domain/revocation-scheduler';
 import { EndedWindows } from '../domain/ended-windows';
 import { UsageStore } from '../store/usage-store';
@@ -49,6 +54,10 @@ export interface Services {
   readonly clock: Clock;
   readonly settings: ServiceSettings;
   readonly keys: KeyStore;
+  readonly lookups: ValueLookupStore;
+  readonly teams: TeamStore;
+  readonly audit: AuditStore;
+  readonly idempotency: IdempotencyStore;
   readonly usage: UsageStore;
   readonly scheduler?: RevocationScheduler;
   readonly observe: Observability;
@@ -72,6 +81,10 @@ export function createServices(deps: ServiceDeps): Services {
     clock: deps.clock,
     settings,
     keys: new KeyStore(tables),
+    lookups: new ValueLookupStore(tables, new SeenLookups()),
+    teams: new TeamStore(tables),
+    audit: new AuditStore(tables),
+    idempotency: new IdempotencyStore(tables),
     usage: new UsageStore(tables, new EndedWindows(), { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
     scheduler: deps.scheduler,
     observe: deps.observe,

@@ -6,9 +6,9 @@
  */
 import * as z from 'zod/mini';
 import { KEY_ID_PATTERN } from '../platform/ids';
+import { EDITABLE_FIELDS } from './editable-fields';
 import {
   AuditEventType,
-  EDITABLE_FIELDS,
   type AuditActor,
   type AuditEvent,
   type KeyCreatedEvent,

@@ -11,6 +11,7 @@ import { AUDIT_TABLE_TTL_DAYS } from '../contract/retention';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { Environment, KeyType } from './key-values';
 import type { KeyConfiguration } from './model';
+import type { EditableField } from './editable-fields';
 
 export const AuditEventType = {
   KEY_CREATED: 'key.created',
@@ -92,9 +93,6 @@ export interface KeyDeletedEvent extends AuditEventBase {
   usage: { total_requests: number; usage_last_30_days: number; last_used_at: string | null };
 }
 
-/** The fields an update may change; their before and after values are audited. */
-export const EDITABLE_FIELDS = ['name', 'description', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'expires_at', 'is_active'] as const;
-export type EditableField = (typeof EDITABLE_FIELDS)[number];
 export type FieldValue = string | number | boolean | null | string[];
 
 export interface KeyUpdatedEvent extends AuditEventBase {

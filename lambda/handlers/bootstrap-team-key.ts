@@ -117,11 +117,11 @@ export interface PlanAssignment {
  */
 export async function assignTeamPlan(services: Services, teamId: string, plan: string, issuer: UsageKeyIssuer): Promise<PlanAssignment> {
   const team = teamId.toLowerCase();
-  let existing = await services.keys.getTeam(team);
+  let existing = await services.teams.getTeam(team);
   if (!existing) {
     const usageKey = await issuer.create(team, plan);
     const now = services.clock.now().toISOString();
-    const created = await services.keys.putNewTeam({
+    const created = await services.teams.putNewTeam({
       ...keyTableKeys.team(team),
       entity: 'team',
       team_id: team,
@@ -133,11 +133,11 @@ export async function assignTeamPlan(services: Services, teamId: string, plan: s
     });
     if (created) return { plan, created: true };
     // A concurrent bootstrap made the team first: move it, as if it had existed.
-    existing = await services.keys.getTeam(team);
+    existing = await services.teams.getTeam(team);
     if (!existing) throw new Error(`team ${team} vanished while it was being bootstrapped`);
   }
   if (existing.plan === plan) return { plan, created: false };
   await issuer.move(existing.usage_key_id, existing.plan, plan);
-  await services.keys.moveTeamPlan(team, existing.plan, plan, services.clock.now());
+  await services.teams.moveTeamPlan(team, existing.plan, plan, services.clock.now());
   return { plan, movedFrom: existing.plan, created: false };
 }

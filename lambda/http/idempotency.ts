@@ -56,7 +56,7 @@ export function idempotencyClaimOf(event: ManagementEvent<unknown>, caller: Veri
 
 /** The stored answer replayed, 422 when the key was used for another request, or undefined when there is none. */
 export async function replayed(services: Services, claim: IdempotencyClaim, requestId: string): Promise<APIGatewayProxyResult | undefined> {
-  const record = await services.keys.getIdempotencyRecord(claim.itemKey, services.clock.now());
+  const record = await services.idempotency.getIdempotencyRecord(claim.itemKey, services.clock.now());
   if (!record) return undefined;
   if (record.fingerprint !== claim.fingerprint) {
     throw new ApiError(

@@ -42,7 +42,7 @@ export async function authorizeManagementCall(services: Services, event: APIGate
     throw error;
   }
   const { checked } = caller;
-  const team = await services.keys.getTeam(checked.key.team_id);
+  const team = await services.teams.getTeam(checked.key.team_id);
   const { key, transition } = checked;
   return {
     principalId: key.id,

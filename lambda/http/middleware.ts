@@ -96,7 +96,7 @@ export function authenticateAndMeter(
         ? {
             checked: fromAuthorizer.checked,
             refusal: fromAuthorizer.refusal ? managementFailure({ code: fromAuthorizer.refusal }) : undefined,
-            companions: prefetch.length > 0 ? await deps.keys.getItems(prefetch) : undefined,
+            companions: prefetch.length > 0 ? await deps.lookups.getItems(prefetch) : undefined,
           }
         : await authenticateManager(
             deps,

@@ -73,7 +73,7 @@ export async function authorize(
   // value's read (one round trip instead of three); the value's read still decides (see `sendUseAhead`).
   const valueHash = presentedHash(deps, request.value);
   const ahead = sendUseAhead(deps, request, now, { valueHash, wanted: (predicted) => allowedHere(predicted.key.scopes) });
-  const teamAhead = ahead ? deps.keys.getTeam(ahead.predicted.key.team_id) : undefined;
+  const teamAhead = ahead ? deps.teams.getTeam(ahead.predicted.key.team_id) : undefined;
   teamAhead?.catch(() => undefined);
   const check = await checkKeyAhead(deps, request, { valueHash }, ahead);
   if (!check.valid) {
@@ -105,7 +105,7 @@ export async function authorize(
   }
   if (!result.valid) throw new Error(UNAUTHORIZED, { cause: result.code });
   // The team's API Gateway key: a platform API with apiKeySource AUTHORIZER gets per-team plans.
-  const team = await (teamAhead && ahead?.predicted.key.team_id === key.team_id ? teamAhead : deps.keys.getTeam(key.team_id));
+  const team = await (teamAhead && ahead?.predicted.key.team_id === key.team_id ? teamAhead : deps.teams.getTeam(key.team_id));
   return {
     ...policy(key.id, statements),
     context: {

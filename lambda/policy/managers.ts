@@ -9,7 +9,7 @@ import { ApiError, ErrorCode } from '../contract/errors';
 import { canReach } from './authorization';
 import type { VerifiedKey } from '../verification/verify';
 import type { Services } from '../composition/services';
-import type { Survivor } from '../store/key-store';
+import type { Survivor } from '../store/transactions';
 import { isManager } from '../domain/key-records';
 import type { KeyItem } from '../domain/model';
 

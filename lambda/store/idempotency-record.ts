@@ -4,8 +4,11 @@
  * and the record written in the same transaction as the change it made,
  * kept 24 hours, the issued value replaced by null.
  */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { TTL_ATTRIBUTE, type ItemKey } from '../contract/tables';
+import { ttlExpired } from '../domain/key-lifetime';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
+import type { StoreTables } from './transactions';
 
 const IDEMPOTENCY_TTL_MS = MS_PER_DAY;
 
@@ -42,4 +45,15 @@ export function idempotencyRecord(claim: IdempotencyClaim, status: number, body:
     created_at: at.toISOString(),
     [TTL_ATTRIBUTE]: epochSeconds(new Date(at.getTime() + IDEMPOTENCY_TTL_MS)),
   } as IdempotencyRecord;
+}
+
+export class IdempotencyStore {
+  constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
+
+  /** `readIdempotencyRecord`: a stored answer, unless its 24 hours are over. */
+  async getIdempotencyRecord(itemKey: ItemKey, now: Date): Promise<IdempotencyRecord | undefined> {
+    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: itemKey, ConsistentRead: true }));
+    const record = Item as IdempotencyRecord | undefined;
+    return record && !ttlExpired(record, now) ? record : undefined;
+  }
 }

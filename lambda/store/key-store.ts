@@ -1,52 +1,31 @@
 /**
- * The key store: every read and write of key items, value lookups and audit
- * records, each declared once with its item keys, conditions and updates.
- * Services call these operations as business steps and never build a
- * DynamoDB expression themselves. The operations and the actions they need
- * are listed in lambda/contract/store-operations.ts (the stack's grants come
- * from there); usage counters live in lambda/store/usage-store.ts.
+ * The key store: every read and write of key items (with the value lookups
+ * and audit record a change writes in the same transaction), each declared
+ * once with its item keys, conditions and updates. Services call these
+ * operations as business steps and never build a DynamoDB expression
+ * themselves. The operations and the actions they need are listed in
+ * lambda/contract/store-operations.ts (the stack's grants come from there).
+ * The other entities have stores of their own: value lookups, teams, the
+ * audit trail, idempotency records, usage.
  *
  * Read rules every reader shares: a tombstone, a TTL-expired item (DynamoDB
  * may take up to 48 h to remove it) and a key of another team all read as
  * absent.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  TransactWriteCommand,
-  type DynamoDBDocumentClient,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { KEY_METADATA_RETENTION_DAYS } from '../contract/retention';
-import { TEAM_INDEX, TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../contract/tables';
+import { TEAM_INDEX, TTL_ATTRIBUTE, keyTableKeys } from '../contract/tables';
 import type { AuditRecord } from '../domain/audit-events';
-import { queryAll } from '../platform/query-all';
-import { batchGetAll } from '../platform/batch-get';
-import { MS_PER_DAY, epochSeconds } from '../platform/clock';
-import { newUsageItem } from '../domain/usage-figures';
+import { LOOKUP_SNAPSHOT_FIELDS, type EditableKeyFields } from '../domain/editable-fields';
 import { valueLookupItem } from '../domain/key-records';
-import { SeenLookups } from './seen-lookups';
 import { ttlExpired } from '../domain/key-lifetime';
+import type { KeyItem } from '../domain/model';
+import { newUsageItem } from '../domain/usage-figures';
+import { MS_PER_DAY, epochSeconds } from '../platform/clock';
+import { queryAll } from '../platform/query-all';
 import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';
-import type { KeyItem, TeamItem, ValueLookupItem } from '../domain/model';
+import { ABSENT, Transactions, idempotencyLost, type StoreTables, type Survivor, type TransactItem, type WriteOutcome } from './transactions';
 
-/** The tables the store writes. */
-export interface StoreTables {
-  readonly db: DynamoDBDocumentClient;
-  readonly keyTableName: string;
-  readonly auditTableName: string;
-}
-
-/** A write that lost a race: its transaction was cancelled; `reasons` by item position. */
-export type WriteOutcome = { readonly committed: true } | { readonly committed: false; readonly reasons: readonly string[] };
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** Condition of every item written fresh: nothing may exist under its key. */
-const ABSENT = 'attribute_not_exists(pk)';
 /** Condition of a compare-and-set on a key item: still live, at the generation read. */
 const LIVE_AT_GENERATION = '#state = :active AND generation = :expected';
 const PREVIOUS_VALUE_FIELDS = 'previous_hash, previous_last_four, previous_key_prefix';
@@ -65,10 +44,6 @@ function revisionStep(key: KeyItem, values: Record<string, unknown>): { conditio
   return { condition: 'revision = :revision', set: 'revision = :nextRevision' };
 }
 
-/** The configuration a value lookup copies from its key (what authentication needs that can change). */
-export const LOOKUP_SNAPSHOT_FIELDS = ['name', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'is_active', 'expires_at'] as const;
-export type EditableKeyFields = Pick<KeyItem, (typeof LOOKUP_SNAPSHOT_FIELDS)[number] | 'description'>;
-
 /** A previous value's lookup lingers this long past its end, for clean-up by TTL if nothing else ran. */
 const PREVIOUS_LOOKUP_TTL_MARGIN_MS = MS_PER_DAY;
 
@@ -81,9 +56,6 @@ export interface ValueRotation {
   /** The answer to store when the request is idempotent. */
   readonly idempotency?: IdempotencyRecord;
 }
-
-/** A manager key that must still be live, active and a manager in its environment when a change commits. */
-export type Survivor = Pick<KeyItem, 'id' | 'environment'>;
 
 /** A deletion to write. `survivor`: a manager key that must still be live when it commits. */
 export interface KeyTombstone {
@@ -111,10 +83,11 @@ export interface KeyUpdate {
 }
 
 export class KeyStore {
-  /** The value lookups this process read lately (seen-lookups.ts): predictions, never answers. */
-  readonly seenLookups = new SeenLookups();
+  private readonly transactions: Transactions;
 
-  constructor(private readonly tables: StoreTables) {}
+  constructor(private readonly tables: StoreTables) {
+    this.transactions = new Transactions(tables);
+  }
 
   // ------------------------------------------------------------------ reads
 
@@ -157,36 +130,6 @@ export class KeyStore {
     return managers.find(qualifies);
   }
 
-  /** `readValueLookup`: the lookup item of a value hash, strongly consistent. */
-  async getValueLookup(valueHash: string): Promise<ValueLookupItem | undefined> {
-    const { Item } = await this.tables.db.send(
-      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.valueLookup(valueHash), ConsistentRead: true }),
-    );
-    this.seenLookups.saw(valueHash, Item as ValueLookupItem | undefined);
-    return Item as ValueLookupItem | undefined;
-  }
-
-  /**
-   * `readValueLookupAndGuessCounter`: the lookup and another key-table item
-   * (the verify endpoint's guess counter) in one BatchGetItem.
-   */
-  async getValueLookupWith(
-    valueHash: string,
-    companionKeys: readonly ItemKey[],
-  ): Promise<{ lookup?: ValueLookupItem; companions: Record<string, unknown>[] }> {
-    const lookupKey = keyTableKeys.valueLookup(valueHash);
-    const found = await this.getItems([lookupKey, ...companionKeys]);
-    const isLookup = (item: Record<string, unknown>) => item.pk === lookupKey.pk && item.sk === lookupKey.sk;
-    const lookup = found.find(isLookup) as ValueLookupItem | undefined;
-    this.seenLookups.saw(valueHash, lookup);
-    return { lookup, companions: found.filter((item) => !isLookup(item)) };
-  }
-
-  /** `readPrefetched`: key-table items by key, strongly consistent, in one BatchGetItem (absent ones are left out). */
-  async getItems(keys: readonly ItemKey[]): Promise<Record<string, unknown>[]> {
-    return batchGetAll(this.tables.db, this.tables.keyTableName, keys.map((key) => ({ pk: key.pk, sk: key.sk })));
-  }
-
   // ----------------------------------------------------------------- writes
 
   /**
@@ -200,22 +143,15 @@ export class KeyStore {
       { Put: { TableName: table, Item: key, ConditionExpression: ABSENT } },
       { Put: { TableName: table, Item: valueLookupItem(key, key.current_hash, 'current', key.generation), ConditionExpression: ABSENT } },
       { Put: { TableName: table, Item: newUsageItem(key.id, key.team_id), ConditionExpression: ABSENT } },
-      this.putAudit(audit),
+      this.transactions.putAudit(audit),
     ];
-    if (idempotency) items.push(this.putIdempotency(idempotency));
+    if (idempotency) items.push(this.transactions.putIdempotency(idempotency));
     try {
       await this.tables.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
-      if (idempotency && this.idempotencyLost(error, items.length - 1)) throw new IdempotencyRace();
+      if (idempotency && idempotencyLost(error, items.length - 1)) throw new IdempotencyRace();
       throw error;
     }
-  }
-
-  /** `readIdempotencyRecord`: a stored answer, unless its 24 hours are over. */
-  async getIdempotencyRecord(itemKey: ItemKey, now: Date): Promise<IdempotencyRecord | undefined> {
-    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: itemKey, ConsistentRead: true }));
-    const record = Item as IdempotencyRecord | undefined;
-    return record && !ttlExpired(record, now) ? record : undefined;
   }
 
   /**
@@ -283,13 +219,13 @@ export class KeyStore {
               },
             },
           }
-        : this.dropLookup(before.current_hash),
+        : this.transactions.dropLookup(before.current_hash),
     ];
     // A previous value from an earlier, finished transition that clean-up has not removed yet.
-    if (before.previous_hash) items.push(this.dropLookup(before.previous_hash));
-    items.push(this.putAudit(rotation.audit));
-    if (rotation.idempotency) items.push(this.putIdempotency(rotation.idempotency));
-    const outcome = await this.transact(items);
+    if (before.previous_hash) items.push(this.transactions.dropLookup(before.previous_hash));
+    items.push(this.transactions.putAudit(rotation.audit));
+    if (rotation.idempotency) items.push(this.transactions.putIdempotency(rotation.idempotency));
+    const outcome = await this.transactions.transact(items);
     if (!outcome.committed && rotation.idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') {
       throw new IdempotencyRace();
     }
@@ -302,7 +238,7 @@ export class KeyStore {
    * generation and hash compared), and writes the audit record.
    */
   async expirePreviousValue(key: KeyItem & { previous_hash: string }, generation: number, audit: AuditRecord): Promise<WriteOutcome> {
-    return this.transact([
+    return this.transactions.transact([
       {
         Update: {
           TableName: this.tables.keyTableName,
@@ -313,8 +249,8 @@ export class KeyStore {
           ExpressionAttributeValues: { ':active': 'active', ':expected': generation, ':previousHash': key.previous_hash },
         },
       },
-      this.dropLookup(key.previous_hash),
-      this.putAudit(audit),
+      this.transactions.dropLookup(key.previous_hash),
+      this.transactions.putAudit(audit),
     ]);
   }
 
@@ -352,9 +288,9 @@ export class KeyStore {
         },
       },
     ];
-    if (key.current_hash) items.push(this.dropLookup(key.current_hash));
-    if (key.previous_hash) items.push(this.dropLookup(key.previous_hash));
-    return this.transactGuarded(items, survivor, deletion.audit);
+    if (key.current_hash) items.push(this.transactions.dropLookup(key.current_hash));
+    if (key.previous_hash) items.push(this.transactions.dropLookup(key.previous_hash));
+    return this.transactions.transactGuarded(items, survivor, deletion.audit);
   }
 
   /**
@@ -412,7 +348,7 @@ export class KeyStore {
         });
       }
     }
-    return this.transactGuarded(items, survivor, update.audit);
+    return this.transactions.transactGuarded(items, survivor, update.audit);
   }
 
   /**
@@ -435,130 +371,5 @@ export class KeyStore {
     return { items: (page.Items ?? []) as KeyItem[], more: page.LastEvaluatedKey !== undefined };
   }
 
-  /**
-   * `readAuditTrail`: one page of audit records, newest first, of a key
-   * (audit table, strongly consistent) or of a team (its team index).
-   */
-  async auditPage(query: {
-    readonly index?: string;
-    readonly attribute: 'pk' | 'gsi1pk';
-    readonly value: string;
-    readonly startAfter?: Readonly<Record<string, string>>;
-    readonly limit: number;
-  }): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
-    // One more than asked: whether a next page exists is known without an empty last page.
-    const page = await this.tables.db.send(
-      new QueryCommand({
-        TableName: this.tables.auditTableName,
-        IndexName: query.index,
-        KeyConditionExpression: '#p = :p',
-        ExpressionAttributeNames: { '#p': query.attribute },
-        ExpressionAttributeValues: { ':p': query.value },
-        ScanIndexForward: false,
-        Limit: query.limit + 1,
-        ExclusiveStartKey: query.startAfter,
-        ConsistentRead: query.index === undefined,
-      }),
-    );
-    const items = page.Items ?? [];
-    return { items: items.slice(0, query.limit), more: items.length > query.limit };
-  }
 
-  /** `readTeam`: a team's item (plan and usage key), strongly consistent. */
-  async getTeam(teamId: string): Promise<TeamItem | undefined> {
-    const { Item } = await this.tables.db.send(
-      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.team(teamId), ConsistentRead: true }),
-    );
-    return Item as TeamItem | undefined;
-  }
-
-  /** `writeTeam` (operator): a team's first item; false when the team has one already. */
-  async putNewTeam(team: TeamItem): Promise<boolean> {
-    try {
-      await this.tables.db.send(new PutCommand({ TableName: this.tables.keyTableName, Item: team, ConditionExpression: ABSENT }));
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
-  }
-
-  /** `writeTeam` (operator): moves a team to another plan, if it is still on `from`. */
-  async moveTeamPlan(teamId: string, from: string, to: string, at: Date): Promise<void> {
-    await this.tables.db.send(
-      new UpdateCommand({
-        TableName: this.tables.keyTableName,
-        Key: keyTableKeys.team(teamId),
-        UpdateExpression: 'SET #plan = :to, updated_at = :at',
-        ConditionExpression: '#plan = :from',
-        ExpressionAttributeNames: { '#plan': 'plan' },
-        ExpressionAttributeValues: { ':to': to, ':from': from, ':at': at.toISOString() },
-      }),
-    );
-  }
-
-  // ---------------------------------------------------------------- helpers
-
-  /**
-   * `items`, then the surviving manager's check (if any) and the audit
-   * record, in one transaction; `survivorLost` when that check failed.
-   */
-  private async transactGuarded(items: TransactItem[], survivor: Survivor | undefined, audit: AuditRecord): Promise<WriteOutcome & { survivorLost?: boolean }> {
-    const survivorAt = items.length;
-    const all = [...items, ...(survivor ? [this.survivorCheck(survivor)] : []), this.putAudit(audit)];
-    const outcome = await this.transact(all);
-    if (outcome.committed) return outcome;
-    return { ...outcome, survivorLost: survivor !== undefined && outcome.reasons[survivorAt] === 'ConditionalCheckFailed' };
-  }
-
-  /** The manager that must still be live, active and in the same environment when a change commits. */
-  private survivorCheck(survivor: Survivor): TransactItem {
-    return {
-      ConditionCheck: {
-        TableName: this.tables.keyTableName,
-        Key: keyTableKeys.key(survivor.id),
-        ConditionExpression: '#state = :active AND is_manager = :true AND is_active = :true AND environment = :environment',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':active': 'active', ':true': true, ':environment': survivor.environment },
-      },
-    };
-  }
-
-  /** An idempotent answer's Put: only where none is stored, or the stored one has expired. */
-  private putIdempotency(record: IdempotencyRecord): TransactItem {
-    return {
-      Put: {
-        TableName: this.tables.keyTableName,
-        Item: record,
-        ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
-        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: { ':now': epochSeconds(new Date(Date.parse(record.created_at))) },
-      },
-    };
-  }
-
-  /** Whether a transaction was cancelled by its idempotency record (at `position`). */
-  private idempotencyLost(error: unknown, position: number): boolean {
-    return error instanceof TransactionCanceledException && error.CancellationReasons?.[position]?.Code === 'ConditionalCheckFailed';
-  }
-
-  /** The audit record's Put: write-once under its event id. */
-  private putAudit(audit: AuditRecord): TransactItem {
-    return { Put: { TableName: this.tables.auditTableName, Item: audit, ConditionExpression: ABSENT } };
-  }
-
-  private dropLookup(valueHash: string): TransactItem {
-    return { Delete: { TableName: this.tables.keyTableName, Key: keyTableKeys.valueLookup(valueHash) } };
-  }
-
-  /** One TransactWriteItems; a cancellation (a condition failed, a conflict) is an outcome, anything else throws. */
-  private async transact(items: TransactItem[]): Promise<WriteOutcome> {
-    try {
-      await this.tables.db.send(new TransactWriteCommand({ TransactItems: items }));
-      return { committed: true };
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      return { committed: false, reasons: (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None') };
-    }
-  }
 }

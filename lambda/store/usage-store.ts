@@ -33,7 +33,7 @@ import { batchGetAll } from '../platform/batch-get';
 import { queryAll } from '../platform/query-all';
 import { IP_RATE_ENTITY, SK_USAGE_MONTH_PREFIX, TTL_ATTRIBUTE, keyTableKeys, type ItemKey } from '../contract/tables';
 import type { UsageItem, UsageMonthItem } from '../domain/model';
-import type { StoreTables } from './key-store';
+import type { StoreTables } from './transactions';
 import type { EndedWindows } from '../domain/ended-windows';
 import { epochSeconds } from '../platform/clock';
 import { admittedAgainAt, elapsedFraction, windowCapacity, windowIndex, windowResetAt, type RateLimitState } from '../domain/rate-window';

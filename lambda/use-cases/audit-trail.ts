@@ -60,7 +60,7 @@ export async function listAuditEvents(services: Services, caller: VerifiedKey, i
   const startAfter = input.cursor
     ? decodeCursor(input.cursor, partition.position, (position) => position[partition.attribute] === partition.value)
     : undefined;
-  const page = await services.keys.auditPage({ ...partition, startAfter, limit: input.limit });
+  const page = await services.audit.auditPage({ ...partition, startAfter, limit: input.limit });
   const last = page.items[page.items.length - 1];
   return {
     data: page.items.map(eventOf),

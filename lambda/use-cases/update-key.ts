@@ -9,7 +9,8 @@
  */
 import { ApiError, ErrorCode, invalidRequest, type ErrorDetail } from '../contract/errors';
 import { KEYS_MANAGE } from '../contract/scopes';
-import { AuditEventType, auditItem, EDITABLE_FIELDS, type EditableField, type FieldValue, type KeyUpdatedEvent } from '../domain/audit-events';
+import { AuditEventType, auditItem, type FieldValue, type KeyUpdatedEvent } from '../domain/audit-events';
+import { EDITABLE_FIELDS, type EditableField, type EditableKeyFields } from '../domain/editable-fields';
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { KEY_TYPE_RULES } from '../domain/key-type-rules';
@@ -18,7 +19,6 @@ import type { Services } from '../composition/services';
 import { assertGrantable, notFound } from '../policy/authorization';
 import { isManager } from '../domain/key-records';
 import { inLiveTransition } from '../domain/key-lifetime';
-import type { EditableKeyFields } from '../store/key-store';
 import { keyResource } from '../domain/key-view';
 import { isActingManager, lastManagerConflict, survivingManager } from '../policy/managers';
 import type { KeyItem } from '../domain/model';

@@ -75,7 +75,7 @@ export type VerifyResult =
   | { valid: false; code: 'RATE_LIMITED'; keyId: string; ratelimit: RateLimitState; allowedOrigin?: string };
 
 /** What verification needs: the key store, the usage store, the clock and the pepper. */
-export type VerifyServices = Pick<Services, 'keys' | 'usage' | 'clock'> & { settings: Pick<Services['settings'], 'pepper'> };
+export type VerifyServices = Pick<Services, 'lookups' | 'usage' | 'clock'> & { settings: Pick<Services['settings'], 'pepper'> };
 
 export interface CheckOptions {
   /**
@@ -158,8 +158,8 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
   if (valueHash === undefined) return { valid: false, code: VerifyFailure.NOT_FOUND, wellFormed: false };
 
   const { lookup, companions } = options.companionKeys?.length
-    ? await deps.keys.getValueLookupWith(valueHash, options.companionKeys)
-    : { lookup: await deps.keys.getValueLookup(valueHash), companions: undefined };
+    ? await deps.lookups.getValueLookupWith(valueHash, options.companionKeys)
+    : { lookup: await deps.lookups.getValueLookup(valueHash), companions: undefined };
   return { ...judgeLookup(lookup, request, deps.clock.now().getTime()), wellFormed: true, companions };
 }
 
@@ -307,7 +307,7 @@ export function sendUseAhead(
   presented: { readonly valueHash: string | undefined; readonly wanted?: (checked: CheckedKey) => boolean },
 ): UseAhead | undefined {
   if (presented.valueHash === undefined) return undefined;
-  const seen = deps.keys.seenLookups.get(presented.valueHash);
+  const seen = deps.lookups.seenLookups.get(presented.valueHash);
   if (!seen) return undefined;
   const predicted = judgeLookup(seen, request, at.getTime());
   if (!predicted.valid || (presented.wanted && !presented.wanted(predicted.checked))) return undefined;

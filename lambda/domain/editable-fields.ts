@@ -1,0 +1,10 @@
+/** The fields of a key an update may change, declared once: the update route, its audit record and the value lookups all read this list. */
+import type { KeyItem } from './model';
+
+/** The fields an update may change; their before and after values are audited. */
+export const EDITABLE_FIELDS = ['name', 'description', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'expires_at', 'is_active'] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+export type EditableKeyFields = Pick<KeyItem, EditableField>;
+
+/** The configuration a value lookup copies from its key (what authentication needs that can change). */
+export const LOOKUP_SNAPSHOT_FIELDS = ['name', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'is_active', 'expires_at'] as const satisfies readonly EditableField[];

@@ -1,0 +1,43 @@
+/** Teams: a team's plan and its API Gateway usage key (`TEAM#<id>`), written by the operator's bootstrap. */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keyTableKeys } from '../contract/tables';
+import type { TeamItem } from '../domain/model';
+import { ABSENT, type StoreTables } from './transactions';
+
+export class TeamStore {
+  constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
+
+  /** `readTeam`: a team's item (plan and usage key), strongly consistent. */
+  async getTeam(teamId: string): Promise<TeamItem | undefined> {
+    const { Item } = await this.tables.db.send(
+      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.team(teamId), ConsistentRead: true }),
+    );
+    return Item as TeamItem | undefined;
+  }
+
+  /** `writeTeam` (operator): a team's first item; false when the team has one already. */
+  async putNewTeam(team: TeamItem): Promise<boolean> {
+    try {
+      await this.tables.db.send(new PutCommand({ TableName: this.tables.keyTableName, Item: team, ConditionExpression: ABSENT }));
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** `writeTeam` (operator): moves a team to another plan, if it is still on `from`. */
+  async moveTeamPlan(teamId: string, from: string, to: string, at: Date): Promise<void> {
+    await this.tables.db.send(
+      new UpdateCommand({
+        TableName: this.tables.keyTableName,
+        Key: keyTableKeys.team(teamId),
+        UpdateExpression: 'SET #plan = :to, updated_at = :at',
+        ConditionExpression: '#plan = :from',
+        ExpressionAttributeNames: { '#plan': 'plan' },
+        ExpressionAttributeValues: { ':to': to, ':from': from, ':at': at.toISOString() },
+      }),
+    );
+  }
+}

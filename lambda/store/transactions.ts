@@ -1,0 +1,98 @@
+/**
+ * What every transactional write of the stores shares: the tables, the
+ * outcome of a transaction, and the items several writes put in one (the
+ * audit record, a dropped value lookup, an idempotent answer, a surviving
+ * manager's check).
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TTL_ATTRIBUTE, keyTableKeys } from '../contract/tables';
+import type { AuditRecord } from '../domain/audit-events';
+import type { KeyItem } from '../domain/model';
+import { epochSeconds } from '../platform/clock';
+import type { IdempotencyRecord } from './idempotency-record';
+
+/** The tables the stores read and write. */
+export interface StoreTables {
+  readonly db: DynamoDBDocumentClient;
+  readonly keyTableName: string;
+  readonly auditTableName: string;
+}
+
+/** A write that lost a race: its transaction was cancelled; `reasons` by item position. */
+export type WriteOutcome = { readonly committed: true } | { readonly committed: false; readonly reasons: readonly string[] };
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Condition of every item written fresh: nothing may exist under its key. */
+export const ABSENT = 'attribute_not_exists(pk)';
+
+/** A manager key that must still be live, active and a manager in its environment when a change commits. */
+export type Survivor = Pick<KeyItem, 'id' | 'environment'>;
+
+/** Whether a transaction was cancelled by its idempotency record (at `position`). */
+export function idempotencyLost(error: unknown, position: number): boolean {
+  return error instanceof TransactionCanceledException && error.CancellationReasons?.[position]?.Code === 'ConditionalCheckFailed';
+}
+
+export class Transactions {
+  constructor(private readonly tables: StoreTables) {}
+
+  /**
+   * `items`, then the surviving manager's check (if any) and the audit
+   * record, in one transaction; `survivorLost` when that check failed.
+   */
+  async transactGuarded(items: TransactItem[], survivor: Survivor | undefined, audit: AuditRecord): Promise<WriteOutcome & { survivorLost?: boolean }> {
+    const survivorAt = items.length;
+    const all = [...items, ...(survivor ? [this.survivorCheck(survivor)] : []), this.putAudit(audit)];
+    const outcome = await this.transact(all);
+    if (outcome.committed) return outcome;
+    return { ...outcome, survivorLost: survivor !== undefined && outcome.reasons[survivorAt] === 'ConditionalCheckFailed' };
+  }
+
+  /** The manager that must still be live, active and in the same environment when a change commits. */
+  survivorCheck(survivor: Survivor): TransactItem {
+    return {
+      ConditionCheck: {
+        TableName: this.tables.keyTableName,
+        Key: keyTableKeys.key(survivor.id),
+        ConditionExpression: '#state = :active AND is_manager = :true AND is_active = :true AND environment = :environment',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':active': 'active', ':true': true, ':environment': survivor.environment },
+      },
+    };
+  }
+
+  /** An idempotent answer's Put: only where none is stored, or the stored one has expired. */
+  putIdempotency(record: IdempotencyRecord): TransactItem {
+    return {
+      Put: {
+        TableName: this.tables.keyTableName,
+        Item: record,
+        ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':now': epochSeconds(new Date(Date.parse(record.created_at))) },
+      },
+    };
+  }
+
+  /** The audit record's Put: write-once under its event id. */
+  putAudit(audit: AuditRecord): TransactItem {
+    return { Put: { TableName: this.tables.auditTableName, Item: audit, ConditionExpression: ABSENT } };
+  }
+
+  /** A value lookup's Delete. */
+  dropLookup(valueHash: string): TransactItem {
+    return { Delete: { TableName: this.tables.keyTableName, Key: keyTableKeys.valueLookup(valueHash) } };
+  }
+
+  /** One TransactWriteItems; a cancellation (a condition failed, a conflict) is an outcome, anything else throws. */
+  async transact(items: TransactItem[]): Promise<WriteOutcome> {
+    try {
+      await this.tables.db.send(new TransactWriteCommand({ TransactItems: items }));
+      return { committed: true };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      return { committed: false, reasons: (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None') };
+    }
+  }}

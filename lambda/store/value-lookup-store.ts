@@ -1,0 +1,51 @@
+/**
+ * Value lookups: the item a presented value's hash names (`VALUE#<hash>`),
+ * carrying a snapshot of its key's configuration, read by every
+ * authentication. What this process read lately is remembered
+ * (seen-lookups.ts) as a prediction for the early recording write, never as
+ * an answer.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { keyTableKeys, type ItemKey } from '../contract/tables';
+import type { ValueLookupItem } from '../domain/model';
+import { batchGetAll } from '../platform/batch-get';
+import type { SeenLookups } from './seen-lookups';
+import type { StoreTables } from './transactions';
+
+export class ValueLookupStore {
+  constructor(
+    private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>,
+    /** The value lookups this process read lately: predictions, never answers. */
+    readonly seenLookups: SeenLookups,
+  ) {}
+
+  /** `readValueLookup`: the lookup item of a value hash, strongly consistent. */
+  async getValueLookup(valueHash: string): Promise<ValueLookupItem | undefined> {
+    const { Item } = await this.tables.db.send(
+      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.valueLookup(valueHash), ConsistentRead: true }),
+    );
+    this.seenLookups.saw(valueHash, Item as ValueLookupItem | undefined);
+    return Item as ValueLookupItem | undefined;
+  }
+
+  /**
+   * `readValueLookupAndGuessCounter`: the lookup and another key-table item
+   * (the verify endpoint's guess counter) in one BatchGetItem.
+   */
+  async getValueLookupWith(
+    valueHash: string,
+    companionKeys: readonly ItemKey[],
+  ): Promise<{ lookup?: ValueLookupItem; companions: Record<string, unknown>[] }> {
+    const lookupKey = keyTableKeys.valueLookup(valueHash);
+    const found = await this.getItems([lookupKey, ...companionKeys]);
+    const isLookup = (item: Record<string, unknown>) => item.pk === lookupKey.pk && item.sk === lookupKey.sk;
+    const lookup = found.find(isLookup) as ValueLookupItem | undefined;
+    this.seenLookups.saw(valueHash, lookup);
+    return { lookup, companions: found.filter((item) => !isLookup(item)) };
+  }
+
+  /** `readPrefetched`: key-table items by key, strongly consistent, in one BatchGetItem (absent ones are left out). */
+  async getItems(keys: readonly ItemKey[]): Promise<Record<string, unknown>[]> {
+    return batchGetAll(this.tables.db, this.tables.keyTableName, keys.map((key) => ({ pk: key.pk, sk: key.sk })));
+  }
+}
