@@ -13,74 +13,25 @@
  * absent.
  */
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { KEY_METADATA_RETENTION_DAYS } from '../contract/retention';
-import { TEAM_INDEX, TTL_ATTRIBUTE, keyTableKeys } from '../contract/tables';
+import { TEAM_INDEX, keyTableKeys } from '../contract/tables';
 import type { AuditRecord } from '../domain/audit-events';
-import { LOOKUP_SNAPSHOT_FIELDS, type EditableKeyFields } from '../domain/editable-fields';
-import { valueLookupItem } from '../domain/key-records';
 import { ttlExpired } from '../domain/key-lifetime';
+import { valueLookupItem } from '../domain/key-records';
 import type { KeyItem } from '../domain/model';
 import { newUsageItem } from '../domain/usage-figures';
-import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { queryAll } from '../platform/query-all';
 import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';
-import { ABSENT, Transactions, idempotencyLost, type StoreTables, type Survivor, type TransactItem, type WriteOutcome } from './transactions';
-
-/** Condition of a compare-and-set on a key item: still live, at the generation read. */
-const LIVE_AT_GENERATION = '#state = :active AND generation = :expected';
-const PREVIOUS_VALUE_FIELDS = 'previous_hash, previous_last_four, previous_key_prefix';
-
-/**
- * The compare-and-set on a key item's revision: the condition that it is
- * still at the revision read (absent on items older than revisions), and
- * the SET that moves it on. Every change to a key item goes through it, so
- * two concurrent changes never both commit (no lost update).
- */
-function revisionStep(key: KeyItem, values: Record<string, unknown>): { condition: string; set: string } {
-  const revision = key.revision ?? 0;
-  values[':nextRevision'] = revision + 1;
-  if (revision === 0) return { condition: 'attribute_not_exists(revision)', set: 'revision = :nextRevision' };
-  values[':revision'] = revision;
-  return { condition: 'revision = :revision', set: 'revision = :nextRevision' };
-}
-
-/** A previous value's lookup lingers this long past its end, for clean-up by TTL if nothing else ran. */
-const PREVIOUS_LOOKUP_TTL_MARGIN_MS = MS_PER_DAY;
-
-/** A rotation to write: the key as read, the key with its new value, and the transition (absent: revoked at once). */
-export interface ValueRotation {
-  readonly before: KeyItem & { current_hash: string };
-  readonly after: KeyItem & { current_hash: string };
-  readonly transition?: { readonly endsAt: string; readonly generation: number };
-  readonly audit: AuditRecord;
-  /** The answer to store when the request is idempotent. */
-  readonly idempotency?: IdempotencyRecord;
-}
-
-/** A deletion to write. `survivor`: a manager key that must still be live when it commits. */
-export interface KeyTombstone {
-  readonly key: KeyItem;
-  readonly deletedAt: Date;
-  readonly deletedBy: string;
-  readonly reason: string | null;
-  readonly survivor?: Survivor;
-  readonly audit: AuditRecord;
-}
-
-/** A configuration change to write. */
-export interface KeyUpdate {
-  readonly before: KeyItem;
-  /** The fields that change, with their new values. */
-  readonly changes: Partial<EditableKeyFields>;
-  /** Whether the key is a manager after the change. */
-  readonly isManager: boolean;
-  /** Hashes of the values whose lookups carry the configuration (current, and previous during a transition). */
-  readonly lookupHashes: readonly string[];
-  /** A manager that must survive (when this key stops being one). */
-  readonly survivor?: Survivor;
-  readonly at: Date;
-  readonly audit: AuditRecord;
-}
+import {
+  LIVE_AT_GENERATION,
+  PREVIOUS_VALUE_FIELDS,
+  rotationItems,
+  tombstoneItems,
+  updateItems,
+  type KeyTombstone,
+  type KeyUpdate,
+  type ValueRotation,
+} from './key-items';
+import { ABSENT, Transactions, idempotencyLost, type StoreTables, type TransactItem, type WriteOutcome } from './transactions';
 
 export class KeyStore {
   private readonly transactions: Transactions;
@@ -161,70 +112,7 @@ export class KeyStore {
    * lookup dropped, and the audit record.
    */
   async rotateValue(rotation: ValueRotation): Promise<WriteOutcome> {
-    const { before, after, transition } = rotation;
-    const table = this.tables.keyTableName;
-    const values: Record<string, unknown> = {
-      ':expected': before.generation,
-      ':active': 'active',
-      ':generation': after.generation,
-      ':newHash': after.current_hash,
-      ':prefix': after.key_prefix,
-      ':lastFour': after.last_four,
-      ':regeneratedAt': after.regenerated_at,
-      ':endsAt': after.transition_ends_at,
-    };
-    const revision = revisionStep(before, values);
-    let update =
-      'SET generation = :generation, current_hash = :newHash, key_prefix = :prefix, last_four = :lastFour, ' +
-      `regenerated_at = :regeneratedAt, transition_ends_at = :endsAt, updated_at = :regeneratedAt, ${revision.set}`;
-    if (transition) {
-      update += ', previous_hash = :oldHash, previous_last_four = :oldLastFour, previous_key_prefix = :oldPrefix';
-      Object.assign(values, { ':oldHash': before.current_hash, ':oldLastFour': before.last_four, ':oldPrefix': before.key_prefix });
-    } else {
-      update += ` REMOVE ${PREVIOUS_VALUE_FIELDS}`;
-    }
-    const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: table,
-          Key: keyTableKeys.key(before.id),
-          UpdateExpression: update,
-          ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: values,
-        },
-      },
-      {
-        Put: {
-          TableName: table,
-          Item: valueLookupItem(after, after.current_hash, 'current', after.generation, transition),
-          ConditionExpression: ABSENT,
-        },
-      },
-      transition
-        ? {
-            Update: {
-              TableName: table,
-              Key: keyTableKeys.valueLookup(before.current_hash),
-              UpdateExpression:
-                'SET slot = :previous, valid_until = :endsAt, transition_ends_at = :endsAt, transition_generation = :generation, #ttl = :ttl',
-              ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
-              ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
-              ExpressionAttributeValues: {
-                ':previous': 'previous',
-                ':endsAt': transition.endsAt,
-                ':generation': transition.generation,
-                ':keyId': before.id,
-                ':ttl': epochSeconds(new Date(Date.parse(transition.endsAt) + PREVIOUS_LOOKUP_TTL_MARGIN_MS)),
-              },
-            },
-          }
-        : this.transactions.dropLookup(before.current_hash),
-    ];
-    // A previous value from an earlier, finished transition that clean-up has not removed yet.
-    if (before.previous_hash) items.push(this.transactions.dropLookup(before.previous_hash));
-    items.push(this.transactions.putAudit(rotation.audit));
-    if (rotation.idempotency) items.push(this.transactions.putIdempotency(rotation.idempotency));
+    const items = rotationItems(rotation, this.tables.keyTableName, this.transactions);
     const outcome = await this.transactions.transact(items);
     if (!outcome.committed && rotation.idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') {
       throw new IdempotencyRace();
@@ -261,36 +149,7 @@ export class KeyStore {
    * `survivorLost` tells a failed survivor check from a lost race.
    */
   async tombstoneKey(deletion: KeyTombstone): Promise<WriteOutcome & { survivorLost?: boolean }> {
-    const { key, survivor } = deletion;
-    const table = this.tables.keyTableName;
-    const values: Record<string, unknown> = {
-      ':deleted': 'deleted',
-      ':active': 'active',
-      ':false': false,
-      ':now': deletion.deletedAt.toISOString(),
-      ':by': deletion.deletedBy,
-      ':reason': deletion.reason,
-      ':ttl': epochSeconds(new Date(deletion.deletedAt.getTime() + KEY_METADATA_RETENTION_DAYS * MS_PER_DAY)),
-      ':expected': key.generation,
-    };
-    const revision = revisionStep(key, values);
-    const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: table,
-          Key: keyTableKeys.key(key.id),
-          UpdateExpression:
-            'SET #state = :deleted, is_active = :false, deleted_at = :now, updated_at = :now, deleted_by = :by, deletion_reason = :reason, ' +
-            `#ttl = :ttl, ${revision.set} REMOVE current_hash, ${PREVIOUS_VALUE_FIELDS}`,
-          ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
-          ExpressionAttributeNames: { '#state': 'state', '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: values,
-        },
-      },
-    ];
-    if (key.current_hash) items.push(this.transactions.dropLookup(key.current_hash));
-    if (key.previous_hash) items.push(this.transactions.dropLookup(key.previous_hash));
-    return this.transactions.transactGuarded(items, survivor, deletion.audit);
+    return this.transactions.transactGuarded(tombstoneItems(deletion, this.tables.keyTableName, this.transactions), deletion.survivor, deletion.audit);
   }
 
   /**
@@ -301,54 +160,7 @@ export class KeyStore {
    * `survivorLost` tells a failed survivor check from a lost race.
    */
   async updateKey(update: KeyUpdate): Promise<WriteOutcome & { survivorLost?: boolean }> {
-    const { before, changes, survivor } = update;
-    const table = this.tables.keyTableName;
-    const names: Record<string, string> = { '#state': 'state' };
-    const values: Record<string, unknown> = { ':active': 'active', ':expected': before.generation, ':now': update.at.toISOString() };
-    const sets: string[] = ['updated_at = :now'];
-    const lookupSets: string[] = [];
-    const lookupValues: Record<string, unknown> = { ':keyId': before.id };
-    for (const [field, value] of Object.entries(changes)) {
-      names[`#${field}`] = field;
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
-      if ((LOOKUP_SNAPSHOT_FIELDS as readonly string[]).includes(field)) {
-        lookupSets.push(`#${field} = :${field}`);
-        lookupValues[`:${field}`] = value;
-      }
-    }
-    values[':isManager'] = update.isManager;
-    sets.push('is_manager = :isManager');
-    const revision = revisionStep(before, values);
-    sets.push(revision.set);
-    const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: table,
-          Key: keyTableKeys.key(before.id),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
-      },
-    ];
-    if (lookupSets.length > 0) {
-      const lookupNames = Object.fromEntries(Object.entries(names).filter(([alias]) => alias !== '#state'));
-      for (const hash of update.lookupHashes) {
-        items.push({
-          Update: {
-            TableName: table,
-            Key: keyTableKeys.valueLookup(hash),
-            UpdateExpression: `SET ${lookupSets.join(', ')}`,
-            ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
-            ExpressionAttributeNames: Object.fromEntries(lookupSets.map((set) => set.split(' = ')[0]).map((alias) => [alias, lookupNames[alias]])),
-            ExpressionAttributeValues: lookupValues,
-          },
-        });
-      }
-    }
-    return this.transactions.transactGuarded(items, survivor, update.audit);
+    return this.transactions.transactGuarded(updateItems(update, this.tables.keyTableName), update.survivor, update.audit);
   }
 
   /**
