@@ -7,6 +7,7 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AuditStore } from '../store/audit-store';
+import { GuessCounterStore } from '../store/guess-counter-store';
 import { IdempotencyStore } from '../store/idempotency-record';
 import { KeyStore } from '../store/key-store';
 import { SeenLookups } from '../store/seen-lookups';
@@ -17,6 +18,7 @@ import { EndedWindows } from '../domain/ended-windows';
 import { UsageStore } from '../store/usage-store';
 import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
 import { systemClock, type Clock } from '../platform/clock';
+import { RecentMap } from '../platform/recent-map';
 import { config } from '../platform/config';
 import { documentClientOf, createDynamoClient } from '../platform/dynamo';
 import { environmentObservability, type Observability } from '../platform/observability';
@@ -49,6 +51,33 @@ export interface ServiceDeps {
   readonly usageLeases?: Partial<LeaseSettings>;
 }
 
+/**
+ * What this process remembers between requests, to save work: never an
+ * answer, only a prediction or a shortcut the next read confirms. Built per
+ * `createServices` and resettable (tests, a local restart).
+ */
+export interface ProcessMemory {
+  /** Value lookups read lately: the early recording write's predictions (verification/early-write.ts). */
+  readonly seenLookups: SeenLookups;
+  /** Guess counters (source and minute) seen at the limit: no early write for them this minute. */
+  readonly overGuessLimit: RecentMap<string, true>;
+  /** Ended rate windows' counts, and the usage items seen tidy (domain/ended-windows.ts). */
+  readonly endedWindows: EndedWindows;
+  reset(): void;
+}
+
+function processMemory(): ProcessMemory {
+  const memory = { seenLookups: new SeenLookups(), overGuessLimit: new RecentMap<string, true>(1_000), endedWindows: new EndedWindows() };
+  return {
+    ...memory,
+    reset: () => {
+      memory.seenLookups.clear();
+      memory.overGuessLimit.clear();
+      memory.endedWindows.clear();
+    },
+  };
+}
+
 /** What services use. */
 export interface Services {
   readonly clock: Clock;
@@ -58,7 +87,9 @@ export interface Services {
   readonly teams: TeamStore;
   readonly audit: AuditStore;
   readonly idempotency: IdempotencyStore;
+  readonly guesses: GuessCounterStore;
   readonly usage: UsageStore;
+  readonly memory: ProcessMemory;
   readonly scheduler?: RevocationScheduler;
   readonly observe: Observability;
   /** Resolves when the services may serve (awaited by the first middleware of every handler). */
@@ -77,15 +108,18 @@ export function createServices(deps: ServiceDeps): Services {
       return settings.auditTableName;
     },
   };
+  const memory = processMemory();
   return {
     clock: deps.clock,
     settings,
     keys: new KeyStore(tables),
-    lookups: new ValueLookupStore(tables, new SeenLookups()),
+    lookups: new ValueLookupStore(tables, memory.seenLookups),
     teams: new TeamStore(tables),
     audit: new AuditStore(tables),
     idempotency: new IdempotencyStore(tables),
-    usage: new UsageStore(tables, new EndedWindows(), { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
+    guesses: new GuessCounterStore(tables),
+    usage: new UsageStore(tables, memory.endedWindows, { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
+    memory,
     scheduler: deps.scheduler,
     observe: deps.observe,
     ready: deps.ready ?? (() => Promise.resolve()),

@@ -1,7 +1,7 @@
 /**
  * The platform authorizer's decision: the same verification as the verify
  * endpoint (`checkKey` + `useCheckedKey`; the use sent with the read for a
- * value seen valid, `sendUseAhead`), answered as an IAM policy over the
+ * value seen valid, verification/early-write.ts), answered as an IAM policy over the
  * route → scope table. The Lambda entry is lambda/handlers/authorizer.ts;
  * the policy's design (cacheable per key, Allow/Deny per mapped route) is
  * described there and in docs/verification.md.
@@ -13,7 +13,9 @@ import { header } from './headers';
 import type { Services } from '../composition/services';
 import { presentedValue } from './authentication';
 import { UNAUTHORIZED } from './management-authorizer';
-import { checkKeyAhead, presentedHash, sendUseAhead, useCheckedKey, VerifyFailure } from '../verification/verify';
+import type { TeamItem } from '../domain/model';
+import { withEarlyWrite } from '../verification/early-write';
+import { checkKey, presentedHash, VerifyFailure, type CheckedKey } from '../verification/verify';
 
 /** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/` and `METHOD/path` of a method ARN. */
 function splitMethodArn(methodArn: string): { stageArn: string; resource: string } {
@@ -70,54 +72,59 @@ export async function authorize(
   const allowedHere = (scopes: readonly string[]) => routes.length === 0 || (matching.length > 0 && matching.every(covered(scopes)));
 
   // A value this process has seen valid for this route: its recording write and its team's read go out with the
-  // value's read (one round trip instead of three); the value's read still decides (see `sendUseAhead`).
+  // value's read (one round trip instead of three); the value's read still decides (see early-write.ts).
   const valueHash = presentedHash(deps, request.value);
-  const ahead = sendUseAhead(deps, request, now, { valueHash, wanted: (predicted) => allowedHere(predicted.key.scopes) });
-  const teamAhead = ahead ? deps.teams.getTeam(ahead.predicted.key.team_id) : undefined;
-  teamAhead?.catch(() => undefined);
-  const check = await checkKeyAhead(deps, request, { valueHash }, ahead);
-  if (!check.valid) {
-    await ahead?.cancel();
-    if (check.code === VerifyFailure.IP_NOT_ALLOWED || check.code === VerifyFailure.ORIGIN_NOT_ALLOWED) {
-      return denyAll(check.keyId ?? 'unknown', stageArn, check.code);
+  let teamAhead: { readonly teamId: string; readonly read: Promise<TeamItem | undefined> } | undefined;
+  const readValue = (predicted: CheckedKey | undefined) => {
+    if (predicted) {
+      teamAhead = { teamId: predicted.key.team_id, read: deps.teams.getTeam(predicted.key.team_id) };
+      teamAhead.read.catch(() => undefined);
     }
-    throw new Error(UNAUTHORIZED, { cause: check.code });
-  }
-
-  const { key } = check.checked;
-  const statements: Statement[] = [];
-  if (routes.length === 0) {
-    statements.push(statement('Allow', [`${stageArn}*/*`]));
-  } else {
-    const allowed = routes.filter(covered(key.scopes)).map((route) => stageArn + route.resource);
-    const denied = routes.filter((route) => !covered(key.scopes)(route)).map((route) => stageArn + route.resource);
-    if (allowed.length > 0) statements.push(statement('Allow', allowed));
-    if (denied.length > 0) statements.push(statement('Deny', denied));
-  }
-  if (!allowedHere(key.scopes)) {
-    await ahead?.cancel();
-    return { ...policy(key.id, statements), context: { code: matching.length === 0 ? 'ROUTE_NOT_MAPPED' : VerifyFailure.SCOPE_DENIED } };
-  }
-
-  const result = await useCheckedKey(deps, check.checked, ahead);
-  if (result.code === VerifyFailure.RATE_LIMITED) {
-    return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
-  }
-  if (!result.valid) throw new Error(UNAUTHORIZED, { cause: result.code });
-  // The team's API Gateway key: a platform API with apiKeySource AUTHORIZER gets per-team plans.
-  const team = await (teamAhead && ahead?.predicted.key.team_id === key.team_id ? teamAhead : deps.teams.getTeam(key.team_id));
-  return {
-    ...policy(key.id, statements),
-    context: {
-      key_id: key.id,
-      team_id: key.team_id,
-      scopes: key.scopes.join(','),
-      key_type: key.type,
-      environment: key.environment,
-      ratelimit_limit: result.ratelimit.limit,
-      ratelimit_remaining: result.ratelimit.remaining,
-      ratelimit_reset: result.ratelimit.reset,
-    },
-    ...(team ? { usageIdentifierKey: team.usage_key } : {}),
+    return checkKey(deps, request, { valueHash });
   };
+  const wanted = (predicted: CheckedKey) => allowedHere(predicted.key.scopes);
+  return withEarlyWrite(deps, request, { at: now, valueHash, wanted }, readValue, async ({ check, admit }) => {
+    if (!check.valid) {
+      if (check.code === VerifyFailure.IP_NOT_ALLOWED || check.code === VerifyFailure.ORIGIN_NOT_ALLOWED) {
+        return denyAll(check.keyId ?? 'unknown', stageArn, check.code);
+      }
+      throw new Error(UNAUTHORIZED, { cause: check.code });
+    }
+
+    const { key } = check.checked;
+    const statements: Statement[] = [];
+    if (routes.length === 0) {
+      statements.push(statement('Allow', [`${stageArn}*/*`]));
+    } else {
+      const allowed = routes.filter(covered(key.scopes)).map((route) => stageArn + route.resource);
+      const denied = routes.filter((route) => !covered(key.scopes)(route)).map((route) => stageArn + route.resource);
+      if (allowed.length > 0) statements.push(statement('Allow', allowed));
+      if (denied.length > 0) statements.push(statement('Deny', denied));
+    }
+    if (!allowedHere(key.scopes)) {
+      return { ...policy(key.id, statements), context: { code: matching.length === 0 ? 'ROUTE_NOT_MAPPED' : VerifyFailure.SCOPE_DENIED } };
+    }
+
+    const result = await admit(check.checked);
+    if (result.code === VerifyFailure.RATE_LIMITED) {
+      return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
+    }
+    if (!result.valid) throw new Error(UNAUTHORIZED, { cause: result.code });
+    // The team's API Gateway key: a platform API with apiKeySource AUTHORIZER gets per-team plans.
+    const team = await (teamAhead?.teamId === key.team_id ? teamAhead.read : deps.teams.getTeam(key.team_id));
+    return {
+      ...policy(key.id, statements),
+      context: {
+        key_id: key.id,
+        team_id: key.team_id,
+        scopes: key.scopes.join(','),
+        key_type: key.type,
+        environment: key.environment,
+        ratelimit_limit: result.ratelimit.limit,
+        ratelimit_remaining: result.ratelimit.remaining,
+        ratelimit_reset: result.ratelimit.reset,
+      },
+      ...(team ? { usageIdentifierKey: team.usage_key } : {}),
+    };
+  });
 }

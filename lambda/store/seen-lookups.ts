@@ -7,7 +7,7 @@
  * write goes to and under which rate limit. It never decides an answer: the
  * strongly consistent read sent with the write does, and a write whose
  * prediction the read contradicts (a key disabled, deleted, rolled or
- * re-limited since) is undone (`UsageStore.cancelUse`). So a stale entry
+ * re-limited since) is taken back (verification/early-write.ts). So a stale entry
  * costs one extra write, never a wrong answer, and revocation stays
  * immediate.
  *

@@ -90,7 +90,7 @@ export function usageReport(
 export async function keyUsage(services: Services, caller: VerifiedKey, input: { key_id: string; days: number }): Promise<UsageReport> {
   const now = services.clock.now();
   const kept = await keptKey(services, caller, input.key_id, now);
-  const [item, months] = await Promise.all([services.usage.usageItem(input.key_id), services.usage.usageHistory(input.key_id)]);
+  const [item, months] = await Promise.all([services.usage.usageItem(input.key_id), services.usage.months.usageHistory(input.key_id)]);
   if (!kept && (item === undefined || item.team_id !== caller.team_id || caller.environment !== 'live')) throw notFound(input.key_id);
   return usageReport(input.key_id, kept?.state === 'active' ? kept : undefined, item, months, input.days, now);
 }

@@ -18,28 +18,11 @@
  */
 import { sourceBucketOf } from '../domain/ip-allowlist';
 import { keyTableKeys } from '../contract/tables';
-import { RecentMap } from '../platform/recent-map';
-import {
-  checkKeyAhead,
-  failureOf,
-  presentedHash,
-  sendUseAhead,
-  useCheckedKey,
-  VerifyFailure,
-  type VerifyServices,
-  type VerifyRequest,
-  type VerifyResult,
-} from './verify';
+import type { Services } from '../composition/services';
+import { withEarlyWrite } from './early-write';
+import { checkKey, failureOf, presentedHash, VerifyFailure, type VerifyServices, type VerifyRequest, type VerifyResult } from './verify';
 
 export const GUESS_WINDOW_MS = 60_000;
-
-/**
- * The guess counters (source and minute) this process has seen at the limit:
- * a verification from such a source sends no write ahead of its read. Only
- * ever skips an optimisation; the read still decides. A counter is of one
- * minute: the oldest go first.
- */
-const overLimit = new RecentMap<string, true>(1_000);
 
 export type GuardedVerification =
   | { kind: 'answer'; result: VerifyResult }
@@ -55,11 +38,11 @@ export type GuardedVerification =
  * verification waits for one round trip instead of two. The read still
  * decides the answer. When it contradicts the prediction (the key changed,
  * the source is over its guess limit, or the read failed), the early write
- * is taken back (`UsageStore.cancelUse`) before anything is answered, and
+ * is taken back (early-write.ts) before anything is answered, and
  * the verification goes on from the read as if nothing had been sent.
  */
 export async function verifyWithGuessLimit(
-  deps: VerifyServices & { settings: { guessLimitPerMinute: number } },
+  deps: VerifyServices & Pick<Services, 'guesses'> & { settings: { guessLimitPerMinute: number } },
   request: VerifyRequest,
 ): Promise<GuardedVerification> {
   const limit = deps.settings.guessLimitPerMinute;
@@ -73,24 +56,29 @@ export async function verifyWithGuessLimit(
   const counterKey = keyTableKeys.ipRateCounter(sourceBucketOf(request.sourceIp), minute);
 
   const counterName = `${counterKey.pk}|${counterKey.sk}`;
-  // A source this process has seen over its limit this minute gets no write ahead: it would only be taken back.
+  const overLimit = deps.memory.overGuessLimit;
   const valueHash = presentedHash(deps, request.value);
-  const ahead = overLimit.has(counterName) ? undefined : sendUseAhead(deps, request, now, { valueHash });
-  const check = await checkKeyAhead(deps, request, { companionKeys: [counterKey], valueHash }, ahead);
-  const failures = Number(check.companions?.find((item) => item.pk === counterKey.pk && item.sk === counterKey.sk)?.n ?? 0);
-  if (check.wellFormed && failures >= limit) {
-    overLimit.set(counterName, true);
-    await ahead?.cancel();
-    return tooMany;
-  }
-  if (check.valid) return { kind: 'answer', result: await useCheckedKey(deps, check.checked, ahead) };
-  await ahead?.cancel();
-  if (check.wellFormed && check.code === VerifyFailure.NOT_FOUND) {
-    const counted = await deps.usage.countGuess(counterKey, limit, new Date(windowEnd + GUESS_WINDOW_MS));
-    if (!counted) {
-      overLimit.set(counterName, true);
-      return tooMany;
-    }
-  }
-  return { kind: 'answer', result: failureOf(check) };
+  return withEarlyWrite(
+    deps,
+    request,
+    // A source this process has seen over its limit this minute gets no write ahead: it would only be taken back.
+    { at: now, valueHash, skip: overLimit.has(counterName) },
+    () => checkKey(deps, request, { companionKeys: [counterKey], valueHash }),
+    async ({ check, admit }): Promise<GuardedVerification> => {
+      const failures = Number(check.companions?.find((item) => item.pk === counterKey.pk && item.sk === counterKey.sk)?.n ?? 0);
+      if (check.wellFormed && failures >= limit) {
+        overLimit.set(counterName, true);
+        return tooMany;
+      }
+      if (check.valid) return { kind: 'answer', result: await admit(check.checked) };
+      if (check.wellFormed && check.code === VerifyFailure.NOT_FOUND) {
+        const counted = await deps.guesses.countGuess(counterKey, limit, new Date(windowEnd + GUESS_WINDOW_MS));
+        if (!counted) {
+          overLimit.set(counterName, true);
+          return tooMany;
+        }
+      }
+      return { kind: 'answer', result: failureOf(check) };
+    },
+  );
 }

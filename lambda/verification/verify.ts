@@ -22,7 +22,7 @@ import { ipAllowed } from '../domain/ip-allowlist';
 import { originAllowed, originOf } from '../domain/domains';
 import { uncoveredScopes } from '../contract/scopes';
 import type { RateLimitState } from '../domain/rate-window';
-import type { RecordUseResult, UseToRecord } from '../store/usage-store';
+import type { RecordUseResult, UseToRecord } from '../domain/recording';
 
 export const VerifyFailure = {
   NOT_FOUND: 'NOT_FOUND',
@@ -75,7 +75,7 @@ export type VerifyResult =
   | { valid: false; code: 'RATE_LIMITED'; keyId: string; ratelimit: RateLimitState; allowedOrigin?: string };
 
 /** What verification needs: the key store, the usage store, the clock and the pepper. */
-export type VerifyServices = Pick<Services, 'lookups' | 'usage' | 'clock'> & { settings: Pick<Services['settings'], 'pepper'> };
+export type VerifyServices = Pick<Services, 'lookups' | 'usage' | 'clock' | 'memory'> & { settings: Pick<Services['settings'], 'pepper'> };
 
 export interface CheckOptions {
   /**
@@ -167,7 +167,7 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
  * The checks of `checkKey` on a value lookup already read (or absent):
  * revocation, state, expiry, IP, origin and scope at `now` (epoch ms). No I/O.
  */
-function judgeLookup(lookup: ValueLookupItem | undefined, request: VerifyRequest, now: number): Judgement {
+export function judgeLookup(lookup: ValueLookupItem | undefined, request: VerifyRequest, now: number): Judgement {
   const fail = (code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>, keyId?: string, allowedOrigin?: string, refusedKey?: CheckedKey): Judgement => ({
     valid: false,
     code,
@@ -221,22 +221,12 @@ export type AdmitResult =
   | { admitted: false; code: 'NOT_FOUND' };
 
 /** The use of a checked key at `at`, as the usage store records it. */
-function useOf(checked: CheckedKey, at: Date): UseToRecord {
+export function useOf(checked: CheckedKey, at: Date): UseToRecord {
   return { keyId: checked.key.id, at, rateLimit: checked.key.rate_limit, transition: checked.transition };
 }
 
-/** Whether two uses would be recorded alike: same key, same rate limit, same transition counter. */
-function sameRecording(a: UseToRecord, b: UseToRecord): boolean {
-  return (
-    a.keyId === b.keyId &&
-    a.rateLimit === b.rateLimit &&
-    a.transition?.generation === b.transition?.generation &&
-    a.transition?.role === b.transition?.role
-  );
-}
-
 /** A recorded use as an admission. */
-function admissionOf(use: RecordUseResult): AdmitResult {
+export function admissionOf(use: RecordUseResult): AdmitResult {
   if (use.admitted) return { admitted: true, ratelimit: use.rateLimit };
   // No usage item: the key vanished between the read and the write.
   if (use.reason === 'NO_USAGE_ITEM') return { admitted: false, code: 'NOT_FOUND' };
@@ -245,20 +235,15 @@ function admissionOf(use: RecordUseResult): AdmitResult {
 
 /**
  * Records the use of a checked key and applies its rate limit (one
- * conditional UpdateItem when admitted). `ahead`: the write `sendUseAhead`
- * sent with the read, used when it recorded this very use, else taken back
- * first.
+ * conditional UpdateItem when admitted). A use may also go out before the
+ * read that decides it: early-write.ts, the only other way a use is recorded.
  */
-export async function admitUse(deps: VerifyServices, checked: CheckedKey, ahead?: UseAhead): Promise<AdmitResult> {
-  const use = useOf(checked, ahead?.use.at ?? deps.clock.now());
-  // The write sent with the read recorded exactly this use: its answer is the admission.
-  if (ahead && sameRecording(ahead.use, use)) return admissionOf(await ahead.recorded);
-  await ahead?.cancel();
-  return admissionOf(await deps.usage.recordUse(use));
+export async function admitUse(deps: VerifyServices, checked: CheckedKey): Promise<AdmitResult> {
+  return admissionOf(await deps.usage.recordUse(useOf(checked, deps.clock.now())));
 }
 
 /** The verification result of a checked key and its admission. */
-function admittedResult(checked: CheckedKey, admit: AdmitResult): VerifyResult {
+export function admittedResult(checked: CheckedKey, admit: AdmitResult): VerifyResult {
   const { key, allowedOrigin } = checked;
   if (admit.admitted) return { valid: true, code: 'VALID', key, ratelimit: admit.ratelimit, allowedOrigin };
   if (admit.code === 'NOT_FOUND') return { valid: false, code: VerifyFailure.NOT_FOUND };
@@ -266,65 +251,8 @@ function admittedResult(checked: CheckedKey, admit: AdmitResult): VerifyResult {
 }
 
 /** `admitUse` for a checked key, as a verification result. */
-export async function useCheckedKey(deps: VerifyServices, checked: CheckedKey, ahead?: UseAhead): Promise<VerifyResult> {
-  return admittedResult(checked, await admitUse(deps, checked, ahead));
-}
-
-/** `checkKey` for a request whose write went out with the read: a read that fails takes the write back. */
-export async function checkKeyAhead(deps: VerifyServices, request: VerifyRequest, options: CheckOptions, ahead: UseAhead | undefined): Promise<CheckResult> {
-  try {
-    return await checkKey(deps, request, options);
-  } catch (error) {
-    await ahead?.cancel();
-    throw error;
-  }
-}
-
-/** A recording write sent before the key's read has answered, with what it records and how to take it back. */
-export interface UseAhead {
-  /** The key as the remembered lookup predicts it. */
-  readonly predicted: CheckedKey;
-  readonly use: UseToRecord;
-  readonly recorded: Promise<RecordUseResult>;
-  /** Takes the use back once its write has answered (nothing when the write failed: it recorded nothing). */
-  cancel(): Promise<void>;
-}
-
-/**
- * The recording write of a value this process has seen valid (`SeenLookups`),
- * sent now, before the read that decides the request; undefined when there
- * is no such prediction, when `wanted` says the predicted key would not be
- * used here (a route its scopes do not cover), or when the usage store
- * cannot take the use back exactly (a hot key's lease decides it from
- * memory). The caller sends the read at once, then either confirms the
- * prediction (`sameRecording` with the use the read gives, and
- * `admissionOf(await recorded)`) or calls `cancel` before answering.
- */
-export function sendUseAhead(
-  deps: VerifyServices,
-  request: VerifyRequest,
-  at: Date,
-  presented: { readonly valueHash: string | undefined; readonly wanted?: (checked: CheckedKey) => boolean },
-): UseAhead | undefined {
-  if (presented.valueHash === undefined) return undefined;
-  const seen = deps.lookups.seenLookups.get(presented.valueHash);
-  if (!seen) return undefined;
-  const predicted = judgeLookup(seen, request, at.getTime());
-  if (!predicted.valid || (presented.wanted && !presented.wanted(predicted.checked))) return undefined;
-  const use = useOf(predicted.checked, at);
-  const recorded = deps.usage.recordUseAhead(use);
-  if (!recorded) return undefined;
-  // Awaited on every path of the caller; this only keeps a failure from counting as unhandled while the read is under way.
-  recorded.catch(() => undefined);
-  return {
-    predicted: predicted.checked,
-    use,
-    recorded,
-    cancel: async () => {
-      const result = await recorded.catch(() => undefined);
-      if (result) await deps.usage.cancelUse(use, result);
-    },
-  };
+export async function useCheckedKey(deps: VerifyServices, checked: CheckedKey): Promise<VerifyResult> {
+  return admittedResult(checked, await admitUse(deps, checked));
 }
 
 /** The verification result of a failed check (without the check's bookkeeping fields). */

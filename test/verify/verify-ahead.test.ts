@@ -13,7 +13,7 @@ import { dayOf } from '../../lambda/domain/usage-figures';
 import { windowIndex } from '../../lambda/domain/rate-window';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
-import { testServices, useTestServices } from '../support/services';
+import { servicesWith, testServices, useTestServices } from '../support/services';
 import { usageItem } from '../support/store';
 import { authorizerWith } from '../../lambda/handlers/authorizer';
 import { callAuthorizer, callVerify, randomSourceIp } from './helpers';
@@ -39,10 +39,11 @@ function timelineClient(): { db: DynamoDBDocumentClient; events: string[]; failN
   return { db: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }), events, failNext, destroy: () => client.destroy() };
 }
 
-/** The usage item as the API's figures see it: `prior_used_at` is bookkeeping of the write sent ahead. */
+/** The usage item as the API's figures see it: `prior_used_at` and `early_token` are bookkeeping of the write sent ahead. */
 async function usageOf(keyId: string): Promise<Record<string, unknown>> {
   const item = { ...(await usageItem(keyId)) };
   delete item.prior_used_at;
+  delete item.early_token;
   return item;
 }
 
@@ -196,12 +197,12 @@ describe('verify: the write sent with the read for a value seen valid', () => {
     const usage = testServices().usage;
     const before = await usageOf(created.id);
     const at = new Date();
-    const early = { keyId: created.id, at, rateLimit: 50 };
-    const recorded = await usage.recordUseAhead(early);
-    if (!recorded) throw new Error('the use was not sent ahead');
+    const early = usage.recordUseAhead({ keyId: created.id, at, rateLimit: 50 });
+    if (!early) throw new Error('the use was not sent ahead');
+    await early.recorded;
     const later = new Date(at.getTime() + 5);
     expect((await usage.recordUse({ keyId: created.id, at: later, rateLimit: 50 })).admitted).toBe(true);
-    await usage.cancelUse(early, recorded);
+    await early.takeBack();
     const after = await usageOf(created.id);
     const window = String(windowIndex(at));
     expect({
@@ -209,6 +210,28 @@ describe('verify: the write sent with the read for a value seen valid', () => {
       window: (after.windows as Record<string, number>)[window],
       last: after.last_used_at,
     }).toEqual({ total: Number(before.total_requests) + 1, window: 1, last: later.toISOString() });
+  });
+
+  it('a use taken back after another process recorded one in the same millisecond: that use keeps last_used_at', async () => {
+    // Prepare: two processes (two sets of services) on one table; the second records a use at the very same instant.
+    const created = await createKey(team);
+    const first = testServices().usage;
+    const second = servicesWith({ usageLeases: { enabled: false } }).usage;
+    const before = await usageOf(created.id);
+    const at = new Date();
+
+    // Act
+    const early = first.recordUseAhead({ keyId: created.id, at, rateLimit: 50 });
+    if (!early) throw new Error('the use was not sent ahead');
+    await early.recorded;
+    expect((await second.recordUse({ keyId: created.id, at, rateLimit: 50 })).admitted).toBe(true);
+    await early.takeBack();
+    await early.takeBack();
+
+    // Assess: one use counted (the second process's), its last_used_at kept, not the one before the early write
+    const after = await usageOf(created.id);
+    expect({ total: after.total_requests, last: after.last_used_at }).toEqual({ total: Number(before.total_requests) + 1, last: at.toISOString() });
+    expect((await usageItem(created.id))?.early_token).toBeUndefined();
   });
 
   it('with leases on, a key at a low rate still sends its write with the read', async () => {

@@ -1,0 +1,37 @@
+/**
+ * The verify endpoint's guess counters: failed verifications of unknown
+ * values by one source (IPv4 address or IPv6 /64) in one minute
+ * (`IPRATE#...`, removed by TTL). Read with the value lookup; written here.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { IP_RATE_ENTITY, TTL_ATTRIBUTE, type ItemKey } from '../contract/tables';
+import { epochSeconds } from '../platform/clock';
+import type { StoreTables } from './transactions';
+
+export class GuessCounterStore {
+  constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
+
+  /**
+   * `countGuess`: one failed verification of an unknown value from a source
+   * in a minute, if the source is under `limit`; false when it is not.
+   */
+  async countGuess(counterKey: ItemKey, limit: number, expiresAt: Date): Promise<boolean> {
+    try {
+      await this.tables.db.send(
+        new UpdateCommand({
+          TableName: this.tables.keyTableName,
+          Key: counterKey,
+          UpdateExpression: 'SET entity = :entity, #ttl = :ttl ADD n :one',
+          ConditionExpression: 'attribute_not_exists(n) OR n < :limit',
+          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':entity': IP_RATE_ENTITY, ':ttl': epochSeconds(expiresAt), ':one': 1, ':limit': limit },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+}

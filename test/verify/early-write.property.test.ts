@@ -1,0 +1,209 @@
+/**
+ * The early recording write never changes what is counted: random
+ * interleavings of verifications (the current value, the old one after a
+ * roll, with or without a scope the key lacks), disabling and enabling,
+ * rolls, rate-limit changes, unknown values that push the source over its
+ * guess limit, and failed reads end with the same answers and the same usage
+ * item for a key verified through the early write as for a twin key verified
+ * one request at a time (read, then write: its process forgets every lookup
+ * before each request). The two keys live side by side on the same engine,
+ * under the same clock, driven by the same steps.
+ *
+ * Replay: PROPERTY_SEED=<seed> (printed); more runs: PROPERTY_RUNS=<n>.
+ */
+import fc from 'fast-check';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createServices, type Services } from '../../lambda/composition/services';
+import { generateCreatedValue } from '../../lambda/domain/key-values';
+import { config } from '../../lambda/platform/config';
+import { createDynamoClient } from '../../lambda/platform/dynamo';
+import { verifyWithGuessLimit } from '../../lambda/verification/guess-limiter';
+import { call, createKey, newTeam, type TestTeam } from '../support/api';
+import { installManualClock, restoreSystemClock } from '../support/keys';
+import { testClock, testObservability } from '../support/services';
+import { usageItem } from '../support/store';
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 12);
+const SEED = Number(process.env.PROPERTY_SEED ?? 20261126);
+const GUESS_LIMIT = 2;
+
+type Step =
+  | { kind: 'verify'; value: 'current' | 'old'; scoped: boolean }
+  | { kind: 'disable' }
+  | { kind: 'enable' }
+  | { kind: 'roll' }
+  | { kind: 'limit'; rateLimit: number }
+  | { kind: 'guess' }
+  | { kind: 'failed-read' }
+  | { kind: 'wait'; ms: number };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('verify' as const), value: fc.constantFrom('current' as const, 'old' as const), scoped: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'disable' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'enable' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'roll' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('limit' as const), rateLimit: fc.integer({ min: 1, max: 6 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'guess' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'failed-read' as const }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 1, max: 40 * 60_000 }) }) },
+);
+
+/** A client on the test engine whose next BatchGetItem can be made to fail. */
+function failingClient(): { db: DynamoDBDocumentClient; failNextRead(): void; destroy(): void } {
+  let fail = false;
+  const client = createDynamoClient();
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (fail && context.commandName === 'BatchGetCommand') {
+        fail = false;
+        throw Object.assign(new Error('injected read failure'), { name: 'InternalServerError', $fault: 'server' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'failNextRead' },
+  );
+  return {
+    db: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
+    failNextRead: () => {
+      fail = true;
+    },
+    destroy: () => client.destroy(),
+  };
+}
+
+/** One side of the comparison: a key, its values, its process's services, its source address. */
+interface Side {
+  readonly name: 'early' | 'one-at-a-time';
+  readonly services: Services;
+  readonly client: ReturnType<typeof failingClient>;
+  readonly sourceIp: string;
+  keyId: string;
+  current: string;
+  old?: string;
+}
+
+function servicesOn(db: DynamoDBDocumentClient): Services {
+  // Leases off: every verification writes its own use, as a key at a low rate does.
+  return createServices({ db, clock: testClock, settings: { ...config, guessLimitPerMinute: GUESS_LIMIT }, observe: testObservability, usageLeases: { enabled: false } });
+}
+
+/** The usage item as the API's figures see it (the early write's bookkeeping and the item's own key dropped). */
+async function figuresOf(keyId: string): Promise<Record<string, unknown>> {
+  const figures = { ...(await usageItem(keyId)) };
+  for (const name of ['pk', 'key_id', 'prior_used_at', 'early_token']) delete figures[name];
+  return figures;
+}
+
+async function act(team: TestTeam, side: Side, next: Step): Promise<unknown> {
+  switch (next.kind) {
+    case 'verify': {
+      const value = next.value === 'current' ? side.current : side.old;
+      if (value === undefined) return 'no old value';
+      // The reference forgets every lookup first: it reads, then writes, as a process that never saw the value.
+      if (side.name === 'one-at-a-time') side.services.memory.reset();
+      const outcome = await verifyWithGuessLimit(side.services, { value, sourceIp: side.sourceIp, scope: next.scoped ? 'enc.admin:write' : undefined });
+      if (outcome.kind === 'too-many-guesses') return 'GUESS_LIMITED';
+      const { code } = outcome.result;
+      return 'ratelimit' in outcome.result ? `${code} ${outcome.result.ratelimit.remaining}` : code;
+    }
+    case 'guess': {
+      const unknown = generateCreatedValue('sk', 'live', team.teamId);
+      const outcome = await verifyWithGuessLimit(side.services, { value: unknown, sourceIp: side.sourceIp });
+      return outcome.kind === 'too-many-guesses' ? 'GUESS_LIMITED' : outcome.result.code;
+    }
+    case 'failed-read': {
+      if (side.name === 'one-at-a-time') side.services.memory.reset();
+      side.client.failNextRead();
+      return verifyWithGuessLimit(side.services, { value: side.current, sourceIp: side.sourceIp }).then(
+        () => 'answered',
+        () => 'failed',
+      );
+    }
+    case 'disable':
+    case 'enable': {
+      const response = await call('update-api-key', { key: team.key, body: { key_id: side.keyId, is_active: next.kind === 'enable' } });
+      return response.status;
+    }
+    case 'limit': {
+      const response = await call('update-api-key', { key: team.key, body: { key_id: side.keyId, rate_limit: next.rateLimit } });
+      return response.status;
+    }
+    case 'roll': {
+      const response = await call('regenerate-api-key', { key: team.key, body: { key_id: side.keyId, grace_period_days: 1 } });
+      if (response.status === 200) {
+        side.old = side.current;
+        side.current = response.body.new_key as string;
+      }
+      return response.status;
+    }
+    case 'wait':
+      return 'waited';
+  }
+}
+
+describe(`the early write counts exactly what one request at a time counts (${RUNS} runs, PROPERTY_SEED=${SEED})`, () => {
+  let team: TestTeam;
+  beforeAll(async () => {
+    team = await newTeam('live');
+  });
+  afterEach(() => {
+    restoreSystemClock();
+  });
+
+  it('same answers and the same usage item, whatever happens between a value\'s verifications', async () => {
+    process.stdout.write(`early-write property: seed ${SEED}, ${RUNS} runs (replay: PROPERTY_SEED=${SEED} npx jest test/verify/early-write.property)\n`);
+    let earlyWrites = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 18 }), async (steps) => {
+        // Prepare: two twin keys, each verified once so that the early side's process has seen its value.
+        const clock = installManualClock();
+        const sides: Side[] = [];
+        for (const name of ['early', 'one-at-a-time'] as const) {
+          const created = await createKey(team, { rate_limit: 4 });
+          const client = failingClient();
+          sides.push({ name, services: servicesOn(client.db), client, sourceIp: `198.51.100.${sides.length + 10}`, keyId: created.id, current: created.key });
+        }
+        for (const side of sides) await act(team, side, { kind: 'verify', value: 'current', scoped: false });
+        const [early, reference] = sides;
+        const sentBefore = countEarlyWrites(early.services);
+
+        // Act: every step on both sides, one after the other, at the same instant of the same clock
+        try {
+          for (const next of steps) {
+            if (next.kind === 'wait') clock.set(clock.now().getTime() + next.ms);
+            const answers = [await act(team, early, next), await act(team, reference, next)];
+            // Assess (each step): the same answer on both sides
+            expect({ step: next, early: answers[0] }).toEqual({ step: next, early: answers[1] });
+          }
+          // Assess: the same usage figures
+          expect(await figuresOf(early.keyId)).toEqual(await figuresOf(reference.keyId));
+          earlyWrites += countEarlyWrites(early.services) - sentBefore;
+        } finally {
+          restoreSystemClock();
+          for (const side of sides) side.client.destroy();
+        }
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+    // The early path was taken at all (else the property compares the reference with itself).
+    expect(earlyWrites).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+const earlyCounts = new WeakMap<Services, { n: number }>();
+/** How many early writes `services` sent: counted by wrapping its usage store's door once. */
+function countEarlyWrites(services: Services): number {
+  let counter = earlyCounts.get(services);
+  if (!counter) {
+    const count = { n: 0 };
+    const send = services.usage.recordUseAhead.bind(services.usage);
+    services.usage.recordUseAhead = (use) => {
+      const written = send(use);
+      if (written) count.n += 1;
+      return written;
+    };
+    earlyCounts.set(services, count);
+    counter = count;
+  }
+  return counter.n;
+}
