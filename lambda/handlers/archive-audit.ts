@@ -11,7 +11,8 @@
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { archiveConfig, type ArchiveTarget } from '../platform/archive-config';
-import { archiveStreamBatch, archiveWriterFor } from '../use-cases/audit-archive';
+import { archiveStreamBatch } from '../use-cases/audit-archive';
+import { archiveWriterFor } from '../platform/archive-writers';
 import { environmentObservability, type Observability } from '../platform/observability';
 import { observed } from '../platform/observed';
 import { environmentTracer } from '../platform/tracing';

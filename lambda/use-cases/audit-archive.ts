@@ -41,17 +41,13 @@
  * of an issued value or of a SHA-256 hash (say a value pasted into a deletion
  * reason) is redacted before it is written.
  */
-import { randomUUID } from 'node:crypto';
-import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { AuditEvent } from '../domain/audit-events';
 import { parseAuditEvent, type AuditEventProblem } from '../domain/audit-event-schema';
-import { LOCAL_S3_CREDENTIALS, type ArchiveTarget } from '../platform/archive-config';
+import type { ArchiveWriter } from '../platform/archive-writers';
 import { errorField, signals, type Observability } from '../platform/observability';
 import { redactText } from '../platform/redaction';
 import { ARCHIVE_PREFIX } from '../contract/archive';
@@ -161,96 +157,6 @@ export function planRecord(record: DynamoDBRecord): RecordPlan {
     event,
     redactedPaths,
   };
-}
-
-// ---------------------------------------------------------------------------
-// The writer port: S3 (AWS or an S3 API on loopback) or a folder.
-
-/** Where archived objects are written. `put` is write-once and idempotent. */
-export interface ArchiveWriter {
-  /** For logs: `s3://bucket` or `file:///folder`. */
-  readonly location: string;
-  /** Stores `body` under `key`; an existing object under `key` counts as done. */
-  put(key: string, body: Buffer): Promise<void>;
-}
-
-/**
- * The S3 client of the archiver. With `endpoint` (an S3 API on loopback):
- * path-style addressing and s3rver's fixed credentials; otherwise the
- * Lambda's own region and role.
- */
-export function createArchiveS3Client(endpoint?: string): S3Client {
-  if (endpoint === undefined) return new S3Client({});
-  return new S3Client({
-    endpoint,
-    forcePathStyle: true,
-    region: process.env.AWS_REGION ?? 'us-east-1',
-    credentials: LOCAL_S3_CREDENTIALS,
-  });
-}
-
-function isPreconditionFailed(error: unknown): boolean {
-  return (
-    error instanceof S3ServiceException &&
-    (error.name === 'PreconditionFailed' || error.$metadata.httpStatusCode === 412)
-  );
-}
-
-/** Writes objects to `bucket`; a replayed object (412 on `If-None-Match: *`) is already archived. */
-export function s3ArchiveWriter(client: S3Client, bucket: string): ArchiveWriter {
-  return {
-    location: `s3://${bucket}`,
-    async put(key, body) {
-      try {
-        await client.send(
-          new PutObjectCommand({
-            Bucket: bucket,
-            Key: key,
-            Body: body,
-            ContentType: 'application/gzip',
-            // Write-once: never replace an archived object (also spares a
-            // second version in the Object Lock bucket on every replay).
-            IfNoneMatch: '*',
-          }),
-        );
-      } catch (error) {
-        if (!isPreconditionFailed(error)) throw error;
-      }
-    },
-  };
-}
-
-/**
- * Writes objects as files under `directory` with the same key layout
- * (`<directory>/audit/year=…/….jsonl.gz`). A file appears whole or not at all
- * (written aside, then hard-linked into place); an existing file is kept.
- */
-export function folderArchiveWriter(directory: string): ArchiveWriter {
-  const root = path.resolve(directory);
-  return {
-    location: `file://${root}`,
-    async put(key, body) {
-      const target = path.resolve(root, key);
-      if (!target.startsWith(root + path.sep)) throw new Error('archive key escapes the archive folder');
-      await mkdir(path.dirname(target), { recursive: true });
-      const temporary = `${target}.${randomUUID()}.tmp`;
-      await writeFile(temporary, body, { flag: 'wx' });
-      try {
-        await link(temporary, target);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      } finally {
-        await unlink(temporary);
-      }
-    },
-  };
-}
-
-/** The writer for a configured target (see `archiveConfig.target`). */
-export function archiveWriterFor(target: ArchiveTarget): ArchiveWriter {
-  return target.kind === 'folder'
-    ? folderArchiveWriter(target.directory)
-    : s3ArchiveWriter(createArchiveS3Client(target.endpoint), target.bucket);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,0 +1,150 @@
+/**
+ * The shape of lambda/ as its imports draw it: no cycle between folders
+ * (two levels deep: lambda/routes/<route>, lambda/store, ...) through value
+ * imports (type-only imports are erased), and no file over 300 lines.
+ * Read with the TypeScript parser, so `import { type A }` and
+ * `import type` are told apart from value imports.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+const root = path.resolve(__dirname, '..', '..');
+const lambdaDir = path.join(root, 'lambda');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** The relative specifiers a file imports or re-exports by value. */
+export function valueSpecifiers(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  const out: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      if (clause?.isTypeOnly) continue;
+      const named = clause?.namedBindings;
+      const onlyTypes = clause && !clause.name && named && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
+      if (!onlyTypes) out.push((statement.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
+      out.push((statement.moduleSpecifier as ts.StringLiteral).text);
+    }
+  }
+  // Dynamic imports load code too.
+  for (const match of text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)) out.push(match[1]);
+  return out.filter((specifier) => specifier.startsWith('.'));
+}
+
+function resolveFile(from: string, specifier: string): string | undefined {
+  const base = path.resolve(path.dirname(from), specifier);
+  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts'), base]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not this candidate
+    }
+  }
+  return undefined;
+}
+
+/** lambda/<a>/<b> for a file in a folder two levels deep, lambda/<a> for one directly in lambda/<a>. */
+function folderOf(file: string): string {
+  const parts = path.relative(lambdaDir, path.dirname(file)).split(path.sep).filter(Boolean);
+  return ['lambda', ...parts.slice(0, 2)].join('/');
+}
+
+/** Folder edges with the file pairs behind each. */
+function folderEdges(): Map<string, Map<string, string[]>> {
+  const edges = new Map<string, Map<string, string[]>>();
+  for (const file of sourceFiles(lambdaDir)) {
+    for (const specifier of valueSpecifiers(file)) {
+      const target = resolveFile(file, specifier);
+      if (!target || !target.startsWith(lambdaDir)) continue;
+      const [from, to] = [folderOf(file), folderOf(target)];
+      if (from === to) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      const pairs = edges.get(from)!.get(to) ?? [];
+      pairs.push(`${path.relative(root, file)} -> ${path.relative(root, target)}`);
+      edges.get(from)!.set(to, pairs);
+    }
+  }
+  return edges;
+}
+
+/** The strongly connected components of more than one folder (Tarjan). */
+function cycles(edges: Map<string, Map<string, string[]>>): string[][] {
+  const nodes = new Set<string>([...edges.keys(), ...[...edges.values()].flatMap((to) => [...to.keys()])]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (node: string) => {
+    index.set(node, next);
+    low.set(node, next++);
+    stack.push(node);
+    onStack.add(node);
+    for (const to of edges.get(node)?.keys() ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const node of nodes) if (!index.has(node)) visit(node);
+  return found;
+}
+
+describe('lambda/ folder graph', () => {
+  it('tells a type-only import from a value import', () => {
+    const text = [
+      "import type { A } from './a';",
+      "import { type B } from './b';",
+      "import { c, type C } from './c';",
+      "export { d } from './d';",
+      "export type { E } from './e';",
+      "const f = () => import('./f');",
+    ].join('\n');
+    expect(valueSpecifiers('probe.ts', text)).toEqual(['./c', './d', './f']);
+  });
+
+  it('finds a cycle when one is there', () => {
+    const edges = new Map([
+      ['lambda/a', new Map([['lambda/b', ['x']]])],
+      ['lambda/b', new Map([['lambda/c', ['y']]])],
+      ['lambda/c', new Map([['lambda/a', ['z']]])],
+    ]);
+    expect(cycles(edges)).toEqual([['lambda/a', 'lambda/b', 'lambda/c']]);
+  });
+
+  it('has no value-import cycle between folders, two levels deep', () => {
+    const edges = folderEdges();
+    const found = cycles(edges).map((component) =>
+      component.flatMap((from) => component.flatMap((to) => edges.get(from)?.get(to) ?? [])),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('has no file over 300 lines', () => {
+    const long = sourceFiles(lambdaDir)
+      .map((file) => [path.relative(root, file), readFileSync(file, 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > 300);
+    expect(long).toEqual([]);
+  });
+});
