@@ -1,22 +1,65 @@
 /**
  * Jest runs the TypeScript sources through SWC (type checking is `npm run typecheck`).
  * `@middy/*` ships ES modules only, so it is transformed too.
+ *
+ * Four projects, by cost (docs/architecture.md, Tests):
+ * - unit: pure code, no engine, no process started;
+ * - integration: handlers and stores against DynamoDB Local;
+ * - e2e: `npm start` in a child process, Chromium;
+ * - cdk: synthesis of the stack (bundling only where a test reads the bundles).
+ * `npm run test:fast` runs unit and integration; `npm test` runs all four.
  * One DynamoDB Local (in memory, free port) serves the whole run: see test/setup/.
  */
+const unit = [
+  'test/domain/**/*.test.ts',
+  'test/api/api-error.test.ts',
+  'test/api/openapi.test.ts',
+  'test/api/readme-errors.test.ts',
+  'test/architecture/architecture-doc.test.ts',
+  'test/architecture/folder-graph.test.ts',
+  'test/architecture/import-boundary.test.ts',
+  'test/architecture/route-folders.test.ts',
+  'test/console/build.test.ts',
+  'test/plans/token-bucket.property.test.ts',
+  'test/platform/pepper.test.ts',
+  'test/platform/recent-map.test.ts',
+  'test/verify/matchers.property.test.ts',
+];
+const e2e = ['test/**/*.e2e.test.ts', 'test/verify/browser-cors.test.ts'];
+const cdk = ['test/cdk/**/*.test.ts'];
+
+const inRoot = (globs) => globs.map((glob) => `<rootDir>/${glob}`);
+
 /** @type {import('jest').Config} */
-module.exports = {
+const base = {
+  rootDir: __dirname,
   testEnvironment: 'node',
   // @middy/core exports only an `import` condition; map it to its entry file, which SWC turns into CommonJS.
   moduleNameMapper: { '^@middy/(core|util)$': '<rootDir>/node_modules/@middy/$1/index.js' },
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2023' }, module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(@middy|preact)/)'],
+  setupFiles: ['<rootDir>/test/setup/env.ts'],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
-  setupFiles: ['<rootDir>/test/setup/env.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
+  projects: [
+    { ...base, displayName: 'unit', testMatch: inRoot(unit) },
+    {
+      ...base,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      // Everything that is not unit, e2e or cdk.
+      testPathIgnorePatterns: ['/node_modules/', '/test/domain/', '/test/cdk/', '\\.e2e\\.test\\.ts$', ...[...unit, ...e2e].filter((glob) => !glob.includes('*')).map((file) => `/${file.replace(/\./g, '\\.')}$`)],
+    },
+    { ...base, displayName: 'e2e', testMatch: inRoot(e2e) },
+    { ...base, displayName: 'cdk', testMatch: inRoot(cdk) },
+  ],
 };

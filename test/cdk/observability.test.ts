@@ -35,7 +35,7 @@ beforeAll(() => {
     // Powertools Tracer bundled, and source maps: the bundled assets below are traced.
     tracer: 'true',
     sourceMaps: 'true',
-  });
+  }, { bundle: true });
   functionIds = Object.fromEntries(Object.entries(functionsByHandler(service.stack)).map(([name, fn]) => [name, logicalIdOf(fn)]));
 });
 

@@ -54,7 +54,8 @@ let ids: {
 };
 
 beforeAll(() => {
-  service = synthesizeService();
+  // Bundled: one test below reads the default bundles.
+  service = synthesizeService({}, { bundle: true });
   const { stack } = service;
   const functions = functionsByHandler(stack);
   ids = {

@@ -21,7 +21,7 @@ import { bootstrap, childrenOn, npmStart, tempDataDir, type Running } from '../s
 
 /** A create acknowledged this long before the kill must survive it (DynamoDB Local's flush window, docs/security.md). */
 const FLUSH_WINDOW_MS = 1000;
-const CYCLES = Number(process.env.CRASH_CYCLES ?? 2);
+const CYCLES = Number(process.env.CRASH_CYCLES ?? 1);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function scanAll(db: DynamoDBDocumentClient, table: string): Promise<Record<string, unknown>[]> {
