@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { call, createKey, newTeam, teamPerSuite } from '../support/api';
-import { auditRecordsOf, keyItem, lookupItemOf, usageItem } from '../support/store';
-import { parseKeyValue } from '../../lambda/domain/key-values';
+import { call, createKey, newTeam, teamPerSuite } from '../../support/api';
+import { auditRecordsOf, keyItem, lookupItemOf, usageItem } from '../../support/store';
+import { parseKeyValue } from '../../../lambda/domain/key-values';
 
 const API_KEY_FIELDS = [
   'created_at', 'created_by', 'description', 'domains', 'environment', 'expires_at', 'id', 'ip_whitelist',

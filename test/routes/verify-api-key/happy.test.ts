@@ -2,12 +2,12 @@
  * POST /functions/v1/verify-api-key — keys that verify: the answer, the
  * usage it records, keys in transition, and the restrictions they pass.
  */
-import { call, createKey, teamPerSuite } from '../support/api';
-import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../support/keys';
-import { transitionsOf, usageItem } from '../support/store';
-import { RATE_WINDOW_MS } from '../../lambda/domain/rate-window';
-import { dayOf } from '../../lambda/domain/usage-figures';
-import { callVerify } from './helpers';
+import { call, createKey, teamPerSuite } from '../../support/api';
+import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../../support/keys';
+import { transitionsOf, usageItem } from '../../support/store';
+import { RATE_WINDOW_MS } from '../../../lambda/domain/rate-window';
+import { dayOf } from '../../../lambda/domain/usage-figures';
+import { callVerify } from '../../verify/helpers';
 
 describe('POST /functions/v1/verify-api-key — valid keys', () => {
   const team = teamPerSuite();

@@ -2,9 +2,9 @@
  * Delete, security: who may delete which key, deleted values as callers,
  * and no value or hash left in the tombstone or the audit trail.
  */
-import { call, createKey, newTeam } from '../support/api';
-import { MANAGER_SCOPES, expectStatus, keyInTransition, manualClockPerTest, storedKeyState, valuesAndHashes } from '../support/keys';
-import { auditRecordsOf, keyItem } from '../support/store';
+import { call, createKey, newTeam } from '../../support/api';
+import { MANAGER_SCOPES, expectStatus, keyInTransition, manualClockPerTest, storedKeyState, valuesAndHashes } from '../../support/keys';
+import { auditRecordsOf, keyItem } from '../../support/store';
 
 manualClockPerTest();
 

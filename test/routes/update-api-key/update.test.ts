@@ -4,12 +4,12 @@
  * guard, the audit record with before and after, and races with regenerate
  * and delete that never lose an update.
  */
-import { encodeCursor } from '../../lambda/platform/cursor';
-import { call, createKey, newTeam } from '../support/api';
-import { runCommonManagementTests } from '../support/management-matrix';
-import { MANAGER_SCOPES, checkValue, expectOnlyOneUse, expectStatus, manualClockPerTest, storedKeyState, useValue } from '../support/keys';
-import { auditRecordsOf, keyItem, lookupItemOf } from '../support/store';
-import { callVerify } from '../verify/helpers';
+import { encodeCursor } from '../../../lambda/platform/cursor';
+import { call, createKey, newTeam } from '../../support/api';
+import { runCommonManagementTests } from '../../support/management-matrix';
+import { MANAGER_SCOPES, checkValue, expectOnlyOneUse, expectStatus, manualClockPerTest, storedKeyState, useValue } from '../../support/keys';
+import { auditRecordsOf, keyItem, lookupItemOf } from '../../support/store';
+import { callVerify } from '../../verify/helpers';
 
 const clock = manualClockPerTest();
 

@@ -1,12 +1,12 @@
-import { testClock } from '../support/services';
+import { testClock } from '../../support/services';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { call, createKey, newTeam, type TestTeam, teamPerSuite } from '../support/api';
-import { teamKeyCount, usageItem } from '../support/store';
-import { documentClient } from '../../lambda/platform/dynamo';
-import { config } from '../../lambda/platform/config';
-import { keyTableKeys } from '../../lambda/contract/tables';
-import { hashKeyValue } from '../../lambda/domain/key-values';
-import { ManualClock, systemClock } from '../../lambda/platform/clock';
+import { call, createKey, newTeam, type TestTeam, teamPerSuite } from '../../support/api';
+import { teamKeyCount, usageItem } from '../../support/store';
+import { documentClient } from '../../../lambda/platform/dynamo';
+import { config } from '../../../lambda/platform/config';
+import { keyTableKeys } from '../../../lambda/contract/tables';
+import { hashKeyValue } from '../../../lambda/domain/key-values';
+import { ManualClock, systemClock } from '../../../lambda/platform/clock';
 
 const MANAGER_SCOPES = ['keys.manage', 'enc.*:read'];
 

@@ -4,15 +4,15 @@
  * nothing.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { call, createKey, teamPerSuite } from '../support/api';
-import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../support/keys';
-import { usageItem } from '../support/store';
-import { documentClient } from '../../lambda/platform/dynamo';
-import { config } from '../../lambda/platform/config';
-import { generateCreatedValue, hashKeyValue } from '../../lambda/domain/key-values';
-import { keyTableKeys } from '../../lambda/contract/tables';
-import { MS_PER_DAY } from '../../lambda/platform/clock';
-import { callVerify, countDynamoRequests } from './helpers';
+import { call, createKey, teamPerSuite } from '../../support/api';
+import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../../support/keys';
+import { usageItem } from '../../support/store';
+import { documentClient } from '../../../lambda/platform/dynamo';
+import { config } from '../../../lambda/platform/config';
+import { generateCreatedValue, hashKeyValue } from '../../../lambda/domain/key-values';
+import { keyTableKeys } from '../../../lambda/contract/tables';
+import { MS_PER_DAY } from '../../../lambda/platform/clock';
+import { callVerify, countDynamoRequests } from '../../verify/helpers';
 
 describe('POST /functions/v1/verify-api-key — keys that do not verify', () => {
   const team = teamPerSuite();

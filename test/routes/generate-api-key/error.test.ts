@@ -1,5 +1,5 @@
-import { call, type TestTeam, teamPerSuite } from '../support/api';
-import { teamKeyCount, usageItem } from '../support/store';
+import { call, type TestTeam, teamPerSuite } from '../../support/api';
+import { teamKeyCount, usageItem } from '../../support/store';
 
 /** A body that passes validation, to break one field at a time. */
 function validBody(team: TestTeam): Record<string, unknown> {

@@ -3,11 +3,11 @@
  * validation (400, nothing changed), unknown or already deleted keys (404),
  * the last manager key of a team (409).
  */
-import { call, createKey, newTeam } from '../support/api';
-import { runCommonManagementTests } from '../support/management-matrix';
-import { MANAGER_SCOPES, checkValue, expectOnlyOneUse, expectStatus, manualClockPerTest, selfManagingKey, storedKeyState } from '../support/keys';
-import { auditRecordsOf } from '../support/store';
-import { generateRegeneratedValue } from '../../lambda/domain/key-values';
+import { call, createKey, newTeam } from '../../support/api';
+import { runCommonManagementTests } from '../../support/management-matrix';
+import { MANAGER_SCOPES, checkValue, expectOnlyOneUse, expectStatus, manualClockPerTest, selfManagingKey, storedKeyState } from '../../support/keys';
+import { auditRecordsOf } from '../../support/store';
+import { generateRegeneratedValue } from '../../../lambda/domain/key-values';
 
 manualClockPerTest();
 

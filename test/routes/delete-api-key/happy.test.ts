@@ -3,10 +3,10 @@
  * its 90-day TTL, every value revoked at once (an in-transition old value
  * included), usage kept, and the deletion audit record.
  */
-import { MS_PER_DAY, epochSeconds } from '../../lambda/platform/clock';
-import { actorOf, call, createKey, newTeam } from '../support/api';
-import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, selfManagingKey, storedKeyState } from '../support/keys';
-import { keyItem, lookupItemsForKey, usageItem, auditRecordsOfType } from '../support/store';
+import { MS_PER_DAY, epochSeconds } from '../../../lambda/platform/clock';
+import { actorOf, call, createKey, newTeam } from '../../support/api';
+import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, selfManagingKey, storedKeyState } from '../../support/keys';
+import { keyItem, lookupItemsForKey, usageItem, auditRecordsOfType } from '../../support/store';
 
 const RESPONSE_FIELDS = ['audit_info', 'deleted_key', 'message', 'success'];
 const DELETED_KEY_FIELDS = ['created_at', 'deleted_at', 'deleted_by', 'environment', 'id', 'key_type', 'last_four', 'name'];

@@ -3,11 +3,11 @@
  * exactly the events the archive receives (they parse as audit events),
  * never a value or a hash; a deleted key's trail stays readable.
  */
-import { parseAuditEvent } from '../../lambda/domain/audit-event-schema';
-import { hashKeyValue } from '../../lambda/domain/key-values';
-import { config } from '../../lambda/platform/config';
-import { call, createKey, newTeam, type Endpoint } from '../support/api';
-import { MANAGER_SCOPES, expectStatus, manualClockPerTest } from '../support/keys';
+import { parseAuditEvent } from '../../../lambda/domain/audit-event-schema';
+import { hashKeyValue } from '../../../lambda/domain/key-values';
+import { config } from '../../../lambda/platform/config';
+import { call, createKey, newTeam, type Endpoint } from '../../support/api';
+import { MANAGER_SCOPES, expectStatus, manualClockPerTest } from '../../support/keys';
 
 const clock = manualClockPerTest();
 

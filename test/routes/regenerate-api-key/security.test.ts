@@ -2,8 +2,8 @@
  * Regenerate, security: neither value nor hash is stored or audited in
  * plaintext, and the answer that carries the new value is not cached.
  */
-import { keyInTransition, manualClockPerTest, storedKeyState, valuesAndHashes } from '../support/keys';
-import { auditRecordsOf } from '../support/store';
+import { keyInTransition, manualClockPerTest, storedKeyState, valuesAndHashes } from '../../support/keys';
+import { auditRecordsOf } from '../../support/store';
 
 manualClockPerTest();
 

@@ -1,11 +1,11 @@
-import { testObservability, testServices } from '../support/services';
+import { testObservability, testServices } from '../../support/services';
 import { randomUUID } from 'node:crypto';
-import { createKeyRecord } from '../../lambda/use-cases/create-key';
-import { config } from '../../lambda/platform/config';
-import { documentClient } from '../../lambda/platform/dynamo';
-import { createServices } from '../../lambda/composition/services';
-import { teamKeyCount, lookupItemOf } from '../support/store';
-import { recordIssuedValue } from '../support/issued-values';
+import { createKeyRecord } from '../../../lambda/use-cases/create-key';
+import { config } from '../../../lambda/platform/config';
+import { documentClient } from '../../../lambda/platform/dynamo';
+import { createServices } from '../../../lambda/composition/services';
+import { teamKeyCount, lookupItemOf } from '../../support/store';
+import { recordIssuedValue } from '../../support/issued-values';
 
 describe('creation is all or nothing', () => {
   it('when the audit record cannot be written, neither the key nor its lookup nor its usage exist', async () => {

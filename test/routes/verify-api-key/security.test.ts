@@ -3,10 +3,10 @@
  * (CORS and its preflight), the per-source limit against guessing, and the
  * value staying out of logs and responses.
  */
-import { createKey, newTeam, type TestTeam } from '../support/api';
-import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
-import { generateCreatedValue } from '../../lambda/domain/key-values';
-import { callVerify, randomSourceIp } from './helpers';
+import { createKey, newTeam, type TestTeam } from '../../support/api';
+import { expectStatus, installManualClock, restoreSystemClock } from '../../support/keys';
+import { generateCreatedValue } from '../../../lambda/domain/key-values';
+import { callVerify, randomSourceIp } from '../../verify/helpers';
 
 const GUESS_LIMIT = 5;
 

@@ -6,16 +6,16 @@
  */
 import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { monotonicFactory } from 'ulid';
-import { keyTableKeys } from '../../lambda/contract/tables';
-import { MS_PER_DAY } from '../../lambda/platform/clock';
-import { documentClient } from '../../lambda/platform/dynamo';
-import { keyItem } from '../support/store';
-import { hashKeyValue } from '../../lambda/domain/key-values';
-import { MAX_INDEX_PAGES } from '../../lambda/use-cases/read-keys';
-import { config } from '../../lambda/platform/config';
-import { call, createKey, newTeam, type TestTeam } from '../support/api';
-import { runCommonManagementTests } from '../support/management-matrix';
-import { MANAGER_SCOPES, expectStatus, manualClockPerTest, useValueTimes } from '../support/keys';
+import { keyTableKeys } from '../../../lambda/contract/tables';
+import { MS_PER_DAY } from '../../../lambda/platform/clock';
+import { documentClient } from '../../../lambda/platform/dynamo';
+import { keyItem } from '../../support/store';
+import { hashKeyValue } from '../../../lambda/domain/key-values';
+import { MAX_INDEX_PAGES } from '../../../lambda/use-cases/read-keys';
+import { config } from '../../../lambda/platform/config';
+import { call, createKey, newTeam, type TestTeam } from '../../support/api';
+import { runCommonManagementTests } from '../../support/management-matrix';
+import { MANAGER_SCOPES, expectStatus, manualClockPerTest, useValueTimes } from '../../support/keys';
 
 const clock = manualClockPerTest();
 

@@ -2,9 +2,9 @@
  * Regenerate, errors: strict body validation (400, with nothing changed),
  * a live transition (409), unknown or deleted keys (404), no credentials (401).
  */
-import { call, createKey, newTeam } from '../support/api';
-import { runCommonManagementTests } from '../support/management-matrix';
-import { checkValue, expectStatus, manualClockPerTest, selfManagingKey, storedKeyState } from '../support/keys';
+import { call, createKey, newTeam } from '../../support/api';
+import { runCommonManagementTests } from '../../support/management-matrix';
+import { checkValue, expectStatus, manualClockPerTest, selfManagingKey, storedKeyState } from '../../support/keys';
 
 manualClockPerTest();
 

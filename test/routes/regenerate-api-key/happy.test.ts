@@ -3,10 +3,10 @@
  * configuration kept, both values valid under a grace period, immediate
  * revocation, and the regeneration audit record.
  */
-import { MS_PER_DAY } from '../../lambda/platform/clock';
-import { actorOf, call, createKey, newTeam } from '../support/api';
-import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, storedKeyState } from '../support/keys';
-import { auditRecordsOf, keyItem, lookupItemOf } from '../support/store';
+import { MS_PER_DAY } from '../../../lambda/platform/clock';
+import { actorOf, call, createKey, newTeam } from '../../support/api';
+import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, storedKeyState } from '../../support/keys';
+import { auditRecordsOf, keyItem, lookupItemOf } from '../../support/store';
 
 const RESPONSE_FIELDS = ['key_info', 'migration_info', 'new_key', 'success'];
 const KEY_INFO_FIELDS = ['environment', 'id', 'key_prefix', 'key_type', 'last_four', 'name', 'regenerated_at', 'transition_ends_at'];
