@@ -5,7 +5,8 @@
  * Four projects, by cost (docs/architecture.md, Tests):
  * - unit: pure code, no engine, no process started;
  * - integration: handlers and stores against DynamoDB Local;
- * - e2e: `npm start` in a child process, Chromium;
+ * - e2e: child processes: `npm start`, the bootstrap CLI, DynamoDB Local's
+ *   own start and stop, Chromium;
  * - cdk: synthesis of the stack (bundling only where a test reads the bundles).
  * `npm run test:fast` runs unit and integration; `npm test` runs all four.
  * One DynamoDB Local (in memory, free port) serves the whole run: see test/setup/.
@@ -25,7 +26,13 @@ const unit = [
   'test/platform/recent-map.test.ts',
   'test/verify/matchers.property.test.ts',
 ];
-const e2e = ['test/**/*.e2e.test.ts', 'test/verify/browser-cors.test.ts'];
+const e2e = [
+  'test/**/*.e2e.test.ts',
+  'test/verify/browser-cors.test.ts',
+  'test/local/bootstrap.test.ts',
+  'test/local/dynamodb-local.test.ts',
+  'test/local/start-help.test.ts',
+];
 const cdk = ['test/cdk/**/*.test.ts'];
 
 const inRoot = (globs) => globs.map((glob) => `<rootDir>/${glob}`);

@@ -187,5 +187,5 @@ describe(`npm start killed with SIGKILL under load, ${CYCLES} times`, () => {
     await running.stop('SIGTERM');
     process.stdout.write(`crash test: ${JSON.stringify(report)}\n`);
     expect(report.every((entry) => entry.acknowledged_creates > 0)).toBe(true);
-  }, 240_000);
+  }, Math.max(240_000, CYCLES * 60_000));
 });
