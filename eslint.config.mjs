@@ -39,7 +39,8 @@ const layerRules = layers.slice(0, -1).map((_, index) => layerRule(index));
 
 const contractOnly = {
   regex: '(^|/)lambda/(?!contract(/|$)|routes(/index)?$|routes/[^/]+/route$)',
-  message: 'lib/ and bin/ may import only lambda/contract/ and the route declarations (lambda/routes/, lambda/routes/<route>/route.ts); see docs/architecture.md.',
+  message:
+    'lib/ and bin/ may import only lambda/contract/ and the route declarations (lambda/routes/, lambda/routes/<route>/route.ts); see docs/architecture.md.',
 };
 
 const runtimeShell = {

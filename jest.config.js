@@ -64,7 +64,13 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       // Everything that is not unit, e2e or cdk.
-      testPathIgnorePatterns: ['/node_modules/', '/test/domain/', '/test/cdk/', '\\.e2e\\.test\\.ts$', ...[...unit, ...e2e].filter((glob) => !glob.includes('*')).map((file) => `/${file.replace(/\./g, '\\.')}$`)],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        '/test/domain/',
+        '/test/cdk/',
+        '\\.e2e\\.test\\.ts$',
+        ...[...unit, ...e2e].filter((glob) => !glob.includes('*')).map((file) => `/${file.replace(/\./g, '\\.')}$`),
+      ],
     },
     { ...base, displayName: 'e2e', testMatch: inRoot(e2e) },
     { ...base, displayName: 'cdk', testMatch: inRoot(cdk) },

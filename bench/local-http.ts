@@ -52,15 +52,15 @@ async function countingProxy(target: string): Promise<CountingProxy> {
   const agent = new Agent({ keepAlive: true });
   let counts: Record<string, number> = {};
   const server = createServer((req, res) => {
-    const operation = String(req.headers['x-amz-target'] ?? 'unknown').split('.').pop() ?? 'unknown';
+    const operation =
+      String(req.headers['x-amz-target'] ?? 'unknown')
+        .split('.')
+        .pop() ?? 'unknown';
     counts[operation] = (counts[operation] ?? 0) + 1;
-    const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
@@ -178,7 +178,13 @@ export async function requestsPerOperation(engineEndpoint: string, tables: Table
     await measure('delete-api-key', () => send(base, 'DELETE', fn('delete-api-key'), manager.key, { key_id: data.id, confirm_deletion: true }));
     // Two more managers, each removed by the first one (an active manager: the survivor check applies).
     const newManager = async (name: string) => {
-      const made = await send(base, 'POST', fn('generate-api-key'), manager.key, { name, type: 'sk', environment: 'live', team_id: teamId, scopes: ['keys.manage'] });
+      const made = await send(base, 'POST', fn('generate-api-key'), manager.key, {
+        name,
+        type: 'sk',
+        environment: 'live',
+        team_id: teamId,
+        scopes: ['keys.manage'],
+      });
       if (made.status !== 201) throw new Error(`creating ${name} answered ${made.status}`);
       return (made.body.data as { id: string }).id;
     };

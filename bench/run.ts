@@ -37,7 +37,15 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type BatchGetCommandInput, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+  type BatchGetCommandInput,
+  type DynamoDBDocumentClient,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { KEY_TABLE, AUDIT_TABLE, SK_HASH, keyTableKeys } from '../lambda/contract/tables';
 import { localDynamoClient, startDynamoLocal, type DynamoLocal } from '../local/dynamodb-local';
 import { ensureTables } from '../local/tables';
@@ -114,12 +122,15 @@ async function baselineBundle(dir: string, sameChain = false): Promise<Bundle> {
     ...(sameChain ? { alias: { '@aws-sdk/credential-provider-node': path.join(ROOT, LAMBDA_CREDENTIALS) } } : {}),
     logLevel: 'error',
   });
-  return { name: sameChain ? 'baseline, functions\' credential chain' : 'baseline (document client only)', file };
+  return { name: sameChain ? "baseline, functions' credential chain" : 'baseline (document client only)', file };
 }
 
 /** The stack's function bundles, from a fresh `cdk synth` with the default context (what `cdk deploy` uploads). */
 function stackBundles(outdir: string): Bundle[] {
-  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'cdk'), ['synth', '--no-notices', '--quiet', '--output', outdir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'cdk'), ['synth', '--no-notices', '--quiet', '--output', outdir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const templateFile = readdirSync(outdir).find((name) => name.endsWith('.template.json'));
   if (!templateFile) throw new Error(`cdk synth wrote no template into ${outdir}`);
   const template = JSON.parse(readFileSync(path.join(outdir, templateFile), 'utf8')) as {
@@ -231,7 +242,16 @@ function benchServices(
     },
     { step: 'initialize', name: 'countUsageWrites' },
   );
-  const services = createServices({ db, clock: systemClock, settings: BENCH_SETTINGS, observe: sinkObservability(() => undefined, () => undefined), usageLeases: { enabled: leases } });
+  const services = createServices({
+    db,
+    clock: systemClock,
+    settings: BENCH_SETTINGS,
+    observe: sinkObservability(
+      () => undefined,
+      () => undefined,
+    ),
+    usageLeases: { enabled: leases },
+  });
   return { services, doc, usageWrites: () => writes, lastInput: (command) => lastInputs.get(command) };
 }
 
@@ -382,8 +402,17 @@ async function verifyLatency(
  * for a first value (in turn). Reported, not budgeted (the budget is the
  * verify endpoint's).
  */
-async function authorizerLatency(services: Services, doc: DynamoDBDocumentClient, value: string, keyId: string, teamId: string): Promise<Record<string, unknown>> {
-  const handler = authorizerWith(() => [], () => services) as unknown as (event: APIGatewayRequestAuthorizerEvent, context: Context) => Promise<APIGatewayAuthorizerResult>;
+async function authorizerLatency(
+  services: Services,
+  doc: DynamoDBDocumentClient,
+  value: string,
+  keyId: string,
+  teamId: string,
+): Promise<Record<string, unknown>> {
+  const handler = authorizerWith(
+    () => [],
+    () => services,
+  ) as unknown as (event: APIGatewayRequestAuthorizerEvent, context: Context) => Promise<APIGatewayAuthorizerResult>;
   const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
   const event = {
     type: 'REQUEST',
@@ -451,7 +480,16 @@ function verifyWithoutIo(real: DynamoDBDocumentClient, value: string): () => Pro
       return answers.get(name);
     },
   } as unknown as DynamoDBDocumentClient;
-  const services = createServices({ db, clock: systemClock, settings: BENCH_SETTINGS, observe: sinkObservability(() => undefined, () => undefined), usageLeases: { enabled: false } });
+  const services = createServices({
+    db,
+    clock: systemClock,
+    settings: BENCH_SETTINGS,
+    observe: sinkObservability(
+      () => undefined,
+      () => undefined,
+    ),
+    usageLeases: { enabled: false },
+  });
   const handler = makeVerifyHandler(() => services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
   const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
   return async () => {
@@ -483,8 +521,7 @@ async function costPerVerification(services: Services, doc: DynamoDBDocumentClie
   const handler = makeVerifyHandler(() => services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
   const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
   // The first uses after seeding drain the backlog (old days copied to their months, then removed, 40 a write).
-  const itemNow = async () =>
-    (await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }))).Item ?? {};
+  const itemNow = async () => (await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }))).Item ?? {};
   const sizeBefore = itemSizeBytes(await itemNow());
   let drainedAfter = 0;
   for (; drainedAfter < 30 && Object.keys((await itemNow()).daily ?? {}).length > 32; drainedAfter++) await handler(verifyEvent(value), context);
@@ -536,7 +573,9 @@ async function hotKey(endpoint: string, value: string, keyId: string): Promise<R
       const bench = benchServices(endpoint, mode === 'on');
       const handler = makeVerifyHandler(() => bench.services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
       const totalOf = async () =>
-        Number((await bench.doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }))).Item?.total_requests);
+        Number(
+          (await bench.doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }))).Item?.total_requests,
+        );
       const before = await totalOf();
       let next = 0;
       const started = process.hrtime.bigint();
@@ -623,16 +662,27 @@ async function main(): Promise<void> {
   const store = await storage();
   const result = { quick: QUICK, node: process.version, seconds: Math.round((Date.now() - started) / 1000), cold_start: cold, ...store };
   say('');
-  say(`Cold start (baseline: ${(cold.baseline as { bytes: number }).bytes} bytes, init p50 ${(cold.baseline as { init_ms_p50: number }).init_ms_p50} ms, ${cold.rounds} interleaved rounds)`);
+  say(
+    `Cold start (baseline: ${(cold.baseline as { bytes: number }).bytes} bytes, init p50 ${(cold.baseline as { init_ms_p50: number }).init_ms_p50} ms, ${cold.rounds} interleaved rounds)`,
+  );
   const sameChainBaseline = (cold as { baseline_same_chain?: { bytes: number; init_ms_p50: number } }).baseline_same_chain;
-  if (sameChainBaseline) say(`  (the same baseline with the functions' credential chain: ${sameChainBaseline.bytes} bytes, init p50 ${sameChainBaseline.init_ms_p50} ms; the *_same_chain columns)`);
+  if (sameChainBaseline)
+    say(
+      `  (the same baseline with the functions' credential chain: ${sameChainBaseline.bytes} bytes, init p50 ${sameChainBaseline.init_ms_p50} ms; the *_same_chain columns)`,
+    );
   say(table(cold.functions as Record<string, unknown>[]));
   say('');
   const latency = store.verify_latency as Record<string, unknown>;
-  say(`Verify: ${JSON.stringify(latency.verify_ms)} vs raw GetItem+UpdateItem ${JSON.stringify(latency.raw_get_update_ms)} ms -> p50 ratio ${latency.p50_ratio} (budget ${latency.p50_ratio_budget})`);
+  say(
+    `Verify: ${JSON.stringify(latency.verify_ms)} vs raw GetItem+UpdateItem ${JSON.stringify(latency.raw_get_update_ms)} ms -> p50 ratio ${latency.p50_ratio} (budget ${latency.p50_ratio_budget})`,
+  );
   say(`        (a value seen before in the process: its write sent with its read)`);
-  say(`        its own requests replayed without the handler, at once ${JSON.stringify(latency.verify_requests_without_handler_ms)} ms (p50 ratio ${latency.verify_requests_p50_ratio})`);
-  say(`        the verify service call alone (no middy, body parse or Powertools) ${JSON.stringify(latency.verify_service_call_ms)} ms (p50 ratio ${latency.verify_service_call_p50_ratio})`);
+  say(
+    `        its own requests replayed without the handler, at once ${JSON.stringify(latency.verify_requests_without_handler_ms)} ms (p50 ratio ${latency.verify_requests_p50_ratio})`,
+  );
+  say(
+    `        the verify service call alone (no middy, body parse or Powertools) ${JSON.stringify(latency.verify_service_call_ms)} ms (p50 ratio ${latency.verify_service_call_p50_ratio})`,
+  );
   say(
     `        a value not seen before in the process (read, then write) ${JSON.stringify(latency.verify_first_ms)} ms (p50 ratio ${latency.verify_first_p50_ratio}); its requests in turn ${JSON.stringify(latency.verify_requests_in_turn_ms)} ms (p50 ratio ${latency.verify_requests_in_turn_p50_ratio})`,
   );
@@ -647,9 +697,13 @@ async function main(): Promise<void> {
     `Authorizer (reported): a value seen before ${JSON.stringify(authorizer.authorizer_ms)} ms, a first value ${JSON.stringify(authorizer.authorizer_first_ms)} ms vs raw GetItem+UpdateItem+GetItem ${JSON.stringify(authorizer.raw_get_update_get_ms)} ms -> p50 ratios ${authorizer.p50_ratio} and ${authorizer.first_p50_ratio}`,
   );
   const cost = store.cost_per_verification as Record<string, unknown>;
-  say(`Cost: usage item seeded with 400 days = ${cost.usage_item_bytes_seeded} bytes; after ${cost.verifications_to_drain_the_backlog} verifications it is ${cost.usage_item_bytes} bytes, ${cost.write_units_by_sizing_rules} write unit(s) by the sizing rules, ${cost.write_units_reported} reported (budget < ${cost.item_bytes_budget} bytes)`);
+  say(
+    `Cost: usage item seeded with 400 days = ${cost.usage_item_bytes_seeded} bytes; after ${cost.verifications_to_drain_the_backlog} verifications it is ${cost.usage_item_bytes} bytes, ${cost.write_units_by_sizing_rules} write unit(s) by the sizing rules, ${cost.write_units_reported} reported (budget < ${cost.item_bytes_budget} bytes)`,
+  );
   const hot = store.hot_key as Record<string, Record<string, unknown>>;
-  say(`Hot key (32 in flight, ${hot.verifications} verifications): leases off ${hot.leases_off.verifications_per_second}/s, ${hot.leases_off.usage_writes_per_verification} usage writes per verification; leases on ${hot.leases_on.verifications_per_second}/s, ${hot.leases_on.usage_writes_per_verification} (budget <= ${hot.writes_per_verification_budget})`);
+  say(
+    `Hot key (32 in flight, ${hot.verifications} verifications): leases off ${hot.leases_off.verifications_per_second}/s, ${hot.leases_off.usage_writes_per_verification} usage writes per verification; leases on ${hot.leases_on.verifications_per_second}/s, ${hot.leases_on.usage_writes_per_verification} (budget <= ${hot.writes_per_verification_budget})`,
+  );
   const requests = store.requests_per_operation as { operations: Record<string, unknown>[]; within_budget: boolean };
   say('');
   say('DynamoDB requests per operation (counting proxy; leases off: every request writes its own use)');

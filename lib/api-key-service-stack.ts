@@ -163,12 +163,17 @@ export class ApiKeyServiceStack extends Stack {
       description: 'Lambda REQUEST authorizer for platform APIs (reads the Authorization or x-api-key header; its cache TTL is the revocation delay)',
       exportName: `${this.stackName}-AuthorizerFunctionArn`,
     });
-    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard of the service (docs/operations.md)' });
+    new CfnOutput(this, 'DashboardName', {
+      value: this.dashboard.dashboard.dashboardName,
+      description: 'CloudWatch dashboard of the service (docs/operations.md)',
+    });
     new CfnOutput(this, 'KeyHashPepperSecretArn', {
       value: config.keyHashPepperSecretArn ?? 'none',
       description: 'Secret holding the value-hash pepper, or none; npm run bootstrap -- --aws checks it (KEY_HASH_PEPPER_SECRET_ARN)',
     });
-    new CfnOutput(this, 'ScheduleGroupName', { value: this.rotation.scheduleGroup.scheduleGroupName, description: 'EventBridge Scheduler group of expiry schedules' });
-
+    new CfnOutput(this, 'ScheduleGroupName', {
+      value: this.rotation.scheduleGroup.scheduleGroupName,
+      description: 'EventBridge Scheduler group of expiry schedules',
+    });
   }
 }

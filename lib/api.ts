@@ -182,9 +182,7 @@ export class Api extends Construct {
         route.method,
         // No test-invoke permission: the console's test button is not worth a second grant.
         new apigateway.LambdaIntegration(handler, { proxy: true, allowTestInvoke: false }),
-        route.management
-          ? { operationName: route.name, authorizer: managementAuthorizer, apiKeyRequired: true }
-          : { operationName: route.name },
+        route.management ? { operationName: route.name, authorizer: managementAuthorizer, apiKeyRequired: true } : { operationName: route.name },
       );
       if (!route.management) {
         acknowledge(
@@ -225,7 +223,11 @@ export class Api extends Construct {
           ],
         },
       );
-      acknowledge(cfnOf(anyMethod), 'AwsSolutions-APIG4', 'Answers 405 Method Not Allowed from a mock integration: it reaches no function and no data, so there is nothing to authorize.');
+      acknowledge(
+        cfnOf(anyMethod),
+        'AwsSolutions-APIG4',
+        'Answers 405 Method Not Allowed from a mock integration: it reaches no function and no data, so there is nothing to authorize.',
+      );
       acknowledge(cfnOf(anyMethod), 'AwsSolutions-COG4', 'Answers 405 Method Not Allowed from a mock integration; see the AwsSolutions-APIG4 reason.');
     }
 
@@ -237,11 +239,11 @@ export class Api extends Construct {
       }
       // The handler answers the preflight (which origins, methods and headers
       // are granted); a mock integration would answer it differently.
-      const preflight = this.restApi.root.resourceForPath(route.path).addMethod(
-        'OPTIONS',
-        new apigateway.LambdaIntegration(handler, { proxy: true, allowTestInvoke: false }),
-        { operationName: `${handlerName}-preflight` },
-      );
+      const preflight = this.restApi.root
+        .resourceForPath(route.path)
+        .addMethod('OPTIONS', new apigateway.LambdaIntegration(handler, { proxy: true, allowTestInvoke: false }), {
+          operationName: `${handlerName}-preflight`,
+        });
       // AwsSolutions-COG4 does not apply to OPTIONS methods; APIG4 exempts
       // only mock-style CORS methods (204 method responses with
       // Access-Control-Allow-* headers), so it is raised here.
@@ -255,14 +257,41 @@ export class Api extends Construct {
     // What API Gateway answers itself, in the house shape, readable cross-origin.
     const gatewayResponses: Array<[string, apigateway.ResponseType, string | undefined, string, string, Record<string, string>?]> = [
       // A team's plan (or the stage) throttled the request, or its quota is spent.
-      ['Throttled', apigateway.ResponseType.THROTTLED, '429', 'THROTTLED', "Too many requests for the team's usage plan; retry after the Retry-After seconds.", { 'Retry-After': "'1'" }],
-      ['QuotaExceeded', apigateway.ResponseType.QUOTA_EXCEEDED, '429', 'QUOTA_EXCEEDED', "The team's usage plan quota for this period is used up.", { 'Retry-After': "'3600'" }],
+      [
+        'Throttled',
+        apigateway.ResponseType.THROTTLED,
+        '429',
+        'THROTTLED',
+        "Too many requests for the team's usage plan; retry after the Retry-After seconds.",
+        { 'Retry-After': "'1'" },
+      ],
+      [
+        'QuotaExceeded',
+        apigateway.ResponseType.QUOTA_EXCEEDED,
+        '429',
+        'QUOTA_EXCEEDED',
+        "The team's usage plan quota for this period is used up.",
+        { 'Retry-After': "'3600'" },
+      ],
       // The authorizer refused the Bearer key (or there was none): the house 401.
-      ['Unauthorized', apigateway.ResponseType.UNAUTHORIZED, '401', 'UNAUTHORIZED', 'The API key is missing or invalid: send "Authorization: Bearer <API key>".', {
-        'WWW-Authenticate': `'Bearer realm="api-keys", error="invalid_token"'`,
-      }],
+      [
+        'Unauthorized',
+        apigateway.ResponseType.UNAUTHORIZED,
+        '401',
+        'UNAUTHORIZED',
+        'The API key is missing or invalid: send "Authorization: Bearer <API key>".',
+        {
+          'WWW-Authenticate': `'Bearer realm="api-keys", error="invalid_token"'`,
+        },
+      ],
       // A team without an API Gateway key (not bootstrapped with a plan) cannot pass the usage plan.
-      ['NoUsagePlan', apigateway.ResponseType.INVALID_API_KEY, '403', 'FORBIDDEN', "The calling key's team has no usage plan: the operator runs npm run bootstrap -- --team-id <id> --plan <name>."],
+      [
+        'NoUsagePlan',
+        apigateway.ResponseType.INVALID_API_KEY,
+        '403',
+        'FORBIDDEN',
+        "The calling key's team has no usage plan: the operator runs npm run bootstrap -- --team-id <id> --plan <name>.",
+      ],
       // REST APIs answer an unknown path with 403 "Missing Authentication Token"; the service (and the local runtime) say 404.
       ['RouteNotFound', apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', 'ROUTE_NOT_FOUND', 'No such route'],
       ['RequestTooLarge', apigateway.ResponseType.REQUEST_TOO_LARGE, '413', 'PAYLOAD_TOO_LARGE', 'Request body too large'],
@@ -321,7 +350,7 @@ export class Api extends Construct {
     acknowledge(
       cfnOf(this.restApi),
       'AwsSolutions-APIG2',
-      'Bodies are validated in the handlers (zod, strict: every problem listed in one 400, size capped at MAX_BODY_BYTES with 413), in the service\'s error shape and identically in the local runtime; a gateway model can neither bound the size in bytes nor list every problem.',
+      "Bodies are validated in the handlers (zod, strict: every problem listed in one 400, size capped at MAX_BODY_BYTES with 413), in the service's error shape and identically in the local runtime; a gateway model can neither bound the size in bytes nor list every problem.",
     );
     const cloudWatchRole = this.restApi.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole !== undefined) {

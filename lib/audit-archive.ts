@@ -71,9 +71,7 @@ export class AuditArchive extends Construct {
     this.bucket = new s3.Bucket(this, 'Bucket', {
       objectLockEnabled: true,
       objectLockDefaultRetention:
-        props.objectLockMode === 'GOVERNANCE'
-          ? s3.ObjectLockRetention.governance(lockDuration)
-          : s3.ObjectLockRetention.compliance(lockDuration),
+        props.objectLockMode === 'GOVERNANCE' ? s3.ObjectLockRetention.governance(lockDuration) : s3.ObjectLockRetention.compliance(lockDuration),
       versioned: true,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
@@ -103,7 +101,7 @@ export class AuditArchive extends Construct {
     acknowledge(
       cfnOf(this.deadLetterQueue),
       'AwsSolutions-SQS3',
-      'This queue is the on-failure destination of the audit stream event source mapping, i.e. a dead-letter queue already; cdk-nag only recognises queues named in another queue\'s redrive policy.',
+      "This queue is the on-failure destination of the audit stream event source mapping, i.e. a dead-letter queue already; cdk-nag only recognises queues named in another queue's redrive policy.",
     );
     acknowledge(
       cfnOf(this.deadLetterQueue),
@@ -119,7 +117,7 @@ export class AuditArchive extends Construct {
       logRemovalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       environment: { [ENV.ARCHIVE_BUCKET_NAME]: this.bucket.bucketName },
       otherWildcardGrants:
-        'dynamodb:ListStreams, which the stream event source mapping needs and which has no resource-level permissions; stream reads themselves are limited to the audit table\'s stream ARN.',
+        "dynamodb:ListStreams, which the stream event source mapping needs and which has no resource-level permissions; stream reads themselves are limited to the audit table's stream ARN.",
     });
     // Only PutObject under the archive prefix: no read, no delete, no
     // retention changes (the bucket's default retention applies).
@@ -148,7 +146,7 @@ export class AuditArchive extends Construct {
     acknowledge(
       cfnOf(this.archiver),
       'Serverless-LambdaDLQ',
-      'Invoked by a DynamoDB stream event source mapping, never asynchronously: failed batches go to the mapping\'s on-failure SQS destination (deadLetterQueue), which a function DLQ would never receive.',
+      "Invoked by a DynamoDB stream event source mapping, never asynchronously: failed batches go to the mapping's on-failure SQS destination (deadLetterQueue), which a function DLQ would never receive.",
     );
   }
 }

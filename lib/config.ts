@@ -139,9 +139,7 @@ export const PRODUCTION_ARCHIVE_LOCK = { mode: 'COMPLIANCE', days: ARCHIVE_RETEN
 export const PRODUCTION_STAGES: readonly string[] = ['prod', 'production'];
 
 /** Retention periods CloudWatch Logs accepts (never "forever": every log group expires). */
-export const LOG_RETENTION_DAYS: readonly number[] = [
-  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
-];
+export const LOG_RETENTION_DAYS: readonly number[] = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
 
 /** S3 Object Lock allows at most 100 years of default retention. */
 const MAX_OBJECT_LOCK_DAYS = 36_500;
@@ -167,7 +165,12 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
   const problems: string[] = [];
   const reader = new ContextReader(context, problems);
 
-  const stage = reader.string('stage', DEFAULTS.stage, /^[a-z][a-z0-9-]{0,19}$/, 'lowercase letters, digits and hyphens, starting with a letter, at most 20 characters');
+  const stage = reader.string(
+    'stage',
+    DEFAULTS.stage,
+    /^[a-z][a-z0-9-]{0,19}$/,
+    'lowercase letters, digits and hyphens, starting with a letter, at most 20 characters',
+  );
   const production = reader.boolean('production', PRODUCTION_STAGES.includes(stage));
   const config: ServiceConfig = {
     stage,
@@ -179,11 +182,10 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
     managementBurstLimit: reader.integer('managementBurstLimit', DEFAULTS.managementBurstLimit, 1, 5_000),
     plans: reader.plans('plans'),
     planApiStages: reader.apiStages('planApiStages'),
-    archiveObjectLockMode: reader.oneOf(
-      'archiveObjectLockMode',
-      production ? PRODUCTION_ARCHIVE_LOCK.mode : DEFAULTS.archiveObjectLockMode,
-      ['COMPLIANCE', 'GOVERNANCE'] as const,
-    ),
+    archiveObjectLockMode: reader.oneOf('archiveObjectLockMode', production ? PRODUCTION_ARCHIVE_LOCK.mode : DEFAULTS.archiveObjectLockMode, [
+      'COMPLIANCE',
+      'GOVERNANCE',
+    ] as const),
     // Below the audit retention only outside production: a dev stack should not
     // leave objects nobody can delete for two years.
     archiveObjectLockDays: reader.integer(
@@ -196,7 +198,11 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
     logRetentionDays: reader.member('logRetentionDays', DEFAULTS.logRetentionDays, LOG_RETENTION_DAYS),
     apiGatewayCloudWatchRole: reader.boolean('apiGatewayCloudWatchRole', DEFAULTS.apiGatewayCloudWatchRole),
     alarmTopicArn: reader.optionalString('alarmTopicArn', /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, 'an SNS topic ARN'),
-    webAclArn: reader.optionalString('webAclArn', /^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:\d{12}:regional\/webacl\/[A-Za-z0-9_-]+\/[a-f0-9-]+$/, 'a regional WAFv2 web ACL ARN'),
+    webAclArn: reader.optionalString(
+      'webAclArn',
+      /^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:\d{12}:regional\/webacl\/[A-Za-z0-9_-]+\/[a-f0-9-]+$/,
+      'a regional WAFv2 web ACL ARN',
+    ),
     verifyGuessLimitPerMinute: reader.integer('verifyGuessLimitPerMinute', DEFAULTS.verifyGuessLimitPerMinute, 1, 10_000),
     authorizerRouteScopes: reader.routeScopes('authorizerRouteScopes'),
     authorizerScope: reader.authorizerScope('authorizerScope'),
@@ -205,7 +211,12 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
       /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]{1,512}$/,
       'a Secrets Manager secret ARN',
     ),
-    metricsNamespace: reader.string('metricsNamespace', DEFAULTS.metricsNamespace, /^[A-Za-z0-9._/#:-]{1,255}$/, 'a CloudWatch namespace (letters, digits and . _ / # : -)'),
+    metricsNamespace: reader.string(
+      'metricsNamespace',
+      DEFAULTS.metricsNamespace,
+      /^[A-Za-z0-9._/#:-]{1,255}$/,
+      'a CloudWatch namespace (letters, digits and . _ / # : -)',
+    ),
     logLevel: reader.oneOf('logLevel', DEFAULTS.logLevel, ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const),
     logSampleRate: reader.number('logSampleRate', DEFAULTS.logSampleRate, 0, 1),
     tracer: reader.boolean('tracer', DEFAULTS.tracer),
@@ -314,7 +325,9 @@ class ContextReader {
     const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
     const json = JSON.stringify(parsed);
     if (json.length > MAX_ROUTE_SCOPES_JSON_LENGTH) {
-      this.problems.push(`${key} must be at most ${MAX_ROUTE_SCOPES_JSON_LENGTH} characters of JSON (Lambda allows 4 KB of environment variables); got ${json.length}`);
+      this.problems.push(
+        `${key} must be at most ${MAX_ROUTE_SCOPES_JSON_LENGTH} characters of JSON (Lambda allows 4 KB of environment variables); got ${json.length}`,
+      );
       return {};
     }
     return parsed as Record<string, string>;

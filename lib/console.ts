@@ -180,7 +180,11 @@ function acknowledgeDeploymentProvider(scope: Construct, deployment: s3deploy.Bu
     'AwsSolutions-IAM5[Resource::*]',
   ];
   for (const finding of findings) {
-    acknowledge(policy, finding, `${why}: it reads the asset and replaces every object under console/ of the console bucket (prune), and invalidates the distribution (CloudFront has no resource-level ARN for that here).`);
+    acknowledge(
+      policy,
+      finding,
+      `${why}: it reads the asset and replaces every object under console/ of the console bucket (prune), and invalidates the distribution (CloudFront has no resource-level ARN for that here).`,
+    );
   }
 }
 

@@ -56,7 +56,9 @@ export class ServiceDashboard extends Construct {
           sum(MetricName.RateLimited, 'Key over its rate_limit'),
           sum(MetricName.GuessLimiterTrips, 'Guess limiter trips'),
           sum(MetricName.Throttled, 'DynamoDB throttled (after retries)'),
-          ...Object.entries(props.functions).map(([name, fn]) => fn.metricThrottles({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: fnLabel(name, 'Lambda throttles') })),
+          ...Object.entries(props.functions).map(([name, fn]) =>
+            fn.metricThrottles({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: fnLabel(name, 'Lambda throttles') }),
+          ),
         ],
         legendPosition: cloudwatch.LegendPosition.RIGHT,
       }),
@@ -71,28 +73,33 @@ export class ServiceDashboard extends Construct {
 
     // One graph per table: each sum is a math expression over the same operation ids.
     this.dashboard.addWidgets(
-      ...props.tables.map(
-        ({ name, table, operations }) =>
-          graph(`${name}: throttled requests (${operations.join(', ')})`, {
-            left: [table.metricThrottledRequestsForOperations({ operations: [...operations], period: PERIOD, label: 'Throttled requests' })],
-          }),
+      ...props.tables.map(({ name, table, operations }) =>
+        graph(`${name}: throttled requests (${operations.join(', ')})`, {
+          left: [table.metricThrottledRequestsForOperations({ operations: [...operations], period: PERIOD, label: 'Throttled requests' })],
+        }),
       ),
     );
 
     this.dashboard.addWidgets(
       graph('Latency p50 per function (ms)', {
-        left: Object.entries(props.functions).map(([name, fn]) => fn.metricDuration({ statistic: cloudwatch.Stats.p(50), period: PERIOD, label: fnLabel(name, 'p50') })),
+        left: Object.entries(props.functions).map(([name, fn]) =>
+          fn.metricDuration({ statistic: cloudwatch.Stats.p(50), period: PERIOD, label: fnLabel(name, 'p50') }),
+        ),
         legendPosition: cloudwatch.LegendPosition.RIGHT,
       }),
       graph('Latency p99 per function (ms)', {
-        left: Object.entries(props.functions).map(([name, fn]) => fn.metricDuration({ statistic: cloudwatch.Stats.p(99), period: PERIOD, label: fnLabel(name, 'p99') })),
+        left: Object.entries(props.functions).map(([name, fn]) =>
+          fn.metricDuration({ statistic: cloudwatch.Stats.p(99), period: PERIOD, label: fnLabel(name, 'p99') }),
+        ),
         legendPosition: cloudwatch.LegendPosition.RIGHT,
       }),
     );
 
     this.dashboard.addWidgets(
       graph('Function errors', {
-        left: Object.entries(props.functions).map(([name, fn]) => fn.metricErrors({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: fnLabel(name, 'errors') })),
+        left: Object.entries(props.functions).map(([name, fn]) =>
+          fn.metricErrors({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: fnLabel(name, 'errors') }),
+        ),
         legendPosition: cloudwatch.LegendPosition.RIGHT,
       }),
       graph('Dead-letter queue depth', {
@@ -105,7 +112,11 @@ export class ServiceDashboard extends Construct {
     this.dashboard.addWidgets(
       graph('Audit archive lag (s)', {
         left: [
-          serviceMetric(settings, MetricName.ArchiveLagSeconds, { statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD, label: 'Oldest record of a batch, write → archive (s)' }),
+          serviceMetric(settings, MetricName.ArchiveLagSeconds, {
+            statistic: cloudwatch.Stats.MAXIMUM,
+            period: PERIOD,
+            label: 'Oldest record of a batch, write → archive (s)',
+          }),
         ],
         right: [props.archiver.metric('IteratorAge', { statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD, label: 'Stream iterator age (ms)' })],
       }),

@@ -17,7 +17,6 @@ const PROJECT_ROOT = path.resolve(__dirname, '..');
 /** The credential chain the bundles use in place of the SDK's (relative to PROJECT_ROOT). */
 export const LAMBDA_CREDENTIALS = 'lambda/platform/lambda-credentials.ts';
 
-
 export interface HouseFunctionProps {
   /** The function's name: a route's (`lambda/routes/<name>/handler.ts`) or another handler's (`lambda/handlers/<name>.ts`); the file exports `handler`. Required. */
   readonly handlerName: string;
@@ -125,8 +124,7 @@ export class HouseFunction extends NodejsFunction {
       },
     });
     this.hashesKeyValues = props.hashesKeyValues ?? false;
-    const xray =
-      'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so they are granted on "*".';
+    const xray = 'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so they are granted on "*".';
     acknowledge(
       policyOf(role),
       'AwsSolutions-IAM5[Resource::*]',
@@ -142,14 +140,9 @@ export class HouseFunction extends NodejsFunction {
  * IAM action for TransactWriteItems: a transaction needs the action of each
  * item it writes or checks (PutItem, UpdateItem, DeleteItem, ConditionCheckItem).
  */
-export function grantTableActions(
-  grantee: iam.IGrantable,
-  table: dynamodb.ITable,
-  actions: readonly TableAction[],
-): iam.Grant {
+export function grantTableActions(grantee: iam.IGrantable, table: dynamodb.ITable, actions: readonly TableAction[]): iam.Grant {
   return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [table.tableArn] });
 }
-
 
 /**
  * Grants a function exactly what its storage operations declare

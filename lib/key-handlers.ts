@@ -103,7 +103,7 @@ export class KeyHandlers extends Construct {
     this.managementAuthorizer = storeFunction(
       'ManagementAuthorizer',
       'management-authorizer',
-      'REQUEST authorizer of the management routes: the caller\'s team API Gateway key, for its usage plan',
+      "REQUEST authorizer of the management routes: the caller's team API Gateway key, for its usage plan",
       { [ENV.KEY_TABLE_NAME]: keyTable.tableName },
     );
 

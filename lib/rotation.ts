@@ -100,9 +100,7 @@ export class Rotation extends Construct {
       }),
     );
     // The scheduler delivers to the dead-letter queue with this same role.
-    this.schedulerRole.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetterQueue.queueArn] }),
-    );
+    this.schedulerRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetterQueue.queueArn] }));
   }
 
   /** Environment a function needs to create or delete expiry schedules. */

@@ -17,7 +17,7 @@ import { newUsageKeyValue, type UsageKeyIssuer } from '../lambda/handlers/bootst
 export function usagePlanIdsFrom(env: NodeJS.ProcessEnv): Record<string, string> {
   const raw = env.USAGE_PLAN_IDS;
   if (raw === undefined || raw === '') {
-    throw new Error('USAGE_PLAN_IDS must name the stack\'s usage plans: export it from the stack output UsagePlanIds (see docs/deploy.md)');
+    throw new Error("USAGE_PLAN_IDS must name the stack's usage plans: export it from the stack output UsagePlanIds (see docs/deploy.md)");
   }
   let parsed: unknown;
   try {

@@ -34,12 +34,7 @@ import {
   type Shard,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import type {
-  AttributeValue as LambdaAttributeValue,
-  DynamoDBBatchResponse,
-  DynamoDBRecord,
-  DynamoDBStreamEvent,
-} from 'aws-lambda';
+import type { AttributeValue as LambdaAttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { errorField } from '../lambda/platform/observability';
 import { terminalObservability } from './terminal-observability';
@@ -145,8 +140,7 @@ export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoD
     awsRegion: LOCAL_REGION,
     eventSourceARN: streamArn,
     dynamodb: {
-      ApproximateCreationDateTime:
-        data.ApproximateCreationDateTime === undefined ? undefined : Math.floor(data.ApproximateCreationDateTime.getTime() / 1000),
+      ApproximateCreationDateTime: data.ApproximateCreationDateTime === undefined ? undefined : Math.floor(data.ApproximateCreationDateTime.getTime() / 1000),
       Keys: data.Keys && toLambdaImage(data.Keys),
       NewImage: data.NewImage && toLambdaImage(data.NewImage),
       OldImage: data.OldImage && toLambdaImage(data.OldImage),
@@ -317,9 +311,7 @@ export async function startAuditStreamArchiver(options: AuditStreamArchiverOptio
     const shards: Shard[] = [];
     let startAfter: string | undefined;
     do {
-      const { StreamDescription } = await streams.send(
-        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: startAfter }),
-      );
+      const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: startAfter }));
       shards.push(...(StreamDescription?.Shards ?? []));
       startAfter = StreamDescription?.LastEvaluatedShardId;
     } while (startAfter);

@@ -179,11 +179,7 @@ const WAIT_FOR_HOLDER_MS = 60_000;
  * The local store of `dataDir`: the running `npm start`'s engine, or an
  * engine of our own on the same file when nothing runs there.
  */
-export async function openLocalStore(
-  dataDir: string,
-  env: NodeJS.ProcessEnv = process.env,
-  say: (line: string) => void = () => undefined,
-): Promise<KeyStore> {
+export async function openLocalStore(dataDir: string, env: NodeJS.ProcessEnv = process.env, say: (line: string) => void = () => undefined): Promise<KeyStore> {
   const deadline = Date.now() + WAIT_FOR_HOLDER_MS;
   for (;;) {
     const holder = readRuntimeRecord(dataDir);
@@ -214,12 +210,7 @@ export async function openLocalStore(
   }
 }
 
-async function startOwnEngine(
-  dataDir: string,
-  claim: DataDirClaim,
-  env: NodeJS.ProcessEnv,
-  say: (line: string) => void,
-): Promise<KeyStore> {
+async function startOwnEngine(dataDir: string, claim: DataDirClaim, env: NodeJS.ProcessEnv, say: (line: string) => void): Promise<KeyStore> {
   const keyTableName = env.KEY_TABLE_NAME || KEY_TABLE.logicalName;
   const auditTableName = env.AUDIT_TABLE_NAME || AUDIT_TABLE.logicalName;
   let engine: DynamoLocal | undefined;
@@ -263,7 +254,7 @@ export async function openKeyStore(
     // operator's shell would write a key no deployed function accepts.
     if (env.KEY_HASH_PEPPER) {
       throw new UsageError(
-        '--aws: KEY_HASH_PEPPER is set in this shell, but the deployed functions read their pepper only from the stack\'s secret; unset it, or the key would never authenticate',
+        "--aws: KEY_HASH_PEPPER is set in this shell, but the deployed functions read their pepper only from the stack's secret; unset it, or the key would never authenticate",
       );
     }
     const secretArn = env.KEY_HASH_PEPPER_SECRET_ARN;
@@ -290,7 +281,10 @@ export async function openKeyStore(
 }
 
 /** What the command prints for a human: the value once, and that it is shown once. */
-export function humanReport(result: { key: string; id: string; team_id: string; environment: string; scopes: string[]; created_at: string }, args: BootstrapArgs): string {
+export function humanReport(
+  result: { key: string; id: string; team_id: string; environment: string; scopes: string[]; created_at: string },
+  args: BootstrapArgs,
+): string {
   return [
     `Created a ${result.environment} sk key for team ${result.team_id}`,
     `  id:         ${result.id}`,

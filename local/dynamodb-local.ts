@@ -18,19 +18,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -41,8 +29,7 @@ import { superviseChild } from './child-process';
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 export const LOCAL_REGION = 'us-east-1';
 
-export const JAVA_NOT_FOUND_MESSAGE =
-  'Java not found: DynamoDB Local needs a JDK. Install it with: apt-get install -y default-jdk-headless (Debian/Ubuntu)';
+export const JAVA_NOT_FOUND_MESSAGE = 'Java not found: DynamoDB Local needs a JDK. Install it with: apt-get install -y default-jdk-headless (Debian/Ubuntu)';
 
 /** `java` is not installed (or not on PATH): the message is meant to be printed as is. */
 export class JavaNotFoundError extends Error {
@@ -181,15 +168,23 @@ function realpathOr(file: string): string {
  */
 export function loopbackLauncher(emulator: string, java: string): string | undefined {
   const jar = path.join(emulator, 'DynamoDBLocal.jar');
-  const digest = createHash('sha256').update(readFileSync(LAUNCHER_SOURCE)).update(String(statSync(jar).size)).digest('hex').slice(0, 16);
+  const digest = createHash('sha256')
+    .update(readFileSync(LAUNCHER_SOURCE))
+    .update(String(statSync(jar).size))
+    .digest('hex')
+    .slice(0, 16);
   const dir = path.join(tmpdir(), `apikeys-dynamodb-launcher-${digest}`);
   if (existsSync(path.join(dir, `${LAUNCHER_CLASS}.class`))) return dir;
   const javac = javacCommand(java);
   if (!javac) return undefined;
   const building = mkdtempSync(`${dir}.build-`);
-  const compiled = spawnSync(javac, ['-nowarn', '-cp', `${jar}${path.delimiter}${path.join(emulator, 'DynamoDBLocal_lib', '*')}`, '-d', building, LAUNCHER_SOURCE], {
-    encoding: 'utf8',
-  });
+  const compiled = spawnSync(
+    javac,
+    ['-nowarn', '-cp', `${jar}${path.delimiter}${path.join(emulator, 'DynamoDBLocal_lib', '*')}`, '-d', building, LAUNCHER_SOURCE],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (compiled.status !== 0) {
     rmSync(building, { recursive: true, force: true });
     throw new Error(`Could not compile ${LAUNCHER_SOURCE}: ${compiled.stderr || compiled.error?.message}`);

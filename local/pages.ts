@@ -78,7 +78,8 @@ export async function localPages(): Promise<PageSource> {
     '/docs/swagger-ui-bundle.js': () => swagger('swagger-ui-bundle.js', 'text/javascript; charset=utf-8'),
   };
   return (pathname) => {
-    if (pathname === '/openapi.json') return page('application/json; charset=utf-8', document, { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' });
+    if (pathname === '/openapi.json')
+      return page('application/json; charset=utf-8', document, { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' });
     if (pathname === '/console') return { status: 308, headers: { Location: '/console/', 'Cache-Control': 'no-store' }, body: Buffer.alloc(0) };
     const consoleFile = consoleFiles.get(pathname);
     if (consoleFile) return page(consoleFile.contentType, consoleFile.body, CONSOLE_SECURITY_HEADERS);

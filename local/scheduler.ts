@@ -226,9 +226,7 @@ export function createLocalScheduler(options: LocalSchedulerOptions): LocalRevoc
     },
 
     pending() {
-      return [...entries.values()]
-        .sort((a, b) => a.at - b.at)
-        .map((entry) => ({ ...entry.request, at: new Date(entry.at).toISOString() }));
+      return [...entries.values()].sort((a, b) => a.at - b.at).map((entry) => ({ ...entry.request, at: new Date(entry.at).toISOString() }));
     },
 
     async stop() {

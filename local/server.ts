@@ -413,7 +413,16 @@ export function createRequestListener(
       return errorReply(500, internalErrorBody(requestId), requestId);
     }
     const event = toProxyEvent(
-      { method, url, host: request.headers.host, rawHeaders: request.rawHeaders, remoteAddress: request.socket.remoteAddress, body: read.body, requestId, receivedAt },
+      {
+        method,
+        url,
+        host: request.headers.host,
+        rawHeaders: request.rawHeaders,
+        remoteAddress: request.socket.remoteAddress,
+        body: read.body,
+        requestId,
+        receivedAt,
+      },
       route,
     );
     const refused = route.management && options.gateway ? await options.gateway(event) : undefined;
@@ -444,7 +453,13 @@ export function createRequestListener(
     }
     send(response, reply, requestId);
     const pathname = (request.url ?? '/').split('?')[0];
-    options.logRequest?.({ method: request.method ?? '', path: pathname, status: reply.status, duration_ms: Date.now() - receivedAt.getTime(), request_id: requestId });
+    options.logRequest?.({
+      method: request.method ?? '',
+      path: pathname,
+      status: reply.status,
+      duration_ms: Date.now() - receivedAt.getTime(),
+      request_id: requestId,
+    });
   };
 }
 

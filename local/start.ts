@@ -197,8 +197,7 @@ export const servicesPart: LocalRuntimePart = {
     const scheduler = createLocalScheduler({
       logger: context.runtimeLog,
       clock: systemClock,
-      expire: (request) =>
-        expireHandler({ key_id: request.keyId, generation: request.generation }, { awsRequestId: `local-${randomUUID()}` } as Context),
+      expire: (request) => expireHandler({ key_id: request.keyId, generation: request.generation }, { awsRequestId: `local-${randomUUID()}` } as Context),
     });
     const services = createServices({
       db,
@@ -297,14 +296,7 @@ export const httpServerPart: LocalRuntimePart = {
 };
 
 /** The parts `npm start` runs, in start order. */
-export const LOCAL_RUNTIME_PARTS: readonly LocalRuntimePart[] = [
-  dataDirPart,
-  dynamoLocalPart,
-  tablesPart,
-  servicesPart,
-  auditArchivePart,
-  httpServerPart,
-];
+export const LOCAL_RUNTIME_PARTS: readonly LocalRuntimePart[] = [dataDirPart, dynamoLocalPart, tablesPart, servicesPart, auditArchivePart, httpServerPart];
 
 export interface LocalRuntime {
   readonly context: LocalRuntimeContext;
@@ -382,7 +374,10 @@ Then: npm run bootstrap -- --team-id <uuid>   (a team's first key; --help for it
 /** The lines printed once the runtime is up: where it is, where the data is, what to do next. */
 export function startBanner(url: string, settings: LocalSettings, dynamoEndpoint: string | undefined): string {
   const plans = Object.entries(settings.plans)
-    .map(([name, plan]) => `${name} (${plan.rateLimit}/s, burst ${plan.burstLimit}${plan.quota ? `, ${plan.quota.limit} a ${plan.quota.period.toLowerCase()}` : ''})`)
+    .map(
+      ([name, plan]) =>
+        `${name} (${plan.rateLimit}/s, burst ${plan.burstLimit}${plan.quota ? `, ${plan.quota.limit} a ${plan.quota.period.toLowerCase()}` : ''})`,
+    )
     .join('; ');
   return [
     `API key service listening on ${url}`,

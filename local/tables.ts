@@ -58,9 +58,7 @@ async function ensureTimeToLive(client: DynamoDBClient, tableName: string, attri
   const current = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
   const description = current.TimeToLiveDescription;
   if (description?.TimeToLiveStatus === 'ENABLED' && description.AttributeName === attribute) return;
-  await client.send(
-    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { Enabled: true, AttributeName: attribute } }),
-  );
+  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { Enabled: true, AttributeName: attribute } }));
 }
 
 /**

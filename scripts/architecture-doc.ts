@@ -32,7 +32,9 @@ export function layersSection(layers: readonly Layer[]): string {
   const top = [...layers].reverse();
   const nodes = top.map((layer) => `  ${id(layer)}["${layer.name}: ${folders(layer)}"]`);
   const arrows = top.slice(0, -1).map((layer, i) => `  ${id(layer)} --> ${id(top[i + 1])}`);
-  const rows = top.map((layer, i) => `| ${top.length - i} | ${layer.name} | ${layer.folders.map((folder) => `\`lambda/${folder}/\``).join(', ')} | ${layer.holds} |`);
+  const rows = top.map(
+    (layer, i) => `| ${top.length - i} | ${layer.name} | ${layer.folders.map((folder) => `\`lambda/${folder}/\``).join(', ')} | ${layer.holds} |`,
+  );
   return [
     BEGIN,
     '',

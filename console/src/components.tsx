@@ -16,7 +16,15 @@ export function ErrorMessage({ problem }: { problem: Problem }) {
   if (!problem) return null;
   return (
     <div class="error" role="alert">
-      {problem.split('\n').map((line, i) => (i === 0 ? <p key={i}>{line}</p> : <p key={i} class="detail">{line}</p>))}
+      {problem.split('\n').map((line, i) =>
+        i === 0 ? (
+          <p key={i}>{line}</p>
+        ) : (
+          <p key={i} class="detail">
+            {line}
+          </p>
+        ),
+      )}
     </div>
   );
 }
@@ -159,9 +167,22 @@ export function EditableFields({
       <TextField id={`${prefix}-name`} label="name" required maxLength={100} value={form.name} onInput={set('name')} />
       {afterName}
       <TextField id={`${prefix}-description`} label="description" multiline value={form.description} onInput={set('description')} />
-      <TextField id={`${prefix}-scopes`} label="scopes" hint="Comma-separated, e.g. enc.tiles:read, enc.*:read, keys.manage" value={form.scopes} onInput={set('scopes')} />
+      <TextField
+        id={`${prefix}-scopes`}
+        label="scopes"
+        hint="Comma-separated, e.g. enc.tiles:read, enc.*:read, keys.manage"
+        value={form.scopes}
+        onInput={set('scopes')}
+      />
       <TextField id={`${prefix}-rate-limit`} label="rate_limit" hint={rateLimitHint} inputMode="numeric" value={form.rate_limit} onInput={set('rate_limit')} />
-      <TextField id={`${prefix}-expires-at`} label="expires_at" hint="UTC; empty: never" type="datetime-local" value={form.expires_at} onInput={set('expires_at')} />
+      <TextField
+        id={`${prefix}-expires-at`}
+        label="expires_at"
+        hint="UTC; empty: never"
+        type="datetime-local"
+        value={form.expires_at}
+        onInput={set('expires_at')}
+      />
       {isPublic ? (
         <TextField
           id={`${prefix}-domains`}

@@ -267,7 +267,11 @@ function Settings({ api, apiKey, entityTag, onChanged }: { api: ApiClient; apiKe
       <h2 id="settings-title">Settings</h2>
       <div class="actions">
         {apiKey.is_active ? (
-          <button type="button" class="secondary" onClick={() => void send({ is_active: false }, 'Disabled: every value of the key is refused until it is enabled.', false)}>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => void send({ is_active: false }, 'Disabled: every value of the key is refused until it is enabled.', false)}
+          >
             Disable key
           </button>
         ) : (
@@ -343,9 +347,7 @@ function Delete({ api, apiKey, self, onDeleted }: { api: ApiClient; apiKey: ApiK
   return (
     <section aria-labelledby="delete-title" class="danger">
       <h2 id="delete-title">Delete</h2>
-      <p>
-        Every value of the key stops working at once, for good.{self ? ' This is the key you signed in with: you will be signed out.' : ''}
-      </p>
+      <p>Every value of the key stops working at once, for good.{self ? ' This is the key you signed in with: you will be signed out.' : ''}</p>
       <form onSubmit={remove}>
         <Field id="delete-confirm" label={`Type the key’s name (${apiKey.name}) to confirm`}>
           <input id="delete-confirm" autocomplete="off" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />

@@ -49,7 +49,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
   return (
     <main class="narrow">
       <h1>Sign in</h1>
-      <p>Use a secret key of your team that holds the <code>keys.manage</code> scope. It stays in this browser tab only and is forgotten when you sign out or close the tab.</p>
+      <p>
+        Use a secret key of your team that holds the <code>keys.manage</code> scope. It stays in this browser tab only and is forgotten when you sign out or
+        close the tab.
+      </p>
       <form onSubmit={submit}>
         <Field id="api-key" label="API key">
           <input id="api-key" type="password" autocomplete="off" spellcheck={false} value={value} onInput={(e) => setValue(e.currentTarget.value)} />

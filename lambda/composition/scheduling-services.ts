@@ -17,10 +17,12 @@ import { eventBridgeSchedulingConfigured } from '../platform/scheduler-config';
 function lazyEventBridgeScheduler(): RevocationScheduler {
   let loaded: Promise<RevocationScheduler> | undefined;
   const scheduler = () =>
-    (loaded ??= import('../platform/scheduler-eventbridge').then((module) => module.createEventBridgeRevocationScheduler()).catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    }));
+    (loaded ??= import('../platform/scheduler-eventbridge')
+      .then((module) => module.createEventBridgeRevocationScheduler())
+      .catch((error: unknown) => {
+        loaded = undefined;
+        throw error;
+      }));
   return {
     schedule: async (request) => (await scheduler()).schedule(request),
     cancel: async (request) => (await scheduler()).cancel(request),

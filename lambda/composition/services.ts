@@ -146,10 +146,11 @@ export function environmentServices(): Services {
     settings: config,
     observe: environmentObservability(tracer),
     // Once per cold start; a failure is retried on the next request.
-    ready: () => (pepperLoaded ??= loadPepperSecret().catch((error: unknown) => {
-      pepperLoaded = undefined;
-      throw error;
-    })),
+    ready: () =>
+      (pepperLoaded ??= loadPepperSecret().catch((error: unknown) => {
+        pepperLoaded = undefined;
+        throw error;
+      })),
   });
   return fromEnvironment;
 }

@@ -39,7 +39,6 @@ export const ENV = {
   POWERTOOLS_LOGGER_SAMPLE_RATE: 'POWERTOOLS_LOGGER_SAMPLE_RATE',
 } as const;
 
-
 /** The name of one environment variable of `ENV`. */
 export type Env = keyof typeof ENV;
 

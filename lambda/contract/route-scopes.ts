@@ -37,8 +37,7 @@ export function parseRouteScope(route: string, scope: unknown): RouteScope | str
 
 /** What a table setting reads as: its entries, or why the whole setting or some entries are wrong. */
 export type RouteScopeTable =
-  | { readonly kind: 'table'; readonly routes: RouteScope[]; readonly problems: string[] }
-  | { readonly kind: 'not-a-table'; readonly problem: string };
+  { readonly kind: 'table'; readonly routes: RouteScope[]; readonly problems: string[] } | { readonly kind: 'not-a-table'; readonly problem: string };
 
 /** Reads a whole table (an object, or its JSON text); `problems` lists every bad entry. */
 export function parseRouteScopeTable(table: unknown): RouteScopeTable {

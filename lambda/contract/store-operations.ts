@@ -113,8 +113,7 @@ type AccessPart = 'keyTable' | 'keyTeamIndex' | 'auditTable' | 'auditTeamIndex';
 
 /** The union of the operations' access, each list sorted: what a function is granted. */
 export function accessOf(operations: readonly StoreOperation[]): Record<AccessPart, TableAction[]> {
-  const union = (part: AccessPart): TableAction[] =>
-    [...new Set(operations.flatMap((name) => (STORE_OPERATIONS[name] as OperationAccess)[part] ?? []))].sort();
+  const union = (part: AccessPart): TableAction[] => [...new Set(operations.flatMap((name) => (STORE_OPERATIONS[name] as OperationAccess)[part] ?? []))].sort();
   return {
     keyTable: union('keyTable'),
     keyTeamIndex: union('keyTeamIndex'),
@@ -134,7 +133,8 @@ export function requestsOf(operations: readonly StoreOperation[], table: 'key' |
   const requests = new Set<TableRequest>();
   for (const name of operations) {
     const access = STORE_OPERATIONS[name] as OperationAccess;
-    const actions = table === 'key' ? [...(access.keyTable ?? []), ...(access.keyTeamIndex ?? [])] : [...(access.auditTable ?? []), ...(access.auditTeamIndex ?? [])];
+    const actions =
+      table === 'key' ? [...(access.keyTable ?? []), ...(access.keyTeamIndex ?? [])] : [...(access.auditTable ?? []), ...(access.auditTeamIndex ?? [])];
     if (actions.length === 0) continue;
     if (access.transactional) requests.add('TransactWriteItems');
     else for (const action of actions) requests.add(action.replace('dynamodb:', '') as TableRequest);

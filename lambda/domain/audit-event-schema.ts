@@ -26,8 +26,7 @@ import {
  */
 type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 function schemaFor<T>() {
-  return <S extends z.ZodMiniType>(schema: S & (SameShape<z.output<S>, T> extends true ? unknown : 'schema and interface differ')): S =>
-    schema;
+  return <S extends z.ZodMiniType>(schema: S & (SameShape<z.output<S>, T> extends true ? unknown : 'schema and interface differ')): S => schema;
 }
 
 // Formats are checked only where the archive depends on them: `event_id` and

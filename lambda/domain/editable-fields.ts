@@ -7,4 +7,12 @@ export type EditableField = (typeof EDITABLE_FIELDS)[number];
 export type EditableKeyFields = Pick<KeyItem, EditableField>;
 
 /** The configuration a value lookup copies from its key (what authentication needs that can change). */
-export const LOOKUP_SNAPSHOT_FIELDS = ['name', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'is_active', 'expires_at'] as const satisfies readonly EditableField[];
+export const LOOKUP_SNAPSHOT_FIELDS = [
+  'name',
+  'scopes',
+  'domains',
+  'ip_whitelist',
+  'rate_limit',
+  'is_active',
+  'expires_at',
+] as const satisfies readonly EditableField[];

@@ -116,9 +116,7 @@ export function parseKeyValue(value: string): ParsedKeyValue | undefined {
  * deployment's pepper when one is configured.
  */
 export function hashKeyValue(value: string, pepper?: string): string {
-  return pepper === undefined
-    ? createHash('sha256').update(value, 'utf8').digest('hex')
-    : createHmac('sha256', pepper).update(value, 'utf8').digest('hex');
+  return pepper === undefined ? createHash('sha256').update(value, 'utf8').digest('hex') : createHmac('sha256', pepper).update(value, 'utf8').digest('hex');
 }
 
 /** `key_prefix` of the creation response: the first 20 characters. */

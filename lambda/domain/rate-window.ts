@@ -46,7 +46,6 @@ export function windowIndex(at: Date): number {
   return Math.floor(at.getTime() / RATE_WINDOW_MS);
 }
 
-
 /** When (epoch seconds) the window holding `at` ends: the `reset` of the RateLimit state. */
 export function windowResetAt(at: Date): number {
   return Math.floor(((windowIndex(at) + 1) * RATE_WINDOW_MS) / 1000);

@@ -39,14 +39,12 @@ export function newUsageItem(keyId: string, teamId: string): UsageItem {
   };
 }
 
-
 export interface UsageSummary {
   last_used_at: string | null;
   total_requests: number;
   usage_last_30_days: number;
   transitions: Record<string, { old: number; new: number }>;
 }
-
 
 /** The usage figures audit records keep. */
 export function usageFigures(usage: UsageSummary): Pick<UsageSummary, 'total_requests' | 'usage_last_30_days' | 'last_used_at'> {

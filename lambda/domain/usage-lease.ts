@@ -85,9 +85,7 @@ export class UsageDelta {
 }
 
 /** A request admitted or refused from memory: no write. */
-export type LocalDecision =
-  | { admitted: true; remaining: number }
-  | { admitted: false; refusedUntil: number };
+export type LocalDecision = { admitted: true; remaining: number } | { admitted: false; refusedUntil: number };
 
 /** One process's lease on one key. */
 export class KeyLease {

@@ -67,9 +67,9 @@ export function authorizerWith(routeTable: () => readonly RouteScope[], services
       }),
     )
     .handler((event) => {
-    routes ??= routeTable();
-    return authorize(services(), routes, event);
-  });
+      routes ??= routeTable();
+      return authorize(services(), routes, event);
+    });
 }
 
 export const handler = authorizerWith(() => routeScopesFromEnv());

@@ -109,13 +109,17 @@ export async function authenticateManager(
   if (bearer.kind === 'missing') throw unauthenticated('Missing Authorization header: send "Authorization: Bearer <API key>".');
   if (bearer.kind === 'malformed') throw unauthenticated('Malformed Authorization header: expected "Bearer <API key>".');
   if (bearer.kind === 'repeated') throw repeatedAuthorization();
-  const result = await checkKey(deps, {
-    value: bearer.value,
-    sourceIp: request.sourceIp ?? undefined,
-    origin: header(request, 'origin'),
-    referer: header(request, 'referer'),
-    scope: KEYS_MANAGE,
-  }, { companionKeys });
+  const result = await checkKey(
+    deps,
+    {
+      value: bearer.value,
+      sourceIp: request.sourceIp ?? undefined,
+      origin: header(request, 'origin'),
+      referer: header(request, 'referer'),
+      scope: KEYS_MANAGE,
+    },
+    { companionKeys },
+  );
   const { companions } = result;
   if (result.valid) return { checked: result.checked, companions };
   if (result.refusedKey) return { checked: result.refusedKey, refusal: managementFailure(result), refusalCode: result.code, companions };

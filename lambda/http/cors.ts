@@ -34,12 +34,7 @@ function preflightResponse(event: AnyEvent): APIGatewayProxyResult {
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== '');
-  if (
-    origin !== undefined &&
-    originOf(origin) !== undefined &&
-    method === 'POST' &&
-    requested.every((name) => ALLOWED_REQUEST_HEADERS.includes(name))
-  ) {
+  if (origin !== undefined && originOf(origin) !== undefined && method === 'POST' && requested.every((name) => ALLOWED_REQUEST_HEADERS.includes(name))) {
     Object.assign(headers, {
       'Access-Control-Allow-Origin': origin,
       'Access-Control-Allow-Methods': 'POST',

@@ -44,8 +44,7 @@ export function managementHandler<TSchema extends z.ZodMiniType>(
     .use(errorResponses(() => services().observe))
     .use(
       authenticateAndMeter(services, {
-        prefetch: (event) =>
-          targetItemKeys(namedKeyId({ body: event.body, query: event.queryStringParameters }, route.input)),
+        prefetch: (event) => targetItemKeys(namedKeyId({ body: event.body, query: event.queryStringParameters }, route.input)),
       }),
     )
     .use(route.input === 'query' ? queryInput(schema) : jsonBody(schema, options))
@@ -82,10 +81,15 @@ export function readRoute<TSchema extends z.ZodMiniType>(
   read: (services: Services, caller: ManagementEvent<unknown>['caller'], input: z.output<TSchema>) => Promise<unknown>,
   options: { paged?: boolean } = {},
 ) {
-  return managementHandler(route, services, () => schema, async (event, deps) => {
-    const result = await read(deps, event.caller, event.input);
-    if (!options.paged) return dataResponse(200, result, event, deps);
-    const page = result as { data: unknown; next_cursor: string | null };
-    return dataResponse(200, page.data, event, deps, { next_cursor: page.next_cursor });
-  });
+  return managementHandler(
+    route,
+    services,
+    () => schema,
+    async (event, deps) => {
+      const result = await read(deps, event.caller, event.input);
+      if (!options.paged) return dataResponse(200, result, event, deps);
+      const page = result as { data: unknown; next_cursor: string | null };
+      return dataResponse(200, page.data, event, deps, { next_cursor: page.next_cursor });
+    },
+  );
 }

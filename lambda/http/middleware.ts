@@ -72,7 +72,6 @@ export function errorResponses(observe: () => Observability): MiddlewareObj<AnyE
   };
 }
 
-
 /**
  * Authenticates the Bearer key in the handler (no cached authorizer, so a
  * deleted key stops working on the very next request), records the use and
@@ -192,20 +191,14 @@ function detailsOf(error: z.core.$ZodError, body: unknown, options: BodyOptions,
  * Parses the JSON body strictly and validates it with the schema built for
  * this request (schemas may depend on the clock). Handlers get `event.input`.
  */
-export function jsonBody<TSchema extends z.ZodMiniType>(
-  schemaFor: () => TSchema,
-  options: BodyOptions = {},
-): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+export function jsonBody<TSchema extends z.ZodMiniType>(schemaFor: () => TSchema, options: BodyOptions = {}): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
     name: 'jsonBody',
     before: (request: HttpRequest) => {
       const { event } = request;
       const contentType = header(event, 'content-type');
       if (contentType !== undefined && !/^application\/(.+\+)?json\s*(;|$)/i.test(contentType.trim())) {
-        throw new ApiError(
-          ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-          `Content-Type must be application/json, got "${withoutKeyValues(contentType).slice(0, 100)}".`,
-        );
+        throw new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Content-Type must be application/json, got "${withoutKeyValues(contentType).slice(0, 100)}".`);
       }
       // JSON between systems is UTF-8 (RFC 8259 §8.1), and the body is read as UTF-8: a body sent as another charset would be read wrong.
       const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1];
@@ -240,12 +233,7 @@ export function jsonBody<TSchema extends z.ZodMiniType>(
 }
 
 /** The schema's output for `input`, or the 400 listing every problem. */
-function validated<TSchema extends z.ZodMiniType>(
-  schema: TSchema,
-  input: object,
-  noun: InputNames['noun'],
-  options: BodyOptions = {},
-): z.output<TSchema> {
+function validated<TSchema extends z.ZodMiniType>(schema: TSchema, input: object, noun: InputNames['noun'], options: BodyOptions = {}): z.output<TSchema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = detailsOf(result.error, input, options, { noun, accepted: acceptedNames(schema) });
@@ -276,11 +264,8 @@ export function queryInput<TSchema extends z.ZodMiniType>(schemaFor: () => TSche
         if ((values ?? []).length > 1) repeated.push({ field: withoutKeyValues(name), issue: 'must be given once' });
       }
       if (repeated.length > 0) throw new ApiError(ErrorCode.VALIDATION_FAILED, 'A query parameter was given more than once.', repeated);
-      const params = clientNamedMap(
-        Object.entries(event.queryStringParameters ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
-      );
+      const params = clientNamedMap(Object.entries(event.queryStringParameters ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
       event.input = validated(schemaFor(), { ...params }, 'parameter');
     },
   };
 }
-

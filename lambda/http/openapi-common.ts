@@ -42,26 +42,19 @@ export const shared = {
   '400': error('`VALIDATION_FAILED` (each problem in `details`), `INVALID_JSON` or `CONFIRMATION_REQUIRED`', {}, 'BadRequest'),
   '401': error('`UNAUTHORIZED`: no, a malformed, an unknown, a revoked or a disabled key', {}, 'Unauthorized'),
   '403': error('`FORBIDDEN`: the key may not make this request (scope, IP, origin, environment, team)', {}, 'Forbidden'),
-  '404': error('`NOT_FOUND`: no such key, or not the caller\'s team (the same answer either way)', {}, 'KeyNotFound'),
+  '404': error("`NOT_FOUND`: no such key, or not the caller's team (the same answer either way)", {}, 'KeyNotFound'),
   '405': error('`METHOD_NOT_ALLOWED`', { Allow: header('The methods the path answers') }, 'MethodNotAllowed'),
   '413': error(`\`PAYLOAD_TOO_LARGE\`: a body over ${MAX_BODY_BYTES} bytes`, {}, 'PayloadTooLarge'),
   '415': error('`UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`', {}, 'UnsupportedMediaType'),
   '422': error('`IDEMPOTENCY_KEY_REUSED`: this Idempotency-Key was used for a different request in the last 24 hours', {}, 'IdempotencyKeyReused'),
-  '429': error(
-    '`RATE_LIMITED` (the calling key\'s hourly limit), `THROTTLED` or `QUOTA_EXCEEDED` (the team\'s usage plan)',
-    retryAfter,
-    'RateLimited',
-  ),
+  '429': error("`RATE_LIMITED` (the calling key's hourly limit), `THROTTLED` or `QUOTA_EXCEEDED` (the team's usage plan)", retryAfter, 'RateLimited'),
   '500': error('`INTERNAL`: only the request id is shown', {}, 'InternalError'),
   '503': error('`SERVICE_UNAVAILABLE`: storage is throttling; retry', retryAfter, 'ServiceUnavailable'),
 };
 
 /** The answers every management route shares, and the route's own (`extra`: a shared status, or a status and its words). */
 export function managementErrors(extra: Record<string, string | true>): ZodOpenApiResponsesObject {
-  const own = Object.entries(extra).map(([status, description]) => [
-    status,
-    description === true ? shared[status as keyof typeof shared] : error(description),
-  ]);
+  const own = Object.entries(extra).map(([status, description]) => [status, description === true ? shared[status as keyof typeof shared] : error(description)]);
   const always = Object.entries(shared).filter(([status]) => status !== '404' && status !== '422');
   return { ...Object.fromEntries(always), ...Object.fromEntries(own) };
 }
@@ -76,17 +69,14 @@ export const entityTag = {
 };
 
 export const ifMatch = {
-  'If-Match': z
-    .string()
-    .optional()
-    .meta({
-      description:
-        'The `ETag` that reading or updating the key answered (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes',
-    }),
+  'If-Match': z.string().optional().meta({
+    description:
+      'The `ETag` that reading or updating the key answered (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes',
+  }),
 };
 export const preconditionFailed = error(
   '`PRECONDITION_FAILED`: the key changed since the `If-Match` tag was read (its current tag in `ETag`)',
-  { ETag: header('The key\'s current entity tag') },
+  { ETag: header("The key's current entity tag") },
   'PreconditionFailed',
 );
 

@@ -50,11 +50,7 @@ export function outcomeCodeOf(response: APIGatewayAuthorizerResult | null | unde
   return 'ERROR';
 }
 
-export async function authorize(
-  deps: Services,
-  routes: readonly RouteScope[],
-  event: APIGatewayRequestAuthorizerEvent,
-): Promise<APIGatewayAuthorizerResult> {
+export async function authorize(deps: Services, routes: readonly RouteScope[], event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const { stageArn, resource } = splitMethodArn(event.methodArn);
   const value = presentedValue(event);
   // API Gateway turns exactly this message into 401.

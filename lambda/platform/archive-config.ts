@@ -21,8 +21,7 @@ export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S
 
 /** Where archived objects go: an S3 bucket (AWS or an S3 API on loopback) or a local folder. */
 export type ArchiveTarget =
-  | { readonly kind: 's3'; readonly bucket: string; readonly endpoint: string | undefined }
-  | { readonly kind: 'folder'; readonly directory: string };
+  { readonly kind: 's3'; readonly bucket: string; readonly endpoint: string | undefined } | { readonly kind: 'folder'; readonly directory: string };
 
 export const archiveConfig = {
   /** Folder of the folder writer (`ARCHIVE_DIR`); when set, S3 is not used. */

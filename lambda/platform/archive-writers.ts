@@ -33,10 +33,7 @@ export function createArchiveS3Client(endpoint?: string): S3Client {
 }
 
 function isPreconditionFailed(error: unknown): boolean {
-  return (
-    error instanceof S3ServiceException &&
-    (error.name === 'PreconditionFailed' || error.$metadata.httpStatusCode === 412)
-  );
+  return error instanceof S3ServiceException && (error.name === 'PreconditionFailed' || error.$metadata.httpStatusCode === 412);
 }
 
 /** Writes objects to `bucket`; a replayed object (412 on `If-None-Match: *`) is already archived. */
@@ -91,7 +88,5 @@ export function folderArchiveWriter(directory: string): ArchiveWriter {
 
 /** The writer for a configured target (see `archiveConfig.target`). */
 export function archiveWriterFor(target: ArchiveTarget): ArchiveWriter {
-  return target.kind === 'folder'
-    ? folderArchiveWriter(target.directory)
-    : s3ArchiveWriter(createArchiveS3Client(target.endpoint), target.bucket);
+  return target.kind === 'folder' ? folderArchiveWriter(target.directory) : s3ArchiveWriter(createArchiveS3Client(target.endpoint), target.bucket);
 }

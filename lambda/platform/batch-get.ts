@@ -16,9 +16,7 @@ export async function batchGetAll(
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt === 5) throw new Error('BatchGetItem left keys unprocessed after 5 attempts');
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    const result = await db.send(
-      new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true, ProjectionExpression: projection } } }),
-    );
+    const result = await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true, ProjectionExpression: projection } } }));
     found.push(...(result.Responses?.[table] ?? []));
     pending = result.UnprocessedKeys?.[table]?.Keys ?? [];
   }

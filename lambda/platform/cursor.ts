@@ -14,11 +14,7 @@ export function encodeCursor(position: Readonly<Record<string, string>>): string
  * The position a cursor names, if it has exactly `attributes` (strings) and
  * `belongs` accepts it; otherwise a 400 naming `cursor`.
  */
-export function decodeCursor(
-  cursor: string,
-  attributes: readonly string[],
-  belongs: (position: Record<string, string>) => boolean,
-): Record<string, string> {
+export function decodeCursor(cursor: string, attributes: readonly string[], belongs: (position: Record<string, string>) => boolean): Record<string, string> {
   const invalid = invalidRequest([{ field: 'cursor', issue: 'is not a cursor this listing returned' }]);
   let position: unknown;
   try {
@@ -29,8 +25,7 @@ export function decodeCursor(
   if (typeof position !== 'object' || position === null || Array.isArray(position)) throw invalid;
   const entries = Object.entries(position);
   const exact =
-    entries.length === attributes.length &&
-    entries.every(([name, value]) => attributes.includes(name) && typeof value === 'string' && value.length <= 512);
+    entries.length === attributes.length && entries.every(([name, value]) => attributes.includes(name) && typeof value === 'string' && value.length <= 512);
   if (!exact || !belongs(position as Record<string, string>)) throw invalid;
   return position as Record<string, string>;
 }

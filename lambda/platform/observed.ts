@@ -44,10 +44,7 @@ export function apiRoute(event: unknown): string | undefined {
   return resource.split('/').filter(Boolean).pop();
 }
 
-export function observed<TEvent, TResult>(
-  observability: () => Observability,
-  options: ObservedOptions<TEvent, TResult> = {},
-): MiddlewareObj<TEvent, TResult> {
+export function observed<TEvent, TResult>(observability: () => Observability, options: ObservedOptions<TEvent, TResult> = {}): MiddlewareObj<TEvent, TResult> {
   type Part = MiddlewareObj<TEvent, TResult>;
   let parts: { observability: Observability; inOrder: Part[] } | undefined;
   const built = () => {

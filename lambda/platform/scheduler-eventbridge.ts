@@ -58,10 +58,7 @@ export function expireEventOf(request: RevocationRequest): { key_id: string; gen
 }
 
 /** The exact CreateSchedule request for a transition ending at `at`. */
-export function createScheduleInput(
-  settings: SchedulerSettings,
-  request: RevocationRequest & { at: string },
-): CreateScheduleCommandInput {
+export function createScheduleInput(settings: SchedulerSettings, request: RevocationRequest & { at: string }): CreateScheduleCommandInput {
   const name = scheduleNameOf(request);
   const expression = scheduleExpressionOf(request.at);
   return {

@@ -21,10 +21,7 @@ export function assertEnvironmentReach(caller: VerifiedKey, target: Environment)
 }
 
 /** A create request may not reach outside the caller's team, environment or scopes. */
-export function authorizeCreate(
-  caller: VerifiedKey,
-  request: { team_id: string; environment: Environment; scopes: readonly string[] },
-): void {
+export function authorizeCreate(caller: VerifiedKey, request: { team_id: string; environment: Environment; scopes: readonly string[] }): void {
   if (request.team_id !== caller.team_id) {
     throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot create keys for another team.', [
       { field: 'team_id', issue: 'must be the calling key’s team' },
@@ -48,7 +45,5 @@ export function assertGrantable(caller: VerifiedKey, scopes: readonly string[]):
 
 /** A key outside the caller's team is reported exactly like a missing one. */
 export function notFound(keyId: string): ApiError {
-  return new ApiError(ErrorCode.NOT_FOUND, 'No key with this id exists in the calling key’s team.', [
-    { field: 'key_id', issue: `not found: ${keyId}` },
-  ]);
+  return new ApiError(ErrorCode.NOT_FOUND, 'No key with this id exists in the calling key’s team.', [{ field: 'key_id', issue: `not found: ${keyId}` }]);
 }

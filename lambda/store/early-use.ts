@@ -27,12 +27,7 @@ export interface EarlyUse {
  * was, unless another use has been recorded since (that write removed the
  * token). One UpdateItem; two when another use came in between.
  */
-export async function takeBackUse(
-  tables: Pick<StoreTables, 'db' | 'keyTableName'>,
-  use: UseToRecord,
-  token: string,
-  recorded: RecordUseResult,
-): Promise<void> {
+export async function takeBackUse(tables: Pick<StoreTables, 'db' | 'keyTableName'>, use: UseToRecord, token: string, recorded: RecordUseResult): Promise<void> {
   if (!recorded.admitted && recorded.reason === 'NO_USAGE_ITEM') return;
   const names: Record<string, string> = { '#day': dayOf(use.at) };
   const sets = ['total_requests = total_requests - :one', 'daily.#day = daily.#day - :one'];

@@ -71,155 +71,153 @@ export interface KeyUpdate {
   readonly audit: AuditRecord;
 }
 
-
 /** `rotateValue`'s items: the key item's compare-and-set, the new lookup, the old one kept or dropped, the audit record, the idempotent answer (last). */
 export function rotationItems(rotation: ValueRotation, table: string, tx: Transactions): TransactItem[] {
-    const { before, after, transition } = rotation;
-    const values: Record<string, unknown> = {
-      ':expected': before.generation,
-      ':active': 'active',
-      ':generation': after.generation,
-      ':newHash': after.current_hash,
-      ':prefix': after.key_prefix,
-      ':lastFour': after.last_four,
-      ':regeneratedAt': after.regenerated_at,
-      ':endsAt': after.transition_ends_at,
-    };
-    const revision = revisionStep(before, values);
-    let update =
-      'SET generation = :generation, current_hash = :newHash, key_prefix = :prefix, last_four = :lastFour, ' +
-      `regenerated_at = :regeneratedAt, transition_ends_at = :endsAt, updated_at = :regeneratedAt, ${revision.set}`;
-    if (transition) {
-      update += ', previous_hash = :oldHash, previous_last_four = :oldLastFour, previous_key_prefix = :oldPrefix';
-      Object.assign(values, { ':oldHash': before.current_hash, ':oldLastFour': before.last_four, ':oldPrefix': before.key_prefix });
-    } else {
-      update += ` REMOVE ${PREVIOUS_VALUE_FIELDS}`;
-    }
-    const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: table,
-          Key: keyTableKeys.key(before.id),
-          UpdateExpression: update,
-          ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: values,
-        },
+  const { before, after, transition } = rotation;
+  const values: Record<string, unknown> = {
+    ':expected': before.generation,
+    ':active': 'active',
+    ':generation': after.generation,
+    ':newHash': after.current_hash,
+    ':prefix': after.key_prefix,
+    ':lastFour': after.last_four,
+    ':regeneratedAt': after.regenerated_at,
+    ':endsAt': after.transition_ends_at,
+  };
+  const revision = revisionStep(before, values);
+  let update =
+    'SET generation = :generation, current_hash = :newHash, key_prefix = :prefix, last_four = :lastFour, ' +
+    `regenerated_at = :regeneratedAt, transition_ends_at = :endsAt, updated_at = :regeneratedAt, ${revision.set}`;
+  if (transition) {
+    update += ', previous_hash = :oldHash, previous_last_four = :oldLastFour, previous_key_prefix = :oldPrefix';
+    Object.assign(values, { ':oldHash': before.current_hash, ':oldLastFour': before.last_four, ':oldPrefix': before.key_prefix });
+  } else {
+    update += ` REMOVE ${PREVIOUS_VALUE_FIELDS}`;
+  }
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: table,
+        Key: keyTableKeys.key(before.id),
+        UpdateExpression: update,
+        ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: values,
       },
-      {
-        Put: {
-          TableName: table,
-          Item: valueLookupItem(after, after.current_hash, 'current', after.generation, transition),
-          ConditionExpression: ABSENT,
-        },
+    },
+    {
+      Put: {
+        TableName: table,
+        Item: valueLookupItem(after, after.current_hash, 'current', after.generation, transition),
+        ConditionExpression: ABSENT,
       },
-      transition
-        ? {
-            Update: {
-              TableName: table,
-              Key: keyTableKeys.valueLookup(before.current_hash),
-              UpdateExpression:
-                'SET slot = :previous, valid_until = :endsAt, transition_ends_at = :endsAt, transition_generation = :generation, #ttl = :ttl',
-              ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
-              ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
-              ExpressionAttributeValues: {
-                ':previous': 'previous',
-                ':endsAt': transition.endsAt,
-                ':generation': transition.generation,
-                ':keyId': before.id,
-                ':ttl': epochSeconds(new Date(Date.parse(transition.endsAt) + PREVIOUS_LOOKUP_TTL_MARGIN_MS)),
-              },
+    },
+    transition
+      ? {
+          Update: {
+            TableName: table,
+            Key: keyTableKeys.valueLookup(before.current_hash),
+            UpdateExpression: 'SET slot = :previous, valid_until = :endsAt, transition_ends_at = :endsAt, transition_generation = :generation, #ttl = :ttl',
+            ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
+            ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+            ExpressionAttributeValues: {
+              ':previous': 'previous',
+              ':endsAt': transition.endsAt,
+              ':generation': transition.generation,
+              ':keyId': before.id,
+              ':ttl': epochSeconds(new Date(Date.parse(transition.endsAt) + PREVIOUS_LOOKUP_TTL_MARGIN_MS)),
             },
-          }
-        : tx.dropLookup(before.current_hash),
-    ];
-    // A previous value from an earlier, finished transition that clean-up has not removed yet.
-    if (before.previous_hash) items.push(tx.dropLookup(before.previous_hash));
-    items.push(tx.putAudit(rotation.audit));
-    if (rotation.idempotency) items.push(tx.putIdempotency(rotation.idempotency));
+          },
+        }
+      : tx.dropLookup(before.current_hash),
+  ];
+  // A previous value from an earlier, finished transition that clean-up has not removed yet.
+  if (before.previous_hash) items.push(tx.dropLookup(before.previous_hash));
+  items.push(tx.putAudit(rotation.audit));
+  if (rotation.idempotency) items.push(tx.putIdempotency(rotation.idempotency));
   return items;
 }
 
 /** `tombstoneKey`'s items (before the survivor check and the audit record). */
 export function tombstoneItems(deletion: KeyTombstone, table: string, tx: Transactions): TransactItem[] {
-    const { key } = deletion;
-    const values: Record<string, unknown> = {
-      ':deleted': 'deleted',
-      ':active': 'active',
-      ':false': false,
-      ':now': deletion.deletedAt.toISOString(),
-      ':by': deletion.deletedBy,
-      ':reason': deletion.reason,
-      ':ttl': epochSeconds(new Date(deletion.deletedAt.getTime() + KEY_METADATA_RETENTION_DAYS * MS_PER_DAY)),
-      ':expected': key.generation,
-    };
-    const revision = revisionStep(key, values);
-    const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: table,
-          Key: keyTableKeys.key(key.id),
-          UpdateExpression:
-            'SET #state = :deleted, is_active = :false, deleted_at = :now, updated_at = :now, deleted_by = :by, deletion_reason = :reason, ' +
-            `#ttl = :ttl, ${revision.set} REMOVE current_hash, ${PREVIOUS_VALUE_FIELDS}`,
-          ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
-          ExpressionAttributeNames: { '#state': 'state', '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: values,
-        },
+  const { key } = deletion;
+  const values: Record<string, unknown> = {
+    ':deleted': 'deleted',
+    ':active': 'active',
+    ':false': false,
+    ':now': deletion.deletedAt.toISOString(),
+    ':by': deletion.deletedBy,
+    ':reason': deletion.reason,
+    ':ttl': epochSeconds(new Date(deletion.deletedAt.getTime() + KEY_METADATA_RETENTION_DAYS * MS_PER_DAY)),
+    ':expected': key.generation,
+  };
+  const revision = revisionStep(key, values);
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: table,
+        Key: keyTableKeys.key(key.id),
+        UpdateExpression:
+          'SET #state = :deleted, is_active = :false, deleted_at = :now, updated_at = :now, deleted_by = :by, deletion_reason = :reason, ' +
+          `#ttl = :ttl, ${revision.set} REMOVE current_hash, ${PREVIOUS_VALUE_FIELDS}`,
+        ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
+        ExpressionAttributeNames: { '#state': 'state', '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: values,
       },
-    ];
-    if (key.current_hash) items.push(tx.dropLookup(key.current_hash));
-    if (key.previous_hash) items.push(tx.dropLookup(key.previous_hash));
+    },
+  ];
+  if (key.current_hash) items.push(tx.dropLookup(key.current_hash));
+  if (key.previous_hash) items.push(tx.dropLookup(key.previous_hash));
   return items;
 }
 
 /** `updateKey`'s items (before the survivor check and the audit record). */
 export function updateItems(update: KeyUpdate, table: string): TransactItem[] {
-    const { before, changes } = update;
-    const names: Record<string, string> = { '#state': 'state' };
-    const values: Record<string, unknown> = { ':active': 'active', ':expected': before.generation, ':now': update.at.toISOString() };
-    const sets: string[] = ['updated_at = :now'];
-    const lookupSets: string[] = [];
-    const lookupValues: Record<string, unknown> = { ':keyId': before.id };
-    for (const [field, value] of Object.entries(changes)) {
-      names[`#${field}`] = field;
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
-      if ((LOOKUP_SNAPSHOT_FIELDS as readonly string[]).includes(field)) {
-        lookupSets.push(`#${field} = :${field}`);
-        lookupValues[`:${field}`] = value;
-      }
+  const { before, changes } = update;
+  const names: Record<string, string> = { '#state': 'state' };
+  const values: Record<string, unknown> = { ':active': 'active', ':expected': before.generation, ':now': update.at.toISOString() };
+  const sets: string[] = ['updated_at = :now'];
+  const lookupSets: string[] = [];
+  const lookupValues: Record<string, unknown> = { ':keyId': before.id };
+  for (const [field, value] of Object.entries(changes)) {
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    sets.push(`#${field} = :${field}`);
+    if ((LOOKUP_SNAPSHOT_FIELDS as readonly string[]).includes(field)) {
+      lookupSets.push(`#${field} = :${field}`);
+      lookupValues[`:${field}`] = value;
     }
-    values[':isManager'] = update.isManager;
-    sets.push('is_manager = :isManager');
-    const revision = revisionStep(before, values);
-    sets.push(revision.set);
-    const items: TransactItem[] = [
-      {
+  }
+  values[':isManager'] = update.isManager;
+  sets.push('is_manager = :isManager');
+  const revision = revisionStep(before, values);
+  sets.push(revision.set);
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: table,
+        Key: keyTableKeys.key(before.id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+  ];
+  if (lookupSets.length > 0) {
+    const lookupNames = Object.fromEntries(Object.entries(names).filter(([alias]) => alias !== '#state'));
+    for (const hash of update.lookupHashes) {
+      items.push({
         Update: {
           TableName: table,
-          Key: keyTableKeys.key(before.id),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          Key: keyTableKeys.valueLookup(hash),
+          UpdateExpression: `SET ${lookupSets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
+          ExpressionAttributeNames: Object.fromEntries(lookupSets.map((set) => set.split(' = ')[0]).map((alias) => [alias, lookupNames[alias]])),
+          ExpressionAttributeValues: lookupValues,
         },
-      },
-    ];
-    if (lookupSets.length > 0) {
-      const lookupNames = Object.fromEntries(Object.entries(names).filter(([alias]) => alias !== '#state'));
-      for (const hash of update.lookupHashes) {
-        items.push({
-          Update: {
-            TableName: table,
-            Key: keyTableKeys.valueLookup(hash),
-            UpdateExpression: `SET ${lookupSets.join(', ')}`,
-            ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
-            ExpressionAttributeNames: Object.fromEntries(lookupSets.map((set) => set.split(' = ')[0]).map((alias) => [alias, lookupNames[alias]])),
-            ExpressionAttributeValues: lookupValues,
-          },
-        });
-      }
+      });
     }
+  }
   return items;
 }

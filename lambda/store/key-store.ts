@@ -44,9 +44,7 @@ export class KeyStore {
 
   /** `readKey`: the key item as stored (tombstones included), strongly consistent. */
   async getKey(keyId: string): Promise<KeyItem | undefined> {
-    const { Item } = await this.tables.db.send(
-      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.key(keyId), ConsistentRead: true }),
-    );
+    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.key(keyId), ConsistentRead: true }));
     return Item as KeyItem | undefined;
   }
 
@@ -64,8 +62,7 @@ export class KeyStore {
    * undefined. The team's index is read page by page until one is found.
    */
   async otherLiveManager(teamId: string, exceptKeyId: string, now: Date, accepts: (key: KeyItem) => boolean): Promise<KeyItem | undefined> {
-    const qualifies = (item: KeyItem) =>
-      item.id !== exceptKeyId && (item.expires_at === null || Date.parse(item.expires_at) > now.getTime()) && accepts(item);
+    const qualifies = (item: KeyItem) => item.id !== exceptKeyId && (item.expires_at === null || Date.parse(item.expires_at) > now.getTime()) && accepts(item);
     const managers = await queryAll<KeyItem>(
       this.tables.db,
       {
@@ -182,6 +179,4 @@ export class KeyStore {
     );
     return { items: (page.Items ?? []) as KeyItem[], more: page.LastEvaluatedKey !== undefined };
   }
-
-
 }

@@ -10,9 +10,7 @@ export class TeamStore {
 
   /** `readTeam`: a team's item (plan and usage key), strongly consistent. */
   async getTeam(teamId: string): Promise<TeamItem | undefined> {
-    const { Item } = await this.tables.db.send(
-      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.team(teamId), ConsistentRead: true }),
-    );
+    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.team(teamId), ConsistentRead: true }));
     return Item as TeamItem | undefined;
   }
 

@@ -95,4 +95,5 @@ export class Transactions {
       if (!(error instanceof TransactionCanceledException)) throw error;
       return { committed: false, reasons: (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None') };
     }
-  }}
+  }
+}

@@ -24,15 +24,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from '../platform/batch-get';
 import { keyTableKeys } from '../contract/tables';
 import type { RecordUseResult, UseToRecord } from '../domain/recording';
-import {
-  INLINE_TIDY_WINDOWS,
-  MAX_WINDOWS_REMOVED_PER_WRITE,
-  admittedAtAfter,
-  countedOf,
-  decidedLocally,
-  refusedUntil,
-  usageClauses,
-} from './usage-writes';
+import { INLINE_TIDY_WINDOWS, MAX_WINDOWS_REMOVED_PER_WRITE, admittedAtAfter, countedOf, decidedLocally, refusedUntil, usageClauses } from './usage-writes';
 import { takeBackUse, type EarlyUse } from './early-use';
 import { UsageMonths } from './usage-months';
 import { recordWithoutSlot, releaseSlots, removeWindows } from './usage-windows';
@@ -189,8 +181,7 @@ export class UsageStore {
     const reset = windowResetAt(use.at);
     const knownPrevious = this.endedWindows.get(use.keyId, index - 1);
     // The most the current window may hold after this request; `rate_limit` bounds it whatever the previous window held.
-    const maxCurrent =
-      knownPrevious === undefined ? use.rateLimit : Math.floor(windowCapacity(knownPrevious, elapsed, use.rateLimit));
+    const maxCurrent = knownPrevious === undefined ? use.rateLimit : Math.floor(windowCapacity(knownPrevious, elapsed, use.rateLimit));
 
     const copied = this.months.toRemove(use.keyId);
     if (maxCurrent >= 1) {
@@ -275,9 +266,7 @@ export class UsageStore {
   /** `readUsage`: the raw usage item of a key (undefined when it has none), after this process's pending uses of it. */
   async usageItem(keyId: string): Promise<UsageItem | undefined> {
     if (this.leases.hasPending(keyId)) await this.flushKey(keyId);
-    const { Item } = await this.tables.db.send(
-      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.usage(keyId), ConsistentRead: true }),
-    );
+    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
     return Item as UsageItem | undefined;
   }
 

@@ -12,7 +12,13 @@ import type { StoreTables } from './transactions';
 import { MAX_WINDOWS_REMOVED_PER_WRITE, usageClauses } from './usage-writes';
 
 /** Records uses without a slot (refused, or flushed); the usage item after it, or undefined when the key has no usage item. */
-export async function recordWithoutSlot(tables: Pick<StoreTables, 'db' | 'keyTableName'>, keyId: string, delta: UsageDelta, copied: readonly string[], earlyToken?: string): Promise<UsageItem | undefined> {
+export async function recordWithoutSlot(
+  tables: Pick<StoreTables, 'db' | 'keyTableName'>,
+  keyId: string,
+  delta: UsageDelta,
+  copied: readonly string[],
+  earlyToken?: string,
+): Promise<UsageItem | undefined> {
   const { db, keyTableName: tableName } = tables;
   const usage = usageClauses(delta, copied, earlyToken);
   try {
@@ -35,7 +41,12 @@ export async function recordWithoutSlot(tables: Pick<StoreTables, 'db' | 'keyTab
 }
 
 /** Gives back `count` slots taken in window `index`; the rate windows after it. */
-export async function releaseSlots(tables: Pick<StoreTables, 'db' | 'keyTableName'>, keyId: string, index: number, count: number): Promise<Record<string, number>> {
+export async function releaseSlots(
+  tables: Pick<StoreTables, 'db' | 'keyTableName'>,
+  keyId: string,
+  index: number,
+  count: number,
+): Promise<Record<string, number>> {
   const { db, keyTableName: tableName } = tables;
   const result = await db.send(
     new UpdateCommand({

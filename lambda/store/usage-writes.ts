@@ -23,7 +23,6 @@ export const MAX_WINDOWS_REMOVED_PER_WRITE = 50;
 /** Copied days one recording write removes from the usage item at most. */
 export const MAX_COPIED_DAYS_REMOVED_PER_WRITE = 40;
 
-
 export interface UsageUpdate {
   names: Record<string, string>;
   values: Record<string, unknown>;

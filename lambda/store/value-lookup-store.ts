@@ -32,10 +32,7 @@ export class ValueLookupStore {
    * `readValueLookupAndGuessCounter`: the lookup and another key-table item
    * (the verify endpoint's guess counter) in one BatchGetItem.
    */
-  async getValueLookupWith(
-    valueHash: string,
-    companionKeys: readonly ItemKey[],
-  ): Promise<{ lookup?: ValueLookupItem; companions: Record<string, unknown>[] }> {
+  async getValueLookupWith(valueHash: string, companionKeys: readonly ItemKey[]): Promise<{ lookup?: ValueLookupItem; companions: Record<string, unknown>[] }> {
     const lookupKey = keyTableKeys.valueLookup(valueHash);
     const found = await this.getItems([lookupKey, ...companionKeys]);
     const isLookup = (item: Record<string, unknown>) => item.pk === lookupKey.pk && item.sk === lookupKey.sk;
@@ -46,6 +43,10 @@ export class ValueLookupStore {
 
   /** `readPrefetched`: key-table items by key, strongly consistent, in one BatchGetItem (absent ones are left out). */
   async getItems(keys: readonly ItemKey[]): Promise<Record<string, unknown>[]> {
-    return batchGetAll(this.tables.db, this.tables.keyTableName, keys.map((key) => ({ pk: key.pk, sk: key.sk })));
+    return batchGetAll(
+      this.tables.db,
+      this.tables.keyTableName,
+      keys.map((key) => ({ pk: key.pk, sk: key.sk })),
+    );
   }
 }

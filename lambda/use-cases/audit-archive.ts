@@ -52,7 +52,6 @@ import { errorField, signals, type Observability } from '../platform/observabili
 import { redactText } from '../platform/redaction';
 import { ARCHIVE_PREFIX } from '../contract/archive';
 
-
 /** Archived objects end with this: gzip-compressed JSON Lines. */
 export const ARCHIVE_SUFFIX = '.jsonl.gz';
 

@@ -57,9 +57,7 @@ export async function listAuditEvents(services: Services, caller: VerifiedKey, i
     }
     partition = { index: TEAM_INDEX, attribute: 'gsi1pk', value: keyTableKeys.teamPartition(caller.team_id), position: ['pk', 'sk', 'gsi1pk', 'gsi1sk'] };
   }
-  const startAfter = input.cursor
-    ? decodeCursor(input.cursor, partition.position, (position) => position[partition.attribute] === partition.value)
-    : undefined;
+  const startAfter = input.cursor ? decodeCursor(input.cursor, partition.position, (position) => position[partition.attribute] === partition.value) : undefined;
   const page = await services.audit.auditPage({ ...partition, startAfter, limit: input.limit });
   const last = page.items[page.items.length - 1];
   return {

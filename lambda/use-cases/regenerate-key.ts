@@ -53,11 +53,9 @@ export interface RegenerateResponse {
 }
 
 function inTransitionConflict(key: KeyItem): ApiError {
-  return new ApiError(
-    ErrorCode.CONFLICT,
-    `The key is already in a transition period until ${key.transition_ends_at}; regenerate it after that.`,
-    [{ field: 'key_id', issue: `in transition until ${key.transition_ends_at}` }],
-  );
+  return new ApiError(ErrorCode.CONFLICT, `The key is already in a transition period until ${key.transition_ends_at}; regenerate it after that.`, [
+    { field: 'key_id', issue: `in transition until ${key.transition_ends_at}` },
+  ]);
 }
 
 export async function regenerateKey(
@@ -126,9 +124,7 @@ export async function regenerateKey(
       both_keys_valid: !revokeNow,
     },
   };
-  const answer = idempotent
-    ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...response, new_key: null }), now)
-    : undefined;
+  const answer = idempotent ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...response, new_key: null }), now) : undefined;
 
   const outcome = await services.keys.rotateValue({
     before,

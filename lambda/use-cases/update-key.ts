@@ -74,8 +74,7 @@ export async function updateKey(
 
   const after: KeyItem = { ...key, ...changes, updated_at: now.toISOString() };
   after.is_manager = isManager(after.type, after.scopes);
-  const survivor =
-    isActingManager(key) && !isActingManager(after) ? await survivingManager(services, key, caller, now, 'disabling or demoting') : undefined;
+  const survivor = isActingManager(key) && !isActingManager(after) ? await survivingManager(services, key, caller, now, 'disabling or demoting') : undefined;
 
   const outcome = await services.keys.updateKey({
     before: key,

@@ -16,7 +16,17 @@
 import type { RecordUseResult } from '../domain/recording';
 import { sameRecording, type UseToRecord } from '../domain/recording';
 import type { EarlyUse } from '../store/early-use';
-import { admissionOf, admittedResult, judgeLookup, useOf, type CheckedKey, type CheckResult, type VerifyRequest, type VerifyResult, type VerifyServices } from './verify';
+import {
+  admissionOf,
+  admittedResult,
+  judgeLookup,
+  useOf,
+  type CheckedKey,
+  type CheckResult,
+  type VerifyRequest,
+  type VerifyResult,
+  type VerifyServices,
+} from './verify';
 
 /** How a request may use the early write. */
 export interface EarlyWritePlan {

@@ -24,9 +24,7 @@ import { checkKey, failureOf, presentedHash, VerifyFailure, type VerifyServices,
 
 export const GUESS_WINDOW_MS = 60_000;
 
-export type GuardedVerification =
-  | { kind: 'answer'; result: VerifyResult }
-  | { kind: 'too-many-guesses'; retryAfterSeconds: number };
+export type GuardedVerification = { kind: 'answer'; result: VerifyResult } | { kind: 'too-many-guesses'; retryAfterSeconds: number };
 
 /**
  * `verifyKey` behind the per-source guess limit: the verify endpoint's one

@@ -186,10 +186,7 @@ export function judgeLookup(lookup: ValueLookupItem | undefined, request: Verify
   if (lookup.ttl !== undefined && lookup.ttl * 1000 <= now) return fail(VerifyFailure.NOT_FOUND);
   if (!lookup.is_active) return fail(VerifyFailure.INACTIVE, keyId);
   if (lookup.expires_at !== null && Date.parse(lookup.expires_at) <= now) return fail(VerifyFailure.EXPIRED, keyId);
-  const inTransition =
-    lookup.transition_ends_at !== undefined &&
-    lookup.transition_generation !== undefined &&
-    Date.parse(lookup.transition_ends_at) > now;
+  const inTransition = lookup.transition_ends_at !== undefined && lookup.transition_generation !== undefined && Date.parse(lookup.transition_ends_at) > now;
   const checked: CheckedKey = {
     key: {
       id: keyId,
@@ -202,9 +199,7 @@ export function judgeLookup(lookup: ValueLookupItem | undefined, request: Verify
       rate_limit: lookup.rate_limit,
       slot: lookup.slot,
     },
-    transition: inTransition
-      ? { generation: lookup.transition_generation as number, role: lookup.slot === 'previous' ? 'old' : 'new' }
-      : undefined,
+    transition: inTransition ? { generation: lookup.transition_generation as number, role: lookup.slot === 'previous' ? 'old' : 'new' } : undefined,
   };
   if (!ipAllowed(lookup.ip_whitelist, request.sourceIp)) return fail(VerifyFailure.IP_NOT_ALLOWED, keyId, undefined, checked);
   if (!originOk(lookup, request)) return fail(VerifyFailure.ORIGIN_NOT_ALLOWED, keyId, undefined, checked);
@@ -216,9 +211,7 @@ export function judgeLookup(lookup: ValueLookupItem | undefined, request: Verify
 }
 
 export type AdmitResult =
-  | { admitted: true; ratelimit: RateLimitState }
-  | { admitted: false; code: 'RATE_LIMITED'; ratelimit: RateLimitState }
-  | { admitted: false; code: 'NOT_FOUND' };
+  { admitted: true; ratelimit: RateLimitState } | { admitted: false; code: 'RATE_LIMITED'; ratelimit: RateLimitState } | { admitted: false; code: 'NOT_FOUND' };
 
 /** The use of a checked key at `at`, as the usage store records it. */
 export function useOf(checked: CheckedKey, at: Date): UseToRecord {

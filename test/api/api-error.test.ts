@@ -22,7 +22,13 @@ describe('ApiError', () => {
 
     // Assess
     expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({ name: 'ApiError', code: ErrorCode.NOT_FOUND, status: STATUS_BY_CODE[ErrorCode.NOT_FOUND], details, headers: { 'X-Extra': '1' } });
+    expect(error).toMatchObject({
+      name: 'ApiError',
+      code: ErrorCode.NOT_FOUND,
+      status: STATUS_BY_CODE[ErrorCode.NOT_FOUND],
+      details,
+      headers: { 'X-Extra': '1' },
+    });
     expect(error.message).toBe('No key with this id exists in the calling key’s team.');
     expect(frames(error.stack)).toEqual([]);
   });

@@ -124,7 +124,10 @@ describe('Content-Type charset', () => {
 
     // Assess
     expectStatus(response, 415);
-    expect(response.body.error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: `Content-Type charset must be utf-8 (or left out), got "${charset.replace(/"/g, '')}".` });
+    expect(response.body.error).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: `Content-Type charset must be utf-8 (or left out), got "${charset.replace(/"/g, '')}".`,
+    });
     expect(await teamKeyCount(team.teamId)).toBe(before);
   });
 

@@ -99,7 +99,11 @@ describe('the response checker every test runs', () => {
   it.each([
     ['an undocumented status', { status: 418, headers, body: houseError }, 'status 418 is not documented'],
     ['a body outside the error shape', { status: 401, headers, body: { message: 'no key' } }, "must have required property 'error'"],
-    ['a field the document does not have', { status: 401, headers, body: { error: { ...houseError.error, hint: 'x' } } }, 'must NOT have additional properties'],
+    [
+      'a field the document does not have',
+      { status: 401, headers, body: { error: { ...houseError.error, hint: 'x' } } },
+      'must NOT have additional properties',
+    ],
     ['an unknown error code', { status: 401, headers, body: { error: { ...houseError.error, code: 'NOPE' } } }, 'must be equal to one of the allowed values'],
     ['a missing required header', { status: 401, headers: { 'Cache-Control': 'no-store' }, body: houseError }, 'header X-Request-Id missing'],
   ])('refuses %s', (_what, answer, problem) => {

@@ -135,9 +135,7 @@ describe('lambda/ folder graph', () => {
 
   it('has no value-import cycle between folders, two levels deep', () => {
     const edges = folderEdges();
-    const found = cycles(edges).map((component) =>
-      component.flatMap((from) => component.flatMap((to) => edges.get(from)?.get(to) ?? [])),
-    );
+    const found = cycles(edges).map((component) => component.flatMap((from) => component.flatMap((to) => edges.get(from)?.get(to) ?? [])));
     expect(found).toEqual([]);
   });
 

@@ -55,9 +55,9 @@ const upward: Array<[string, string]> = layers.flatMap((layer, index) =>
   layer.folders.flatMap((from) => layers.slice(index + 1).flatMap((higher) => higher.folders.map((to): [string, string] => [from, to]))),
 );
 /** Every (folder, folder of the layer just below) pair: allowed. */
-const downward: Array<[string, string]> = layers.slice(1).flatMap((layer, index) =>
-  layer.folders.flatMap((from) => layers[index].folders.map((to): [string, string] => [from, to])),
-);
+const downward: Array<[string, string]> = layers
+  .slice(1)
+  .flatMap((layer, index) => layer.folders.flatMap((from) => layers[index].folders.map((to): [string, string] => [from, to])));
 
 const outside: Array<[Probe, boolean]> = [
   [{ file: 'lib/probe.ts', source: valueImport('../lambda/platform/observability') }, false],
@@ -92,7 +92,16 @@ describe('import boundary', () => {
 
   it('declares at least the nine layers of docs/architecture.md, lowest first', () => {
     expect(layers.map((layer) => layer.name)).toEqual([
-      'contract', 'platform', 'domain', 'store', 'verification', 'policy', 'use-cases', 'http', 'composition', 'entry points',
+      'contract',
+      'platform',
+      'domain',
+      'store',
+      'verification',
+      'policy',
+      'use-cases',
+      'http',
+      'composition',
+      'entry points',
     ]);
   });
 

@@ -52,7 +52,9 @@ describe('route folders', () => {
   });
 
   it('every route folder is in the registry, and every registry line has its folder', () => {
-    const folders = readdirSync(ROUTES_DIR).filter((name) => statSync(path.join(ROUTES_DIR, name)).isDirectory()).sort();
+    const folders = readdirSync(ROUTES_DIR)
+      .filter((name) => statSync(path.join(ROUTES_DIR, name)).isDirectory())
+      .sort();
     expect(folders).toEqual(routes.map((route) => route.name).sort());
   });
 

@@ -74,16 +74,12 @@ describe('archive-audit: happy path', () => {
     // Assess
     expect(response).toEqual({ batchItemFailures: [] });
     const archived = await archivedLinesOf(keyId);
-    expect(archived.map(({ line }) => line.event_type).sort()).toEqual(
-      ['key.created', 'key.deleted', 'key.old_value_expired', 'key.regenerated'],
-    );
+    expect(archived.map(({ line }) => line.event_type).sort()).toEqual(['key.created', 'key.deleted', 'key.old_value_expired', 'key.regenerated']);
     for (const { item, record } of inserts) {
       const expectedKey = `audit/year=2026/month=11/day=20/${record.dynamodb?.SequenceNumber}-${item.event_id}.jsonl.gz`;
       const found = archived.filter(({ key }) => key === expectedKey);
       expect(found).toHaveLength(1);
-      const event = Object.fromEntries(
-        Object.entries(item).filter(([name]) => !(AUDIT_STORAGE_ATTRIBUTES as readonly string[]).includes(name)),
-      );
+      const event = Object.fromEntries(Object.entries(item).filter(([name]) => !(AUDIT_STORAGE_ATTRIBUTES as readonly string[]).includes(name)));
       expect(found[0].line).toEqual(event);
     }
   });
@@ -106,9 +102,7 @@ describe('archive-audit: happy path', () => {
     const { keyId, events } = sampleEvents();
     const item = auditItem(events.deleted);
     // Act
-    const response = await handler(
-      batch(streamRecord(item, { eventName: 'MODIFY' }), streamRecord(undefined, { eventName: 'REMOVE' })),
-    );
+    const response = await handler(batch(streamRecord(item, { eventName: 'MODIFY' }), streamRecord(undefined, { eventName: 'REMOVE' })));
     // Assess
     expect(response).toEqual({ batchItemFailures: [] });
     expect(await archivedLinesOf(keyId)).toEqual([]);
@@ -200,7 +194,14 @@ describe('archive-audit: ARCHIVE_DIR', () => {
       });
       // Assess
       expect(response).toEqual({ batchItemFailures: [] });
-      const file = path.join(folder, 'audit', 'year=2026', 'month=11', 'day=21', `${created.record.dynamodb?.SequenceNumber}-${created.item.event_id}.jsonl.gz`);
+      const file = path.join(
+        folder,
+        'audit',
+        'year=2026',
+        'month=11',
+        'day=21',
+        `${created.record.dynamodb?.SequenceNumber}-${created.item.event_id}.jsonl.gz`,
+      );
       expect(JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')).event_id).toBe(created.item.event_id);
     } finally {
       delete process.env.ARCHIVE_DIR;
@@ -222,9 +223,7 @@ describe('archive-audit: errors', () => {
     // Act
     const response = await handler(batch(valid[0], noImage, valid[1], notAnItem, unknownType, valid[2]));
     // Assess
-    expect(response.batchItemFailures).toEqual(
-      [noImage, notAnItem, unknownType].map((record) => ({ itemIdentifier: record.dynamodb?.SequenceNumber })),
-    );
+    expect(response.batchItemFailures).toEqual([noImage, notAnItem, unknownType].map((record) => ({ itemIdentifier: record.dynamodb?.SequenceNumber })));
     const archived = await archivedLinesOf(keyId);
     expect(archived.map(({ line }) => line.event_type).sort()).toEqual(['key.created', 'key.deleted', 'key.regenerated']);
   });

@@ -155,4 +155,3 @@ export function sampleEvents(occurredAt = '2026-11-20T22:09:52.993Z'): {
     },
   };
 }
-

@@ -93,7 +93,7 @@ describe('service configuration from CDK context', () => {
     });
   });
 
-  it('the verify guess limit defaults to the handler\'s default; the authorizer to no route table and no scope', () => {
+  it("the verify guess limit defaults to the handler's default; the authorizer to no route table and no scope", () => {
     // Act
     const config = readServiceConfig(contextOf({}));
 
@@ -145,7 +145,7 @@ describe('service configuration from CDK context', () => {
     ['a wildcard action', { 'GET /tiles': 'enc.tiles:*' }],
     ['an empty scope', { 'GET /tiles': '' }],
     ['a number as scope', { 'GET /tiles': 1 }],
-  ])('synthesis and the authorizer\'s cold start agree on a table with %s', (_what, routes) => {
+  ])("synthesis and the authorizer's cold start agree on a table with %s", (_what, routes) => {
     // Act
     const byConfig = (() => {
       try {
@@ -209,7 +209,9 @@ describe('service configuration from CDK context', () => {
     const message = problemsOf({ stage: 'prod', archiveObjectLockDays: AUDIT_RETENTION_DAYS - 1 });
 
     // Assess
-    expect(message).toContain(`archiveObjectLockDays must be an integer from ${AUDIT_RETENTION_DAYS} to 36500 (production keeps audit records at least ${AUDIT_RETENTION_DAYS} days)`);
+    expect(message).toContain(
+      `archiveObjectLockDays must be an integer from ${AUDIT_RETENTION_DAYS} to 36500 (production keeps audit records at least ${AUDIT_RETENTION_DAYS} days)`,
+    );
   });
 
   it('a dev stage may shorten the lock, so test objects do not stay locked for two years', () => {
@@ -242,7 +244,7 @@ describe('service configuration from CDK context', () => {
     expect([...CONTEXT_KEYS].sort()).toEqual(fields);
   });
 
-  it('docs/deploy.md\'s configuration table lists exactly the context keys, in order', () => {
+  it("docs/deploy.md's configuration table lists exactly the context keys, in order", () => {
     // Prepare
     const docs = readFileSync(path.join(REPO_ROOT, 'docs', 'deploy.md'), 'utf8');
     const table = docs.split('\n## Configuration\n')[1]?.split('\n## ')[0] ?? '';

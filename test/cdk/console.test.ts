@@ -28,8 +28,8 @@ describe('context console=true', () => {
   it('passes the cdk-nag packs with every acknowledgement documented in docs/deploy.md', () => {
     // Act
     const reports = service.nagPacks.map((pack) => ({ pack: pack.name, violations: pack.validateScope(service.app).violations }));
-    const acknowledged = Object.values(resourcesOf(service.template)).flatMap(
-      ({ Metadata }) => ((Metadata?.cdk_nag as { rules_to_suppress: Array<{ id: string }> } | undefined)?.rules_to_suppress ?? []).map(({ id }) => id.replace(/\[.*$/, '')),
+    const acknowledged = Object.values(resourcesOf(service.template)).flatMap(({ Metadata }) =>
+      ((Metadata?.cdk_nag as { rules_to_suppress: Array<{ id: string }> } | undefined)?.rules_to_suppress ?? []).map(({ id }) => id.replace(/\[.*$/, '')),
     );
     const docs = readFileSync(path.join(REPO_ROOT, 'docs', 'deploy.md'), 'utf8');
 

@@ -25,9 +25,11 @@ beforeAll(() => {
   // Synthesis itself fails on an unacknowledged error-level finding.
   service = synthesizeService();
   acknowledgements = Object.entries(resourcesOf(service.template)).flatMap(([resource, { Metadata }]) =>
-    ((Metadata?.cdk_nag as { rules_to_suppress: Array<{ id: string; reason: string }> } | undefined)?.rules_to_suppress ?? []).map(
-      ({ id, reason }) => ({ resource, id, reason }),
-    ),
+    ((Metadata?.cdk_nag as { rules_to_suppress: Array<{ id: string; reason: string }> } | undefined)?.rules_to_suppress ?? []).map(({ id, reason }) => ({
+      resource,
+      id,
+      reason,
+    })),
   );
 });
 
@@ -91,9 +93,9 @@ it('every acknowledgement matches a finding the packs raise without it', () => {
     // Act
     findings = new Set(
       [new AwsSolutionsChecks(), new ServerlessChecks()].flatMap((pack) =>
-        pack.validateScope(app).violations.flatMap((violation) =>
-          violation.violatingResources.map((resource) => `${resource.constructPath} ${violation.ruleName}`),
-        ),
+        pack
+          .validateScope(app)
+          .violations.flatMap((violation) => violation.violatingResources.map((resource) => `${resource.constructPath} ${violation.ruleName}`)),
       ),
     );
   } finally {
@@ -106,9 +108,7 @@ it('every acknowledgement matches a finding the packs raise without it', () => {
       const cfn = construct as { logicalId?: unknown };
       return cfn.logicalId !== undefined && service.stack.resolve(cfn.logicalId) === logicalId;
     })?.node.path;
-  const stale = acknowledgements
-    .map(({ resource, id }) => `${constructPathOf(resource)} ${id}`)
-    .filter((finding) => !findings.has(finding));
+  const stale = acknowledgements.map(({ resource, id }) => `${constructPathOf(resource)} ${id}`).filter((finding) => !findings.has(finding));
   expect(stale).toEqual([]);
   expect(findings.size).toBe(acknowledgements.length);
 });

@@ -26,16 +26,19 @@ let service: SynthesizedService;
 let functionIds: Record<string, string>;
 
 beforeAll(() => {
-  service = synthesizeService({
-    stage: 'qa',
-    keyHashPepperSecretArn: PEPPER_ARN,
-    metricsNamespace: 'Platform/Keys',
-    logLevel: 'WARN',
-    logSampleRate: '0.05',
-    // Powertools Tracer bundled, and source maps: the bundled assets below are traced.
-    tracer: 'true',
-    sourceMaps: 'true',
-  }, { bundle: true });
+  service = synthesizeService(
+    {
+      stage: 'qa',
+      keyHashPepperSecretArn: PEPPER_ARN,
+      metricsNamespace: 'Platform/Keys',
+      logLevel: 'WARN',
+      logSampleRate: '0.05',
+      // Powertools Tracer bundled, and source maps: the bundled assets below are traced.
+      tracer: 'true',
+      sourceMaps: 'true',
+    },
+    { bundle: true },
+  );
   functionIds = Object.fromEntries(Object.entries(functionsByHandler(service.stack)).map(([name, fn]) => [name, logicalIdOf(fn)]));
 });
 
@@ -43,7 +46,8 @@ interface FunctionProperties {
   Environment?: { Variables?: Record<string, string> };
   LoggingConfig?: Record<string, string>;
 }
-const functionResource = (name: string) => resourcesOf(service.template, 'AWS::Lambda::Function')[functionIds[name]] as { Properties?: FunctionProperties } | undefined;
+const functionResource = (name: string) =>
+  resourcesOf(service.template, 'AWS::Lambda::Function')[functionIds[name]] as { Properties?: FunctionProperties } | undefined;
 
 describe('logs and metrics settings', () => {
   it('every function gets the Powertools service, namespace, level and sample rate from context, and Lambda keeps START/REPORT lines', () => {
@@ -66,7 +70,9 @@ describe('logs and metrics settings', () => {
 describe('bundling switches', () => {
   it('tracer=true bundles the X-Ray SDK; sourceMaps=true ships index.js.map and sets --enable-source-maps; a pepper bundles the Secrets Manager client', () => {
     for (const name of HANDLER_NAMES) {
-      const resource = resourcesOf(service.template, 'AWS::Lambda::Function')[functionIds[name]] as { Properties?: FunctionProperties & { Code?: { S3Key?: string } } };
+      const resource = resourcesOf(service.template, 'AWS::Lambda::Function')[functionIds[name]] as {
+        Properties?: FunctionProperties & { Code?: { S3Key?: string } };
+      };
       const assetDir = path.join(service.app.outdir, `asset.${(resource.Properties?.Code?.S3Key ?? '').replace(/\.zip$/, '')}`);
       const bundle = readFileSync(path.join(assetDir, 'index.js'), 'utf8');
       expect({ name, files: readdirSync(assetDir).sort(), xray: bundle.includes('aws-xray-sdk'), secretsManager: bundle.includes('GetSecretValue') }).toEqual({
@@ -131,12 +137,12 @@ describe('dashboard', () => {
   });
 });
 
-describe('alarms on the functions\' own metrics', () => {
+describe("alarms on the functions' own metrics", () => {
   it.each([
     [MetricName.Throttled, 'Sum', 1],
     [MetricName.RevocationsLate, 'Sum', 1],
     [MetricName.ArchiveLagSeconds, 'Maximum', 900],
-  ])('%s is alarmed (%s ≥ %d) in the configured namespace for this stage\'s service', (metricName, statistic, threshold) => {
+  ])("%s is alarmed (%s ≥ %d) in the configured namespace for this stage's service", (metricName, statistic, threshold) => {
     const alarms = Object.values(resourcesOf(service.template, 'AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties?.MetricName === metricName);
     expect(alarms).toHaveLength(1);
     expect(alarms[0].Properties).toMatchObject({
@@ -149,7 +155,7 @@ describe('alarms on the functions\' own metrics', () => {
 });
 
 describe('every alarm has its row in docs/operations.md, "Alarms and what to do"', () => {
-  it('each alarm of the stack is named there (a function\'s Lambda throttles by the `<Function>Throttles` row), with a description', () => {
+  it("each alarm of the stack is named there (a function's Lambda throttles by the `<Function>Throttles` row), with a description", () => {
     // Prepare: the names in the first column of the section's table
     const doc = readFileSync(path.join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
     const from = doc.indexOf('## Alarms and what to do');
@@ -275,12 +281,19 @@ describe('the bundled assets, run as Lambda runs them', () => {
       status: 201,
     });
     const emf = lines.filter((line) => '_aws' in line);
-    expect(emf.map((doc) => Object.keys(doc).filter((name) => ['ManagementCalls', 'ColdStart'].includes(name))).flat().sort()).toEqual(['ColdStart', 'ManagementCalls']);
+    expect(
+      emf
+        .map((doc) => Object.keys(doc).filter((name) => ['ManagementCalls', 'ColdStart'].includes(name)))
+        .flat()
+        .sort(),
+    ).toEqual(['ColdStart', 'ManagementCalls']);
     expect(emf.find((doc) => 'ManagementCalls' in doc)).toMatchObject({ service: 'api-key-service-qa', route: 'generate-api-key', status_class: '2xx' });
     const text = JSON.stringify(lines) + segments.join('\n');
     for (const value of [team.key, created.data.key]) expect(text).not.toContain(value.slice(-28));
     // Traced: the handler's subsegment carries the route annotation; each DynamoDB request is a subsegment.
-    const traced = segments.map((datagram) => JSON.parse(datagram.split('\n')[1]) as { name: string; annotations?: Record<string, unknown>; subsegments?: { name: string }[] });
+    const traced = segments.map(
+      (datagram) => JSON.parse(datagram.split('\n')[1]) as { name: string; annotations?: Record<string, unknown>; subsegments?: { name: string }[] },
+    );
     expect(traced.find((segment) => segment.name === '## index.handler')?.annotations).toMatchObject({ route: 'generate-api-key', ColdStart: true });
     expect(JSON.stringify(traced)).toContain('"name":"DynamoDB"');
   });
@@ -346,7 +359,12 @@ describe('the bundled assets, run as Lambda runs them', () => {
     // Act
     const { lines, result } = await runAsset(
       'verify-api-key',
-      { ...fixture, resource: '/functions/v1/verify-api-key', path: '/functions/v1/verify-api-key', body: JSON.stringify({ key: 'svc_sk_live_00000000_notavalue' }) },
+      {
+        ...fixture,
+        resource: '/functions/v1/verify-api-key',
+        path: '/functions/v1/verify-api-key',
+        body: JSON.stringify({ key: 'svc_sk_live_00000000_notavalue' }),
+      },
       { [ENV.POWERTOOLS_LOG_LEVEL]: 'DEBUG' },
     );
     // Assess

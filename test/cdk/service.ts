@@ -92,7 +92,7 @@ export function statementsOfFunction(template: Template, functionId: string): Po
   const resources = resourcesOf(template);
   const fn = resources[functionId];
   if (fn?.Type !== 'AWS::Lambda::Function') throw new Error(`${functionId} is not a function`);
-  const roleId = ((fn.Properties?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'])[0];
+  const roleId = (fn.Properties?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   return statementsOfRole(template, roleId);
 }
 

@@ -229,14 +229,12 @@ describe('audit archive', () => {
     service.template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: bucketId() },
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
   });
 
-  it('the archiver\'s environment leaves the SDK\'s default request checksum on (Object Lock PutObject needs a checksum header)', () => {
+  it("the archiver's environment leaves the SDK's default request checksum on (Object Lock PutObject needs a checksum header)", () => {
     // AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED would drop the CRC32 header (docs/deploy.md, first deploy checks).
     const archiver = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['archive-audit']];
     expect(archiver?.Properties?.Environment).toEqual({
@@ -367,7 +365,12 @@ describe('API', () => {
       const expected = route.management
         ? { route: route.name, ApiKeyRequired: true, AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } }
         : { route: route.name, ApiKeyRequired: undefined, AuthorizationType: 'NONE', AuthorizerId: undefined };
-      expect({ route: route.name, ApiKeyRequired: method?.ApiKeyRequired, AuthorizationType: method?.AuthorizationType, AuthorizerId: method?.AuthorizerId }).toEqual(expected);
+      expect({
+        route: route.name,
+        ApiKeyRequired: method?.ApiKeyRequired,
+        AuthorizationType: method?.AuthorizationType,
+        AuthorizerId: method?.AuthorizerId,
+      }).toEqual(expected);
     }
   });
 
@@ -382,7 +385,6 @@ describe('API', () => {
     const body = JSON.parse((response?.Properties?.ResponseTemplates as Record<string, string>)['application/json']);
     expect(body).toEqual({ error: { code, message: expect.any(String), details: [], request_id: '$context.requestId' } });
   });
-
 });
 
 describe('functions', () => {
@@ -434,7 +436,10 @@ describe('functions', () => {
 
   it('by default the bundles carry no source map, no X-Ray SDK and no credential provider a function cannot use, and no function pays --enable-source-maps at cold start', () => {
     for (const [name, fn] of Object.entries(functionsByHandler(service.stack))) {
-      const assetDir = path.join(service.app.outdir, `asset.${(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`);
+      const assetDir = path.join(
+        service.app.outdir,
+        `asset.${(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`,
+      );
       const bundle = readFileSync(path.join(assetDir, 'index.js'), 'utf8');
       expect({
         name,
@@ -454,7 +459,9 @@ describe('functions', () => {
         lambdaCredentialChain: true,
         nodeOptions: undefined,
       });
-      expect(JSON.stringify(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Environment ?? {})).not.toContain('NODE_OPTIONS');
+      expect(JSON.stringify(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Environment ?? {})).not.toContain(
+        'NODE_OPTIONS',
+      );
     }
   });
 
@@ -479,7 +486,12 @@ describe('functions', () => {
         [ENV.KEY_HASH_PEPPER_SECRET_ARN]: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:pepper-AbCdEf',
       },
     });
-    const result = JSON.parse(run.stdout.split('\n').find((line) => line.startsWith('RESULT '))?.slice(7) ?? 'null') as { statusCode: number } | null;
+    const result = JSON.parse(
+      run.stdout
+        .split('\n')
+        .find((line) => line.startsWith('RESULT '))
+        ?.slice(7) ?? 'null',
+    ) as { statusCode: number } | null;
 
     // Assess
     expect(result?.statusCode).toBe(500);
@@ -518,7 +530,7 @@ describe('least privilege', () => {
     };
   };
 
-  it('each function holds exactly its declared storage operations\' actions and its own resources, nothing more', () => {
+  it("each function holds exactly its declared storage operations' actions and its own resources, nothing more", () => {
     // Act
     const matrices = Object.fromEntries(
       Object.entries(ids.functions).map(([name, id]) => [name, permissionMatrix(statementsOfFunction(service.template, id), resourceNames())]),
@@ -560,7 +572,7 @@ describe('least privilege', () => {
     });
   });
 
-  it('no grant a function\'s code never uses: ConditionCheckItem only where a delete checks a surviving manager, the team index only for delete', () => {
+  it("no grant a function's code never uses: ConditionCheckItem only where a delete checks a surviving manager, the team index only for delete", () => {
     // Act
     const matrix = (name: FunctionWithStore) => permissionMatrix(statementsOfFunction(service.template, ids.functions[name]), resourceNames());
 
@@ -600,7 +612,10 @@ describe('least privilege', () => {
     const scheduleActions = Object.fromEntries(
       Object.entries(resourcesOf(service.template, 'AWS::IAM::Role')).map(([roleId]) => [
         roleId,
-        statementsOfRole(service.template, roleId).flatMap(actionsOf).filter((action) => action.startsWith('scheduler:')).sort(),
+        statementsOfRole(service.template, roleId)
+          .flatMap(actionsOf)
+          .filter((action) => action.startsWith('scheduler:'))
+          .sort(),
       ]),
     );
     const roleOf = (handler: (typeof HANDLER_NAMES)[number]) => logicalIdOf(functionsByHandler(service.stack)[handler].role!);
@@ -612,7 +627,9 @@ describe('least privilege', () => {
   });
 
   it('the scheduler role can be passed only to EventBridge Scheduler', () => {
-    const passRole = statementsOfFunction(service.template, ids.functions['regenerate-api-key']).find((statement) => actionsOf(statement).includes('iam:PassRole'));
+    const passRole = statementsOfFunction(service.template, ids.functions['regenerate-api-key']).find((statement) =>
+      actionsOf(statement).includes('iam:PassRole'),
+    );
     expect(passRole?.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } });
   });
 
@@ -635,7 +652,7 @@ describe('alarms', () => {
     }
   });
 
-  it('the API 5xx rate, every function\'s throttles and both tables\' throttles are alarmed', () => {
+  it("the API 5xx rate, every function's throttles and both tables' throttles are alarmed", () => {
     const alarms = Object.values(resourcesOf(service.template, 'AWS::CloudWatch::Alarm'));
     expect(alarms.filter((alarm) => alarm.Properties?.MetricName === '5XXError' && alarm.Properties?.Statistic === 'Average')).toHaveLength(1);
     const throttled = alarms.filter((alarm) => alarm.Properties?.MetricName === 'Throttles').map((alarm) => JSON.stringify(alarm.Properties?.Dimensions));
@@ -646,9 +663,12 @@ describe('alarms', () => {
     expect(tableAlarms).toHaveLength(2);
   });
 
-  it('each table\'s throttle alarm watches exactly the requests the functions send it: the audit table, TransactWriteItems and Query', () => {
+  it("each table's throttle alarm watches exactly the requests the functions send it: the audit table, TransactWriteItems and Query", () => {
     const alarms = Object.values(resourcesOf(service.template, 'AWS::CloudWatch::Alarm'));
-    for (const [table, id] of [['key', ids.keyTable], ['audit', ids.auditTable]] as const) {
+    for (const [table, id] of [
+      ['key', ids.keyTable],
+      ['audit', ids.auditTable],
+    ] as const) {
       const alarm = alarms.find((candidate) => {
         const metrics = JSON.stringify(candidate.Properties?.Metrics ?? []);
         return metrics.includes('ThrottledRequests') && metrics.includes(`"${id}"`);
@@ -659,7 +679,7 @@ describe('alarms', () => {
     expect(requestsOfAllFunctions('audit')).toEqual(['Query', 'TransactWriteItems']);
   });
 
-  it('the key table throttle alarm watches BatchGetItem, the verify endpoint\'s read', () => {
+  it("the key table throttle alarm watches BatchGetItem, the verify endpoint's read", () => {
     const keyTableAlarm = Object.values(resourcesOf(service.template, 'AWS::CloudWatch::Alarm')).find((alarm) => {
       const metrics = JSON.stringify(alarm.Properties?.Metrics ?? []);
       return metrics.includes('ThrottledRequests') && metrics.includes(`"${ids.keyTable}"`);

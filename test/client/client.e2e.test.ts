@@ -46,23 +46,47 @@ describe('the typed client against npm start', () => {
 
   it('creates, reads, lists, changes, rolls, reports and deletes a key, every answer as documented', async () => {
     // Act
-    const created = await documented('/functions/v1/generate-api-key', 'POST', api.POST('/functions/v1/generate-api-key', {
-      body: { name: 'Client key', type: 'sk', environment: 'live', team_id: teamId, scopes: ['enc.tiles:read'] },
-    }));
+    const created = await documented(
+      '/functions/v1/generate-api-key',
+      'POST',
+      api.POST('/functions/v1/generate-api-key', {
+        body: { name: 'Client key', type: 'sk', environment: 'live', team_id: teamId, scopes: ['enc.tiles:read'] },
+      }),
+    );
     const key = created.data?.data;
     if (!key?.key) throw new Error(`create failed: ${errorText(created.error, created.status)}`);
     recordIssuedValue(key.key);
     const keyId = key.id;
     const read = await documented('/functions/v1/get-api-key', 'GET', api.GET('/functions/v1/get-api-key', { params: { query: { key_id: keyId } } }));
     const listed = await documented('/functions/v1/list-api-keys', 'GET', api.GET('/functions/v1/list-api-keys', { params: { query: { team_id: teamId } } }));
-    const updated = await documented('/functions/v1/update-api-key', 'PATCH', api.PATCH('/functions/v1/update-api-key', { body: { key_id: keyId, rate_limit: 42 } }));
+    const updated = await documented(
+      '/functions/v1/update-api-key',
+      'PATCH',
+      api.PATCH('/functions/v1/update-api-key', { body: { key_id: keyId, rate_limit: 42 } }),
+    );
     const verified = await documented('/functions/v1/verify-api-key', 'POST', api.POST('/functions/v1/verify-api-key', { body: { key: key.key } }));
-    const rolled = await documented('/functions/v1/regenerate-api-key', 'POST', api.POST('/functions/v1/regenerate-api-key', { body: { key_id: keyId, grace_period_days: 2 } }));
+    const rolled = await documented(
+      '/functions/v1/regenerate-api-key',
+      'POST',
+      api.POST('/functions/v1/regenerate-api-key', { body: { key_id: keyId, grace_period_days: 2 } }),
+    );
     if (rolled.data?.new_key) recordIssuedValue(rolled.data.new_key);
-    const usage = await documented('/functions/v1/get-api-key-usage', 'GET', api.GET('/functions/v1/get-api-key-usage', { params: { query: { key_id: keyId, days: '7' } } }));
-    const trail = await documented('/functions/v1/list-audit-events', 'GET', api.GET('/functions/v1/list-audit-events', { params: { query: { key_id: keyId } } }));
+    const usage = await documented(
+      '/functions/v1/get-api-key-usage',
+      'GET',
+      api.GET('/functions/v1/get-api-key-usage', { params: { query: { key_id: keyId, days: '7' } } }),
+    );
+    const trail = await documented(
+      '/functions/v1/list-audit-events',
+      'GET',
+      api.GET('/functions/v1/list-audit-events', { params: { query: { key_id: keyId } } }),
+    );
     const refused = await documented('/functions/v1/get-api-key', 'GET', api.GET('/functions/v1/get-api-key', { params: { query: { key_id: 'nope' } } }));
-    const deleted = await documented('/functions/v1/delete-api-key', 'DELETE', api.DELETE('/functions/v1/delete-api-key', { body: { key_id: keyId, confirm_deletion: true, reason: 'done' } }));
+    const deleted = await documented(
+      '/functions/v1/delete-api-key',
+      'DELETE',
+      api.DELETE('/functions/v1/delete-api-key', { body: { key_id: keyId, confirm_deletion: true, reason: 'done' } }),
+    );
 
     // Assess
     expect(created.status).toBe(201);
@@ -85,7 +109,9 @@ describe('the typed client against npm start', () => {
     const served = await (await fetch(`${running.baseUrl}/openapi.json`)).json();
     const docs = await fetch(`${running.baseUrl}/docs`);
     const html = await docs.text();
-    const assets = await Promise.all(['/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/docs/init.js'].map(async (asset) => (await fetch(`${running.baseUrl}${asset}`)).status));
+    const assets = await Promise.all(
+      ['/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/docs/init.js'].map(async (asset) => (await fetch(`${running.baseUrl}${asset}`)).status),
+    );
 
     // Assess
     const document = JSON.parse(readFileSync(path.join(ROOT, 'docs', 'openapi.json'), 'utf8'));

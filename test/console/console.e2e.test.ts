@@ -167,13 +167,21 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     await page.getByRole('heading', { name: /Transition: both values work until/ }).waitFor();
     const sideBySide = [await page.getByTestId('old-value-requests').innerText(), await page.getByTestId('new-value-requests').innerText()];
     const figures = await page.locator('.transition .figure').allInnerTexts();
-    const counts = [await page.getByText(/ in all, /).innerText(), await page.locator('dd').filter({ hasText: /per hour$/ }).innerText()];
+    const counts = [
+      await page.getByText(/ in all, /).innerText(),
+      await page
+        .locator('dd')
+        .filter({ hasText: /per hour$/ })
+        .innerText(),
+    ];
     await screenshot('console-key-page.png');
     const unlabelled = await page.evaluate(() => [
       ...Array.from(document.querySelectorAll('input, select, textarea'))
         .filter((control) => ((control as HTMLInputElement).labels?.length ?? 0) === 0)
         .map((control) => control.outerHTML),
-      ...Array.from(document.querySelectorAll('button, a')).filter((control) => (control.textContent ?? '').trim() === '').map((control) => control.outerHTML),
+      ...Array.from(document.querySelectorAll('button, a'))
+        .filter((control) => (control.textContent ?? '').trim() === '')
+        .map((control) => control.outerHTML),
     ]);
 
     // Assess
@@ -200,8 +208,16 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
         await tab.getByLabel('API key').press('Enter');
         await tab.getByRole('row', { name: /Tiles backend/ }).waitFor();
         await tab.getByRole('link', { name: 'Tiles backend' }).click();
-        await tab.getByRole('img', { name: /Requests per day/ }).locator('canvas').waitFor();
-        drawings.push(await tab.getByRole('img', { name: /Requests per day/ }).locator('canvas').evaluate((canvas) => (canvas as HTMLCanvasElement).toDataURL()));
+        await tab
+          .getByRole('img', { name: /Requests per day/ })
+          .locator('canvas')
+          .waitFor();
+        drawings.push(
+          await tab
+            .getByRole('img', { name: /Requests per day/ })
+            .locator('canvas')
+            .evaluate((canvas) => (canvas as HTMLCanvasElement).toDataURL()),
+        );
       } finally {
         await zoned.close();
       }
@@ -229,7 +245,9 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
   it('sets an expiry read as UTC (the browser is in UTC+5:30), then clears it', async () => {
     // Prepare
     const day = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
-    const readKey = async () => (await requestTo(running.baseUrl, 'GET', `/functions/v1/get-api-key?key_id=${created.id}`, { headers: { Authorization: `Bearer ${boot.key}` } })).body.data;
+    const readKey = async () =>
+      (await requestTo(running.baseUrl, 'GET', `/functions/v1/get-api-key?key_id=${created.id}`, { headers: { Authorization: `Bearer ${boot.key}` } })).body
+        .data;
     const saveSettings = async () => {
       const answered = page.waitForResponse((response) => response.url().includes('/update-api-key'));
       await page.getByRole('button', { name: 'Save settings' }).click();
@@ -258,7 +276,9 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
 
   it('a save after someone else changed the key is refused (If-Match, 412) and says so; the other change stays', async () => {
     // Prepare: the page has read the key; another manager then changes it through the API
-    const readKey = async () => (await requestTo(running.baseUrl, 'GET', `/functions/v1/get-api-key?key_id=${created.id}`, { headers: { Authorization: `Bearer ${boot.key}` } })).body.data;
+    const readKey = async () =>
+      (await requestTo(running.baseUrl, 'GET', `/functions/v1/get-api-key?key_id=${created.id}`, { headers: { Authorization: `Bearer ${boot.key}` } })).body
+        .data;
     const elsewhere = await requestTo(running.baseUrl, 'PATCH', '/functions/v1/update-api-key', {
       headers: { Authorization: `Bearer ${boot.key}` },
       body: { key_id: created.id, description: 'Changed elsewhere' },
@@ -352,7 +372,10 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     await page.getByRole('link', { name: 'Tiles backend' }).click();
     await page.getByText(/^This key was deleted on \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/).waitFor();
     const state = await page.locator('.state').first().innerText();
-    const usage = await page.getByText(/requests in all/).first().innerText();
+    const usage = await page
+      .getByText(/requests in all/)
+      .first()
+      .innerText();
     const trail = await page.getByRole('table').filter({ hasText: 'key.deleted' }).count();
     const controls = await page.getByRole('button', { name: /Roll key|Save settings|Disable key|Enable key|Delete key/ }).count();
     await page.getByRole('link', { name: '← Keys' }).click();
@@ -396,10 +419,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
 
     // Assess: the team's 11 active keys (Batch 1–10 and the bootstrap key), on the page after the empty one
     expect(nextEnabledOnEmpty).toBe(true);
-    expect(secondPage.map((text) => text.split('\t')[0])).toEqual([
-      ...Array.from({ length: 10 }, (_, i) => `Batch ${10 - i}`),
-      'Bootstrap keyyou',
-    ]);
+    expect(secondPage.map((text) => text.split('\t')[0])).toEqual([...Array.from({ length: 10 }, (_, i) => `Batch ${10 - i}`), 'Bootstrap keyyou']);
   }, 60_000);
 
   it('signs out: the key is gone from the tab, and nothing was written to cookies or localStorage', async () => {

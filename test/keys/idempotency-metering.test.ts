@@ -103,15 +103,16 @@ describe('Idempotency-Key', () => {
     expect(second.headers['Idempotent-Replayed']).toBeUndefined();
   });
 
-  it.each([['empty', ''], ['over 255 characters', 'k'.repeat(256)], ['a control character', 'a\u0001b']])(
-    'an Idempotency-Key %s → 400 naming the header',
-    async (_name, value) => {
-      const team = await newTeam();
-      const response = await call('generate-api-key', { key: team.key, body: body(team.teamId), headers: { 'Idempotency-Key': value } });
-      expectStatus(response, 400);
-      expect(response.body.error.details).toEqual([{ field: 'Idempotency-Key', issue: 'must be 1 to 255 printable ASCII characters' }]);
-    },
-  );
+  it.each([
+    ['empty', ''],
+    ['over 255 characters', 'k'.repeat(256)],
+    ['a control character', 'a\u0001b'],
+  ])('an Idempotency-Key %s → 400 naming the header', async (_name, value) => {
+    const team = await newTeam();
+    const response = await call('generate-api-key', { key: team.key, body: body(team.teamId), headers: { 'Idempotency-Key': value } });
+    expectStatus(response, 400);
+    expect(response.body.error.details).toEqual([{ field: 'Idempotency-Key', issue: 'must be 1 to 255 printable ASCII characters' }]);
+  });
 });
 
 describe('metering: every authenticated request is a use', () => {

@@ -74,7 +74,11 @@ describe('ETag and If-Match on a key', () => {
     const tag = etagOf(await call('get-api-key', { key: team.key, query: { key_id: target.id } }));
 
     // Act
-    const first = await call('update-api-key', { key: team.key, headers: { 'If-Match': tag }, body: { key_id: target.id, scopes: ['enc.tiles:read', 'enc.*:read'] } });
+    const first = await call('update-api-key', {
+      key: team.key,
+      headers: { 'If-Match': tag },
+      body: { key_id: target.id, scopes: ['enc.tiles:read', 'enc.*:read'] },
+    });
     const before = await storedKeyState(target.id);
     const callerBefore = await storedKeyState(team.keyId);
     const auditBefore = await auditRecordsOf(target.id);
@@ -106,7 +110,9 @@ describe('ETag and If-Match on a key', () => {
 
     // Assess
     expect([weak.status, listed.status, any.status]).toEqual([412, 200, 200]);
-    expect(weak.body.error.message).toBe(`If-Match named the key's ETag as a weak tag (W/${tag}), which never matches: send it as the ETag header gave it, ${tag}.`);
+    expect(weak.body.error.message).toBe(
+      `If-Match named the key's ETag as a weak tag (W/${tag}), which never matches: send it as the ETag header gave it, ${tag}.`,
+    );
     expect(any.body.data.name).toBe('Any');
   });
 
@@ -161,7 +167,9 @@ describe('ETag and If-Match on a key', () => {
 
     // Act
     const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => call('update-api-key', { key: team.key, headers: { 'If-Match': tag }, body: { key_id: target.id, name: `Racer ${i}` } })),
+      Array.from({ length: 8 }, (_, i) =>
+        call('update-api-key', { key: team.key, headers: { 'If-Match': tag }, body: { key_id: target.id, name: `Racer ${i}` } }),
+      ),
     );
 
     // Assess

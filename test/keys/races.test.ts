@@ -18,9 +18,7 @@ describe('concurrent regenerates', () => {
     const target = await createKey(team);
 
     // Act
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, () => call('regenerate-api-key', { key: team.key, body: { key_id: target.id } })),
-    );
+    const responses = await Promise.all(Array.from({ length: 20 }, () => call('regenerate-api-key', { key: team.key, body: { key_id: target.id } })));
 
     // Assess
     const statuses = statusesOf(responses).sort();
@@ -43,9 +41,7 @@ describe('concurrent regenerates', () => {
 
     // Act
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        call('regenerate-api-key', { key: team.key, body: { key_id: target.id, revoke_immediately: true } }),
-      ),
+      Array.from({ length: 20 }, () => call('regenerate-api-key', { key: team.key, body: { key_id: target.id, revoke_immediately: true } })),
     );
 
     // Assess
@@ -124,7 +120,10 @@ describe('concurrent disables of the last two managers', () => {
       const statuses = answers.map((answer) => answer.status);
       const context = `round ${round}: ${JSON.stringify(answers.map((answer) => answer.body))}`;
       expect({ context, successes: statuses.filter((status) => status === 200).length }).toEqual({ context, successes: 1 });
-      expect({ context, loser: statuses.filter((status) => status !== 200).every((status) => status === 409 || status === 401) }).toEqual({ context, loser: true });
+      expect({ context, loser: statuses.filter((status) => status !== 200).every((status) => status === 409 || status === 401) }).toEqual({
+        context,
+        loser: true,
+      });
       const active = [(await keyItem(team.keyId))?.is_active, (await keyItem(second.id))?.is_active];
       expect({ context, active: active.filter(Boolean).length }).toEqual({ context, active: 1 });
     }

@@ -82,11 +82,7 @@ describe('usage: recording', () => {
     const afterDeletion = await usageItem(target.id);
 
     // Assess
-    expect([atCreation, afterRegeneration, afterDeletion].map((item) => item !== undefined && !('ttl' in item))).toEqual([
-      true,
-      true,
-      true,
-    ]);
+    expect([atCreation, afterRegeneration, afterDeletion].map((item) => item !== undefined && !('ttl' in item))).toEqual([true, true, true]);
   });
 });
 

@@ -96,26 +96,38 @@ describe('bootstrap --aws guards', () => {
   const secrets = mockClient(SecretsManagerClient);
   afterEach(() => secrets.reset());
 
-  it('refuses a KEY_HASH_PEPPER left in the shell: the deployed functions read the pepper only from the stack\'s secret', async () => {
+  it("refuses a KEY_HASH_PEPPER left in the shell: the deployed functions read the pepper only from the stack's secret", async () => {
     await expect(openKeyStore(args(), { ...deployed, KEY_HASH_PEPPER: 'stray' }, () => undefined)).rejects.toThrow(UsageError);
     await expect(openKeyStore(args(), { ...deployed, KEY_HASH_PEPPER: 'stray' }, () => undefined)).rejects.toThrow('KEY_HASH_PEPPER is set');
   });
 
   it('without a pepper (KEY_HASH_PEPPER_SECRET_ARN=none), targets the named deployed tables and reads no secret', async () => {
     const store = await openKeyStore(args(), deployed, () => undefined);
-    expect(store).toMatchObject({ endpoint: undefined, keyTableName: deployed.KEY_TABLE_NAME, auditTableName: deployed.AUDIT_TABLE_NAME, awsPepper: undefined });
+    expect(store).toMatchObject({
+      endpoint: undefined,
+      keyTableName: deployed.KEY_TABLE_NAME,
+      auditTableName: deployed.AUDIT_TABLE_NAME,
+      awsPepper: undefined,
+    });
     expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(0);
   });
 
-  it('refuses to guess the stack\'s pepper: KEY_HASH_PEPPER_SECRET_ARN (the stack output) is required, and must be an ARN or none', async () => {
+  it("refuses to guess the stack's pepper: KEY_HASH_PEPPER_SECRET_ARN (the stack output) is required, and must be an ARN or none", async () => {
     const withoutArn = { KEY_TABLE_NAME: deployed.KEY_TABLE_NAME, AUDIT_TABLE_NAME: deployed.AUDIT_TABLE_NAME };
     await expect(openKeyStore(args(), withoutArn, () => undefined)).rejects.toThrow('--aws needs KEY_HASH_PEPPER_SECRET_ARN');
-    await expect(openKeyStore(args(), { ...deployed, KEY_HASH_PEPPER_SECRET_ARN: 'my-pepper' }, () => undefined)).rejects.toThrow('must be a Secrets Manager secret ARN or "none"');
+    await expect(openKeyStore(args(), { ...deployed, KEY_HASH_PEPPER_SECRET_ARN: 'my-pepper' }, () => undefined)).rejects.toThrow(
+      'must be a Secrets Manager secret ARN or "none"',
+    );
   });
 
-  it('with the stack\'s secret, hashes with the pepper read from it (GetSecretValue on exactly that ARN)', async () => {
+  it("with the stack's secret, hashes with the pepper read from it (GetSecretValue on exactly that ARN)", async () => {
     secrets.on(GetSecretValueCommand).resolves({ SecretString: 'the stack pepper' });
-    const store = await openKeyStore(args(), { ...deployed, KEY_HASH_PEPPER_SECRET_ARN: secretArn }, () => undefined, () => new SecretsManagerClient({ region: 'eu-west-1' }));
+    const store = await openKeyStore(
+      args(),
+      { ...deployed, KEY_HASH_PEPPER_SECRET_ARN: secretArn },
+      () => undefined,
+      () => new SecretsManagerClient({ region: 'eu-west-1' }),
+    );
     expect(store.awsPepper).toBe('the stack pepper');
     expect(secrets.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input)).toEqual([{ SecretId: secretArn }]);
   });
@@ -234,7 +246,7 @@ describe('bootstrap CLI', () => {
   });
 });
 
-describe('bootstrap never writes into an engine that is not the DATA_DIR\'s', () => {
+describe("bootstrap never writes into an engine that is not the DATA_DIR's", () => {
   it('refuses when runtime.json names an engine that serves another store', async () => {
     // Prepare: a live holder record pointing at somebody else's engine
     const foreign = await startDynamoLocal({ inMemory: true });

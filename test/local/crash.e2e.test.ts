@@ -42,7 +42,8 @@ function archivedEventIds(dataDir: string): string[] {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.name.endsWith('.jsonl.gz._S3rver_object')) {
-        for (const line of gunzipSync(readFileSync(full)).toString('utf8').split('\n').filter(Boolean)) ids.push((JSON.parse(line) as { event_id: string }).event_id);
+        for (const line of gunzipSync(readFileSync(full)).toString('utf8').split('\n').filter(Boolean))
+          ids.push((JSON.parse(line) as { event_id: string }).event_id);
       }
     }
   };
@@ -95,7 +96,10 @@ function load(baseUrl: string, teamId: string, managerKey: string, workers = 8) 
         if (i % 3 === 1) {
           // The old value dies at once: from the acknowledgement on, only the new one must work.
           entry.at = Number.POSITIVE_INFINITY;
-          const rolled = await requestTo(baseUrl, 'POST', '/functions/v1/regenerate-api-key', { headers: auth, body: { key_id: data.id, revoke_immediately: true } });
+          const rolled = await requestTo(baseUrl, 'POST', '/functions/v1/regenerate-api-key', {
+            headers: auth,
+            body: { key_id: data.id, revoke_immediately: true },
+          });
           if (rolled.status === 200) {
             entry.value = (rolled.body as { new_key: string }).new_key;
             recordIssuedValue(entry.value);
@@ -125,67 +129,73 @@ function load(baseUrl: string, teamId: string, managerKey: string, workers = 8) 
 describe(`npm start killed with SIGKILL under load, ${CYCLES} times`, () => {
   const dataDirOf = tempDataDir('apikeys-crash-');
 
-  it('restarts on the same data with no half-written key, every acknowledged create present, and a complete archive without duplicates', async () => {
-    const dataDir = dataDirOf();
-    const teamId = randomUUID();
-    let running = await npmStart(dataDir);
-    const boot = bootstrap(dataDir, teamId);
-    const survivors: Acknowledged[] = [];
-    const report: Array<Record<string, number>> = [];
+  it(
+    'restarts on the same data with no half-written key, every acknowledged create present, and a complete archive without duplicates',
+    async () => {
+      const dataDir = dataDirOf();
+      const teamId = randomUUID();
+      let running = await npmStart(dataDir);
+      const boot = bootstrap(dataDir, teamId);
+      const survivors: Acknowledged[] = [];
+      const report: Array<Record<string, number>> = [];
 
-    for (let cycle = 1; cycle <= CYCLES; cycle++) {
-      // Act: load, then SIGKILL everything mid-flight, then start again
-      const traffic = load(running.baseUrl, teamId, boot.key);
-      await sleep(2500);
-      const killedAt = Date.now();
-      killHard(running, dataDir);
-      await traffic.stop();
-      running = await npmStart(dataDir);
+      for (let cycle = 1; cycle <= CYCLES; cycle++) {
+        // Act: load, then SIGKILL everything mid-flight, then start again
+        const traffic = load(running.baseUrl, teamId, boot.key);
+        await sleep(2500);
+        const killedAt = Date.now();
+        killHard(running, dataDir);
+        await traffic.stop();
+        running = await npmStart(dataDir);
 
-      // Assess: read the store through the restarted engine
-      const endpoint = readRuntimeRecord(dataDir)?.dynamodbEndpoint;
-      expect(endpoint).toBeDefined();
-      const db = DynamoDBDocumentClient.from(localDynamoClient(endpoint as string));
-      const keyItems = await scanAll(db, KEY_TABLE.logicalName);
-      const keys = new Map(keyItems.filter((item) => item.entity === 'key').map((item) => [String(item.id), item]));
-      const lookups = keyItems.filter((item) => String(item.pk).startsWith('HASH#'));
-      // No half-written key: every active key has its current lookup; every lookup points at an active key.
-      const activeWithoutLookup = [...keys.values()].filter(
-        (key) => key.state === 'active' && !lookups.some((lookup) => lookup.key_id === key.id && lookup.slot === 'current'),
-      );
-      const orphanLookups = lookups.filter((lookup) => keys.get(String(lookup.key_id))?.state !== 'active');
-      expect({ cycle, activeWithoutLookup, orphanLookups }).toEqual({ cycle, activeWithoutLookup: [], orphanLookups: [] });
+        // Assess: read the store through the restarted engine
+        const endpoint = readRuntimeRecord(dataDir)?.dynamodbEndpoint;
+        expect(endpoint).toBeDefined();
+        const db = DynamoDBDocumentClient.from(localDynamoClient(endpoint as string));
+        const keyItems = await scanAll(db, KEY_TABLE.logicalName);
+        const keys = new Map(keyItems.filter((item) => item.entity === 'key').map((item) => [String(item.id), item]));
+        const lookups = keyItems.filter((item) => String(item.pk).startsWith('HASH#'));
+        // No half-written key: every active key has its current lookup; every lookup points at an active key.
+        const activeWithoutLookup = [...keys.values()].filter(
+          (key) => key.state === 'active' && !lookups.some((lookup) => lookup.key_id === key.id && lookup.slot === 'current'),
+        );
+        const orphanLookups = lookups.filter((lookup) => keys.get(String(lookup.key_id))?.state !== 'active');
+        expect({ cycle, activeWithoutLookup, orphanLookups }).toEqual({ cycle, activeWithoutLookup: [], orphanLookups: [] });
 
-      // Every create acknowledged before the flush window still works.
-      const mustSurvive = [...survivors, ...traffic.created.filter((created) => created.at < killedAt - FLUSH_WINDOW_MS)];
-      const lost = [];
-      for (const created of mustSurvive) {
-        const verified = await requestTo(running.baseUrl, 'POST', '/functions/v1/verify-api-key', { body: { key: created.value } });
-        if ((verified.body as { valid?: boolean }).valid !== true) lost.push(created.id);
+        // Every create acknowledged before the flush window still works.
+        const mustSurvive = [...survivors, ...traffic.created.filter((created) => created.at < killedAt - FLUSH_WINDOW_MS)];
+        const lost = [];
+        for (const created of mustSurvive) {
+          const verified = await requestTo(running.baseUrl, 'POST', '/functions/v1/verify-api-key', { body: { key: created.value } });
+          if ((verified.body as { valid?: boolean }).valid !== true) lost.push(created.id);
+        }
+        expect({ cycle, lost }).toEqual({ cycle, lost: [] });
+        survivors.push(...traffic.created.filter((created) => created.at < killedAt - FLUSH_WINDOW_MS));
+
+        // The archive catches up with the audit table: every event once, no duplicate.
+        const auditItems = await scanAll(db, AUDIT_TABLE.logicalName);
+        const auditIds = auditItems.map((item) => String(item.event_id)).filter((id) => id !== 'undefined');
+        const deadline = Date.now() + 30_000;
+        let archived = archivedEventIds(dataDir);
+        while (auditIds.some((id) => !archived.includes(id)) && Date.now() < deadline) {
+          await sleep(500);
+          archived = archivedEventIds(dataDir);
+        }
+        const duplicates = archived.filter((id, index) => archived.indexOf(id) !== index);
+        const missingItems = auditItems.filter((item) => !archived.includes(String(item.event_id)));
+        if (missingItems.length > 0) {
+          process.stdout.write(
+            `crash debug: cycle ${cycle} killedAt ${new Date(killedAt).toISOString()} audit ${auditIds.length} archived ${archived.length} missing ${missingItems.length}: ${JSON.stringify(missingItems.slice(0, 3).map((item) => item.occurred_at))} .. ${JSON.stringify(missingItems.slice(-3).map((item) => item.occurred_at))}\n`,
+          );
+        }
+        expect({ cycle, missing: auditIds.filter((id) => !archived.includes(id)), duplicates }).toEqual({ cycle, missing: [], duplicates: [] });
+        report.push({ cycle, acknowledged_creates: traffic.created.length, checked_survivors: mustSurvive.length, audit_events: auditIds.length });
+        db.destroy();
       }
-      expect({ cycle, lost }).toEqual({ cycle, lost: [] });
-      survivors.push(...traffic.created.filter((created) => created.at < killedAt - FLUSH_WINDOW_MS));
-
-      // The archive catches up with the audit table: every event once, no duplicate.
-      const auditItems = await scanAll(db, AUDIT_TABLE.logicalName);
-      const auditIds = auditItems.map((item) => String(item.event_id)).filter((id) => id !== 'undefined');
-      const deadline = Date.now() + 30_000;
-      let archived = archivedEventIds(dataDir);
-      while (auditIds.some((id) => !archived.includes(id)) && Date.now() < deadline) {
-        await sleep(500);
-        archived = archivedEventIds(dataDir);
-      }
-      const duplicates = archived.filter((id, index) => archived.indexOf(id) !== index);
-      const missingItems = auditItems.filter((item) => !archived.includes(String(item.event_id)));
-      if (missingItems.length > 0) {
-        process.stdout.write(`crash debug: cycle ${cycle} killedAt ${new Date(killedAt).toISOString()} audit ${auditIds.length} archived ${archived.length} missing ${missingItems.length}: ${JSON.stringify(missingItems.slice(0, 3).map((item) => item.occurred_at))} .. ${JSON.stringify(missingItems.slice(-3).map((item) => item.occurred_at))}\n`);
-      }
-      expect({ cycle, missing: auditIds.filter((id) => !archived.includes(id)), duplicates }).toEqual({ cycle, missing: [], duplicates: [] });
-      report.push({ cycle, acknowledged_creates: traffic.created.length, checked_survivors: mustSurvive.length, audit_events: auditIds.length });
-      db.destroy();
-    }
-    await running.stop('SIGTERM');
-    process.stdout.write(`crash test: ${JSON.stringify(report)}\n`);
-    expect(report.every((entry) => entry.acknowledged_creates > 0)).toBe(true);
-  }, Math.max(240_000, CYCLES * 60_000));
+      await running.stop('SIGTERM');
+      process.stdout.write(`crash test: ${JSON.stringify(report)}\n`);
+      expect(report.every((entry) => entry.acknowledged_creates > 0)).toBe(true);
+    },
+    Math.max(240_000, CYCLES * 60_000),
+  );
 });

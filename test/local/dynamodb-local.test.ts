@@ -37,7 +37,13 @@ function listeningAddresses(port: number): string[] {
       const [hex, portHex] = local.split(':');
       if (parseInt(portHex, 16) !== port) continue;
       // IPv4 (or the last 32 bits of an IPv4-mapped IPv6 address), little-endian per 32-bit word.
-      const v4 = hex.slice(-8).match(/../g)?.reverse().map((byte) => parseInt(byte, 16)).join('.') ?? '';
+      const v4 =
+        hex
+          .slice(-8)
+          .match(/../g)
+          ?.reverse()
+          .map((byte) => parseInt(byte, 16))
+          .join('.') ?? '';
       const mapped = hex.length === 8 || hex.slice(0, 24) === '0000000000000000FFFF0000';
       addresses.push(mapped ? v4 : hex === '0'.repeat(32) ? '::' : `ipv6:${hex}`);
     }
@@ -152,9 +158,7 @@ describe('startDynamoLocal', () => {
     // Assess
     await expect(started).rejects.toBeInstanceOf(JavaNotFoundError);
     await expect(started).rejects.toThrow(JAVA_NOT_FOUND_MESSAGE);
-    expect(JAVA_NOT_FOUND_MESSAGE).toBe(
-      'Java not found: DynamoDB Local needs a JDK. Install it with: apt-get install -y default-jdk-headless (Debian/Ubuntu)',
-    );
+    expect(JAVA_NOT_FOUND_MESSAGE).toBe('Java not found: DynamoDB Local needs a JDK. Install it with: apt-get install -y default-jdk-headless (Debian/Ubuntu)');
   });
 
   it('ends a stray engine left on the same -dbPath (its parent was SIGKILLed) before starting', async () => {
@@ -163,8 +167,17 @@ describe('startDynamoLocal', () => {
     const emulator = emulatorDir();
     const stray = spawn(
       'java',
-      [`-Djava.library.path=${path.join(emulator, 'DynamoDBLocal_lib')}`, '-jar', path.join(emulator, 'DynamoDBLocal.jar'),
-        '-port', String(await findFreePort()), '-disableTelemetry', '-dbPath', dbPath, '-sharedDb'],
+      [
+        `-Djava.library.path=${path.join(emulator, 'DynamoDBLocal_lib')}`,
+        '-jar',
+        path.join(emulator, 'DynamoDBLocal.jar'),
+        '-port',
+        String(await findFreePort()),
+        '-disableTelemetry',
+        '-dbPath',
+        dbPath,
+        '-sharedDb',
+      ],
       { stdio: 'ignore' },
     );
     const strayExited = new Promise((resolve) => stray.once('exit', resolve));
@@ -208,8 +221,7 @@ describe('ensureTables', () => {
   afterAll(() => client.destroy());
 
   const describeTable = async (name: string) => (await client.send(new DescribeTableCommand({ TableName: name }))).Table;
-  const describeTtl = async (name: string) =>
-    (await client.send(new DescribeTimeToLiveCommand({ TableName: name }))).TimeToLiveDescription;
+  const describeTtl = async (name: string) => (await client.send(new DescribeTimeToLiveCommand({ TableName: name }))).TimeToLiveDescription;
 
   it('creates both tables from the schema, with TTL on both and a NEW_IMAGE stream on the audit table', async () => {
     // Prepare

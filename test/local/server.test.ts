@@ -132,7 +132,10 @@ describe('local server', () => {
       const response = await server.request('POST', '/boom', { body: {} });
 
       // Assess
-      const logLines = captured.lines.filter((line) => line.level === 'ERROR').map((line) => line.json).join('\n');
+      const logLines = captured.lines
+        .filter((line) => line.level === 'ERROR')
+        .map((line) => line.json)
+        .join('\n');
       expect(response.status).toBe(500);
       expectErrorShape(response.body, 'INTERNAL');
       expect(response.text).not.toContain('hunter2');
@@ -309,7 +312,10 @@ describe('sourceIpOf', () => {
 describe('the service routes with the real handler loader', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ loadHandler: moduleHandlerLoader(undefined, (name) => `/nonexistent/handlers/${name}.ts`), logger: testObservability.logger });
+    server = await startTestServer({
+      loadHandler: moduleHandlerLoader(undefined, (name) => `/nonexistent/handlers/${name}.ts`),
+      logger: testObservability.logger,
+    });
   });
   afterAll(() => server.close());
 

@@ -20,7 +20,19 @@ describe('npm start -- --help', () => {
     const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/start.ts', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toBe(START_HELP.trim());
-    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DYNAMODB_PORT', 'KEY_TABLE_NAME', 'AUDIT_TABLE_NAME', 'PLAN_RATE_LIMIT', 'USAGE_PLANS', 'ARCHIVE_DIR', 'KEY_HASH_PEPPER', 'POWERTOOLS_LOG_LEVEL']) {
+    for (const name of [
+      'PORT',
+      'HOST',
+      'DATA_DIR',
+      'DYNAMODB_PORT',
+      'KEY_TABLE_NAME',
+      'AUDIT_TABLE_NAME',
+      'PLAN_RATE_LIMIT',
+      'USAGE_PLANS',
+      'ARCHIVE_DIR',
+      'KEY_HASH_PEPPER',
+      'POWERTOOLS_LOG_LEVEL',
+    ]) {
       expect({ name, listed: new RegExp(`^  ${name} `, 'm').test(result.stdout) }).toEqual({ name, listed: true });
     }
   });
@@ -56,7 +68,12 @@ describe('npm start never attaches to an engine that is not its own', () => {
       });
       // Assess
       expect(result.status).toBe(1);
-      expect(result.stderr.trim().split('\n').filter((line) => !line.startsWith('npm warn'))).toEqual([
+      expect(
+        result.stderr
+          .trim()
+          .split('\n')
+          .filter((line) => !line.startsWith('npm warn')),
+      ).toEqual([
         `DYNAMODB_PORT ${other.port} is already in use (another DynamoDB Local, maybe another npm start, or another program): set DYNAMODB_PORT to a free port, or leave it unset to pick one.`,
       ]);
       expect(await endpointAnswers(other.endpoint)).toBe(true);

@@ -97,7 +97,13 @@ describe('npm start, end to end', () => {
     expect(whileRunning.some((line) => line.includes('s3rver'))).toBe(true);
     // …and none of them once it stopped.
     expect(stoppedBySigint).toBe(0);
-    expect(await waitFor(() => childrenOn(dataDir), (left) => left.length === 0, 10_000)).toEqual([]);
+    expect(
+      await waitFor(
+        () => childrenOn(dataDir),
+        (left) => left.length === 0,
+        10_000,
+      ),
+    ).toEqual([]);
 
     // Act 2: restart; the keys made before still authenticate
     const second = await npmStart(dataDir);
@@ -139,7 +145,13 @@ describe('npm start, end to end', () => {
     // The archive took the new event type through the stream, validated like the others.
     expect(teamLines.map((line) => line.event_type).sort()).toEqual(['key.created', 'key.deleted', 'key.regenerated', 'key.updated']);
     expect(stoppedBySigterm).toBe(0);
-    expect(await waitFor(() => childrenOn(dataDir), (left) => left.length === 0, 10_000)).toEqual([]);
+    expect(
+      await waitFor(
+        () => childrenOn(dataDir),
+        (left) => left.length === 0,
+        10_000,
+      ),
+    ).toEqual([]);
 
     // Assess 3: no value issued in this test is anywhere in DATA_DIR (engine files, archive, checkpoints) or in what npm start printed
     const issued = [
@@ -150,7 +162,10 @@ describe('npm start, end to end', () => {
       (byManager.body as { data: { key: string } }).data.key,
       (regenerated.body as { new_key: string }).new_key,
     ];
-    const haystacks = [...filesUnder(dataDir).map((file) => ({ where: file, text: readableText(file) })), { where: 'npm start output', text: first.output() + second.output() }];
+    const haystacks = [
+      ...filesUnder(dataDir).map((file) => ({ where: file, text: readableText(file) })),
+      { where: 'npm start output', text: first.output() + second.output() },
+    ];
     const found = haystacks.flatMap(({ where, text }) => issued.filter((value) => text.includes(value) || text.includes(value.slice(-28))).map(() => where));
     expect({ scannedFiles: haystacks.length - 1, found }).toEqual({ scannedFiles: expect.any(Number), found: [] });
     expect(haystacks.length).toBeGreaterThan(5);

@@ -26,8 +26,7 @@ describe('usage plans on npm start', () => {
     let running = await npmStart(dataDir, env);
     const list = (key: string, team: string) =>
       requestTo(running.baseUrl, 'GET', `/functions/v1/list-api-keys?team_id=${team}&limit=1`, { headers: { Authorization: `Bearer ${key}` } });
-    const codeOf = (answer: { status: number; body: unknown }) =>
-      answer.status === 200 ? 200 : (answer.body as { error: { code: string } }).error.code;
+    const codeOf = (answer: { status: number; body: unknown }) => (answer.status === 200 ? 200 : (answer.body as { error: { code: string } }).error.code);
 
     try {
       // Act 1: a burst of 10 from team A, then one from team B

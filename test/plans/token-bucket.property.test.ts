@@ -8,7 +8,9 @@ import fc from 'fast-check';
 import { TokenBucket } from '../../local/token-bucket';
 
 const SEED = 20261123;
-const limits = fc.record({ rateLimit: fc.integer({ min: 1, max: 50 }), burstLimit: fc.integer({ min: 1, max: 100 }) }).filter((l) => l.burstLimit >= l.rateLimit);
+const limits = fc
+  .record({ rateLimit: fc.integer({ min: 1, max: 50 }), burstLimit: fc.integer({ min: 1, max: 100 }) })
+  .filter((l) => l.burstLimit >= l.rateLimit);
 /** Request times in ms, non-decreasing. */
 const arrivals = fc.array(fc.integer({ min: 0, max: 2_000 }), { minLength: 1, maxLength: 300 }).map((gaps) => {
   let t = 0;

@@ -46,7 +46,11 @@ function gateway() {
 describe('management authorizer', () => {
   it('names the team’s API Gateway key and plan; refuses a missing or unknown key with Unauthorized', async () => {
     const team = await newTeam();
-    const event = { type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:1:api/prod/GET/functions/v1/list-api-keys', headers: { Authorization: `Bearer ${team.key}` } };
+    const event = {
+      type: 'REQUEST',
+      methodArn: 'arn:aws:execute-api:eu-west-1:1:api/prod/GET/functions/v1/list-api-keys',
+      headers: { Authorization: `Bearer ${team.key}` },
+    };
     const result = await authorizer(event as never, {} as Context);
     expect(result).toMatchObject({
       principalId: team.keyId,
@@ -55,7 +59,9 @@ describe('management authorizer', () => {
       policyDocument: { Statement: [{ Effect: 'Allow', Resource: event.methodArn }] },
     });
     await expect(authorizer({ ...event, headers: {} } as never, {} as Context)).rejects.toThrow('Unauthorized');
-    await expect(authorizer({ ...event, headers: { Authorization: 'Bearer svc_sk_live_00000000_nope' } } as never, {} as Context)).rejects.toThrow('Unauthorized');
+    await expect(authorizer({ ...event, headers: { Authorization: 'Bearer svc_sk_live_00000000_nope' } } as never, {} as Context)).rejects.toThrow(
+      'Unauthorized',
+    );
     // The same valid key in two Authorization headers: Unauthorized (an authorizer cannot answer 400; the handler does).
     const twice = { ...event, multiValueHeaders: { Authorization: [`Bearer ${team.key}`, `Bearer ${team.key}`] } };
     await expect(authorizer(twice as never, {} as Context)).rejects.toThrow('Unauthorized');
@@ -101,7 +107,13 @@ describe('local gateway stage', () => {
 
     // Assess
     expect(answers.map((answer) => (answer === undefined ? 'pass' : JSON.parse(answer.body).error.code))).toEqual([
-      'pass', 'pass', 'pass', 'pass', 'pass', 'QUOTA_EXCEEDED', 'QUOTA_EXCEEDED',
+      'pass',
+      'pass',
+      'pass',
+      'pass',
+      'pass',
+      'QUOTA_EXCEEDED',
+      'QUOTA_EXCEEDED',
     ]);
     expect(Number(answers[5]?.headers?.['Retry-After'])).toBeGreaterThan(0);
     expect(Number(answers[5]?.headers?.['Retry-After'])).toBeLessThanOrEqual(MS_PER_DAY / 1000);
@@ -115,7 +127,13 @@ describe('local gateway stage', () => {
     expect(missing?.headers?.['WWW-Authenticate']).toContain('invalid_token');
     // A key of a team whose plan is unknown to the gateway.
     const team = await newTeam();
-    const strict = createPlanGateway({ plans: { gold: PLANS.gold } as never, authorizer, client: createDynamoClient(), keyTableName: config.keyTableName, clock: clock() });
+    const strict = createPlanGateway({
+      plans: { gold: PLANS.gold } as never,
+      authorizer,
+      client: createDynamoClient(),
+      keyTableName: config.keyTableName,
+      clock: clock(),
+    });
     const refused = await strict(managementEvent(team.key));
     expect(refused?.statusCode).toBe(403);
     expect(JSON.parse(refused?.body ?? '{}').error.code).toBe('FORBIDDEN');
@@ -134,7 +152,11 @@ describe('the handler behind the management authorizer', () => {
     const event = managementEvent(reader.key);
     expect(await sharedStage(event)).toBeUndefined();
     expect(event.requestContext.authorizer).toMatchObject({ key_id: reader.id, refusal: 'SCOPE_DENIED' });
-    const response = await call('get-api-key', { key: reader.key, query: { key_id: team.keyId }, authorizerContext: event.requestContext.authorizer as Record<string, unknown> });
+    const response = await call('get-api-key', {
+      key: reader.key,
+      query: { key_id: team.keyId },
+      authorizerContext: event.requestContext.authorizer as Record<string, unknown>,
+    });
     expect(response.status).toBe(403);
     expect(response.headers['WWW-Authenticate']).toContain('insufficient_scope');
     expect((await usageItem(reader.id))?.total_requests).toBe(1);
@@ -176,9 +198,16 @@ describe('API Gateway keys in AWS (operator credentials)', () => {
 
     expect(key).toEqual({ id: 'k123', value: expect.stringMatching(/^[A-Za-z0-9_-]{40}$/) });
     expect(apigw.commandCalls(CreateApiKeyCommand).map((call) => call.args[0].input)).toEqual([
-      { name: 'team-3f0c8a52-6d1e-4b7a-9c2f-5e8d7a6b4c31', description: 'Usage key of team 3f0c8a52-6d1e-4b7a-9c2f-5e8d7a6b4c31 (api-key-service)', enabled: true, value: key.value },
+      {
+        name: 'team-3f0c8a52-6d1e-4b7a-9c2f-5e8d7a6b4c31',
+        description: 'Usage key of team 3f0c8a52-6d1e-4b7a-9c2f-5e8d7a6b4c31 (api-key-service)',
+        enabled: true,
+        value: key.value,
+      },
     ]);
-    expect(apigw.commandCalls(CreateUsagePlanKeyCommand).map((call) => call.args[0].input)).toEqual([{ usagePlanId: 'plan-g', keyId: 'k123', keyType: 'API_KEY' }]);
+    expect(apigw.commandCalls(CreateUsagePlanKeyCommand).map((call) => call.args[0].input)).toEqual([
+      { usagePlanId: 'plan-g', keyId: 'k123', keyType: 'API_KEY' },
+    ]);
   });
 
   it('moves a key: out of the old usage plan, into the new one', async () => {
@@ -194,7 +223,9 @@ describe('API Gateway keys in AWS (operator credentials)', () => {
   it('USAGE_PLAN_IDS must be the stack output’s JSON; an unknown plan is refused before any call', async () => {
     expect(() => usagePlanIdsFrom({})).toThrow('USAGE_PLAN_IDS must name the stack');
     expect(() => usagePlanIdsFrom({ USAGE_PLAN_IDS: '[1]' })).toThrow('UsagePlanIds');
-    await expect(apiGatewayUsageKeys(new APIGatewayClient({ region: 'eu-west-1' }), { default: 'plan-d' }).create('t', 'gold')).rejects.toThrow('No usage plan "gold"');
+    await expect(apiGatewayUsageKeys(new APIGatewayClient({ region: 'eu-west-1' }), { default: 'plan-d' }).create('t', 'gold')).rejects.toThrow(
+      'No usage plan "gold"',
+    );
     expect(apigw.calls()).toHaveLength(0);
   });
 });

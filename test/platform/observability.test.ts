@@ -28,7 +28,10 @@ import { terminalObservability } from '../../local/terminal-observability';
 
 type Line = Record<string, unknown>;
 const lines = (): Line[] => captured.lines.map((line) => JSON.parse(line.json) as Line);
-const emf = () => captured.metrics as (Record<string, unknown> & { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } })[];
+const emf = () =>
+  captured.metrics as (Record<string, unknown> & {
+    _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] };
+  })[];
 /** The EMF documents holding `name`, with their dimension names and values. */
 function metricDocs(name: string) {
   return emf()
@@ -44,7 +47,10 @@ describe('log lines', () => {
     const team = await newTeam();
     captured.clear();
     // Act
-    const response = await call('generate-api-key', { key: team.key, body: { name: 'Logged', type: 'sk', environment: 'live', team_id: team.teamId, scopes: ['enc.tiles:read'] } });
+    const response = await call('generate-api-key', {
+      key: team.key,
+      body: { name: 'Logged', type: 'sk', environment: 'live', team_id: team.teamId, scopes: ['enc.tiles:read'] },
+    });
     // Assess
     expect(response.status).toBe(201);
     const answered = lines().filter((line) => line.message === 'request answered');
@@ -69,10 +75,16 @@ describe('log lines', () => {
     const team = await newTeam();
     const value = team.key;
     const failing = DynamoDBDocumentClient.from(createDynamoClient());
-    failing.middlewareStack.add(() => async () => {
-      throw new Error(`storage refused the request for ${value} (Bearer ${value})`);
-    }, { step: 'initialize', name: 'failEverything' });
-    const handler = makeGenerateHandler(() => servicesWith({ db: failing })) as unknown as (e: APIGatewayProxyEvent, c: Context) => Promise<APIGatewayProxyResult>;
+    failing.middlewareStack.add(
+      () => async () => {
+        throw new Error(`storage refused the request for ${value} (Bearer ${value})`);
+      },
+      { step: 'initialize', name: 'failEverything' },
+    );
+    const handler = makeGenerateHandler(() => servicesWith({ db: failing })) as unknown as (
+      e: APIGatewayProxyEvent,
+      c: Context,
+    ) => Promise<APIGatewayProxyResult>;
     const requestId = randomUUID();
     const event = {
       ...fixture,
@@ -98,7 +110,10 @@ describe('log lines', () => {
   it('the Logger cannot write a secret: secret-named fields, values inside text, hashes and Bearer credentials are redacted', () => {
     // Prepare
     const out: string[] = [];
-    const { logger } = sinkObservability((_level, json) => out.push(json), () => undefined);
+    const { logger } = sinkObservability(
+      (_level, json) => out.push(json),
+      () => undefined,
+    );
     const value = 'svc_sk_live_0123abcd_' + 'A'.repeat(22) + 'b1C2d3';
     // Act
     logger.info(`presented ${value}`, {
@@ -132,7 +147,10 @@ describe('log lines', () => {
     process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
     const out: string[] = [];
     try {
-      const { logger } = sinkObservability((level) => out.push(level), () => undefined);
+      const { logger } = sinkObservability(
+        (level) => out.push(level),
+        () => undefined,
+      );
       // Act
       logger.debug('d');
       logger.info('i');
@@ -175,9 +193,7 @@ describe('EMF metrics', () => {
     captured.clear();
 
     // Act: 20 verifications at once through one handler, half valid, half unknown
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => callVerify({ key: i % 2 === 0 ? key.key : `${key.key.slice(0, -8)}AAAAAAAA` })),
-    );
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => callVerify({ key: i % 2 === 0 ? key.key : `${key.key.slice(0, -8)}AAAAAAAA` })));
 
     // Assess
     const counted = metricDocs('Verifications').flatMap((doc) => Array<unknown>(Number(doc.value)).fill(doc.doc.code));
@@ -237,7 +253,7 @@ describe('EMF metrics', () => {
 });
 
 describe('EMF metrics of the asynchronous parts', () => {
-  it('the archiver reports ArchiveLagSeconds: from the oldest archived event\'s occurred_at to its write', async () => {
+  it("the archiver reports ArchiveLagSeconds: from the oldest archived event's occurred_at to its write", async () => {
     // Prepare: two events that occurred 30 s and 10 s before the batch is archived
     const directory = mkdtempSync(path.join(tmpdir(), 'lag-'));
     const older = sampleEvents('2026-11-20T10:00:00.000Z').events.created;
@@ -265,7 +281,10 @@ describe('EMF metrics of the asynchronous parts', () => {
         clock.set(Date.parse(regenerated.body.key_info.transition_ends_at) + lateBy);
         captured.clear();
         // Act
-        await expireHandler({ key_id: created.id, generation: 2 }, { awsRequestId: randomUUID(), getRemainingTimeInMillis: () => 30_000 } as unknown as Context);
+        await expireHandler({ key_id: created.id, generation: 2 }, {
+          awsRequestId: randomUUID(),
+          getRemainingTimeInMillis: () => 30_000,
+        } as unknown as Context);
         // Assess
         const [doc] = metricDocs('RevocationsDone');
         expect(doc.value).toBe(1);
@@ -289,13 +308,19 @@ describe('sampling, throttling and the terminal', () => {
       for (const rate of ['0', '1']) {
         process.env.POWERTOOLS_LOGGER_SAMPLE_RATE = rate;
         written[rate] = [];
-        const { logger } = sinkObservability((level, json) => written[rate].push(`${level} ${JSON.parse(json).message}`), () => undefined);
+        const { logger } = sinkObservability(
+          (level, json) => written[rate].push(`${level} ${JSON.parse(json).message}`),
+          () => undefined,
+        );
         // Act
         logger.debug('sampled detail');
         logger.info('always');
       }
     } finally {
-      for (const [name, value] of [['POWERTOOLS_LOG_LEVEL', saved.level], ['POWERTOOLS_LOGGER_SAMPLE_RATE', saved.rate]] as const) {
+      for (const [name, value] of [
+        ['POWERTOOLS_LOG_LEVEL', saved.level],
+        ['POWERTOOLS_LOGGER_SAMPLE_RATE', saved.rate],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
@@ -310,10 +335,16 @@ describe('sampling, throttling and the terminal', () => {
     // Prepare: a store that answers every request with a throttling error
     const team = await newTeam();
     const throttled = DynamoDBDocumentClient.from(createDynamoClient());
-    throttled.middlewareStack.add(() => async () => {
-      throw Object.assign(new Error('Throughput exceeds the current capacity of your table or index.'), { name: 'ProvisionedThroughputExceededException' });
-    }, { step: 'initialize', name: 'throttleEverything' });
-    const handler = makeGenerateHandler(() => servicesWith({ db: throttled })) as unknown as (e: APIGatewayProxyEvent, c: Context) => Promise<APIGatewayProxyResult>;
+    throttled.middlewareStack.add(
+      () => async () => {
+        throw Object.assign(new Error('Throughput exceeds the current capacity of your table or index.'), { name: 'ProvisionedThroughputExceededException' });
+      },
+      { step: 'initialize', name: 'throttleEverything' },
+    );
+    const handler = makeGenerateHandler(() => servicesWith({ db: throttled })) as unknown as (
+      e: APIGatewayProxyEvent,
+      c: Context,
+    ) => Promise<APIGatewayProxyResult>;
     const requestId = randomUUID();
     const event = {
       ...fixture,

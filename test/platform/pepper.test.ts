@@ -43,7 +43,10 @@ describe('pepper secret', () => {
 
   it('an empty or binary secret is refused, and a failed read is not cached', async () => {
     // Prepare
-    secrets.on(GetSecretValueCommand).resolvesOnce({ SecretBinary: new Uint8Array([1]) }).resolvesOnce({ SecretString: 'second try' });
+    secrets
+      .on(GetSecretValueCommand)
+      .resolvesOnce({ SecretBinary: new Uint8Array([1]) })
+      .resolvesOnce({ SecretString: 'second try' });
     const env = { KEY_HASH_PEPPER_SECRET_ARN: ARN };
     // Act + Assess
     await expect(loadPepperSecret(env, () => new SecretsManagerClient({ region: 'eu-west-1' }))).rejects.toThrow('no SecretString');

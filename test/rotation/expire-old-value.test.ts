@@ -16,7 +16,16 @@ import { hashKeyValue } from '../../lambda/domain/key-values';
 import { config } from '../../lambda/platform/config';
 import { expireOldValue, type ExpireOldValueOutcome } from '../../lambda/use-cases/expire-old-value';
 import { call, createKey, newTeam } from '../support/api';
-import { checkValue, expectStatus, installManualClock, keyInTransition, restoreSystemClock, storedKeyState, useValueTimes, type KeyInTransition } from '../support/keys';
+import {
+  checkValue,
+  expectStatus,
+  installManualClock,
+  keyInTransition,
+  restoreSystemClock,
+  storedKeyState,
+  useValueTimes,
+  type KeyInTransition,
+} from '../support/keys';
 import { auditRecordsOfType, keyItem, lookupItemOf } from '../support/store';
 
 const handler = makeHandler(testServices);
@@ -68,9 +77,7 @@ describe('expire handler: happy path', () => {
       expect({ field, value: key?.[field] }).toEqual({ field, value: undefined });
     }
     expect({ ...key }).toEqual(
-      Object.fromEntries(
-        Object.entries(before ?? {}).filter(([name]) => !['previous_hash', 'previous_last_four', 'previous_key_prefix'].includes(name)),
-      ),
+      Object.fromEntries(Object.entries(before ?? {}).filter(([name]) => !['previous_hash', 'previous_last_four', 'previous_key_prefix'].includes(name))),
     );
     expect(await lookupItemOf(t.oldValue)).toBeUndefined();
     expect(await lookupItemOf(t.newValue)).toMatchObject({ slot: 'current', key_id: t.keyId });
@@ -105,10 +112,7 @@ describe('expire handler: happy path', () => {
     const context = { awsRequestId } as unknown as Context;
 
     // Act
-    await (handler as unknown as (event: unknown, context: Context) => Promise<unknown>)(
-      { key_id: t.keyId, generation: t.generation },
-      context,
-    );
+    await (handler as unknown as (event: unknown, context: Context) => Promise<unknown>)({ key_id: t.keyId, generation: t.generation }, context);
 
     // Assess
     const [record] = await expiryRecords(t.keyId);
@@ -154,10 +158,7 @@ describe('expire handler: idempotency', () => {
     passTheEnd(t);
 
     // Act
-    const outcomes = await Promise.all([
-      invoke({ key_id: t.keyId, generation: t.generation }),
-      invoke({ key_id: t.keyId, generation: t.generation }),
-    ]);
+    const outcomes = await Promise.all([invoke({ key_id: t.keyId, generation: t.generation }), invoke({ key_id: t.keyId, generation: t.generation })]);
 
     // Assess
     const names = outcomes.map((outcome) => (outcome as ExpireOldValueOutcome).outcome).sort();

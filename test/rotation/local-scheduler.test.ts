@@ -13,7 +13,16 @@ import { MS_PER_DAY, type ManualClock } from '../../lambda/platform/clock';
 import type { RevocationRequest } from '../../lambda/domain/revocation-scheduler';
 import { createLocalScheduler, MAX_TIMER_DELAY_MS, type LocalRevocationScheduler } from '../../local/scheduler';
 import { call, createKey, newTeam } from '../support/api';
-import { checkValue, expectStatus, installManualClock, keyInTransition, restoreSystemClock, storedKeyState, useValueTimes, type KeyInTransition } from '../support/keys';
+import {
+  checkValue,
+  expectStatus,
+  installManualClock,
+  keyInTransition,
+  restoreSystemClock,
+  storedKeyState,
+  useValueTimes,
+  type KeyInTransition,
+} from '../support/keys';
 import { auditRecordsOfType, keyItem, lookupItemOf } from '../support/store';
 import { expireOldValue } from '../../lambda/use-cases/expire-old-value';
 import { documentClient } from '../../lambda/platform/dynamo';

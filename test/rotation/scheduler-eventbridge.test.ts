@@ -16,12 +16,7 @@ import {
 } from '@aws-sdk/client-scheduler';
 import { MS_PER_DAY, type ManualClock } from '../../lambda/platform/clock';
 import { schedulerFromEnvironment } from '../../lambda/composition/scheduling-services';
-import {
-  createEventBridgeRevocationScheduler,
-  EXPIRY_RETRY_POLICY,
-  scheduleExpressionOf,
-  scheduleNameOf,
-} from '../../lambda/platform/scheduler-eventbridge';
+import { createEventBridgeRevocationScheduler, EXPIRY_RETRY_POLICY, scheduleExpressionOf, scheduleNameOf } from '../../lambda/platform/scheduler-eventbridge';
 import { call, createKey, newTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, restoreSystemClock, storedKeyState } from '../support/keys';
 import { auditRecordsOf } from '../support/store';
@@ -189,10 +184,7 @@ describe('EventBridge adapter: requests', () => {
 
   it('replaces a schedule of the same transition left by a failed attempt (ConflictException → delete, create)', async () => {
     // Prepare
-    scheduler
-      .on(CreateScheduleCommand)
-      .rejectsOnce(schedulerError(ConflictException, 'Schedule already exists'))
-      .resolves({ ScheduleArn: 'arn' });
+    scheduler.on(CreateScheduleCommand).rejectsOnce(schedulerError(ConflictException, 'Schedule already exists')).resolves({ ScheduleArn: 'arn' });
     const adapter = createEventBridgeRevocationScheduler();
 
     // Act
@@ -317,9 +309,7 @@ describe('EventBridge adapter behind the endpoints', () => {
 
     // Assess
     expectStatus(response, 200);
-    expect(requests()).toEqual([
-      ['DeleteScheduleCommand', { Name: `expire-${target.id}-g2`, GroupName: ENVIRONMENT.SCHEDULE_GROUP_NAME }],
-    ]);
+    expect(requests()).toEqual([['DeleteScheduleCommand', { Name: `expire-${target.id}-g2`, GroupName: ENVIRONMENT.SCHEDULE_GROUP_NAME }]]);
   });
 
   it('delete still deletes when cancelling the schedule fails (best effort)', async () => {

@@ -25,21 +25,40 @@ describe('a key value the request carried is never echoed in an error', () => {
   const bearer = () => ({ Authorization: `Bearer ${team.key}` });
 
   it.each([
-    ['verify: a body field named with the value', () => server.request('POST', '/functions/v1/verify-api-key', { body: { [team.key]: 1 } }), 400, 'key is required; [REDACTED] is not a field of this request'],
+    [
+      'verify: a body field named with the value',
+      () => server.request('POST', '/functions/v1/verify-api-key', { body: { [team.key]: 1 } }),
+      400,
+      'key is required; [REDACTED] is not a field of this request',
+    ],
     [
       'create: a body field named with the value',
-      () => server.request('POST', '/functions/v1/generate-api-key', { headers: bearer(), body: { name: 'x', type: 'sk', environment: 'live', team_id: team.teamId, [team.key]: true } }),
+      () =>
+        server.request('POST', '/functions/v1/generate-api-key', {
+          headers: bearer(),
+          body: { name: 'x', type: 'sk', environment: 'live', team_id: team.teamId, [team.key]: true },
+        }),
       400,
       '[REDACTED] is not a field of this request',
     ],
-    ['get: a query parameter named with the value', () => server.request('GET', `/functions/v1/get-api-key?key_id=01ARZ3NDEKTSV4RRFFQ69G5FAV&${team.key}=1`, { headers: bearer() }), 400, '[REDACTED] is not a parameter of this request'],
+    [
+      'get: a query parameter named with the value',
+      () => server.request('GET', `/functions/v1/get-api-key?key_id=01ARZ3NDEKTSV4RRFFQ69G5FAV&${team.key}=1`, { headers: bearer() }),
+      400,
+      '[REDACTED] is not a parameter of this request',
+    ],
     [
       'create: the value sent as the Content-Type',
       () => server.request('POST', '/functions/v1/generate-api-key', { headers: { ...bearer(), 'Content-Type': `text/${team.key}` }, rawBody: '{}' }),
       415,
       'got "text/[REDACTED]"',
     ],
-    ['an unknown route whose path holds the value', () => server.request('GET', `/functions/v1/keys/${team.key}`, { headers: bearer() }), 404, 'No route for /functions/v1/keys/[REDACTED]'],
+    [
+      'an unknown route whose path holds the value',
+      () => server.request('GET', `/functions/v1/keys/${team.key}`, { headers: bearer() }),
+      404,
+      'No route for /functions/v1/keys/[REDACTED]',
+    ],
   ])('%s → the value replaced by [REDACTED]', async (_name, send, status, says) => {
     // Act
     const response = await send();
@@ -73,7 +92,10 @@ describe('the error itself is made without the value (what a trace records as th
   };
 
   it.each([
-    ['an unknown body field', () => thrownBy(jsonBody(schema).before as never, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ [value]: 1 }) })],
+    [
+      'an unknown body field',
+      () => thrownBy(jsonBody(schema).before as never, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ [value]: 1 }) }),
+    ],
     ['a Content-Type', () => thrownBy(jsonBody(schema).before as never, { headers: { 'content-type': `text/${value}` }, body: '{}' })],
     ['an unknown query parameter', () => thrownBy(queryInput(schema).before as never, { queryStringParameters: { [value]: '1' } })],
     ['a repeated query parameter', () => thrownBy(queryInput(schema).before as never, { multiValueQueryStringParameters: { [value]: ['1', '2'] } })],

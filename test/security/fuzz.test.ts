@@ -104,20 +104,24 @@ const hostileText = fc.oneof(
   fc.integer({ min: 1, max: 3000 }).map((n) => 'x'.repeat(n)),
 );
 /** Values shaped like keys but never one that works: wrong checksums, unknown, another team's with a changed character. */
-const keyLike = fc.oneof(
-  fc.constant(() => generateCreatedValue('sk', 'live', randomUUID())),
-  fc.constant(() => generateRegeneratedValue('pk', 'test', newKeyId())),
-  fc.constant(() => other.value.slice(0, -1) + (other.value.endsWith('A') ? 'B' : 'A')),
-  fc.constant(() => caller.value.slice(0, -3)),
-  hostileText.map((text) => () => text),
-).map((make) => make());
-const idLike = fc.oneof(
-  fc.constant(() => other.keyId),
-  fc.constant(() => other.teamId),
-  fc.constant(() => newKeyId()),
-  fc.constant(() => randomUUID()),
-  hostileText.map((text) => () => text),
-).map((make) => make());
+const keyLike = fc
+  .oneof(
+    fc.constant(() => generateCreatedValue('sk', 'live', randomUUID())),
+    fc.constant(() => generateRegeneratedValue('pk', 'test', newKeyId())),
+    fc.constant(() => other.value.slice(0, -1) + (other.value.endsWith('A') ? 'B' : 'A')),
+    fc.constant(() => caller.value.slice(0, -3)),
+    hostileText.map((text) => () => text),
+  )
+  .map((make) => make());
+const idLike = fc
+  .oneof(
+    fc.constant(() => other.keyId),
+    fc.constant(() => other.teamId),
+    fc.constant(() => newKeyId()),
+    fc.constant(() => randomUUID()),
+    hostileText.map((text) => () => text),
+  )
+  .map((make) => make());
 
 const jsonValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -134,11 +138,36 @@ const jsonValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   ),
 })).value;
 
-const FIELDS = ['key', 'key_id', 'team_id', 'name', 'type', 'environment', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'expires_at', 'description', 'confirm', 'grace_period_days', 'revoke_immediately', 'scope', 'state', 'days', 'limit', 'cursor'];
+const FIELDS = [
+  'key',
+  'key_id',
+  'team_id',
+  'name',
+  'type',
+  'environment',
+  'scopes',
+  'domains',
+  'ip_whitelist',
+  'rate_limit',
+  'expires_at',
+  'description',
+  'confirm',
+  'grace_period_days',
+  'revoke_immediately',
+  'scope',
+  'state',
+  'days',
+  'limit',
+  'cursor',
+];
 const jsonBody = fc.oneof(
-  fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS, ...PROTOTYPE_NAMES), fc.string({ maxLength: 10 }), keyLike), jsonValue, { maxKeys: 8 }).map((body) => JSON.stringify(body)),
+  fc
+    .dictionary(fc.oneof(fc.constantFrom(...FIELDS, ...PROTOTYPE_NAMES), fc.string({ maxLength: 10 }), keyLike), jsonValue, { maxKeys: 8 })
+    .map((body) => JSON.stringify(body)),
   // Prototype names as real JSON keys (JSON.stringify of an object cannot write "__proto__" as an own key).
-  fc.tuple(fc.constantFrom(...PROTOTYPE_NAMES), jsonValue).map(([name, value]) => `{"${name}":${JSON.stringify(value) ?? 'null'},"key_id":"${other.keyId}","team_id":"${other.teamId}"}`),
+  fc
+    .tuple(fc.constantFrom(...PROTOTYPE_NAMES), jsonValue)
+    .map(([name, value]) => `{"${name}":${JSON.stringify(value) ?? 'null'},"key_id":"${other.keyId}","team_id":"${other.teamId}"}`),
   fc.integer({ min: 1, max: 400 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
   fc.integer({ min: 1, max: 60 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
   fc.constantFrom(MAX_BODY_BYTES - 20, MAX_BODY_BYTES + 1, MAX_BODY_BYTES * 2).map((size) => `{"name":"${'n'.repeat(Math.max(0, size - 11))}"}`),
@@ -149,29 +178,71 @@ const jsonBody = fc.oneof(
 const methods = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'HEAD', 'TRACE');
 const paths = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...ROUTES.map((route) => route.path)) },
-  { weight: 1, arbitrary: fc.constantFrom('/', '/functions/v1/', '/functions/v1/generate-api-key/', '/FUNCTIONS/v1/get-api-key', '/functions/v1/%2e%2e/x', '/functions/v1/__proto__') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '/',
+      '/functions/v1/',
+      '/functions/v1/generate-api-key/',
+      '/FUNCTIONS/v1/get-api-key',
+      '/functions/v1/%2e%2e/x',
+      '/functions/v1/__proto__',
+    ),
+  },
   { weight: 1, arbitrary: keyLike.map((value) => `/functions/v1/${encodeURIComponent(value)}`) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('/openapi.json', '/docs', '/docs/init.js', '/docs/../package.json', '/console', '/console/', '/console/app.js', '/console/%2e%2e/package.json', '/console/__proto__'),
+    arbitrary: fc.constantFrom(
+      '/openapi.json',
+      '/docs',
+      '/docs/init.js',
+      '/docs/../package.json',
+      '/console',
+      '/console/',
+      '/console/app.js',
+      '/console/%2e%2e/package.json',
+      '/console/__proto__',
+    ),
   },
 );
 const queryString = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom(...FIELDS, ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 }), keyLike), fc.oneof(hostileText, idLike, keyLike)), { maxLength: 5 })
+  .array(fc.tuple(fc.oneof(fc.constantFrom(...FIELDS, ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 }), keyLike), fc.oneof(hostileText, idLike, keyLike)), {
+    maxLength: 5,
+  })
   .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`));
 const contentTypes = fc.oneof(
-  fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json', 'multipart/form-data; boundary=x', '', 'application/json\u0000'),
+  fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'application/vnd.api+json',
+    'multipart/form-data; boundary=x',
+    '',
+    'application/json\u0000',
+  ),
   keyLike.filter((value) => /^[\x21-\x7e]+$/.test(value)).map((value) => `text/${value}`),
 );
 /** A header value Node's parser accepts: no CR, LF or NUL (those are malformed HTTP, sent separately). */
 const headerValue = hostileText.map((text) => text.replaceAll('\r', '').replaceAll('\n', '').replaceAll('\u0000', '').slice(0, 2000));
-const extraHeaders = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, 'Authorization', 'Content-Type', 'Origin', 'Idempotency-Key', 'X-Forwarded-For', 'Transfer-Encoding', 'Expect'), fc.stringMatching(/^[A-Za-z_-]{1,20}$/)), headerValue), { maxLength: 5 });
-const authorization = fc.oneof(
-  { weight: 6, arbitrary: fc.constant(() => `Bearer ${caller.value}`) },
-  { weight: 2, arbitrary: keyLike.map((value) => () => `Bearer ${value}`) },
-  { weight: 1, arbitrary: headerValue.map((value) => () => value) },
-  { weight: 1, arbitrary: fc.constant(() => undefined) },
-).map((make) => make());
+const extraHeaders = fc.array(
+  fc.tuple(
+    fc.oneof(
+      fc.constantFrom(...PROTOTYPE_NAMES, 'Authorization', 'Content-Type', 'Origin', 'Idempotency-Key', 'X-Forwarded-For', 'Transfer-Encoding', 'Expect'),
+      fc.stringMatching(/^[A-Za-z_-]{1,20}$/),
+    ),
+    headerValue,
+  ),
+  { maxLength: 5 },
+);
+const authorization = fc
+  .oneof(
+    { weight: 6, arbitrary: fc.constant(() => `Bearer ${caller.value}`) },
+    { weight: 2, arbitrary: keyLike.map((value) => () => `Bearer ${value}`) },
+    { weight: 1, arbitrary: headerValue.map((value) => () => value) },
+    { weight: 1, arbitrary: fc.constant(() => undefined) },
+  )
+  .map((make) => make());
 
 interface FuzzRequest {
   raw: string;
@@ -273,7 +344,7 @@ function houseShaped(body: string): boolean {
 // ------------------------------------------------------------ the property
 
 describe(`fuzz: ${RUNS} hostile requests (replay with FUZZ_SEED=${SEED})`, () => {
-  it('answers every one: no 5xx, every error in the house shape, nothing written but the caller\'s usage and guess counters', async () => {
+  it("answers every one: no 5xx, every error in the house shape, nothing written but the caller's usage and guess counters", async () => {
     // Prepare
     process.stdout.write(`fuzz: seed ${SEED}, ${RUNS} requests (replay: FUZZ_SEED=${SEED} npx jest test/security/fuzz)\n`);
     const before = await snapshot();

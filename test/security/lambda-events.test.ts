@@ -39,7 +39,12 @@ describe(`hostile names in Lambda events (replay with FUZZ_SEED=${SEED})`, () =>
         fc.constantFrom(...HANDLERS),
         fc.array(fc.tuple(fc.constantFrom(...NAMES), value), { maxLength: 5 }),
         fc.array(fc.tuple(fc.constantFrom(...NAMES, 'key_id', 'team_id', 'limit'), value), { maxLength: 5 }),
-        fc.oneof(fc.constant(null), fc.constant('{}'), fc.constant('{"__proto__":{"admin":true},"constructor":{"prototype":{}}}'), fc.string({ maxLength: 50 })),
+        fc.oneof(
+          fc.constant(null),
+          fc.constant('{}'),
+          fc.constant('{"__proto__":{"admin":true},"constructor":{"prototype":{}}}'),
+          fc.string({ maxLength: 50 }),
+        ),
         async ([method, path, handler], headerPairs, queryPairs, body) => {
           const parsed = JSON.parse(
             `{"headers":${objectText([['Authorization', `Bearer ${team.key}`], ...headerPairs])},` +

@@ -26,5 +26,11 @@ export function recordIssuedValue(value: string): void {
 export function readIssuedValues(): string[] {
   const file = registryFile();
   if (!existsSync(file)) return [];
-  return [...new Set(readFileSync(file, 'utf8').split('\n').filter((line) => line !== ''))];
+  return [
+    ...new Set(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line !== ''),
+    ),
+  ];
 }

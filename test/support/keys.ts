@@ -80,9 +80,7 @@ export interface KeyInTransition {
 }
 
 /** A key of `team` (a new team by default) regenerated with `graceDays`, at the clock's time. */
-export async function keyInTransition(
-  options: { team?: TestTeam; graceDays?: number; name?: string; scopes?: string[] } = {},
-): Promise<KeyInTransition> {
+export async function keyInTransition(options: { team?: TestTeam; graceDays?: number; name?: string; scopes?: string[] } = {}): Promise<KeyInTransition> {
   const team = options.team ?? (await newTeam());
   const created = await createKey(team, { name: options.name ?? 'Rotating key', ...(options.scopes ? { scopes: options.scopes } : {}) });
   const response = await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, grace_period_days: options.graceDays ?? 1 } });

@@ -7,7 +7,18 @@
  * leave the target key exactly as it was.
  */
 import { call, createKey, newTeam, type CallOptions, type CallResult, type Endpoint } from './api';
-import { MANAGER_SCOPES, UNKNOWN_KEY_ID, checkValue, expectOnlyOneUse, expectStatus, installManualClock, restoreSystemClock, selfManagingKey, storedKeyState, type StoredKeyState } from './keys';
+import {
+  MANAGER_SCOPES,
+  UNKNOWN_KEY_ID,
+  checkValue,
+  expectOnlyOneUse,
+  expectStatus,
+  installManualClock,
+  restoreSystemClock,
+  selfManagingKey,
+  storedKeyState,
+  type StoredKeyState,
+} from './keys';
 import { auditRecordsOf } from './store';
 
 export interface ManagementRoute {
@@ -156,23 +167,24 @@ export function runCommonManagementTests(route: ManagementRoute): void {
     });
 
     // Routes that read a deleted key's data (its audit trail, its usage) test that themselves.
-    if (!route.readsDeletedKeys) it('a deleted key → 404; its tombstone and audit trail are unchanged', async () => {
-      // Prepare
-      const team = await newTeam();
-      const target = await createKey(team);
-      expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
-      const before = await storedKeyState(target.id);
-      const auditBefore = await auditRecordsOf(target.id);
+    if (!route.readsDeletedKeys)
+      it('a deleted key → 404; its tombstone and audit trail are unchanged', async () => {
+        // Prepare
+        const team = await newTeam();
+        const target = await createKey(team);
+        expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: target.id, confirm_deletion: true } }), 200);
+        const before = await storedKeyState(target.id);
+        const auditBefore = await auditRecordsOf(target.id);
 
-      // Act
-      const response = await act(team.key, target.id);
+        // Act
+        const response = await act(team.key, target.id);
 
-      // Assess
-      expectStatus(response, 404);
-      expect(response.body.error.code).toBe('NOT_FOUND');
-      expect(await storedKeyState(target.id)).toEqual(before);
-      expect(await auditRecordsOf(target.id)).toEqual(auditBefore);
-    });
+        // Assess
+        expectStatus(response, 404);
+        expect(response.body.error.code).toBe('NOT_FOUND');
+        expect(await storedKeyState(target.id)).toEqual(before);
+        expect(await auditRecordsOf(target.id)).toEqual(auditBefore);
+      });
 
     it('no Authorization header → 401 with WWW-Authenticate; nothing changes', async () => {
       // Prepare
@@ -225,7 +237,11 @@ export function runCommonManagementTests(route: ManagementRoute): void {
       const valid = requestFor(target.id);
       const malformed = malform(target.id);
       const request = valid.query
-        ? { query: Object.fromEntries(Object.entries({ ...valid.query, key_id: malformed === undefined ? undefined : String(malformed) }).filter(([, v]) => v !== undefined)) as Record<string, string> }
+        ? {
+            query: Object.fromEntries(
+              Object.entries({ ...valid.query, key_id: malformed === undefined ? undefined : String(malformed) }).filter(([, v]) => v !== undefined),
+            ) as Record<string, string>,
+          }
         : { body: { ...(valid.body as Record<string, unknown>), key_id: malformed } };
 
       // Act

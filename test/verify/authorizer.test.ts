@@ -18,7 +18,12 @@ function allows(result: APIGatewayAuthorizerResult | undefined, resource: string
   const arn = METHOD_ARN_PREFIX + resource;
   const matches = (statement: Statement) =>
     ((statement as { Resource: string[] }).Resource ?? []).some((pattern) =>
-      new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(arn),
+      new RegExp(
+        `^${pattern
+          .split('*')
+          .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ).test(arn),
     );
   const statements = result.policyDocument.Statement;
   if (statements.some((s) => s.Effect === 'Deny' && matches(s))) return false;
@@ -89,7 +94,10 @@ describe('Lambda REQUEST authorizer', () => {
       const created = await createKey(team);
       for (const name of ['Authorization', 'x-api-key']) {
         const value = name === 'Authorization' ? `Bearer ${created.key}` : created.key;
-        expect({ name, answer: await callAuthorizer(authorizer, { repeatedHeaders: { [name]: [value, value] } }) }).toEqual({ name, answer: { thrown: 'Unauthorized' } });
+        expect({ name, answer: await callAuthorizer(authorizer, { repeatedHeaders: { [name]: [value, value] } }) }).toEqual({
+          name,
+          answer: { thrown: 'Unauthorized' },
+        });
       }
     });
 
@@ -109,9 +117,7 @@ describe('Lambda REQUEST authorizer', () => {
     it('a source outside ip_whitelist → Deny for the whole stage (403), code in the context', async () => {
       const created = await createKey(team, { ip_whitelist: ['203.0.113.0/24'] });
       const { result } = await callAuthorizer(authorizer, { headers: { 'x-api-key': created.key }, sourceIp: '198.51.100.1' });
-      expect(result?.policyDocument.Statement).toEqual([
-        { Action: 'execute-api:Invoke', Effect: 'Deny', Resource: [`${METHOD_ARN_PREFIX}*/*`] },
-      ]);
+      expect(result?.policyDocument.Statement).toEqual([{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: [`${METHOD_ARN_PREFIX}*/*`] }]);
       expect(result?.context).toEqual({ code: 'IP_NOT_ALLOWED' });
       expect(result?.usageIdentifierKey).toBeUndefined();
       const inside = await callAuthorizer(authorizer, { headers: { 'x-api-key': created.key }, sourceIp: '203.0.113.9' });

@@ -38,7 +38,10 @@ type Step =
   | { kind: 'wait'; ms: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('verify' as const), value: fc.constantFrom('current' as const, 'old' as const), scoped: fc.boolean() }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('verify' as const), value: fc.constantFrom('current' as const, 'old' as const), scoped: fc.boolean() }),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'disable' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'enable' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'roll' as const }) },
@@ -84,7 +87,13 @@ interface Side {
 
 function servicesOn(db: DynamoDBDocumentClient): Services {
   // Leases off: every verification writes its own use, as a key at a low rate does.
-  return createServices({ db, clock: testClock, settings: { ...config, guessLimitPerMinute: GUESS_LIMIT }, observe: testObservability, usageLeases: { enabled: false } });
+  return createServices({
+    db,
+    clock: testClock,
+    settings: { ...config, guessLimitPerMinute: GUESS_LIMIT },
+    observe: testObservability,
+    usageLeases: { enabled: false },
+  });
 }
 
 /** The usage item as the API's figures see it (the early write's bookkeeping and the item's own key dropped). */
@@ -150,44 +159,48 @@ describe(`the early write counts exactly what one request at a time counts (${RU
     restoreSystemClock();
   });
 
-  it('same answers and the same usage item, whatever happens between a value\'s verifications', async () => {
-    process.stdout.write(`early-write property: seed ${SEED}, ${RUNS} runs (replay: PROPERTY_SEED=${SEED} npx jest test/verify/early-write.property)\n`);
-    let earlyWrites = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 18 }), async (steps) => {
-        // Prepare: two twin keys, each verified once so that the early side's process has seen its value.
-        const clock = installManualClock();
-        const sides: Side[] = [];
-        for (const name of ['early', 'one-at-a-time'] as const) {
-          const created = await createKey(team, { rate_limit: 4 });
-          const client = failingClient();
-          sides.push({ name, services: servicesOn(client.db), client, sourceIp: `198.51.100.${sides.length + 10}`, keyId: created.id, current: created.key });
-        }
-        for (const side of sides) await act(team, side, { kind: 'verify', value: 'current', scoped: false });
-        const [early, reference] = sides;
-        const sentBefore = countEarlyWrites(early.services);
-
-        // Act: every step on both sides, one after the other, at the same instant of the same clock
-        try {
-          for (const next of steps) {
-            if (next.kind === 'wait') clock.set(clock.now().getTime() + next.ms);
-            const answers = [await act(team, early, next), await act(team, reference, next)];
-            // Assess (each step): the same answer on both sides
-            expect({ step: next, early: answers[0] }).toEqual({ step: next, early: answers[1] });
+  it(
+    "same answers and the same usage item, whatever happens between a value's verifications",
+    async () => {
+      process.stdout.write(`early-write property: seed ${SEED}, ${RUNS} runs (replay: PROPERTY_SEED=${SEED} npx jest test/verify/early-write.property)\n`);
+      let earlyWrites = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 18 }), async (steps) => {
+          // Prepare: two twin keys, each verified once so that the early side's process has seen its value.
+          const clock = installManualClock();
+          const sides: Side[] = [];
+          for (const name of ['early', 'one-at-a-time'] as const) {
+            const created = await createKey(team, { rate_limit: 4 });
+            const client = failingClient();
+            sides.push({ name, services: servicesOn(client.db), client, sourceIp: `198.51.100.${sides.length + 10}`, keyId: created.id, current: created.key });
           }
-          // Assess: the same usage figures
-          expect(await figuresOf(early.keyId)).toEqual(await figuresOf(reference.keyId));
-          earlyWrites += countEarlyWrites(early.services) - sentBefore;
-        } finally {
-          restoreSystemClock();
-          for (const side of sides) side.client.destroy();
-        }
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
-    );
-    // The early path was taken at all (else the property compares the reference with itself).
-    expect(earlyWrites).toBeGreaterThan(0);
-  }, Math.max(120_000, RUNS * 2_000));
+          for (const side of sides) await act(team, side, { kind: 'verify', value: 'current', scoped: false });
+          const [early, reference] = sides;
+          const sentBefore = countEarlyWrites(early.services);
+
+          // Act: every step on both sides, one after the other, at the same instant of the same clock
+          try {
+            for (const next of steps) {
+              if (next.kind === 'wait') clock.set(clock.now().getTime() + next.ms);
+              const answers = [await act(team, early, next), await act(team, reference, next)];
+              // Assess (each step): the same answer on both sides
+              expect({ step: next, early: answers[0] }).toEqual({ step: next, early: answers[1] });
+            }
+            // Assess: the same usage figures
+            expect(await figuresOf(early.keyId)).toEqual(await figuresOf(reference.keyId));
+            earlyWrites += countEarlyWrites(early.services) - sentBefore;
+          } finally {
+            restoreSystemClock();
+            for (const side of sides) side.client.destroy();
+          }
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
+      // The early path was taken at all (else the property compares the reference with itself).
+      expect(earlyWrites).toBeGreaterThan(0);
+    },
+    Math.max(120_000, RUNS * 2_000),
+  );
 });
 
 const earlyCounts = new WeakMap<Services, { n: number }>();

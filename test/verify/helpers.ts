@@ -5,13 +5,7 @@
  */
 import { testServices, useTestServices } from '../support/services';
 import { randomInt, randomUUID } from 'node:crypto';
-import type {
-  APIGatewayAuthorizerResult,
-  APIGatewayProxyEvent,
-  APIGatewayProxyResult,
-  APIGatewayRequestAuthorizerEvent,
-  Context,
-} from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import fixture from '../fixtures/apigw-rest-event.json';
 import { makeHandler as makeVerifyHandler } from '../../lambda/routes/verify-api-key/handler';
 import { createDynamoClient } from '../../lambda/platform/dynamo';
@@ -103,7 +97,10 @@ export function authorizerEvent(options: AuthorizerCallOptions = {}): APIGateway
     resource: `/${path.join('/')}`,
     path: `/${path.join('/')}`,
     httpMethod,
-    headers: { ...options.headers, ...Object.fromEntries(Object.entries(options.repeatedHeaders ?? {}).map(([name, values]) => [name, values[values.length - 1]])) },
+    headers: {
+      ...options.headers,
+      ...Object.fromEntries(Object.entries(options.repeatedHeaders ?? {}).map(([name, values]) => [name, values[values.length - 1]])),
+    },
     multiValueHeaders: {
       ...Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name, [value]])),
       ...options.repeatedHeaders,
@@ -129,10 +126,7 @@ export function authorizerEvent(options: AuthorizerCallOptions = {}): APIGateway
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent, context: Context) => Promise<APIGatewayAuthorizerResult>;
 
 /** Invokes an authorizer handler; resolves with its result or the message it threw. */
-export async function callAuthorizer(
-  handler: unknown,
-  options: AuthorizerCallOptions = {},
-): Promise<{ result?: APIGatewayAuthorizerResult; thrown?: string }> {
+export async function callAuthorizer(handler: unknown, options: AuthorizerCallOptions = {}): Promise<{ result?: APIGatewayAuthorizerResult; thrown?: string }> {
   try {
     const result = await (handler as AuthorizerHandler)(authorizerEvent(options), lambdaContext(randomUUID()));
     return { result };

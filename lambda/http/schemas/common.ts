@@ -24,16 +24,14 @@ const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
  * surrogates and bidirectional controls are refused.
  */
 export function text(max: number) {
-  return z
-    .string({ error: 'must be a string' })
-    .check(
-      // eslint-disable-next-line no-control-regex
-      z.refine((value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), 'must not contain control characters'),
-      z.refine((value) => !LONE_SURROGATE.test(value), 'must not contain an unpaired UTF-16 surrogate'),
-      z.refine((value) => !BIDI_CONTROL.test(value), 'must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)'),
-      z.refine((value) => value.length <= max, `must be at most ${max} characters`),
-      z.refine((value) => !containsKeyValue(value), 'must not contain an API key value'),
-    );
+  return z.string({ error: 'must be a string' }).check(
+    // eslint-disable-next-line no-control-regex
+    z.refine((value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), 'must not contain control characters'),
+    z.refine((value) => !LONE_SURROGATE.test(value), 'must not contain an unpaired UTF-16 surrogate'),
+    z.refine((value) => !BIDI_CONTROL.test(value), 'must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)'),
+    z.refine((value) => value.length <= max, `must be at most ${max} characters`),
+    z.refine((value) => !containsKeyValue(value), 'must not contain an API key value'),
+  );
 }
 
 /** `schema`'s output passed through `transform`. */

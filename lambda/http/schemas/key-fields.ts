@@ -30,7 +30,9 @@ export function keyFieldSchemas(now: () => Date) {
     scopes: then(
       z
         .array(
-          z.string({ error: 'must be a string' }).check(z.refine(isValidScope, 'must look like <area>.<resource>:<action>, <area>.*:<action> or <area>.manage')),
+          z
+            .string({ error: 'must be a string' })
+            .check(z.refine(isValidScope, 'must look like <area>.<resource>:<action>, <area>.*:<action> or <area>.manage')),
           { error: 'must be an array of scope strings' },
         )
         .check(z.minLength(1, 'must hold at least one scope'), z.maxLength(MAX_LIST, `must hold at most ${MAX_LIST} scopes`)),

@@ -32,7 +32,7 @@ export const operation: ZodOpenApiOperationObject = {
   requestBody: { required: true, content: json(deleteKeyRequestSchema) },
   responses: {
     ...ok('200', 'What was deleted, with its usage', deleteKeyResponseSchema),
-    ...managementErrors({ '404': true, '409': '`CONFLICT`: the team\'s last manager key' }),
+    ...managementErrors({ '404': true, '409': "`CONFLICT`: the team's last manager key" }),
     '412': preconditionFailed,
   },
 };

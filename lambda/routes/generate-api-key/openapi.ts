@@ -6,7 +6,10 @@ import { keyFields, meta } from '../../http/response-schemas';
 import { createKeyRequestSchema } from './schema';
 
 export const createdKeySchema = z
-  .strictObject({ ...keyFields, key: z.string().nullable().meta({ description: 'The full value: shown here once, never again (null when an `Idempotency-Key` replays the answer)' }) })
+  .strictObject({
+    ...keyFields,
+    key: z.string().nullable().meta({ description: 'The full value: shown here once, never again (null when an `Idempotency-Key` replays the answer)' }),
+  })
   .meta({ id: 'CreatedApiKey' });
 
 export const createKeyResponseSchema = z.strictObject({ data: createdKeySchema, meta }).meta({ id: 'CreateKeyResponse' });

@@ -9,12 +9,16 @@ export const usageResponseSchema = z
   .strictObject({
     data: z.strictObject({
       key_id: keyId,
-      deleted: z.boolean().meta({ description: 'The key has been deleted: its figures stay readable, through its tombstone for 90 days, then by a live key of its team' }),
+      deleted: z
+        .boolean()
+        .meta({ description: 'The key has been deleted: its figures stay readable, through its tombstone for 90 days, then by a live key of its team' }),
       total_requests: count,
       last_used_at: instant.nullable(),
       usage_last_30_days: count,
       daily: z.array(z.strictObject({ date: z.iso.date(), requests: count })).meta({ description: 'The last `days` days, oldest first, zero-filled' }),
-      monthly: z.array(z.strictObject({ month: z.string().regex(/^\d{4}-\d{2}$/), requests: count })).meta({ description: 'Every month with a request, oldest first' }),
+      monthly: z
+        .array(z.strictObject({ month: z.string().regex(/^\d{4}-\d{2}$/), requests: count }))
+        .meta({ description: 'Every month with a request, oldest first' }),
       transition: z
         .strictObject({ old_value_requests: count, new_value_requests: count, transition_ends_at: instant })
         .nullable()
@@ -26,7 +30,7 @@ export const usageResponseSchema = z
 
 export const operation: ZodOpenApiOperationObject = {
   operationId: 'getKeyUsage',
-  summary: 'A key\'s usage',
+  summary: "A key's usage",
   tags: ['Usage'],
   requestParams: { query: usageRequestSchema },
   responses: { ...ok('200', 'Totals, days, months and the transition split', usageResponseSchema), ...managementErrors({ '404': true }) },

@@ -8,7 +8,7 @@ export const route = defineRoute({
   method: 'GET',
   caller: 'manager',
   input: 'query',
-  summary: 'a key\'s usage, daily and per transition',
+  summary: "a key's usage, daily and per transition",
   operations: [...AUTHENTICATED, ...TARGET_KEY, 'readUsageHistory'],
   settings: MANAGEMENT_SETTINGS,
 });

@@ -9,10 +9,10 @@ export const keyListResponseSchema = z.strictObject({ data: z.array(apiKeySchema
 
 export const operation: ZodOpenApiOperationObject = {
   operationId: 'listKeys',
-  summary: 'List a team\'s keys',
+  summary: "List a team's keys",
   tags: ['Keys'],
   requestParams: { query: listKeysRequestSchema },
   description:
-    'Newest first. One request examines at most 1,000 of the team\'s keys: a filter that skips many may answer a short page, even an empty one, with a `next_cursor`; follow it until it is null.',
+    "Newest first. One request examines at most 1,000 of the team's keys: a filter that skips many may answer a short page, even an empty one, with a `next_cursor`; follow it until it is null.",
   responses: { ...ok('200', 'A page of keys, newest first', keyListResponseSchema), ...managementErrors({}) },
 };

@@ -8,7 +8,7 @@ export const route = defineRoute({
   method: 'GET',
   caller: 'manager',
   input: 'query',
-  summary: 'the team\'s keys, newest first, paged',
+  summary: "the team's keys, newest first, paged",
   operations: [...AUTHENTICATED, 'listTeamKeys', 'readUsageBatch'],
   settings: MANAGEMENT_SETTINGS,
 });

@@ -6,16 +6,14 @@ import { managementErrors, ok } from '../../http/openapi-common';
 import { pageMeta } from '../../http/response-schemas';
 import { auditEventsRequestSchema } from './schema';
 
-export const auditEventsResponseSchema = z
-  .strictObject({ data: z.array(auditEventSchema), meta: pageMeta })
-  .meta({ id: 'AuditEventsResponse' });
+export const auditEventsResponseSchema = z.strictObject({ data: z.array(auditEventSchema), meta: pageMeta }).meta({ id: 'AuditEventsResponse' });
 
 // The archive's own event schema (zod/mini, shared with the handlers), named in the document's components.
 z.globalRegistry.add(auditEventSchema, { id: 'AuditEvent' });
 
 export const operation: ZodOpenApiOperationObject = {
   operationId: 'listAuditEvents',
-  summary: 'A key\'s or a team\'s audit trail',
+  summary: "A key's or a team's audit trail",
   tags: ['Audit'],
   requestParams: { query: auditEventsRequestSchema },
   responses: { ...ok('200', 'A page of events, newest first', auditEventsResponseSchema), ...managementErrors({ '404': true }) },

@@ -7,7 +7,7 @@ import { updateKeyRequestSchema } from './schema';
 
 export const operation: ZodOpenApiOperationObject = {
   operationId: 'updateKey',
-  summary: 'Change a key\'s settings, disable or enable it',
+  summary: "Change a key's settings, disable or enable it",
   tags: ['Keys'],
   requestParams: { header: z.object(ifMatch) },
   requestBody: { required: true, content: json(updateKeyRequestSchema(now)) },

@@ -72,12 +72,9 @@ async function verifyApiKey(services: Services, event: VerifyEvent): Promise<API
   if (outcome.kind === 'too-many-guesses') {
     signals.guessLimiterTrip(services.observe);
     event.verificationCode = 'GUESS_LIMITED';
-    throw new ApiError(
-      ErrorCode.RATE_LIMITED,
-      'Too many verifications of unknown keys from this address. Retry later.',
-      [],
-      { 'Retry-After': String(outcome.retryAfterSeconds) },
-    );
+    throw new ApiError(ErrorCode.RATE_LIMITED, 'Too many verifications of unknown keys from this address. Retry later.', [], {
+      'Retry-After': String(outcome.retryAfterSeconds),
+    });
   }
   event.verificationCode = outcome.result.code;
   return jsonResponse(200, verifyResponseBody(outcome.result), event.meta.requestId, verifyResponseHeaders(outcome.result, services.clock.now()));

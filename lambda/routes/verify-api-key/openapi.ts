@@ -10,9 +10,7 @@ export const verifyKeyResponseSchema = z
     valid: z.boolean(),
     code: z.enum(['VALID', 'NOT_FOUND', 'EXPIRED', 'REVOKED', 'INACTIVE', 'IP_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'SCOPE_DENIED', 'RATE_LIMITED']),
     key: z.strictObject({ id: keyId, team_id: z.guid(), type: keyType, environment, scopes: z.array(z.string()) }).optional(),
-    ratelimit: z
-      .strictObject({ limit: count, remaining: count, reset: z.int().meta({ description: 'End of the current hour, epoch seconds' }) })
-      .optional(),
+    ratelimit: z.strictObject({ limit: count, remaining: count, reset: z.int().meta({ description: 'End of the current hour, epoch seconds' }) }).optional(),
   })
   .meta({ id: 'VerifyKeyResponse' });
 
@@ -20,7 +18,7 @@ export const operation: ZodOpenApiOperationObject = {
   operationId: 'verifyKey',
   summary: 'Verify a key value',
   description:
-    'For the platform\'s own services: 200 whether or not the value is valid (`valid`, `code`). The value is in the body, not a header. No Authorization header; a valid value\'s use counts toward its rate limit.',
+    "For the platform's own services: 200 whether or not the value is valid (`valid`, `code`). The value is in the body, not a header. No Authorization header; a valid value's use counts toward its rate limit.",
   tags: ['Verification'],
   security: [],
   requestBody: { required: true, content: json(verifyKeyRequestSchema) },

@@ -11,7 +11,6 @@ import { generateRegeneratedValue } from '../../../lambda/domain/key-values';
 
 manualClockPerTest();
 
-
 describe('delete: confirmation', () => {
   const unconfirmed: Array<[string, Record<string, unknown>]> = [
     ['missing', {}],
@@ -21,7 +20,7 @@ describe('delete: confirmation', () => {
     ['null', { confirm_deletion: null }],
   ];
 
-  it.each(unconfirmed)('confirm_deletion %s → 400 CONFIRMATION_REQUIRED saying so, and only the caller\'s use is recorded', async (_name, confirmation) => {
+  it.each(unconfirmed)("confirm_deletion %s → 400 CONFIRMATION_REQUIRED saying so, and only the caller's use is recorded", async (_name, confirmation) => {
     // Prepare
     const { key } = await selfManagingKey();
     const before = await storedKeyState(key.id);
@@ -44,7 +43,6 @@ describe('delete: confirmation', () => {
 });
 
 describe('delete: invalid bodies are refused with 400 and change nothing', () => {
-
   it('a missing key_id together with a missing confirmation is a plain VALIDATION_FAILED listing both', async () => {
     // Prepare
     const { key } = await selfManagingKey();
@@ -58,12 +56,9 @@ describe('delete: invalid bodies are refused with 400 and change nothing', () =>
     const fields = response.body.error.details.map((detail: { field: string }) => detail.field).sort();
     expect(fields).toEqual(['confirm_deletion', 'key_id']);
   });
-
 });
 
-describe('delete: unknown keys', () => {
-
-});
+describe('delete: unknown keys', () => {});
 
 describe('delete: last manager key', () => {
   it('the bootstrap key deleting itself when it is the team’s only manager → 409, and it keeps working', async () => {

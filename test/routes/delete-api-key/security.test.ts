@@ -9,7 +9,6 @@ import { auditRecordsOf, keyItem } from '../../support/store';
 manualClockPerTest();
 
 describe('delete: reach of the caller', () => {
-
   it('a key without keys.manage cannot delete itself either (403)', async () => {
     // Prepare
     const team = await newTeam();
@@ -25,7 +24,6 @@ describe('delete: reach of the caller', () => {
 });
 
 describe('delete: deleted values as callers', () => {
-
   it('the in-transition old value of a deleted key is refused with 401 as well', async () => {
     // Prepare
     const gone = await keyInTransition({ scopes: MANAGER_SCOPES, graceDays: 30 });

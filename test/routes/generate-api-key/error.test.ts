@@ -72,7 +72,9 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
 
       // Assess
       expect(response.status).toBe(400);
-      expect(response.body.error.details).toEqual([{ field: 'expires_at', issue: 'must be an ISO 8601 timestamp with a time zone, e.g. 2027-01-31T00:00:00Z' }]);
+      expect(response.body.error.details).toEqual([
+        { field: 'expires_at', issue: 'must be an ISO 8601 timestamp with a time zone, e.g. 2027-01-31T00:00:00Z' },
+      ]);
     },
   );
 
@@ -119,9 +121,7 @@ describe('POST /functions/v1/generate-api-key — validation errors', () => {
     const sk = await call('generate-api-key', { key: team.key, body: { ...validBody(team), type: 'sk', domains: ['https://app.example.com'] } });
     const pk = await call('generate-api-key', { key: team.key, body: { ...validBody(team), type: 'pk', scopes: ['keys.manage'] } });
     expect(sk.body.error.message).toBe('The request is invalid: domains apply to public (pk) keys only (a secret key is not checked against an Origin).');
-    expect(pk.body.error.message).toBe(
-      'The request is invalid: scopes must not include keys.manage on a public (pk) key (a pk value is shown to browsers).',
-    );
+    expect(pk.body.error.message).toBe('The request is invalid: scopes must not include keys.manage on a public (pk) key (a pk value is shown to browsers).');
   });
 
   it.each(['name', 'description'])('a key value pasted into %s → 400, stored nowhere', async (field) => {

@@ -4,8 +4,24 @@ import { auditRecordsOf, keyItem, lookupItemOf, usageItem } from '../../support/
 import { parseKeyValue } from '../../../lambda/domain/key-values';
 
 const API_KEY_FIELDS = [
-  'created_at', 'created_by', 'description', 'domains', 'environment', 'expires_at', 'id', 'ip_whitelist',
-  'is_active', 'key', 'key_prefix', 'last_four', 'last_used_at', 'name', 'rate_limit', 'scopes', 'team_id', 'type',
+  'created_at',
+  'created_by',
+  'description',
+  'domains',
+  'environment',
+  'expires_at',
+  'id',
+  'ip_whitelist',
+  'is_active',
+  'key',
+  'key_prefix',
+  'last_four',
+  'last_used_at',
+  'name',
+  'rate_limit',
+  'scopes',
+  'team_id',
+  'type',
 ].sort();
 
 describe('POST /functions/v1/generate-api-key — happy path', () => {

@@ -20,8 +20,26 @@ import { MANAGER_SCOPES, expectStatus, manualClockPerTest, useValueTimes } from 
 const clock = manualClockPerTest();
 
 const RESOURCE_FIELDS = [
-  'created_at', 'created_by', 'description', 'domains', 'environment', 'expires_at', 'id', 'ip_whitelist', 'is_active',
-  'key_prefix', 'last_four', 'last_used_at', 'name', 'rate_limit', 'scopes', 'state', 'team_id', 'transition_ends_at', 'type', 'updated_at',
+  'created_at',
+  'created_by',
+  'description',
+  'domains',
+  'environment',
+  'expires_at',
+  'id',
+  'ip_whitelist',
+  'is_active',
+  'key_prefix',
+  'last_four',
+  'last_used_at',
+  'name',
+  'rate_limit',
+  'scopes',
+  'state',
+  'team_id',
+  'transition_ends_at',
+  'type',
+  'updated_at',
 ].sort();
 
 /** Every key of a listing, walking the cursor to the end. */
@@ -84,7 +102,13 @@ describe('get-api-key', () => {
     // Assess
     expectStatus(during, 200);
     expect(Object.keys(during.body.data).sort()).toEqual([...RESOURCE_FIELDS, 'deleted_at'].sort());
-    expect(during.body.data).toMatchObject({ id: created.id, name: 'Gone soon', state: 'deleted', is_active: false, deleted_at: deleted.body.deleted_key.deleted_at });
+    expect(during.body.data).toMatchObject({
+      id: created.id,
+      name: 'Gone soon',
+      state: 'deleted',
+      is_active: false,
+      deleted_at: deleted.body.deleted_key.deleted_at,
+    });
     expect(during.body.data).toEqual(listed);
     expect(JSON.stringify(during.body)).not.toContain(created.key);
     expect(tombstoneAfter).toEqual(tombstoneBefore);
@@ -104,7 +128,11 @@ describe('get-api-key', () => {
     const after = await call('get-api-key', { key: team.key, query: { key_id: created.id } });
 
     // Assess
-    expect(during.body.data).toMatchObject({ state: 'in_transition', transition_ends_at: rolled.body.key_info.transition_ends_at, last_four: rolled.body.key_info.last_four });
+    expect(during.body.data).toMatchObject({
+      state: 'in_transition',
+      transition_ends_at: rolled.body.key_info.transition_ends_at,
+      last_four: rolled.body.key_info.last_four,
+    });
     expect(after.body.data).toMatchObject({ state: 'active', transition_ends_at: null });
   });
 });

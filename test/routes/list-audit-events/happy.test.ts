@@ -37,14 +37,7 @@ describe('list-audit-events', () => {
     // Assess
     expectStatus(response, 200);
     const events = response.body.data as Array<Record<string, unknown>>;
-    expect(events.map((event) => event.event_type)).toEqual([
-      'key.deleted',
-      'key.regenerated',
-      'key.enabled',
-      'key.disabled',
-      'key.updated',
-      'key.created',
-    ]);
+    expect(events.map((event) => event.event_type)).toEqual(['key.deleted', 'key.regenerated', 'key.enabled', 'key.disabled', 'key.updated', 'key.created']);
     for (const event of events) expect(parseAuditEvent(event)).toMatchObject({ ok: true });
     const text = JSON.stringify(response.body);
     const secrets = values.flatMap((value) => [value, hashKeyValue(value, config.pepper)]);

@@ -8,9 +8,7 @@ import { checkValue, expectStatus, manualClockPerTest, selfManagingKey, storedKe
 
 manualClockPerTest();
 
-
 describe('regenerate: invalid bodies are refused with 400 and change nothing', () => {
-
   it('several problems at once are all listed', async () => {
     // Prepare
     const { key } = await selfManagingKey();
@@ -26,7 +24,6 @@ describe('regenerate: invalid bodies are refused with 400 and change nothing', (
     const fields = response.body.error.details.map((detail: { field: string }) => detail.field).sort();
     expect(fields).toEqual(['extra', 'grace_period_days', 'key_id', 'revoke_immediately']);
   });
-
 });
 
 describe('regenerate: conflicts', () => {
@@ -87,6 +84,11 @@ runCommonManagementTests({
     { name: 'grace_period_days null', bodyFor: (id) => ({ key_id: id, grace_period_days: null }), field: 'grace_period_days' },
     { name: 'revoke_immediately "true" (a string)', bodyFor: (id) => ({ key_id: id, revoke_immediately: 'true' }), field: 'revoke_immediately' },
     { name: 'revoke_immediately 1', bodyFor: (id) => ({ key_id: id, revoke_immediately: 1 }), field: 'revoke_immediately' },
-    { name: 'a misspelt field', bodyFor: (id) => ({ key_id: id, grace_days: 3 }), field: 'grace_days', issue: /^is not a field of this request \(did you mean grace_period_days\?\)$/ },
+    {
+      name: 'a misspelt field',
+      bodyFor: (id) => ({ key_id: id, grace_days: 3 }),
+      field: 'grace_days',
+      issue: /^is not a field of this request \(did you mean grace_period_days\?\)$/,
+    },
   ],
 });

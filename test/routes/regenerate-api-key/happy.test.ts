@@ -153,8 +153,7 @@ describe('regenerate: configuration kept', () => {
     expectStatus(response, 200);
     const newValue: string = response.body.new_key;
     const newLookup = await lookupItemOf(newValue);
-    const snapshot = (item: Record<string, unknown> | undefined) =>
-      Object.fromEntries(CONFIG_FIELDS.map((field) => [field, item?.[field]]));
+    const snapshot = (item: Record<string, unknown> | undefined) => Object.fromEntries(CONFIG_FIELDS.map((field) => [field, item?.[field]]));
     expect(snapshot(newLookup)).toEqual(snapshot(oldLookup));
     const allowed = { sourceIp: '198.51.100.7', origin: 'https://shop.example.com', scope: 'enc.tiles:read' };
     expect(await checkValue(newValue, allowed)).toMatchObject({ valid: true, checked: { key: { id: target.id } } });

@@ -133,8 +133,18 @@ describe('update-api-key: refusals', () => {
   });
 
   it.each([
-    ['domains on an sk key', 'sk', { domains: ['https://a.example.com'] }, 'domains apply to public (pk) keys only (a secret key is not checked against an Origin)'],
-    ['keys.manage on a pk key', 'pk', { scopes: ['keys.manage'] }, 'scopes must not include keys.manage on a public (pk) key (a pk value is shown to browsers)'],
+    [
+      'domains on an sk key',
+      'sk',
+      { domains: ['https://a.example.com'] },
+      'domains apply to public (pk) keys only (a secret key is not checked against an Origin)',
+    ],
+    [
+      'keys.manage on a pk key',
+      'pk',
+      { scopes: ['keys.manage'] },
+      'scopes must not include keys.manage on a public (pk) key (a pk value is shown to browsers)',
+    ],
   ])('%s → 400 naming the field, in a sentence that reads', async (_name, type, change, says) => {
     const team = await newTeam();
     const target = await createKey(team, { type });
@@ -182,7 +192,21 @@ describe('update-api-key: refusals', () => {
     expectStatus(response, 400);
     const issues = Object.fromEntries(response.body.error.details.map((d: { field: string; issue: string }) => [d.field, d.issue]));
     expect(Object.keys(issues).sort()).toEqual(
-      ['created_at', 'created_by', 'environment', 'key', 'key_prefix', 'last_four', 'last_used_at', 'nickname', 'state', 'team_id', 'transition_ends_at', 'type', 'updated_at'].sort(),
+      [
+        'created_at',
+        'created_by',
+        'environment',
+        'key',
+        'key_prefix',
+        'last_four',
+        'last_used_at',
+        'nickname',
+        'state',
+        'team_id',
+        'transition_ends_at',
+        'type',
+        'updated_at',
+      ].sort(),
     );
     expect(issues).toMatchObject({
       type: 'cannot be changed: it is set when the key is created (create a new key to change it)',

@@ -19,11 +19,7 @@ describe('POST /functions/v1/verify-api-key — keys that do not verify', () => 
   afterEach(() => restoreSystemClock());
 
   /** The answer for `value`, asserting the invalid shape: no key, no rate limit, no CORS. */
-  async function expectInvalid(
-    body: Record<string, unknown>,
-    code: string,
-    options: Parameters<typeof callVerify>[1] = {},
-  ): Promise<void> {
+  async function expectInvalid(body: Record<string, unknown>, code: string, options: Parameters<typeof callVerify>[1] = {}): Promise<void> {
     const response = await callVerify(body, options);
     expectStatus(response, 200);
     expect(response.body).toEqual({ valid: false, code });

@@ -97,10 +97,7 @@ describe('POST /functions/v1/verify-api-key — valid keys', () => {
       ['https://maps.example.com', 'https://maps.example.com/viewer?x=1'],
       ['https://a.example.org', undefined],
     ]) {
-      const response = await callVerify(
-        { key: created.key, scope: 'enc.tiles:read' },
-        { headers: { Origin: origin, Referer: referer } },
-      );
+      const response = await callVerify({ key: created.key, scope: 'enc.tiles:read' }, { headers: { Origin: origin, Referer: referer } });
       expect({ status: response.status, code: response.body.code, origin }).toEqual({ status: 200, code: 'VALID', origin });
       expect(response.headers['Access-Control-Allow-Origin']).toBe(origin);
       expect(response.headers.Vary).toBe('Origin');

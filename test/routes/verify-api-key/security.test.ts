@@ -51,10 +51,7 @@ describe('POST /functions/v1/verify-api-key — security', () => {
     });
 
     it('an allowed page may read a refusal that concerns it (scope, rate limit)', async () => {
-      const response = await callVerify(
-        { key: pk.key, scope: 'interact.identify:read' },
-        { headers: { Origin: 'https://maps.example.com' } },
-      );
+      const response = await callVerify({ key: pk.key, scope: 'interact.identify:read' }, { headers: { Origin: 'https://maps.example.com' } });
       expect(response.body).toEqual({ valid: false, code: 'SCOPE_DENIED' });
       expect(response.headers['Access-Control-Allow-Origin']).toBe('https://maps.example.com');
     });
@@ -92,7 +89,10 @@ describe('POST /functions/v1/verify-api-key — security', () => {
 
     it.each([
       ['another method', { Origin: 'https://maps.example.com', 'Access-Control-Request-Method': 'DELETE' }],
-      ['another header', { Origin: 'https://maps.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, x-secret' }],
+      [
+        'another header',
+        { Origin: 'https://maps.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, x-secret' },
+      ],
       ['no Origin', { 'Access-Control-Request-Method': 'POST' }],
       ['an opaque origin', { Origin: 'null', 'Access-Control-Request-Method': 'POST' }],
     ])('%s → 204 without a grant', async (_label, headers) => {
@@ -169,9 +169,7 @@ describe('POST /functions/v1/verify-api-key — security', () => {
   describe('the presented value stays secret', () => {
     it('is never logged, and never echoed in an answer or an error', async () => {
       const sk = await createKey(team);
-      const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((name) =>
-        jest.spyOn(console, name).mockImplementation(() => undefined),
-      );
+      const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((name) => jest.spyOn(console, name).mockImplementation(() => undefined));
       try {
         const answers = [
           await callVerify({ key: sk.key }),
