@@ -20,6 +20,7 @@ const unit = [
   'test/architecture/folder-graph.test.ts',
   'test/architecture/import-boundary.test.ts',
   'test/architecture/route-folders.test.ts',
+  'test/architecture/store-methods.test.ts',
   'test/console/build.test.ts',
   'test/plans/token-bucket.property.test.ts',
   'test/platform/pepper.test.ts',

@@ -141,3 +141,22 @@ export function requestsOf(operations: readonly StoreOperation[], table: 'key' |
   }
   return [...requests].sort();
 }
+
+/**
+ * What one public method of a store sends: the declared operation(s) it is
+ * part of, none (`[]`: it sends nothing), or `operator` (only the operator's
+ * bootstrap runs it, with the operator's own credentials; no function is
+ * granted it).
+ */
+export type StoreMethodOperation = StoreOperation | readonly StoreOperation[] | 'operator';
+
+/** The public methods of a store class. */
+type MethodsOf<T> = { [K in keyof T]: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T];
+
+/**
+ * Every public method of store `T` and its declared operations: each store
+ * exports one such map, written with `satisfies OperationsOf<Store>`, so a
+ * method added without naming its operation (or naming one that is not
+ * declared) fails to compile.
+ */
+export type OperationsOf<T> = Record<MethodsOf<T>, StoreMethodOperation>;

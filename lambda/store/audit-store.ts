@@ -1,6 +1,7 @@
 /** The audit trail as stored: records of the audit table, by key or by team (its team index). */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreTables } from './transactions';
+import type { OperationsOf } from '../contract/store-operations';
 
 export class AuditStore {
   constructor(private readonly tables: Pick<StoreTables, 'db' | 'auditTableName'>) {}
@@ -34,3 +35,8 @@ export class AuditStore {
     return { items: items.slice(0, query.limit), more: items.length > query.limit };
   }
 }
+
+/** Each public method of AuditStore and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
+export const AUDIT_STORE_OPERATIONS = {
+  auditPage: 'readAuditTrail',
+} as const satisfies OperationsOf<AuditStore>;

@@ -8,6 +8,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { IP_RATE_ENTITY, TTL_ATTRIBUTE, type ItemKey } from '../contract/tables';
 import { epochSeconds } from '../platform/clock';
 import type { StoreTables } from './transactions';
+import type { OperationsOf } from '../contract/store-operations';
 
 export class GuessCounterStore {
   constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
@@ -35,3 +36,8 @@ export class GuessCounterStore {
     }
   }
 }
+
+/** Each public method of GuessCounterStore and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
+export const GUESS_COUNTER_STORE_OPERATIONS = {
+  countGuess: 'countGuess',
+} as const satisfies OperationsOf<GuessCounterStore>;

@@ -9,6 +9,7 @@ import { TTL_ATTRIBUTE, type ItemKey } from '../contract/tables';
 import { ttlExpired } from '../domain/key-lifetime';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { StoreTables } from './transactions';
+import type { OperationsOf } from '../contract/store-operations';
 
 const IDEMPOTENCY_TTL_MS = MS_PER_DAY;
 
@@ -57,3 +58,8 @@ export class IdempotencyStore {
     return record && !ttlExpired(record, now) ? record : undefined;
   }
 }
+
+/** Each public method of IdempotencyStore and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
+export const IDEMPOTENCY_STORE_OPERATIONS = {
+  getIdempotencyRecord: 'readIdempotencyRecord',
+} as const satisfies OperationsOf<IdempotencyStore>;

@@ -32,6 +32,7 @@ import {
   type ValueRotation,
 } from './key-items';
 import { ABSENT, Transactions, idempotencyLost, type StoreTables, type TransactItem, type WriteOutcome } from './transactions';
+import type { OperationsOf } from '../contract/store-operations';
 
 export class KeyStore {
   private readonly transactions: Transactions;
@@ -180,3 +181,16 @@ export class KeyStore {
     return { items: (page.Items ?? []) as KeyItem[], more: page.LastEvaluatedKey !== undefined };
   }
 }
+
+/** Each public method of KeyStore and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
+export const KEY_STORE_OPERATIONS = {
+  getKey: 'readKey',
+  getLiveKey: 'readKey',
+  otherLiveManager: 'listTeamKeys',
+  createKey: 'createKey',
+  rotateValue: 'rotateValue',
+  expirePreviousValue: 'expirePreviousValue',
+  tombstoneKey: 'tombstoneKey',
+  updateKey: 'updateKey',
+  teamKeysPage: 'listTeamKeys',
+} as const satisfies OperationsOf<KeyStore>;

@@ -4,6 +4,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keyTableKeys } from '../contract/tables';
 import type { TeamItem } from '../domain/model';
 import { ABSENT, type StoreTables } from './transactions';
+import type { OperationsOf } from '../contract/store-operations';
 
 export class TeamStore {
   constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
@@ -39,3 +40,10 @@ export class TeamStore {
     );
   }
 }
+
+/** Each public method of TeamStore and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
+export const TEAM_STORE_OPERATIONS = {
+  getTeam: 'readTeam',
+  putNewTeam: 'operator',
+  moveTeamPlan: 'operator',
+} as const satisfies OperationsOf<TeamStore>;

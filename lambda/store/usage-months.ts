@@ -15,6 +15,7 @@ import { staleDaysOf } from '../domain/usage-figures';
 import { queryAll } from '../platform/query-all';
 import type { StoreTables } from './transactions';
 import { MAX_COPIED_DAYS_REMOVED_PER_WRITE } from './usage-writes';
+import type { OperationsOf } from '../contract/store-operations';
 
 export class UsageMonths {
   /** Days this process copied to their month item, by key id: the next recording write removes them from the usage item. */
@@ -98,3 +99,11 @@ export class UsageMonths {
     });
   }
 }
+
+/** Each public method of UsageMonths and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
+export const USAGE_MONTHS_OPERATIONS = {
+  toRemove: [],
+  // Part of the recording write: a day older than the usage item keeps is copied to its month item.
+  afterWrite: 'recordUse',
+  usageHistory: 'readUsageHistory',
+} as const satisfies OperationsOf<UsageMonths>;

@@ -34,6 +34,7 @@ import type { EndedWindows } from '../domain/ended-windows';
 import { elapsedFraction, windowCapacity, windowIndex, windowResetAt } from '../domain/rate-window';
 import { DEFAULT_LEASE_SETTINGS, KeyLeases, UsageDelta, type KeyLease, type LeaseSettings } from '../domain/usage-lease';
 import { summariseUsage, type UsageSummary } from '../domain/usage-figures';
+import type { OperationsOf } from '../contract/store-operations';
 
 export class UsageStore {
   /** The month items, and the days this process copied there (removed from the usage item by its next write). */
@@ -285,3 +286,15 @@ export class UsageStore {
     return new Map(items.map((item) => [String(item.key_id), (item.last_used_at as string | null) ?? null]));
   }
 }
+
+/** Each public method of UsageStore and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
+export const USAGE_STORE_OPERATIONS = {
+  recordUse: 'recordUse',
+  recordUseAhead: 'recordUse',
+  hasPendingUses: [],
+  flushPending: 'recordUse',
+  // A read writes this process's pending uses of the key first.
+  readUsage: ['readUsage', 'recordUse'],
+  usageItem: ['readUsage', 'recordUse'],
+  lastUses: ['readUsageBatch', 'recordUse'],
+} as const satisfies OperationsOf<UsageStore>;

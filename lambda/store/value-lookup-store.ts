@@ -11,6 +11,7 @@ import type { ValueLookupItem } from '../domain/model';
 import { batchGetAll } from '../platform/batch-get';
 import type { SeenLookups } from './seen-lookups';
 import type { StoreTables } from './transactions';
+import type { OperationsOf } from '../contract/store-operations';
 
 export class ValueLookupStore {
   constructor(
@@ -50,3 +51,10 @@ export class ValueLookupStore {
     );
   }
 }
+
+/** Each public method of ValueLookupStore and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
+export const VALUE_LOOKUP_STORE_OPERATIONS = {
+  getValueLookup: 'readValueLookup',
+  getValueLookupWith: 'readValueLookupAndGuessCounter',
+  getItems: 'readTargetKey',
+} as const satisfies OperationsOf<ValueLookupStore>;
