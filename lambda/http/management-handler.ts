@@ -8,7 +8,7 @@ import type { ManagementEvent } from './event';
 import { authenticateAndMeter, errorResponses, jsonBody, queryInput, type BodyOptions } from './middleware';
 import { apiRoute, observedApi } from '../platform/observed';
 import { signals } from '../platform/observability';
-import { namedKeyId, targetItemKeys, withPrefetched, type PrefetchedItems } from '../store/prefetch';
+import { namedKeyId, withPrefetched, type PrefetchedItems } from '../store/prefetch';
 
 /** A management endpoint's own step: the typed event and the services in, the response out. */
 export type ManagementStep<TSchema extends z.ZodMiniType> = (
@@ -44,7 +44,7 @@ export function managementHandler<TSchema extends z.ZodMiniType>(
     .use(errorResponses(() => services().observe))
     .use(
       authenticateAndMeter(services, {
-        prefetch: (event) => targetItemKeys(namedKeyId({ body: event.body, query: event.queryStringParameters }, route.input)),
+        prefetch: (event) => namedKeyId({ body: event.body, query: event.queryStringParameters }, route.input),
       }),
     )
     .use(route.input === 'query' ? queryInput(schema) : jsonBody(schema, options))

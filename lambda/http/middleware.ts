@@ -23,8 +23,7 @@ import { callerFromAuthorizer } from './management-authorizer';
 import { admitUse, type CheckedKey, type VerifyServices } from '../verification/verify';
 import { rateLimitHeaders } from '../domain/rate-window';
 import { requestMetaOf, type ManagementEvent } from './event';
-import { PrefetchedItems } from '../store/prefetch';
-import type { ItemKey } from '../contract/tables';
+import { PrefetchedItems, targetItemKeys } from '../store/prefetch';
 import { header } from './headers';
 import { acceptedNames } from './accepted-names';
 import { duplicateNames } from './duplicate-names';
@@ -80,14 +79,17 @@ export function errorResponses(observe: () => Observability): MiddlewareObj<AnyE
  */
 export function authenticateAndMeter(
   services: () => VerifyServices & { observe: Observability },
-  options: { prefetch?: (event: AnyEvent) => ItemKey[] } = {},
+  options: { prefetch?: (event: AnyEvent) => string | undefined } = {},
 ): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
     name: 'authenticateAndMeter',
     before: async (request: HttpRequest) => {
       const deps = services();
       // The target key's items, read in the same round trip (keys/prefetch.ts).
-      const prefetch = options.prefetch?.(request.event) ?? [];
+      const targetKeyId = options.prefetch?.(request.event);
+      const prefetch = targetItemKeys(targetKeyId);
+      // Taken before the read: a usage item read while this process changes it is not served later.
+      const usageMark = targetKeyId === undefined ? undefined : deps.usage.readMark(targetKeyId);
       // Behind API Gateway (or the local gateway stage) the management
       // authorizer has checked the key already: its context, not a second read.
       const fromAuthorizer = callerFromAuthorizer(request.event.requestContext?.authorizer);
@@ -102,7 +104,7 @@ export function authenticateAndMeter(
             { headers: request.event.headers, multiValueHeaders: request.event.multiValueHeaders, sourceIp: request.event.meta.sourceIp },
             prefetch,
           );
-      if (companions) request.event.prefetched = new PrefetchedItems(prefetch, companions);
+      if (companions) request.event.prefetched = new PrefetchedItems(prefetch, companions, usageMark);
       request.event.checkedCaller = checked;
       request.event.caller = checked.key;
       const result = await admitUse(deps, checked);

@@ -7,6 +7,7 @@
  * (`early_token` on the usage item), not by a timestamp two processes could
  * share.
  */
+import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keyTableKeys } from '../contract/tables';
@@ -19,6 +20,19 @@ import type { StoreTables } from './transactions';
 export interface EarlyUse {
   readonly recorded: Promise<RecordUseResult>;
   takeBack(): Promise<void>;
+}
+
+/** A random token for one early write (72 bits): what its take-back recognises it by. */
+export function newEarlyToken(): string {
+  return randomBytes(9).toString('base64url');
+}
+
+/** The handle of a use written early: its answer, and a take-back run at most once, after the write answered (a failed write recorded nothing). */
+export function earlyUse(recorded: Promise<RecordUseResult>, undo: (result: RecordUseResult) => Promise<void>): EarlyUse {
+  // Awaited on every path of the caller; this only keeps a failure from counting as unhandled meanwhile.
+  recorded.catch(() => undefined);
+  let taken: Promise<void> | undefined;
+  return { recorded, takeBack: () => (taken ??= recorded.then(undo, () => undefined)) };
 }
 
 /**

@@ -26,7 +26,12 @@ const nameOf = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
 export class PrefetchedItems {
   private readonly items = new Map<string, Record<string, unknown> | undefined>();
 
-  constructor(keys: readonly ItemKey[], found: readonly Record<string, unknown>[]) {
+  /** `usageMark`: `UsageStore.readMark` of the target key, taken before the read. */
+  constructor(
+    keys: readonly ItemKey[],
+    found: readonly Record<string, unknown>[],
+    readonly usageMark?: number,
+  ) {
     for (const key of keys) this.items.set(nameOf(key), undefined);
     for (const item of found) {
       const name = `${String(item.pk)}\u0000${String(item.sk)}`;
@@ -86,8 +91,9 @@ export function withPrefetched(services: Services, prefetched: PrefetchedItems |
   const usage: UsageStore = Object.create(baseUsage);
   usage.usageItem = async (keyId: string) => {
     const served = prefetched.take(keyTableKeys.usage(keyId));
-    // The caller's own item missed this request's use, and a hot key's may miss uses this process has not written yet.
-    if (!served || keyId === callerId || baseUsage.hasPendingUses(keyId)) return baseUsage.usageItem(keyId);
+    // The caller's own item missed this request's use; any other may miss uses this process had not written when it
+    // was read, or wrote since (a lease's flush timer can take pending uses between the read and now).
+    if (!served || keyId === callerId || !baseUsage.unchangedSince(keyId, prefetched.usageMark)) return baseUsage.usageItem(keyId);
     return served.item as UsageItem | undefined;
   };
   return { ...services, keys, usage };

@@ -11,22 +11,19 @@
  * and carry the uses the process admitted or refused from it in memory
  * (usage-lease.ts): mostly no write per request.
  *
- * A use may be written before the read that decides it (`recordUseAhead`;
- * verification/early-write.ts, early-use.ts) and taken back exactly, through
- * the handle it returns. Both are the `recordUse` operation.
- *
- * Constant cost for life: the usage item keeps the last `USAGE_DAYS_KEPT`
- * days only; older days move to month items (usage-months.ts).
+ * A use may also be written before the read that decides it, and taken back
+ * (`recordUseAhead`, early-use.ts). The usage item keeps the last
+ * `USAGE_DAYS_KEPT` days only; older days move to month items (usage-months.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from '../platform/batch-get';
 import { keyTableKeys } from '../contract/tables';
 import type { RecordUseResult, UseToRecord } from '../domain/recording';
 import { INLINE_TIDY_WINDOWS, MAX_WINDOWS_REMOVED_PER_WRITE, admittedAtAfter, countedOf, decidedLocally, refusedUntil, usageClauses } from './usage-writes';
-import { takeBackUse, type EarlyUse } from './early-use';
+import { earlyUse, newEarlyToken, takeBackUse, type EarlyUse } from './early-use';
 import { UsageMonths } from './usage-months';
+import { UsageChanges } from './usage-changes';
 import { recordWithoutSlot, releaseSlots, removeWindows } from './usage-windows';
 import type { UsageItem } from '../domain/model';
 import type { StoreTables } from './transactions';
@@ -39,6 +36,8 @@ import type { OperationsOf } from '../contract/store-operations';
 export class UsageStore {
   /** The month items, and the days this process copied there (removed from the usage item by its next write). */
   readonly months: UsageMonths;
+  /** Per key: the changes this process has started on its usage item (see `readMark`). */
+  private readonly changes = new UsageChanges();
   /** This process's leases on hot keys (usage-lease.ts). */
   private readonly leases: KeyLeases;
 
@@ -65,6 +64,7 @@ export class UsageStore {
 
   /** `recordUse`; `earlyToken` marks a write sent before its read (see `recordUseAhead`). */
   private async record(use: UseToRecord, earlyToken?: string): Promise<RecordUseResult> {
+    this.changes.touch(use.keyId);
     const counted = countedOf(use);
     if (!this.leases.settings.enabled) return this.writeUse(use, new UsageDelta().add(counted), undefined, earlyToken);
     const lease = this.leases.of(use.keyId);
@@ -117,26 +117,22 @@ export class UsageStore {
       const lease = this.leases.of(use.keyId);
       if (lease.busy() || lease.decidesLocally(use.at.getTime(), windowIndex(use.at), use.rateLimit)) return undefined;
     }
-    const token = randomBytes(9).toString('base64url');
+    const token = newEarlyToken();
     // No await before `record` reaches its write: the lease cannot change in between.
-    const recorded = this.record(use, token);
-    // Awaited on every path of the caller; this only keeps a failure from counting as unhandled meanwhile.
-    recorded.catch(() => undefined);
-    let taken: Promise<void> | undefined;
-    return {
-      recorded,
-      takeBack: () =>
-        (taken ??= recorded.then(
-          (result) => takeBackUse(this.tables, use, token, result),
-          // A write that failed recorded nothing.
-          () => undefined,
-        )),
-    };
+    return earlyUse(this.record(use, token), (result) => {
+      this.changes.touch(use.keyId);
+      return takeBackUse(this.tables, use, token, result);
+    });
   }
 
-  /** Whether this process holds uses of `keyId` not written yet. */
-  hasPendingUses(keyId: string): boolean {
-    return this.leases.hasPending(keyId);
+  /** A mark for a read of `keyId`'s usage item about to be sent (usage-changes.ts); undefined while uses of it are pending. */
+  readMark(keyId: string): number | undefined {
+    return this.changes.mark(keyId, this.leases.hasPending(keyId));
+  }
+
+  /** Whether a read marked `mark` still holds every use this process recorded of `keyId`. */
+  unchangedSince(keyId: string, mark: number | undefined): boolean {
+    return this.changes.unchangedSince(keyId, mark, this.leases.hasPending(keyId));
   }
 
   /**
@@ -154,6 +150,7 @@ export class UsageStore {
     const since = lease.pendingStartedAt();
     const pending = lease.takePending();
     if (!pending) return;
+    this.changes.touch(keyId);
     const write = (async () => {
       const copied = this.months.toRemove(keyId);
       const item = await recordWithoutSlot(this.tables, keyId, pending, copied);
@@ -291,7 +288,8 @@ export class UsageStore {
 export const USAGE_STORE_OPERATIONS = {
   recordUse: 'recordUse',
   recordUseAhead: 'recordUse',
-  hasPendingUses: [],
+  readMark: [],
+  unchangedSince: [],
   flushPending: 'recordUse',
   // A read writes this process's pending uses of the key first.
   readUsage: ['readUsage', 'recordUse'],

@@ -1,0 +1,60 @@
+/**
+ * The management routes' prefetch serves the target key's usage item it
+ * read in the request's first round trip, unless this process changed that
+ * item since the read began (a use recorded, or pending uses flushed by a
+ * lease's timer between the read and its use): then the item is read again.
+ */
+import { keyTableKeys } from '../../lambda/contract/tables';
+import { PrefetchedItems, withPrefetched } from '../../lambda/store/prefetch';
+import { createKey, newTeam } from '../support/api';
+import { servicesWith } from '../support/services';
+import { usageItem } from '../support/store';
+
+describe('prefetched usage items', () => {
+  it('a use written after the prefetch read began: the item is read again, with it', async () => {
+    // Prepare: the prefetch's mark, then its read
+    const team = await newTeam();
+    const target = await createKey(team);
+    const services = servicesWith({ usageLeases: { enabled: false } });
+    const mark = services.usage.readMark(target.id);
+    const prefetchedItem = await usageItem(target.id);
+
+    // Act: this process records a use before the route's step reads the item
+    await services.usage.recordUse({ keyId: target.id, at: new Date(), rateLimit: 100 });
+    const prefetched = new PrefetchedItems([keyTableKeys.usage(target.id)], [prefetchedItem!], mark);
+    const served = await withPrefetched(services, prefetched, team.keyId).usage.usageItem(target.id);
+
+    // Assess
+    expect(served?.total_requests).toBe(Number(prefetchedItem?.total_requests) + 1);
+  });
+
+  it('no change since the mark: the prefetched item is served, without a second read', async () => {
+    const team = await newTeam();
+    const target = await createKey(team);
+    const services = servicesWith({ usageLeases: { enabled: false } });
+    const mark = services.usage.readMark(target.id);
+    const prefetchedItem = await usageItem(target.id);
+
+    const prefetched = new PrefetchedItems([keyTableKeys.usage(target.id)], [prefetchedItem!], mark);
+    const served = await withPrefetched(services, prefetched, team.keyId).usage.usageItem(target.id);
+
+    expect(served).toBe(prefetchedItem);
+  });
+
+  it('uses pending when the read began: no mark, so the item is read again', async () => {
+    const team = await newTeam();
+    const target = await createKey(team);
+    const services = servicesWith({});
+    // A hot key: its lease admits from memory and leaves uses pending.
+    for (let i = 0; i < 40; i++) await services.usage.recordUse({ keyId: target.id, at: new Date(), rateLimit: 1_000_000 });
+    const mark = services.usage.readMark(target.id);
+    const prefetchedItem = await usageItem(target.id);
+    const pendingAtRead = mark === undefined;
+
+    const prefetched = new PrefetchedItems([keyTableKeys.usage(target.id)], [prefetchedItem!], mark);
+    const served = await withPrefetched(services, prefetched, team.keyId).usage.usageItem(target.id);
+
+    expect({ pendingAtRead, total: served?.total_requests }).toEqual({ pendingAtRead: true, total: 40 });
+    await services.usage.flushPending();
+  });
+});
