@@ -15,122 +15,120 @@ import { DEFAULT_METRICS_NAMESPACE } from '../lambda/contract/metrics';
 
 export type ObjectLockMode = 'COMPLIANCE' | 'GOVERNANCE';
 
-export interface ServiceConfig {
-  /** Deployment stage name; part of the stack name and the API stage name. */
+/** What a setting's default may depend on: the stage, and whether it is production. */
+interface StageFacts {
   readonly stage: string;
-  /** Production stages get deletion protection and retained tables. */
   readonly production: boolean;
+}
+
+/** How one setting is read: its context key, the reader, and the stage it belongs to. */
+type Setting<T> = (key: string, read: ContextReader, facts: StageFacts) => T;
+
+const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
+
+/**
+ * Every setting of the stack, declared once: its words, its default and its
+ * check, in the order the configuration table of docs/deploy.md lists them.
+ * `ServiceConfig`, `CONTEXT_KEYS` and `DEFAULTS` are derived from it.
+ */
+const SETTINGS = {
+  /** Deployment stage name; part of the stack name and the API stage name. */
+  stage: ((key, read) =>
+    read.string(key, 'dev', STAGE_PATTERN, 'lowercase letters, digits and hyphens, starting with a letter, at most 20 characters')) satisfies Setting<string>,
+  /** Production stages get deletion protection and retained tables. */
+  production: ((key, read, facts) => read.boolean(key, PRODUCTION_STAGES.includes(facts.stage))) satisfies Setting<boolean>,
   /** Default `rate_limit` (requests per hour) of a key created without one. */
-  readonly planRateLimit: number;
+  planRateLimit: ((key, read) => read.integer(key, DEFAULT_PLAN_RATE_LIMIT, 1, 10_000_000)) satisfies Setting<number>,
   /** Stage-wide steady-state throttle, requests per second (all methods). */
-  readonly apiRateLimit: number;
+  apiRateLimit: ((key, read) => read.number(key, 100, 1, 10_000)) satisfies Setting<number>,
   /** Stage-wide burst throttle, requests (all methods). */
-  readonly apiBurstLimit: number;
+  apiBurstLimit: ((key, read) => read.integer(key, 200, 1, 5_000)) satisfies Setting<number>,
   /** Per-method steady-state throttle of create, regenerate and delete, requests per second. */
-  readonly managementRateLimit: number;
+  managementRateLimit: ((key, read) => read.number(key, 10, 1, 10_000)) satisfies Setting<number>,
   /** Per-method burst throttle of create, regenerate and delete, requests. */
-  readonly managementBurstLimit: number;
+  managementBurstLimit: ((key, read) => read.integer(key, 20, 1, 5_000)) satisfies Setting<number>,
   /** Usage plans by name (one API Gateway usage plan each); every team's API Gateway key is in one. */
-  readonly plans: UsagePlans;
+  plans: ((key, read) => read.plans(key)) satisfies Setting<UsagePlans>,
   /** Platform API stages the plans also cover, as `<restApiId>:<stage>` (APIs that attach the platform authorizer). */
-  readonly planApiStages: readonly string[];
-  /** S3 Object Lock mode of archived audit objects. */
-  readonly archiveObjectLockMode: ObjectLockMode;
-  /** S3 Object Lock default retention of archived audit objects, in days. */
-  readonly archiveObjectLockDays: number;
+  planApiStages: ((key, read) => read.apiStages(key)) satisfies Setting<readonly string[]>,
+  /**
+   * S3 Object Lock mode of archived audit objects. Outside production
+   * GOVERNANCE: a throwaway stack must not leave a bucket nobody can empty
+   * for two years.
+   */
+  archiveObjectLockMode: ((key, read, facts) =>
+    read.oneOf(key, facts.production ? PRODUCTION_ARCHIVE_LOCK.mode : 'GOVERNANCE', ['COMPLIANCE', 'GOVERNANCE'] as const)) satisfies Setting<ObjectLockMode>,
+  /**
+   * S3 Object Lock default retention of archived audit objects, in days;
+   * below the audit retention only outside production.
+   */
+  archiveObjectLockDays: ((key, read, facts) =>
+    read.integer(
+      key,
+      facts.production ? PRODUCTION_ARCHIVE_LOCK.days : 1,
+      facts.production ? AUDIT_RETENTION_DAYS : 1,
+      MAX_OBJECT_LOCK_DAYS,
+      facts.production ? `production keeps audit records at least ${AUDIT_RETENTION_DAYS} days` : undefined,
+    )) satisfies Setting<number>,
   /** Retention of every CloudWatch log group of the stack, in days. */
-  readonly logRetentionDays: number;
+  logRetentionDays: ((key, read) => read.member(key, 365, LOG_RETENTION_DAYS)) satisfies Setting<number>,
   /** Whether the stack sets the account-wide API Gateway CloudWatch Logs role. */
-  readonly apiGatewayCloudWatchRole: boolean;
+  apiGatewayCloudWatchRole: ((key, read) => read.boolean(key, true)) satisfies Setting<boolean>,
   /** SNS topic that alarms notify; none means alarms only change state. */
-  readonly alarmTopicArn: string | undefined;
+  alarmTopicArn: ((key, read) => read.optionalString(key, /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, 'an SNS topic ARN')) satisfies Setting<
+    string | undefined
+  >,
   /** Regional WAFv2 web ACL associated with the API stage; none means no association. */
-  readonly webAclArn: string | undefined;
+  webAclArn: ((key, read) =>
+    read.optionalString(
+      key,
+      /^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:\d{12}:regional\/webacl\/[A-Za-z0-9_-]+\/[a-f0-9-]+$/,
+      'a regional WAFv2 web ACL ARN',
+    )) satisfies Setting<string | undefined>,
   /** Verify endpoint: unknown values one source may verify per minute (`VERIFY_GUESS_LIMIT_PER_MINUTE`). */
-  readonly verifyGuessLimitPerMinute: number;
+  verifyGuessLimitPerMinute: ((key, read) => read.integer(key, DEFAULT_GUESS_LIMIT_PER_MINUTE, 1, 10_000)) satisfies Setting<number>,
   /**
    * Authorizer route table `{"<METHOD> /<path>": "<scope>"}` (`AUTHORIZER_ROUTE_SCOPES`).
    * Empty: no route table, so every valid key is allowed on every route
    * (unless `authorizerScope` is set); non-empty: unmapped routes are denied.
    */
-  readonly authorizerRouteScopes: Readonly<Record<string, string>>;
+  authorizerRouteScopes: ((key, read) => read.routeScopes(key)) satisfies Setting<Readonly<Record<string, string>>>,
   /** Authorizer: a scope every route needs (`AUTHORIZER_SCOPE`); none means no such scope. */
-  readonly authorizerScope: string | undefined;
+  authorizerScope: ((key, read) => read.authorizerScope(key)) satisfies Setting<string | undefined>,
   /** Secrets Manager secret whose SecretString is the value-hash pepper; none: plain SHA-256. */
-  readonly keyHashPepperSecretArn: string | undefined;
+  keyHashPepperSecretArn: ((key, read) =>
+    read.optionalString(
+      key,
+      /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]{1,512}$/,
+      'a Secrets Manager secret ARN',
+    )) satisfies Setting<string | undefined>,
   /** CloudWatch namespace of the custom metrics. */
-  readonly metricsNamespace: string;
+  metricsNamespace: ((key, read) =>
+    read.string(
+      key,
+      DEFAULT_METRICS_NAMESPACE,
+      /^[A-Za-z0-9._/#:-]{1,255}$/,
+      'a CloudWatch namespace (letters, digits and . _ / # : -)',
+    )) satisfies Setting<string>,
   /** Lowest level the functions log (`POWERTOOLS_LOG_LEVEL`). */
-  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  logLevel: ((key, read) => read.oneOf(key, 'INFO', ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const)) satisfies Setting<'DEBUG' | 'INFO' | 'WARN' | 'ERROR'>,
   /** Share of invocations (0–1) that log at DEBUG whatever `logLevel` says. */
-  readonly logSampleRate: number;
+  logSampleRate: ((key, read) => read.number(key, 0.01, 0, 1)) satisfies Setting<number>,
   /** Bundle Powertools Tracer (X-Ray SDK: AWS SDK subsegments, route annotation) into every function. */
-  readonly tracer: boolean;
+  tracer: ((key, read) => read.boolean(key, false)) satisfies Setting<boolean>,
   /** Ship source maps and turn on `--enable-source-maps` (readable stack traces, slower cold starts). */
-  readonly sourceMaps: boolean;
+  sourceMaps: ((key, read) => read.boolean(key, false)) satisfies Setting<boolean>,
   /** Deploy the key console: its files in S3 behind CloudFront, which also sends `/functions/v1/*` to the API. */
-  readonly console: boolean;
-}
+  console: ((key, read) => read.boolean(key, false)) satisfies Setting<boolean>,
+};
 
-/** Context keys, in the order the README's configuration table lists them. */
-export const CONTEXT_KEYS = [
-  'stage',
-  'production',
-  'planRateLimit',
-  'apiRateLimit',
-  'apiBurstLimit',
-  'managementRateLimit',
-  'managementBurstLimit',
-  'plans',
-  'planApiStages',
-  'archiveObjectLockMode',
-  'archiveObjectLockDays',
-  'logRetentionDays',
-  'apiGatewayCloudWatchRole',
-  'alarmTopicArn',
-  'webAclArn',
-  'verifyGuessLimitPerMinute',
-  'authorizerRouteScopes',
-  'authorizerScope',
-  'keyHashPepperSecretArn',
-  'metricsNamespace',
-  'logLevel',
-  'logSampleRate',
-  'tracer',
-  'sourceMaps',
-  'console',
-] as const satisfies ReadonlyArray<keyof ServiceConfig>;
+/** The service configuration: every setting, read. */
+export type ServiceConfig = { readonly [K in keyof typeof SETTINGS]: ReturnType<(typeof SETTINGS)[K]> };
 
-export type ContextKey = (typeof CONTEXT_KEYS)[number];
+export type ContextKey = keyof typeof SETTINGS;
 
-/** Defaults of every setting except `production`, which follows the stage name. */
-export const DEFAULTS = {
-  stage: 'dev',
-  planRateLimit: DEFAULT_PLAN_RATE_LIMIT,
-  apiRateLimit: 100,
-  apiBurstLimit: 200,
-  managementRateLimit: 10,
-  managementBurstLimit: 20,
-  plans: DEFAULT_USAGE_PLANS,
-  planApiStages: [],
-  // Outside production: a throwaway stack must not leave a bucket nobody can empty for two years.
-  archiveObjectLockMode: 'GOVERNANCE',
-  archiveObjectLockDays: 1,
-  logRetentionDays: 365,
-  apiGatewayCloudWatchRole: true,
-  alarmTopicArn: undefined,
-  webAclArn: undefined,
-  verifyGuessLimitPerMinute: DEFAULT_GUESS_LIMIT_PER_MINUTE,
-  authorizerRouteScopes: {},
-  authorizerScope: undefined,
-  keyHashPepperSecretArn: undefined,
-  metricsNamespace: DEFAULT_METRICS_NAMESPACE,
-  logLevel: 'INFO',
-  logSampleRate: 0.01,
-  tracer: false,
-  sourceMaps: false,
-  console: false,
-} as const satisfies Omit<ServiceConfig, 'production'>;
+/** Context keys, in the order docs/deploy.md's configuration table lists them. */
+export const CONTEXT_KEYS = Object.keys(SETTINGS) as ContextKey[];
 
 /** The archive's Object Lock in production unless set: nobody, root included, can delete a record for two years. */
 export const PRODUCTION_ARCHIVE_LOCK = { mode: 'COMPLIANCE', days: ARCHIVE_RETENTION_DAYS } as const;
@@ -163,66 +161,14 @@ export interface ContextSource {
 export function readServiceConfig(source: ContextSource | Construct): ServiceConfig {
   const context: ContextSource = 'node' in source ? source.node : source;
   const problems: string[] = [];
-  const reader = new ContextReader(context, problems);
+  const read = new ContextReader(context, problems);
 
-  const stage = reader.string(
-    'stage',
-    DEFAULTS.stage,
-    /^[a-z][a-z0-9-]{0,19}$/,
-    'lowercase letters, digits and hyphens, starting with a letter, at most 20 characters',
-  );
-  const production = reader.boolean('production', PRODUCTION_STAGES.includes(stage));
-  const config: ServiceConfig = {
-    stage,
-    production,
-    planRateLimit: reader.integer('planRateLimit', DEFAULTS.planRateLimit, 1, 10_000_000),
-    apiRateLimit: reader.number('apiRateLimit', DEFAULTS.apiRateLimit, 1, 10_000),
-    apiBurstLimit: reader.integer('apiBurstLimit', DEFAULTS.apiBurstLimit, 1, 5_000),
-    managementRateLimit: reader.number('managementRateLimit', DEFAULTS.managementRateLimit, 1, 10_000),
-    managementBurstLimit: reader.integer('managementBurstLimit', DEFAULTS.managementBurstLimit, 1, 5_000),
-    plans: reader.plans('plans'),
-    planApiStages: reader.apiStages('planApiStages'),
-    archiveObjectLockMode: reader.oneOf('archiveObjectLockMode', production ? PRODUCTION_ARCHIVE_LOCK.mode : DEFAULTS.archiveObjectLockMode, [
-      'COMPLIANCE',
-      'GOVERNANCE',
-    ] as const),
-    // Below the audit retention only outside production: a dev stack should not
-    // leave objects nobody can delete for two years.
-    archiveObjectLockDays: reader.integer(
-      'archiveObjectLockDays',
-      production ? PRODUCTION_ARCHIVE_LOCK.days : DEFAULTS.archiveObjectLockDays,
-      production ? AUDIT_RETENTION_DAYS : 1,
-      MAX_OBJECT_LOCK_DAYS,
-      production ? `production keeps audit records at least ${AUDIT_RETENTION_DAYS} days` : undefined,
-    ),
-    logRetentionDays: reader.member('logRetentionDays', DEFAULTS.logRetentionDays, LOG_RETENTION_DAYS),
-    apiGatewayCloudWatchRole: reader.boolean('apiGatewayCloudWatchRole', DEFAULTS.apiGatewayCloudWatchRole),
-    alarmTopicArn: reader.optionalString('alarmTopicArn', /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, 'an SNS topic ARN'),
-    webAclArn: reader.optionalString(
-      'webAclArn',
-      /^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:\d{12}:regional\/webacl\/[A-Za-z0-9_-]+\/[a-f0-9-]+$/,
-      'a regional WAFv2 web ACL ARN',
-    ),
-    verifyGuessLimitPerMinute: reader.integer('verifyGuessLimitPerMinute', DEFAULTS.verifyGuessLimitPerMinute, 1, 10_000),
-    authorizerRouteScopes: reader.routeScopes('authorizerRouteScopes'),
-    authorizerScope: reader.authorizerScope('authorizerScope'),
-    keyHashPepperSecretArn: reader.optionalString(
-      'keyHashPepperSecretArn',
-      /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]{1,512}$/,
-      'a Secrets Manager secret ARN',
-    ),
-    metricsNamespace: reader.string(
-      'metricsNamespace',
-      DEFAULTS.metricsNamespace,
-      /^[A-Za-z0-9._/#:-]{1,255}$/,
-      'a CloudWatch namespace (letters, digits and . _ / # : -)',
-    ),
-    logLevel: reader.oneOf('logLevel', DEFAULTS.logLevel, ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const),
-    logSampleRate: reader.number('logSampleRate', DEFAULTS.logSampleRate, 0, 1),
-    tracer: reader.boolean('tracer', DEFAULTS.tracer),
-    sourceMaps: reader.boolean('sourceMaps', DEFAULTS.sourceMaps),
-    console: reader.boolean('console', DEFAULTS.console),
-  };
+  // The stage first: whether it is production decides other defaults.
+  const stage = SETTINGS.stage('stage', read);
+  const facts: StageFacts = { stage, production: SETTINGS.production('production', read, { stage, production: false }) };
+  const config = Object.fromEntries(
+    CONTEXT_KEYS.map((key) => [key, key === 'stage' ? stage : key === 'production' ? facts.production : (SETTINGS[key] as Setting<unknown>)(key, read, facts)]),
+  ) as unknown as ServiceConfig;
 
   if (config.apiBurstLimit < config.apiRateLimit) {
     problems.push(`apiBurstLimit (${config.apiBurstLimit}) must be at least apiRateLimit (${config.apiRateLimit})`);
@@ -244,12 +190,12 @@ class ContextReader {
     private readonly problems: string[],
   ) {}
 
-  private raw(key: ContextKey): unknown {
+  private raw(key: string): unknown {
     const value = this.context.tryGetContext(key);
     return value === '' || value === null ? undefined : value;
   }
 
-  string<T extends string | undefined>(key: ContextKey, fallback: T, pattern: RegExp, allowed: string): string | T {
+  string<T extends string | undefined>(key: string, fallback: T, pattern: RegExp, allowed: string): string | T {
     const value = this.raw(key);
     if (value === undefined) return fallback;
     if (typeof value !== 'string' || !pattern.test(value)) {
@@ -259,11 +205,11 @@ class ContextReader {
     return value;
   }
 
-  optionalString(key: ContextKey, pattern: RegExp, allowed: string): string | undefined {
+  optionalString(key: string, pattern: RegExp, allowed: string): string | undefined {
     return this.string(key, undefined, pattern, allowed);
   }
 
-  boolean(key: ContextKey, fallback: boolean): boolean {
+  boolean(key: string, fallback: boolean): boolean {
     const value = this.raw(key);
     if (value === undefined) return fallback;
     if (value === true || value === 'true') return true;
@@ -272,7 +218,7 @@ class ContextReader {
     return fallback;
   }
 
-  number(key: ContextKey, fallback: number, min: number, max: number): number {
+  number(key: string, fallback: number, min: number, max: number): number {
     const value = this.raw(key);
     if (value === undefined) return fallback;
     const parsed = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
@@ -283,7 +229,7 @@ class ContextReader {
     return parsed;
   }
 
-  integer(key: ContextKey, fallback: number, min: number, max: number, why?: string): number {
+  integer(key: string, fallback: number, min: number, max: number, why?: string): number {
     const value = this.raw(key);
     if (value === undefined) return fallback;
     const parsed = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
@@ -295,7 +241,7 @@ class ContextReader {
     return parsed;
   }
 
-  member(key: ContextKey, fallback: number, allowed: readonly number[]): number {
+  member(key: string, fallback: number, allowed: readonly number[]): number {
     const parsed = this.integer(key, fallback, Math.min(...allowed), Math.max(...allowed));
     if (!allowed.includes(parsed)) {
       this.problems.push(`${key} must be one of ${allowed.join(', ')}; got ${JSON.stringify(this.raw(key))}`);
@@ -309,7 +255,7 @@ class ContextReader {
    * checked with the authorizer's grammar so that synthesis fails where the
    * authorizer's cold start would.
    */
-  routeScopes(key: ContextKey): Readonly<Record<string, string>> {
+  routeScopes(key: string): Readonly<Record<string, string>> {
     const value = this.raw(key);
     if (value === undefined) return {};
     const table = parseRouteScopeTable(value);
@@ -334,7 +280,7 @@ class ContextReader {
   }
 
   /** Usage plans (an object in cdk.json, or its JSON text with `-c`), checked as the local runtime checks `USAGE_PLANS`. */
-  plans(key: ContextKey): UsagePlans {
+  plans(key: string): UsagePlans {
     const value = this.raw(key);
     if (value === undefined) return DEFAULT_USAGE_PLANS;
     const { plans, problems } = parseUsagePlans(value);
@@ -343,7 +289,7 @@ class ContextReader {
   }
 
   /** A list of `<restApiId>:<stage>` (an array in cdk.json, or its JSON text with `-c`). */
-  apiStages(key: ContextKey): string[] {
+  apiStages(key: string): string[] {
     let value = this.raw(key);
     if (value === undefined) return [];
     if (typeof value === 'string') {
@@ -362,7 +308,7 @@ class ContextReader {
   }
 
   /** One scope (`AUTHORIZER_SCOPE`), checked like the authorizer does. */
-  authorizerScope(key: ContextKey): string | undefined {
+  authorizerScope(key: string): string | undefined {
     const value = this.raw(key);
     if (value === undefined) return undefined;
     if (typeof value !== 'string' || !isValidScope(value)) {
@@ -372,7 +318,7 @@ class ContextReader {
     return value;
   }
 
-  oneOf<T extends string>(key: ContextKey, fallback: T, allowed: readonly T[]): T {
+  oneOf<T extends string>(key: string, fallback: T, allowed: readonly T[]): T {
     const value = this.raw(key);
     if (value === undefined) return fallback;
     const match = allowed.find((candidate) => candidate === value);
@@ -383,3 +329,6 @@ class ContextReader {
     return match;
   }
 }
+
+/** The defaults of every setting but `production` (which follows the stage name): what an empty context reads as. */
+export const DEFAULTS: Omit<ServiceConfig, 'production'> = readServiceConfig({ tryGetContext: () => undefined });
