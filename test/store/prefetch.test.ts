@@ -10,35 +10,37 @@ import { createKey, newTeam } from '../support/api';
 import { servicesWith } from '../support/services';
 import { usageItem } from '../support/store';
 
+/** A target key, its process's services (leases off), and the prefetch's mark and read as the middleware takes them. */
+async function prefetchOfNewKey() {
+  const team = await newTeam();
+  const target = await createKey(team);
+  const services = servicesWith({ usageLeases: { enabled: false } });
+  const mark = services.usage.readMark(target.id);
+  const prefetchedItem = await usageItem(target.id);
+  /** The usage item the route's step gets. */
+  const serve = () => {
+    const prefetched = new PrefetchedItems([keyTableKeys.usage(target.id)], [prefetchedItem!], mark);
+    return withPrefetched(services, prefetched, team.keyId).usage.usageItem(target.id);
+  };
+  return { target, services, prefetchedItem, serve };
+}
+
 describe('prefetched usage items', () => {
   it('a use written after the prefetch read began: the item is read again, with it', async () => {
-    // Prepare: the prefetch's mark, then its read
-    const team = await newTeam();
-    const target = await createKey(team);
-    const services = servicesWith({ usageLeases: { enabled: false } });
-    const mark = services.usage.readMark(target.id);
-    const prefetchedItem = await usageItem(target.id);
+    // Prepare
+    const { target, services, prefetchedItem, serve } = await prefetchOfNewKey();
 
     // Act: this process records a use before the route's step reads the item
     await services.usage.recordUse({ keyId: target.id, at: new Date(), rateLimit: 100 });
-    const prefetched = new PrefetchedItems([keyTableKeys.usage(target.id)], [prefetchedItem!], mark);
-    const served = await withPrefetched(services, prefetched, team.keyId).usage.usageItem(target.id);
+    const served = await serve();
 
     // Assess
     expect(served?.total_requests).toBe(Number(prefetchedItem?.total_requests) + 1);
   });
 
   it('no change since the mark: the prefetched item is served, without a second read', async () => {
-    const team = await newTeam();
-    const target = await createKey(team);
-    const services = servicesWith({ usageLeases: { enabled: false } });
-    const mark = services.usage.readMark(target.id);
-    const prefetchedItem = await usageItem(target.id);
-
-    const prefetched = new PrefetchedItems([keyTableKeys.usage(target.id)], [prefetchedItem!], mark);
-    const served = await withPrefetched(services, prefetched, team.keyId).usage.usageItem(target.id);
-
-    expect(served).toBe(prefetchedItem);
+    const { prefetchedItem, serve } = await prefetchOfNewKey();
+    expect(await serve()).toBe(prefetchedItem);
   });
 
   it('uses pending when the read began: no mark, so the item is read again', async () => {
