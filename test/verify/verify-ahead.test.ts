@@ -2,7 +2,7 @@
  * The verify endpoint sends a value's recording write at the same time as
  * its read once the process has seen that value valid (guess-limiter.ts,
  * keys/seen-lookups.ts). The read still decides every answer: a prediction
- * it contradicts is taken back exactly (usage-store.ts `cancelUse`), so
+ * it contradicts is taken back exactly (verification/early-write.ts, store/early-use.ts), so
  * whatever changed in between, the usage item ends as the one-at-a-time
  * path would have left it.
  */
