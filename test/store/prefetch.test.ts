@@ -4,7 +4,10 @@
  * item since the read began (a use recorded, or pending uses flushed by a
  * lease's timer between the read and its use): then the item is read again.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keyTableKeys } from '../../lambda/contract/tables';
+import { config } from '../../lambda/platform/config';
+import { documentClient } from '../../lambda/platform/dynamo';
 import { PrefetchedItems, withPrefetched } from '../../lambda/store/prefetch';
 import { createKey, newTeam } from '../support/api';
 import { servicesWith } from '../support/services';
@@ -39,8 +42,22 @@ describe('prefetched usage items', () => {
   });
 
   it('no change since the mark: the prefetched item is served, without a second read', async () => {
-    const { prefetchedItem, serve } = await prefetchOfNewKey();
-    expect(await serve()).toBe(prefetchedItem);
+    // Prepare: another writer (not this process) changes the stored item after the prefetch read
+    const { target, prefetchedItem, serve } = await prefetchOfNewKey();
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.keyTableName,
+        Key: keyTableKeys.usage(target.id),
+        UpdateExpression: 'SET total_requests = :n',
+        ExpressionAttributeValues: { ':n': 99 },
+      }),
+    );
+
+    // Act
+    const served = await serve();
+
+    // Assess: the prefetched figures, not the table's (no second read)
+    expect({ total: served?.total_requests, prefetched: prefetchedItem?.total_requests }).toEqual({ total: 0, prefetched: 0 });
   });
 
   it('uses pending when the read began: no mark, so the item is read again', async () => {
