@@ -88,3 +88,12 @@ export const idempotencyKey = z.object({
     .optional()
     .meta({ description: 'Replays the first answer (with the value nulled) to a repeat of the same request for 24 hours; 422 for a different request' }),
 });
+
+/**
+ * `true` when every answer of type `Answer` (what the use case returns) fits
+ * the documented response `Documented`, and `never` otherwise: each route's
+ * openapi.ts writes `true satisfies Fits<…>`, so a use case and its reference
+ * that drift apart fail to compile (every answer the tests receive is also
+ * checked against the document at run time, test/support/openapi-responses.ts).
+ */
+export type Fits<Answer, Documented> = [Answer] extends [Documented] ? true : never;

@@ -1,9 +1,10 @@
 /** The reference of delete-api-key: its response schema and its OpenAPI operation (read by api/openapi.ts only). */
 import * as z from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import { ifMatch, json, managementErrors, ok, preconditionFailed } from '../../http/openapi-common';
+import { ifMatch, json, managementErrors, ok, preconditionFailed, type Fits } from '../../http/openapi-common';
 import { count, environment, instant, keyId, keyType } from '../../http/response-schemas';
 import { deleteKeyRequestSchema } from './schema';
+import type { DeleteResponse } from '../../use-cases/delete-key';
 
 export const deleteKeyResponseSchema = z
   .strictObject({
@@ -36,3 +37,6 @@ export const operation: ZodOpenApiOperationObject = {
     '412': preconditionFailed,
   },
 };
+
+/** The delete use case's answer fits the documented response. */
+export const answerFitsReference = true satisfies Fits<DeleteResponse, z.output<typeof deleteKeyResponseSchema>>;

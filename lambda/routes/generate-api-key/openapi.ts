@@ -1,9 +1,10 @@
 /** The reference of generate-api-key: its response schema and its OpenAPI operation (read by api/openapi.ts only). */
 import * as z from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import { idempotencyKey, json, managementErrors, now, ok } from '../../http/openapi-common';
+import { idempotencyKey, json, managementErrors, now, ok, type Fits } from '../../http/openapi-common';
 import { keyFields, meta } from '../../http/response-schemas';
 import { createKeyRequestSchema } from './schema';
+import type { CreatedKey } from '../../use-cases/create-key';
 
 export const createdKeySchema = z
   .strictObject({
@@ -26,3 +27,6 @@ export const operation: ZodOpenApiOperationObject = {
     ...managementErrors({ '409': '`CONFLICT`: a request with this Idempotency-Key is being processed', '422': true }),
   },
 };
+
+/** The create use case's answer fits the documented key (the value nulled on a replay). */
+export const answerFitsReference = true satisfies Fits<CreatedKey, z.output<typeof createdKeySchema>>;

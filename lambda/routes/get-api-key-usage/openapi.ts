@@ -1,9 +1,10 @@
 /** The reference of get-api-key-usage: its response schema and its OpenAPI operation (read by api/openapi.ts only). */
 import * as z from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import { managementErrors, ok } from '../../http/openapi-common';
+import { managementErrors, ok, type Fits } from '../../http/openapi-common';
 import { count, instant, keyId, meta } from '../../http/response-schemas';
 import { usageRequestSchema } from './schema';
+import type { UsageReport } from '../../use-cases/usage-report';
 
 export const usageResponseSchema = z
   .strictObject({
@@ -35,3 +36,6 @@ export const operation: ZodOpenApiOperationObject = {
   requestParams: { query: usageRequestSchema },
   responses: { ...ok('200', 'Totals, days, months and the transition split', usageResponseSchema), ...managementErrors({ '404': true }) },
 };
+
+/** The usage report fits the documented figures. */
+export const answerFitsReference = true satisfies Fits<UsageReport, z.output<typeof usageResponseSchema>['data']>;

@@ -2,9 +2,10 @@
 import * as z from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import { auditEventSchema } from '../../domain/audit-event-schema';
-import { managementErrors, ok } from '../../http/openapi-common';
+import { managementErrors, ok, type Fits } from '../../http/openapi-common';
 import { pageMeta } from '../../http/response-schemas';
 import { auditEventsRequestSchema } from './schema';
+import type { AuditPage } from '../../use-cases/audit-trail';
 
 export const auditEventsResponseSchema = z.strictObject({ data: z.array(auditEventSchema), meta: pageMeta }).meta({ id: 'AuditEventsResponse' });
 
@@ -18,3 +19,6 @@ export const operation: ZodOpenApiOperationObject = {
   requestParams: { query: auditEventsRequestSchema },
   responses: { ...ok('200', 'A page of events, newest first', auditEventsResponseSchema), ...managementErrors({ '404': true }) },
 };
+
+/** The audit page's events fit the documented events. */
+export const answerFitsReference = true satisfies Fits<AuditPage['data'], z.output<typeof auditEventsResponseSchema>['data']>;

@@ -1,9 +1,10 @@
 /** The reference of regenerate-api-key: its response schema and its OpenAPI operation (read by api/openapi.ts only). */
 import * as z from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import { idempotencyKey, ifMatch, json, managementErrors, ok, preconditionFailed } from '../../http/openapi-common';
+import { idempotencyKey, ifMatch, json, managementErrors, ok, preconditionFailed, type Fits } from '../../http/openapi-common';
 import { count, environment, instant, keyId, keyType } from '../../http/response-schemas';
 import { regenerateKeyRequestSchema } from './schema';
+import type { RegenerateResponse } from '../../use-cases/regenerate-key';
 
 export const regenerateKeyResponseSchema = z
   .strictObject({
@@ -36,3 +37,6 @@ export const operation: ZodOpenApiOperationObject = {
     '412': preconditionFailed,
   },
 };
+
+/** The regenerate use case's answer fits the documented response. */
+export const answerFitsReference = true satisfies Fits<RegenerateResponse, z.output<typeof regenerateKeyResponseSchema>>;

@@ -1,9 +1,10 @@
 /** The reference of update-api-key: its response schema and its OpenAPI operation (read by api/openapi.ts only). */
 import * as z from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import { entityTag, ifMatch, json, managementErrors, now, ok, preconditionFailed } from '../../http/openapi-common';
+import { entityTag, ifMatch, json, managementErrors, now, ok, preconditionFailed, type Fits } from '../../http/openapi-common';
 import { keyResponseSchema } from '../../http/response-schemas';
 import { updateKeyRequestSchema } from './schema';
+import type { KeyResource } from '../../domain/key-view';
 
 export const operation: ZodOpenApiOperationObject = {
   operationId: 'updateKey',
@@ -17,3 +18,6 @@ export const operation: ZodOpenApiOperationObject = {
     '412': preconditionFailed,
   },
 };
+
+/** The key an update answers fits the documented key. */
+export const answerFitsReference = true satisfies Fits<KeyResource, z.output<typeof keyResponseSchema>['data']>;

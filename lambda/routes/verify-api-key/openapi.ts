@@ -1,9 +1,10 @@
 /** The reference of verify-api-key: its response schema and its OpenAPI operation (read by api/openapi.ts only). */
 import * as z from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import { commonHeaders, error, json, rateLimitHeaders, retryAfter, shared } from '../../http/openapi-common';
+import { commonHeaders, error, json, rateLimitHeaders, retryAfter, shared, type Fits } from '../../http/openapi-common';
 import { count, environment, keyId, keyType } from '../../http/response-schemas';
 import { verifyKeyRequestSchema } from './schema';
+import type { VerifyKeyResponse } from './schema';
 
 export const verifyKeyResponseSchema = z
   .strictObject({
@@ -37,3 +38,6 @@ export const operation: ZodOpenApiOperationObject = {
     '503': shared['503'],
   },
 };
+
+/** The verify answer's body fits the documented response. */
+export const answerFitsReference = true satisfies Fits<VerifyKeyResponse, z.output<typeof verifyKeyResponseSchema>>;
