@@ -4,7 +4,6 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { RouteDefinition } from '../lambda/contract/routes';
 import { ROUTES, requestsOfAllFunctions } from '../lambda/routes';
 import { Alarms } from './alarms';
 import { Api } from './api';
@@ -68,15 +67,14 @@ export class ApiKeyServiceStack extends Stack {
       logRetention,
     });
 
-    const routes: readonly RouteDefinition[] = ROUTES;
     const managementThrottle = { rateLimit: config.managementRateLimit, burstLimit: config.managementBurstLimit };
     this.api = new Api(this, 'Api', {
       stageName: config.stage,
       handlers: this.handlers.byRoute,
       // The verify handler decides CORS itself (docs/verification.md).
-      preflightHandlers: routes.filter((route) => route.preflight).map((route) => route.name),
+      preflightHandlers: ROUTES.filter((route) => route.preflight).map((route) => route.name),
       stageThrottle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
-      methodThrottles: Object.fromEntries(routes.filter((route) => route.management).map((route) => [route.name, managementThrottle])),
+      methodThrottles: Object.fromEntries(ROUTES.filter((route) => route.management).map((route) => [route.name, managementThrottle])),
       plans: config.plans,
       planApiStages: config.planApiStages,
       managementAuthorizer: this.handlers.managementAuthorizer,

@@ -4,8 +4,8 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { TEAM_INDEX } from '../lambda/contract/tables';
 import { ENV, type Env } from '../lambda/contract/env-names';
-import { pascalCaseOf, type RouteDeclaration } from '../lambda/contract/routes';
-import { ROUTES, type FunctionWithStore, type Route, type RouteName } from '../lambda/routes';
+import { pascalCaseOf } from '../lambda/contract/routes';
+import { ROUTES, type FunctionWithStore, type RouteName } from '../lambda/routes';
 import { grantStoreOperations, HouseFunction } from './house-function';
 import { acknowledge, cfnOf } from './nag';
 import type { Rotation } from './rotation';
@@ -83,12 +83,11 @@ export class KeyHandlers extends Construct {
 
     const byRoute: Partial<Record<RouteName, HouseFunction>> = {};
     for (const route of ROUTES) {
-      const declared = route as Route & RouteDeclaration;
       // A route that schedules or unschedules the end of grace periods also gets the scheduler's settings.
-      const environment = { ...environmentOf(declared.settings), ...(declared.schedules ? rotation.schedulerEnvironment : {}) };
+      const environment = { ...environmentOf(route.settings), ...(route.schedules ? rotation.schedulerEnvironment : {}) };
       const fn = storeFunction(pascalCaseOf(route.name), route.name, `${route.method} ${route.path}: ${route.summary}`, environment);
-      if (declared.schedules === 'create') rotation.grantScheduleCreation(fn);
-      if (declared.schedules === 'delete') rotation.grantScheduleDeletion(fn);
+      if (route.schedules === 'create') rotation.grantScheduleCreation(fn);
+      if (route.schedules === 'delete') rotation.grantScheduleDeletion(fn);
       byRoute[route.name] = fn;
     }
     this.byRoute = byRoute as Record<RouteName, HouseFunction>;

@@ -37,8 +37,8 @@ export interface RouteDeclaration {
 /** A declared route with its path: what the stack, the local server and the tests serve. */
 export type RouteDefinition = RouteDeclaration & { readonly path: string; readonly management: boolean };
 
-/** The declaration with its path and kind filled in (its name kept as a literal type). */
-export function defineRoute<const D extends RouteDeclaration>(declaration: D): D & { readonly path: string; readonly management: boolean } {
+/** The declaration with its path and kind filled in (its name kept as a literal type, every optional field still readable). */
+export function defineRoute<const D extends RouteDeclaration>(declaration: D): RouteDefinition & D {
   return { ...declaration, path: `${ROUTE_PREFIX}${declaration.name}`, management: declaration.caller === 'manager' };
 }
 

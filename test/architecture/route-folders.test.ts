@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { pascalCaseOf, type RouteDefinition } from '../../lambda/contract/routes';
+import { pascalCaseOf } from '../../lambda/contract/routes';
 import { FUNCTION_OPERATIONS, ROUTES, ROUTES_DIR, functionEntry } from '../../lambda/routes';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -21,7 +21,6 @@ function files(dir: string): string[] {
 }
 
 const production = PRODUCTION.flatMap((dir) => files(path.join(root, dir)));
-const routes: readonly RouteDefinition[] = ROUTES;
 
 /** The production files outside `name`'s own folder that write it (or its construct id). */
 function filesNaming(name: string): string[] {
@@ -35,11 +34,11 @@ function filesNaming(name: string): string[] {
 
 describe('route folders', () => {
   // The registry writes every name once: finding it there shows the search finds a name outside the folder.
-  it.each(routes.map((route) => route.name))('%s is written in no production file outside its folder but the registry', (name) => {
+  it.each(ROUTES.map((route) => route.name))('%s is written in no production file outside its folder but the registry', (name) => {
     expect(filesNaming(name)).toEqual(['lambda/routes/index.ts']);
   });
 
-  it.each(routes.map((route) => route.name))('%s is one folder of at most 4 production files, named after it', (name) => {
+  it.each(ROUTES.map((route) => route.name))('%s is one folder of at most 4 production files, named after it', (name) => {
     const folder = path.join(ROUTES_DIR, name);
     const inFolder = readdirSync(folder).sort();
     // The declaration, the handler, and (where it has them) its request schema and its reference.
@@ -47,7 +46,7 @@ describe('route folders', () => {
     expect(inFolder).toEqual(expect.arrayContaining(['handler.ts', 'route.ts']));
     expect(functionEntry(name)).toBe(path.join(folder, 'handler.ts'));
     // Its declaration names it as its folder does, and its path is the prefix and its name.
-    const route = routes.find((candidate) => candidate.name === name)!;
+    const route = ROUTES.find((candidate) => candidate.name === name)!;
     expect(route.path).toBe(`/functions/v1/${name}`);
   });
 
@@ -55,15 +54,15 @@ describe('route folders', () => {
     const folders = readdirSync(ROUTES_DIR)
       .filter((name) => statSync(path.join(ROUTES_DIR, name)).isDirectory())
       .sort();
-    expect(folders).toEqual(routes.map((route) => route.name).sort());
+    expect(folders).toEqual(ROUTES.map((route) => route.name).sort());
   });
 
   it('every route declares its storage operations (the stack grants exactly those)', () => {
-    for (const route of routes) expect(FUNCTION_OPERATIONS[route.name as keyof typeof FUNCTION_OPERATIONS]).toEqual(route.operations);
+    for (const route of ROUTES) expect(FUNCTION_OPERATIONS[route.name]).toEqual(route.operations);
   });
 
   it('a route declaration imports nothing but the contract (the CDK app reads it at synth)', () => {
-    const offenders = routes.flatMap((route) => {
+    const offenders = ROUTES.flatMap((route) => {
       const text = readFileSync(path.join(ROUTES_DIR, route.name, 'route.ts'), 'utf8');
       return [...text.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1]).filter((specifier) => !specifier.startsWith('../../contract/'));
     });

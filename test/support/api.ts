@@ -21,14 +21,12 @@ export type Endpoint = ManagerRouteName;
 
 /** Every management route of the registry, its handler made with the tests' services. */
 export const ENDPOINTS = Object.fromEntries(
-  (ROUTES as readonly RouteDefinition[])
-    .filter((route) => route.management)
-    .map((route) => {
-      // The route's own handler file, found by the registry's name (jest's require transforms it).
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { makeHandler } = require(functionEntry(route.name)) as { makeHandler: (services: () => Services) => unknown };
-      return [route.name, { ...route, handler: makeHandler(testServices) as Handler }];
-    }),
+  ROUTES.filter((route) => route.management).map((route) => {
+    // The route's own handler file, found by the registry's name (jest's require transforms it).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { makeHandler } = require(functionEntry(route.name)) as { makeHandler: (services: () => Services) => unknown };
+    return [route.name, { ...route, handler: makeHandler(testServices) as Handler }];
+  }),
 ) as Record<Endpoint, RouteDefinition & { handler: Handler }>;
 
 export interface CallOptions {
