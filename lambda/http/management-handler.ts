@@ -44,7 +44,7 @@ export function managementHandler<TSchema extends z.ZodMiniType>(
     .use(errorResponses(() => services().observe))
     .use(
       authenticateAndMeter(services, {
-        prefetch: (event) => namedKeyId({ body: event.body, query: event.queryStringParameters }, route.input),
+        targetKeyId: (event) => namedKeyId({ body: event.body, query: event.queryStringParameters }, route.input),
       }),
     )
     .use(route.input === 'query' ? queryInput(schema) : jsonBody(schema, options))

@@ -79,14 +79,14 @@ export function errorResponses(observe: () => Observability): MiddlewareObj<AnyE
  */
 export function authenticateAndMeter(
   services: () => VerifyServices & { observe: Observability },
-  options: { prefetch?: (event: AnyEvent) => string | undefined } = {},
+  options: { targetKeyId?: (event: AnyEvent) => string | undefined } = {},
 ): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
     name: 'authenticateAndMeter',
     before: async (request: HttpRequest) => {
       const deps = services();
       // The target key's items, read in the same round trip (keys/prefetch.ts).
-      const targetKeyId = options.prefetch?.(request.event);
+      const targetKeyId = options.targetKeyId?.(request.event);
       const prefetch = targetItemKeys(targetKeyId);
       // Taken before the read: a usage item read while this process changes it is not served later.
       const usageMark = targetKeyId === undefined ? undefined : deps.usage.readMark(targetKeyId);

@@ -13,8 +13,7 @@
  * limit, the read or the decision failed) it is taken back in `finally`,
  * before anything is answered. No caller holds the take-back.
  */
-import type { RecordUseResult } from '../domain/recording';
-import { sameRecording, type UseToRecord } from '../domain/recording';
+import { sameRecording, type RecordUseResult, type UseToRecord } from '../domain/recording';
 import type { EarlyUse } from '../store/early-use';
 import {
   admissionOf,
