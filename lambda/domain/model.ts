@@ -58,7 +58,8 @@ export interface KeyItem extends KeyConfiguration {
   is_manager: boolean;
   deleted_at?: string;
   deleted_by?: string;
-  deletion_reason?: string;
+  /** null when the deletion gave no reason. */
+  deletion_reason?: string | null;
   /** Only on tombstones: epoch seconds when DynamoDB TTL removes the item. */
   ttl?: number;
   gsi1pk: string;

@@ -5,11 +5,12 @@
  * kept 24 hours, the issued value replaced by null.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { TTL_ATTRIBUTE, type ItemKey } from '../contract/tables';
+import type { ItemKey } from '../contract/tables';
 import { ttlExpired } from '../domain/key-lifetime';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { StoreTables } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
+import { IDEMPOTENCY } from './entities';
 
 const IDEMPOTENCY_TTL_MS = MS_PER_DAY;
 
@@ -44,8 +45,8 @@ export function idempotencyRecord(claim: IdempotencyClaim, status: number, body:
     status,
     body: JSON.stringify(body),
     created_at: at.toISOString(),
-    [TTL_ATTRIBUTE]: epochSeconds(new Date(at.getTime() + IDEMPOTENCY_TTL_MS)),
-  } as IdempotencyRecord;
+    ttl: epochSeconds(new Date(at.getTime() + IDEMPOTENCY_TTL_MS)),
+  };
 }
 
 export class IdempotencyStore {
@@ -54,7 +55,7 @@ export class IdempotencyStore {
   /** `readIdempotencyRecord`: a stored answer, unless its 24 hours are over. */
   async getIdempotencyRecord(itemKey: ItemKey, now: Date): Promise<IdempotencyRecord | undefined> {
     const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: itemKey, ConsistentRead: true }));
-    const record = Item as IdempotencyRecord | undefined;
+    const record = IDEMPOTENCY.read(Item);
     return record && !ttlExpired(record, now) ? record : undefined;
   }
 }

@@ -33,6 +33,7 @@ import {
 } from './key-items';
 import { ABSENT, Transactions, idempotencyLost, type StoreTables, type TransactItem, type WriteOutcome } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
+import { KEY } from './entities';
 
 export class KeyStore {
   private readonly transactions: Transactions;
@@ -46,7 +47,7 @@ export class KeyStore {
   /** `readKey`: the key item as stored (tombstones included), strongly consistent. */
   async getKey(keyId: string): Promise<KeyItem | undefined> {
     const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.key(keyId), ConsistentRead: true }));
-    return Item as KeyItem | undefined;
+    return KEY.read(Item);
   }
 
   /** A live (not deleted) key of the given team, or undefined. */
@@ -64,7 +65,7 @@ export class KeyStore {
    */
   async otherLiveManager(teamId: string, exceptKeyId: string, now: Date, accepts: (key: KeyItem) => boolean): Promise<KeyItem | undefined> {
     const qualifies = (item: KeyItem) => item.id !== exceptKeyId && (item.expires_at === null || Date.parse(item.expires_at) > now.getTime()) && accepts(item);
-    const managers = await queryAll<KeyItem>(
+    const managers = await queryAll(
       this.tables.db,
       {
         TableName: this.tables.keyTableName,
@@ -74,6 +75,7 @@ export class KeyStore {
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(teamId), ':active': 'active', ':yes': true },
       },
+      KEY.readAll,
       (found) => found.some(qualifies),
     );
     return managers.find(qualifies);
@@ -178,7 +180,7 @@ export class KeyStore {
         ExclusiveStartKey: startAfter,
       }),
     );
-    return { items: (page.Items ?? []) as KeyItem[], more: page.LastEvaluatedKey !== undefined };
+    return { items: KEY.readAll(page.Items), more: page.LastEvaluatedKey !== undefined };
   }
 }
 

@@ -14,8 +14,8 @@
 import { keyTableKeys, type ItemKey } from '../contract/tables';
 import type { Services } from '../composition/services';
 import type { KeyStore } from './key-store';
-import type { KeyItem, UsageItem } from '../domain/model';
 import type { UsageStore } from './usage-store';
+import { KEY, USAGE } from './entities';
 
 /** Crockford base32 ULID, the shape of every key id. */
 const KEY_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -86,7 +86,7 @@ export function withPrefetched(services: Services, prefetched: PrefetchedItems |
   const keys: KeyStore = Object.create(baseKeys);
   keys.getKey = async (keyId: string) => {
     const served = prefetched.take(keyTableKeys.key(keyId));
-    return served ? (served.item as KeyItem | undefined) : baseKeys.getKey(keyId);
+    return served ? KEY.read(served.item) : baseKeys.getKey(keyId);
   };
   const usage: UsageStore = Object.create(baseUsage);
   usage.usageItem = async (keyId: string) => {
@@ -94,7 +94,7 @@ export function withPrefetched(services: Services, prefetched: PrefetchedItems |
     // The caller's own item missed this request's use; any other may miss uses this process had not written when it
     // was read, or wrote since (a lease's flush timer can take pending uses between the read and now).
     if (!served || keyId === callerId || !baseUsage.unchangedSince(keyId, prefetched.usageMark)) return baseUsage.usageItem(keyId);
-    return served.item as UsageItem | undefined;
+    return USAGE.read(served.item);
   };
   return { ...services, keys, usage };
 }

@@ -5,6 +5,7 @@ import { keyTableKeys } from '../contract/tables';
 import type { TeamItem } from '../domain/model';
 import { ABSENT, type StoreTables } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
+import { TEAM } from './entities';
 
 export class TeamStore {
   constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
@@ -12,7 +13,7 @@ export class TeamStore {
   /** `readTeam`: a team's item (plan and usage key), strongly consistent. */
   async getTeam(teamId: string): Promise<TeamItem | undefined> {
     const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.team(teamId), ConsistentRead: true }));
-    return Item as TeamItem | undefined;
+    return TEAM.read(Item);
   }
 
   /** `writeTeam` (operator): a team's first item; false when the team has one already. */

@@ -13,6 +13,7 @@ import { SK_USAGE_MONTH_PREFIX, keyTableKeys } from '../contract/tables';
 import type { UsageItem, UsageMonthItem } from '../domain/model';
 import { staleDaysOf } from '../domain/usage-figures';
 import { queryAll } from '../platform/query-all';
+import { USAGE_MONTH } from './entities';
 import type { StoreTables } from './transactions';
 import { MAX_COPIED_DAYS_REMOVED_PER_WRITE } from './usage-writes';
 import type { OperationsOf } from '../contract/store-operations';
@@ -91,12 +92,16 @@ export class UsageMonths {
 
   /** `readUsageHistory`: a key's month items, oldest first. */
   async usageHistory(keyId: string): Promise<UsageMonthItem[]> {
-    return queryAll<UsageMonthItem>(this.tables.db, {
-      TableName: this.tables.keyTableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keyTableKeys.usage(keyId).pk, ':prefix': SK_USAGE_MONTH_PREFIX },
-      ConsistentRead: true,
-    });
+    return queryAll(
+      this.tables.db,
+      {
+        TableName: this.tables.keyTableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keyTableKeys.usage(keyId).pk, ':prefix': SK_USAGE_MONTH_PREFIX },
+        ConsistentRead: true,
+      },
+      USAGE_MONTH.readAll,
+    );
   }
 }
 

@@ -32,6 +32,7 @@ import { elapsedFraction, windowCapacity, windowIndex, windowResetAt } from '../
 import { DEFAULT_LEASE_SETTINGS, KeyLeases, UsageDelta, type KeyLease, type LeaseSettings } from '../domain/usage-lease';
 import { summariseUsage, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
+import { USAGE } from './entities';
 
 export class UsageStore {
   /** The month items, and the days this process copied there (removed from the usage item by its next write). */
@@ -210,7 +211,7 @@ export class UsageStore {
               ReturnValues: 'ALL_NEW',
             }),
           );
-          item = result.Attributes as UsageItem;
+          item = USAGE.read(result.Attributes);
           break;
         } catch (error) {
           // The window has no room for the block, or the usage item is gone: a smaller block, or the use is recorded alone below.
@@ -265,7 +266,7 @@ export class UsageStore {
   async usageItem(keyId: string): Promise<UsageItem | undefined> {
     if (this.leases.hasPending(keyId)) await this.flushKey(keyId);
     const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
-    return Item as UsageItem | undefined;
+    return USAGE.read(Item);
   }
 
   /**

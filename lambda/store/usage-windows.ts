@@ -10,6 +10,7 @@ import type { UsageItem } from '../domain/model';
 import type { UsageDelta } from '../domain/usage-lease';
 import type { StoreTables } from './transactions';
 import { MAX_WINDOWS_REMOVED_PER_WRITE, usageClauses } from './usage-writes';
+import { USAGE } from './entities';
 
 /** Records uses without a slot (refused, or flushed); the usage item after it, or undefined when the key has no usage item. */
 export async function recordWithoutSlot(
@@ -33,7 +34,7 @@ export async function recordWithoutSlot(
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return result.Attributes as UsageItem;
+    return USAGE.read(result.Attributes);
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
@@ -59,7 +60,7 @@ export async function releaseSlots(
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return (result.Attributes as UsageItem).windows ?? {};
+  return USAGE.read(result.Attributes)?.windows ?? {};
 }
 
 /** Drops windows too old to matter (left over from a key idle for more than a day). */

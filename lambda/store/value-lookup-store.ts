@@ -12,6 +12,7 @@ import { batchGetAll } from '../platform/batch-get';
 import type { SeenLookups } from './seen-lookups';
 import type { StoreTables } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
+import { VALUE_LOOKUP } from './entities';
 
 export class ValueLookupStore {
   constructor(
@@ -25,8 +26,9 @@ export class ValueLookupStore {
     const { Item } = await this.tables.db.send(
       new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.valueLookup(valueHash), ConsistentRead: true }),
     );
-    this.seenLookups.saw(valueHash, Item as ValueLookupItem | undefined);
-    return Item as ValueLookupItem | undefined;
+    const lookup = VALUE_LOOKUP.read(Item);
+    this.seenLookups.saw(valueHash, lookup);
+    return lookup;
   }
 
   /**
@@ -37,7 +39,7 @@ export class ValueLookupStore {
     const lookupKey = keyTableKeys.valueLookup(valueHash);
     const found = await this.getItems([lookupKey, ...companionKeys]);
     const isLookup = (item: Record<string, unknown>) => item.pk === lookupKey.pk && item.sk === lookupKey.sk;
-    const lookup = found.find(isLookup) as ValueLookupItem | undefined;
+    const lookup = VALUE_LOOKUP.read(found.find(isLookup));
     this.seenLookups.saw(valueHash, lookup);
     return { lookup, companions: found.filter((item) => !isLookup(item)) };
   }

@@ -46,13 +46,15 @@ export type ExpireOldValueOutcome =
 type NoOp = Exclude<ExpireOldValueOutcome, { outcome: 'expired' } | { outcome: 'not_due' }>;
 
 /** Why the key item gives this run nothing to do, or undefined when the transition's old value is still there. */
-function noOpFor(key: KeyItem | undefined, generation: number): NoOp | undefined {
-  if (!key || key.entity !== 'key') return { outcome: 'not_found' };
-  if (key.state !== 'active') return { outcome: 'deleted' };
-  if (key.generation > generation) return { outcome: 'superseded', current_generation: key.generation };
-  if (key.generation < generation) return { outcome: 'not_found' };
-  if (key.previous_hash === undefined) return { outcome: 'already_expired' };
-  return undefined;
+/** The key with its pending old value, or why there is nothing to end. */
+function pendingOrNoOp(key: KeyItem | undefined, generation: number): { pending: KeyItem & { previous_hash: string } } | { noOp: NoOp } {
+  if (!key || key.entity !== 'key') return { noOp: { outcome: 'not_found' } };
+  if (key.state !== 'active') return { noOp: { outcome: 'deleted' } };
+  if (key.generation > generation) return { noOp: { outcome: 'superseded', current_generation: key.generation } };
+  if (key.generation < generation) return { noOp: { outcome: 'not_found' } };
+  const previousHash = key.previous_hash;
+  if (previousHash === undefined) return { noOp: { outcome: 'already_expired' } };
+  return { pending: { ...key, previous_hash: previousHash } };
 }
 
 /**
@@ -66,9 +68,9 @@ export async function expireOldValue(
   invocationId: string,
 ): Promise<ExpireOldValueOutcome> {
   const key = await services.keys.getKey(request.key_id);
-  const noOp = noOpFor(key, request.generation);
-  if (noOp) return noOp;
-  const pending = key as KeyItem & { previous_hash: string };
+  const found = pendingOrNoOp(key, request.generation);
+  if ('noOp' in found) return found.noOp;
+  const { pending } = found;
 
   const now = services.clock.now();
   const endsAt = pending.transition_ends_at;
@@ -96,8 +98,8 @@ export async function expireOldValue(
   const outcome = await services.keys.expirePreviousValue(pending, request.generation, audit);
   if (!outcome.committed) {
     // Lost a race: report what the winner left behind.
-    const after = noOpFor(await services.keys.getKey(request.key_id), request.generation);
-    if (after) return after;
+    const after = pendingOrNoOp(await services.keys.getKey(request.key_id), request.generation);
+    if ('noOp' in after) return after.noOp;
     // Still pending (a transaction conflict in AWS): fail, so the invocation is retried.
     throw new Error(`Expiring generation ${request.generation} of ${request.key_id} was cancelled: ${outcome.reasons.join(', ')}`);
   }

@@ -80,7 +80,7 @@ export async function regenerateKey(
   const generation = key.generation + 1;
   const value = generateRegeneratedValue(key.type, key.environment, key.id);
   const usage = await services.usage.readUsage(key.id, now);
-  const before = key as KeyItem & { current_hash: string };
+  const before = { ...key, current_hash: key.current_hash };
   const after = {
     ...before,
     generation,

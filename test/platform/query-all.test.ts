@@ -6,6 +6,7 @@
 import { TEAM_INDEX, keyTableKeys } from '../../lambda/contract/tables';
 import { config } from '../../lambda/platform/config';
 import { documentClient } from '../../lambda/platform/dynamo';
+import { KEY } from '../../lambda/store/entities';
 import { queryAll } from '../../lambda/platform/query-all';
 import { createKey, newTeam } from '../support/api';
 
@@ -24,9 +25,9 @@ describe('queryAll', () => {
     };
 
     // Act
-    const all = await queryAll<{ id: string }>(documentClient(), input);
+    const all = await queryAll(documentClient(), input, KEY.readAll);
     const pagesSeen: number[] = [];
-    const two = await queryAll<{ id: string }>(documentClient(), input, (items) => {
+    const two = await queryAll(documentClient(), input, KEY.readAll, (items) => {
       pagesSeen.push(items.length);
       return items.length >= 2;
     });

@@ -1,0 +1,102 @@
+/**
+ * A stored shape declared as data, in the ElectroDB style: each entity names
+ * its attributes and their kinds once, the compiler checks the declaration
+ * against the entity's type (every attribute, the right kind, optional where
+ * the type says so), and every read checks the item against it before
+ * handing it on as that type. No store casts what it reads.
+ *
+ * A read that meets an item of the wrong shape throws an Error (an internal
+ * error, naming the entity and the attribute, never a value).
+ * Attributes the declaration does not name pass through unchecked (the
+ * early-write token, attributes of a newer version).
+ *
+ * Deliberately small: the checks run on every verification, and every
+ * function bundles this file.
+ */
+
+/** How one attribute is stored. */
+export type Kind = 'string' | 'number' | 'boolean' | 'strings' | 'counts' | 'string|null';
+
+// The kinds by name, so a declaration reads as words and a minified bundle holds each word once.
+export const STRING = 'string';
+export const NUMBER = 'number';
+export const BOOLEAN = 'boolean';
+export const STRINGS = 'strings';
+export const COUNTS = 'counts';
+export const STRING_OR_NULL = 'string|null';
+export const OPTIONAL_STRING = 'string?';
+export const OPTIONAL_NUMBER = 'number?';
+export const OPTIONAL_STRING_OR_NULL = 'string|null?';
+
+/** An attribute's declaration: its kind (`?` when it may be absent), or the strings it may hold. */
+type Declared = Kind | `${Kind}?` | readonly string[];
+
+type KindOf<V> = [V] extends [boolean]
+  ? 'boolean'
+  : [V] extends [number]
+    ? 'number'
+    : [V] extends [readonly string[]]
+      ? 'strings'
+      : [V] extends [Record<string, number>]
+        ? 'counts'
+        : [V] extends [string | null]
+          ? null extends V
+            ? 'string|null'
+            : string extends V
+              ? 'string'
+              : readonly V[]
+          : never;
+
+/** The named (not index-signature) attributes of `T`. */
+type NamedKeys<T> = keyof { [K in keyof T as object extends Record<K, 1> ? never : K]: 1 };
+
+/** The declaration an entity of type `T` must give: every named attribute, with its kind. */
+export type Attributes<T> = {
+  readonly [K in NamedKeys<T>]-?: undefined extends T[K]
+    ? KindOf<Exclude<T[K], undefined>> extends Kind
+      ? `${KindOf<Exclude<T[K], undefined>>}?`
+      : never
+    : KindOf<T[K]>;
+};
+
+/** Whether `value` is of `kind` (the kinds string, number and boolean are their own `typeof`). */
+function isOfKind(value: unknown, kind: string): boolean {
+  if (kind === STRINGS) return Array.isArray(value) && value.every((entry) => typeof entry === STRING);
+  if (kind === COUNTS) return typeof value === 'object' && !!value && !Array.isArray(value) && Object.values(value).every((count) => typeof count === NUMBER);
+  if (kind === STRING_OR_NULL) return value === null || typeof value === STRING;
+  return typeof value === kind;
+}
+
+export interface Entity<T> {
+  /** The item as `T` (undefined when there is none); throws when it is not the declared shape. */
+  read(item: Record<string, unknown> | undefined): T | undefined;
+  /** Every item as `T`. */
+  readAll(items: readonly Record<string, unknown>[] | undefined): T[];
+}
+
+/**
+ * Declares an entity. `rest`: the kind of every further attribute whose name
+ * matches `pattern` (the day counts of a month item).
+ */
+export function entity<T>(name: string, attributes: Attributes<T> & Readonly<Record<string, Declared>>, rest?: { pattern: RegExp; kind: Kind }): Entity<T> {
+  const checks = Object.entries<Declared>(attributes).map(([attribute, declared]): [string, (value: unknown) => boolean, boolean] =>
+    typeof declared === 'string'
+      ? [attribute, (value) => isOfKind(value, declared.replace('?', '')), declared.endsWith('?')]
+      : [attribute, (value) => typeof value === 'string' && declared.includes(value), false],
+  );
+
+  /** The first attribute of `item` that breaks the declaration, or undefined. */
+  const brokenAttribute = (item: Record<string, unknown>): string | undefined => {
+    for (const [attribute, check, optional] of checks) if (item[attribute] === undefined ? !optional : !check(item[attribute])) return attribute;
+    if (rest) for (const attribute in item) if (rest.pattern.test(attribute) && !isOfKind(item[attribute], rest.kind)) return attribute;
+  };
+  const conforms = (item: Record<string, unknown>): item is Record<string, unknown> & T => !brokenAttribute(item);
+  const must = (item: Record<string, unknown>): T => {
+    if (conforms(item)) return item;
+    throw new Error(`A stored ${name} item has no valid ${brokenAttribute(item)} attribute`);
+  };
+  return {
+    read: (item) => (item === undefined ? undefined : must(item)),
+    readAll: (items) => (items ?? []).map(must),
+  };
+}
