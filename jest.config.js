@@ -17,6 +17,7 @@ const unit = [
   'test/api/openapi.test.ts',
   'test/api/readme-errors.test.ts',
   'test/architecture/architecture-doc.test.ts',
+  'test/architecture/environment.test.ts',
   'test/architecture/folder-graph.test.ts',
   'test/architecture/import-boundary.test.ts',
   'test/architecture/route-folders.test.ts',
@@ -25,6 +26,7 @@ const unit = [
   'test/plans/token-bucket.property.test.ts',
   'test/platform/pepper.test.ts',
   'test/platform/recent-map.test.ts',
+  'test/store/entity.test.ts',
   'test/verify/matchers.property.test.ts',
 ];
 const e2e = [

@@ -11,7 +11,7 @@ import { ARCHIVE_PREFIX } from '../lambda/contract/archive';
 import { ARCHIVE_RETENTION_DAYS } from '../lambda/contract/retention';
 import { AUDIT_TABLE } from '../lambda/contract/tables';
 import type { ObjectLockMode } from './config';
-import { ENV } from '../lambda/contract/env-names';
+import { ENV } from '../lambda/contract/function-environment';
 import { HouseFunction } from './house-function';
 import { createDeadLetterQueue } from './dead-letter-queue';
 import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';

@@ -22,7 +22,7 @@ export interface HouseFunctionProps {
   readonly handlerName: string;
   /** One line saying what the function does, shown in the console. Default: none. */
   readonly description?: string;
-  /** Environment variables (names from `lambda/contract/env-names.ts`). Default: none besides NODE_OPTIONS. */
+  /** Environment variables (names from `lambda/contract/function-environment.ts`). Default: none besides NODE_OPTIONS. */
   readonly environment?: Readonly<Record<string, string>>;
   /** Memory in MB; CPU scales with it. Default: 512. */
   readonly memorySize?: number;

@@ -3,7 +3,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { TEAM_INDEX } from '../lambda/contract/tables';
-import { ENV, type Env } from '../lambda/contract/env-names';
+import { ENV, type Env } from '../lambda/contract/function-environment';
 import { pascalCaseOf } from '../lambda/contract/routes';
 import { ROUTES, type FunctionWithStore, type RouteName } from '../lambda/routes';
 import { grantStoreOperations, HouseFunction } from './house-function';

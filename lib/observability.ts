@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import { ENV } from '../lambda/contract/env-names';
+import { ENV } from '../lambda/contract/function-environment';
 import { DEFAULT_SERVICE_NAME, MetricDimension, type MetricName } from '../lambda/contract/metrics';
 import type { HouseFunction } from './house-function';
 

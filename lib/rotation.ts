@@ -5,7 +5,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ENV } from '../lambda/contract/env-names';
+import { ENV } from '../lambda/contract/function-environment';
 import { TEAM_INDEX } from '../lambda/contract/tables';
 import { grantStoreOperations, HouseFunction } from './house-function';
 import { createDeadLetterQueue } from './dead-letter-queue';

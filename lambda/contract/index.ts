@@ -10,6 +10,7 @@ export * from './key-value-shape';
 export * from './plans';
 export * from './defaults';
 export * from './env-names';
+export { ENV, FUNCTION_ENVIRONMENT, type EnvKind, type EnvOfKind, type FunctionEnv } from './function-environment';
 export * from './errors';
 export * from './metrics';
 export * from './retention';

@@ -28,7 +28,7 @@ export interface RouteDeclaration {
   readonly summary: string;
   /** The storage operations the function runs (its DynamoDB grants, checked by test/architecture/store-operations.test.ts). */
   readonly operations: readonly StoreOperation[];
-  /** The settings its function reads from the environment (env-names.ts). */
+  /** The settings its function reads from the environment (function-environment.ts). */
   readonly settings: readonly Env[];
   /** Whether it creates or deletes the schedules that end grace periods. Default: neither. */
   readonly schedules?: 'create' | 'delete';

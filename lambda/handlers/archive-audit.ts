@@ -16,6 +16,7 @@ import { archiveWriterFor } from '../platform/archive-writers';
 import { environmentObservability, type Observability } from '../platform/observability';
 import { observed } from '../platform/observed';
 import { environmentTracer } from '../platform/tracing';
+import { optionalSetting } from '../platform/environment';
 
 type StreamHandler = (event: DynamoDBStreamEvent, context?: Context) => Promise<DynamoDBBatchResponse>;
 
@@ -28,6 +29,6 @@ export function makeHandler(target: ArchiveTarget, observe: Observability = envi
 }
 
 const fromLambda = () => makeHandler(archiveConfig.target, environmentObservability(environmentTracer()));
-let fromEnvironment: StreamHandler | undefined = process.env.AWS_LAMBDA_FUNCTION_NAME ? fromLambda() : undefined;
+let fromEnvironment: StreamHandler | undefined = optionalSetting('AWS_LAMBDA_FUNCTION_NAME') ? fromLambda() : undefined;
 
 export const handler: StreamHandler = (event, context) => (fromEnvironment ??= fromLambda())(event, context);

@@ -36,18 +36,19 @@ import { environmentServices, type Services } from '../composition/services';
 import { signals } from '../platform/observability';
 import { observedApi } from '../platform/observed';
 import { outcomeCodeOf } from '../http/platform-authorizer';
+import { optionalSetting } from '../platform/environment';
 
 /** The route → scope table from the environment (grammar: lambda/contract/route-scopes.ts). */
-export function routeScopesFromEnv(env: NodeJS.ProcessEnv = process.env): RouteScope[] {
+export function routeScopesFromEnv(env?: NodeJS.ProcessEnv): RouteScope[] {
   const routes: RouteScope[] = [];
-  const everywhere = env.AUTHORIZER_SCOPE;
-  if (everywhere !== undefined && everywhere !== '') {
+  const everywhere = optionalSetting('AUTHORIZER_SCOPE', env);
+  if (everywhere !== undefined) {
     const entry = parseRouteScope('* /*', everywhere);
     if (typeof entry === 'string') throw new Error(`AUTHORIZER_SCOPE: ${entry}`);
     routes.push(entry);
   }
-  const table = env.AUTHORIZER_ROUTE_SCOPES;
-  if (table !== undefined && table !== '') {
+  const table = optionalSetting('AUTHORIZER_ROUTE_SCOPES', env);
+  if (table !== undefined) {
     const read = parseRouteScopeTable(table);
     if (read.kind === 'not-a-table') throw new Error(`AUTHORIZER_ROUTE_SCOPES ${read.problem}`);
     if (read.problems.length > 0) throw new Error(`AUTHORIZER_ROUTE_SCOPES: ${read.problems.join('; ')}`);

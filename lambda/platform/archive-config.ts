@@ -4,17 +4,14 @@
  * variable fails the cold start instead of a batch.
  *
  * - `ARCHIVE_BUCKET_NAME` (required unless `ARCHIVE_DIR` is set): the bucket
- *   archived objects go to (set by the stack; see lambda/contract/env-names.ts).
+ *   archived objects go to (set by the stack; see lambda/contract/function-environment.ts).
  * - `ARCHIVE_DIR` (local runtime only): write the objects as files under this
  *   folder instead of to S3, with the same key layout.
  * - `S3_ENDPOINT` (local runtime only): an S3 API on loopback (s3rver); the
  *   client then uses path-style addressing and s3rver's fixed credentials.
  */
 
-function optional(name: string): string | undefined {
-  const value = process.env[name];
-  return value === undefined || value === '' ? undefined : value;
-}
+import { optionalSetting as optional, requiredSetting } from './environment';
 
 /** Access key and secret s3rver accepts (its documented defaults); never AWS credentials. */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -34,9 +31,7 @@ export const archiveConfig = {
   },
   /** The archive bucket (`ARCHIVE_BUCKET_NAME`); throws when missing. */
   get bucketName(): string {
-    const value = optional('ARCHIVE_BUCKET_NAME');
-    if (value === undefined) throw new Error('Missing required environment variable ARCHIVE_BUCKET_NAME');
-    return value;
+    return requiredSetting('ARCHIVE_BUCKET_NAME');
   },
   /** The folder when `ARCHIVE_DIR` is set, otherwise the bucket (required). */
   get target(): ArchiveTarget {

@@ -8,6 +8,7 @@ import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { LOCAL_S3_CREDENTIALS, type ArchiveTarget } from './archive-config';
+import { optionalSetting } from './environment';
 
 /** Where archived objects are written. `put` is write-once and idempotent. */
 export interface ArchiveWriter {
@@ -27,7 +28,7 @@ export function createArchiveS3Client(endpoint?: string): S3Client {
   return new S3Client({
     endpoint,
     forcePathStyle: true,
-    region: process.env.AWS_REGION ?? 'us-east-1',
+    region: optionalSetting('AWS_REGION') ?? 'us-east-1',
     credentials: LOCAL_S3_CREDENTIALS,
   });
 }

@@ -5,6 +5,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config';
+import { optionalSetting } from './environment';
 
 let shared: DynamoDBDocumentClient | undefined;
 
@@ -15,7 +16,7 @@ export function createDynamoClient(): DynamoDBClient {
     endpoint
       ? {
           endpoint,
-          region: process.env.AWS_REGION ?? 'us-east-1',
+          region: optionalSetting('AWS_REGION') ?? 'us-east-1',
           // DynamoDB Local accepts any credentials; these never reach AWS.
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
         }

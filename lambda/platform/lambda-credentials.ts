@@ -19,6 +19,7 @@
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { chain, CredentialsProviderError, memoize } from '@smithy/core/config';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import { optionalSetting } from './environment';
 
 type ProviderInit = NonNullable<Parameters<typeof fromEnv>[0]>;
 
@@ -31,11 +32,11 @@ export const credentialsTreatedAsExpired = (credentials?: AwsCredentialIdentity)
 function remote(init: ProviderInit): AwsCredentialIdentityProvider {
   return async () => {
     const { fromContainerMetadata, fromInstanceMetadata } = await import('@smithy/credential-provider-imds');
-    if (process.env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI || process.env.AWS_CONTAINER_CREDENTIALS_FULL_URI) {
+    if (optionalSetting('AWS_CONTAINER_CREDENTIALS_RELATIVE_URI') || optionalSetting('AWS_CONTAINER_CREDENTIALS_FULL_URI')) {
       const { fromHttp } = await import('@aws-sdk/credential-provider-http');
       return chain(fromHttp(init), fromContainerMetadata(init))();
     }
-    const disabled = process.env.AWS_EC2_METADATA_DISABLED;
+    const disabled = optionalSetting('AWS_EC2_METADATA_DISABLED');
     if (disabled && disabled !== 'false') {
       throw new CredentialsProviderError('No credentials in the environment, no container credentials endpoint, and instance metadata disabled', {
         logger: init.logger,

@@ -21,6 +21,7 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { DEFAULT_METRICS_NAMESPACE, DEFAULT_SERVICE_NAME, MetricDimension, MetricName } from '../contract/metrics';
 import { redactingReplacer } from './redaction';
+import { optionalSetting } from './environment';
 
 export interface Observability {
   readonly logger: Logger;
@@ -32,7 +33,7 @@ export interface Observability {
 /** Logger options every logger of the service uses, whatever prints its lines. */
 export function houseLoggerOptions(options: LoggerOptions = {}): LoggerOptions {
   return {
-    serviceName: process.env.POWERTOOLS_SERVICE_NAME || DEFAULT_SERVICE_NAME,
+    serviceName: optionalSetting('POWERTOOLS_SERVICE_NAME') ?? DEFAULT_SERVICE_NAME,
     jsonReplacerFn: redactingReplacer as LoggerOptions['jsonReplacerFn'],
     ...options,
   };
@@ -41,8 +42,8 @@ export function houseLoggerOptions(options: LoggerOptions = {}): LoggerOptions {
 /** The metrics options every metrics instance of the service uses. */
 export function houseMetricsOptions(): ConstructorParameters<typeof Metrics>[0] {
   return {
-    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || DEFAULT_METRICS_NAMESPACE,
-    serviceName: process.env.POWERTOOLS_SERVICE_NAME || DEFAULT_SERVICE_NAME,
+    namespace: optionalSetting('POWERTOOLS_METRICS_NAMESPACE') ?? DEFAULT_METRICS_NAMESPACE,
+    serviceName: optionalSetting('POWERTOOLS_SERVICE_NAME') ?? DEFAULT_SERVICE_NAME,
   };
 }
 

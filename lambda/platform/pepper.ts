@@ -9,6 +9,7 @@
  * set at once is a configuration error.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { optionalSetting } from './environment';
 
 let loaded: string | undefined;
 
@@ -44,16 +45,16 @@ const readSecret = process.env.PEPPER_BUNDLE === 'off' ? refuseWithoutPepper : r
  * Loads the pepper secret when `KEY_HASH_PEPPER_SECRET_ARN` is set (once per
  * process); nothing to do otherwise.
  */
-export async function loadPepperSecret(env: NodeJS.ProcessEnv = process.env, client?: SecretsClient): Promise<void> {
-  const arn = env.KEY_HASH_PEPPER_SECRET_ARN;
+export async function loadPepperSecret(env?: NodeJS.ProcessEnv, client?: SecretsClient): Promise<void> {
+  const arn = optionalSetting('KEY_HASH_PEPPER_SECRET_ARN', env);
   if (!arn || loaded !== undefined) return;
-  if (env.KEY_HASH_PEPPER) throw new Error('Set KEY_HASH_PEPPER or KEY_HASH_PEPPER_SECRET_ARN, not both');
+  if (optionalSetting('KEY_HASH_PEPPER', env)) throw new Error('Set KEY_HASH_PEPPER or KEY_HASH_PEPPER_SECRET_ARN, not both');
   loaded = await readSecret(arn, client);
 }
 
 /** The loaded pepper secret; throws when the secret is configured but not loaded yet. */
-export function pepperFromSecret(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (!env.KEY_HASH_PEPPER_SECRET_ARN) return undefined;
+export function pepperFromSecret(env?: NodeJS.ProcessEnv): string | undefined {
+  if (!optionalSetting('KEY_HASH_PEPPER_SECRET_ARN', env)) return undefined;
   if (loaded === undefined) throw new Error('The pepper secret is not loaded yet (services.ready() was not awaited)');
   return loaded;
 }

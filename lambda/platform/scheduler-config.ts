@@ -1,17 +1,11 @@
 /**
- * Environment of the EventBridge Scheduler adapter, read through getters like
- * `config.ts`: a missing variable fails the first read, which in Lambda is the
- * first regenerate or delete of a cold function, never half-way through a
- * schedule. The stack sets all four (lambda/contract/env-names.ts, `Rotation#schedulerEnvironment`).
+ * Environment of the EventBridge Scheduler adapter (environment.ts), read
+ * when the adapter is made: a missing variable fails there, which in Lambda
+ * is the first regenerate or delete of a cold function, never half-way
+ * through a schedule. The stack sets all four
+ * (lambda/contract/function-environment.ts, `Rotation#schedulerEnvironment`).
  */
-
-function required(name: string): string {
-  const value = process.env[name];
-  if (value === undefined || value === '') {
-    throw new Error(`Missing required environment variable ${name}`);
-  }
-  return value;
-}
+import { optionalSetting, requiredSetting } from './environment';
 
 /** Where schedules go and what they invoke. */
 export interface SchedulerSettings {
@@ -25,27 +19,17 @@ export interface SchedulerSettings {
   readonly deadLetterQueueArn: string;
 }
 
-export const schedulerConfig: SchedulerSettings = {
-  /** `SCHEDULE_GROUP_NAME`; its presence selects the EventBridge adapter (see `schedulerFromEnvironment` in platform/services.ts). */
-  get groupName(): string {
-    return required('SCHEDULE_GROUP_NAME');
-  },
-  /** `EXPIRE_FUNCTION_ARN`. */
-  get expireFunctionArn(): string {
-    return required('EXPIRE_FUNCTION_ARN');
-  },
-  /** `SCHEDULER_ROLE_ARN`. */
-  get schedulerRoleArn(): string {
-    return required('SCHEDULER_ROLE_ARN');
-  },
-  /** `SCHEDULER_DLQ_ARN`. */
-  get deadLetterQueueArn(): string {
-    return required('SCHEDULER_DLQ_ARN');
-  },
-};
+/** The four settings, each read now (a missing one throws here, not at the first fire). */
+export function schedulerSettingsFromEnvironment(): SchedulerSettings {
+  return {
+    groupName: requiredSetting('SCHEDULE_GROUP_NAME'),
+    expireFunctionArn: requiredSetting('EXPIRE_FUNCTION_ARN'),
+    schedulerRoleArn: requiredSetting('SCHEDULER_ROLE_ARN'),
+    deadLetterQueueArn: requiredSetting('SCHEDULER_DLQ_ARN'),
+  };
+}
 
 /** Whether this process is configured to schedule through EventBridge (the group name is set). */
 export function eventBridgeSchedulingConfigured(): boolean {
-  const value = process.env.SCHEDULE_GROUP_NAME;
-  return value !== undefined && value !== '';
+  return optionalSetting('SCHEDULE_GROUP_NAME') !== undefined;
 }

@@ -21,7 +21,7 @@ import {
   type DeleteScheduleCommandInput,
 } from '@aws-sdk/client-scheduler';
 import type { RevocationRequest, RevocationScheduler } from '../domain/revocation-scheduler';
-import { schedulerConfig, type SchedulerSettings } from './scheduler-config';
+import { schedulerSettingsFromEnvironment, type SchedulerSettings } from './scheduler-config';
 
 /** Built once per process and reused across invocations. */
 const schedulerClient = new SchedulerClient({});
@@ -96,14 +96,7 @@ export interface EventBridgeSchedulerOptions {
 /** The EventBridge Scheduler adapter of the revocation-scheduling port. */
 export function createEventBridgeRevocationScheduler(options: EventBridgeSchedulerOptions = {}): RevocationScheduler {
   const client = options.client ?? schedulerClient;
-  const source = options.settings ?? schedulerConfig;
-  // Snapshot: every variable is read (and a missing one reported) at creation, not at the first fire.
-  const settings: SchedulerSettings = {
-    groupName: source.groupName,
-    expireFunctionArn: source.expireFunctionArn,
-    schedulerRoleArn: source.schedulerRoleArn,
-    deadLetterQueueArn: source.deadLetterQueueArn,
-  };
+  const settings = options.settings ?? schedulerSettingsFromEnvironment();
 
   const deleteIfPresent = async (request: RevocationRequest): Promise<void> => {
     try {

@@ -9,6 +9,7 @@
  */
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { DEFAULT_SERVICE_NAME } from '../contract/metrics';
+import { optionalSetting } from './environment';
 
 /**
  * The process's tracer in Lambda, or undefined where tracing is off (local
@@ -16,7 +17,7 @@ import { DEFAULT_SERVICE_NAME } from '../contract/metrics';
  * only: the local runtime and the tests never evaluate it.
  */
 export function environmentTracer(): Tracer | undefined {
-  if (!process.env.AWS_LAMBDA_FUNCTION_NAME) return undefined;
+  if (!optionalSetting('AWS_LAMBDA_FUNCTION_NAME')) return undefined;
   // The stack replaces TRACER_BUNDLE at bundling time (context `tracer`): with
   // "off", esbuild drops loadTracer and the X-Ray SDK (about 120 KB) from the bundle.
   return process.env.TRACER_BUNDLE === 'off' ? undefined : loadTracer();
@@ -25,6 +26,6 @@ export function environmentTracer(): Tracer | undefined {
 function loadTracer(): Tracer | undefined {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Tracer } = require('@aws-lambda-powertools/tracer') as typeof import('@aws-lambda-powertools/tracer');
-  const tracer = new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME || DEFAULT_SERVICE_NAME });
+  const tracer = new Tracer({ serviceName: optionalSetting('POWERTOOLS_SERVICE_NAME') ?? DEFAULT_SERVICE_NAME });
   return tracer.isTracingEnabled() ? tracer : undefined;
 }

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createSocket } from 'node:dgram';
 import * as path from 'node:path';
 import fixture from '../fixtures/apigw-rest-event.json';
-import { ENV } from '../../lambda/contract/env-names';
+import { ENV } from '../../lambda/contract/function-environment';
 import { newTeam } from '../support/api';
 import { recordIssuedValue } from '../support/issued-values';
 import { MetricName } from '../../lambda/contract/metrics';

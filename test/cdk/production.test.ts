@@ -6,7 +6,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
-import { ENV } from '../../lambda/contract/env-names';
+import { ENV } from '../../lambda/contract/function-environment';
 import { logicalIdOf, resourcesOf, synthesizeService, type SynthesizedService } from './service';
 
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:oncall';

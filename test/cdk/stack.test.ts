@@ -17,7 +17,7 @@ import { ROUTES } from '../../lambda/routes';
 import { ARCHIVE_RETENTION_DAYS } from '../../lambda/contract/retention';
 import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
 import { DEFAULTS } from '../../lib/config';
-import { ENV } from '../../lambda/contract/env-names';
+import { ENV } from '../../lambda/contract/function-environment';
 import {
   actionsOf,
   functionsByHandler,

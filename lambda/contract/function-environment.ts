@@ -1,0 +1,84 @@
+/**
+ * The function environment, declared once: every variable a function reads,
+ * and how it is read. The stack sets the ones under "set by the stack"
+ * (lib/ spells each name through `ENV`); the local runtime and the tests set
+ * the ones under "set locally"; Lambda sets its own. Functions read them only
+ * through lambda/platform/environment.ts, whose readers the compiler holds
+ * to these kinds (test/architecture/environment.test.ts keeps direct reads
+ * out of the rest of lambda/).
+ */
+
+/** `required`: non-empty, or the read throws; `optional`: absent or empty reads as undefined; `positive integer`: with a default where it is read. */
+export type EnvKind = 'required' | 'optional' | 'positive integer';
+
+const SET_BY_THE_STACK = {
+  /** Physical name of the key table. */
+  KEY_TABLE_NAME: 'required',
+  /** Physical name of the audit table. */
+  AUDIT_TABLE_NAME: 'required',
+  /** Plan limit: requests per hour for keys created without `rate_limit`. */
+  PLAN_RATE_LIMIT: 'positive integer',
+  /** EventBridge Scheduler group that holds the one-shot expiry schedules (its presence selects the EventBridge scheduler). */
+  SCHEDULE_GROUP_NAME: 'required',
+  /** ARN of the function a schedule invokes to revoke an old key value. */
+  EXPIRE_FUNCTION_ARN: 'required',
+  /** Role EventBridge Scheduler assumes to invoke the expire function. */
+  SCHEDULER_ROLE_ARN: 'required',
+  /** Dead-letter queue a schedule sends its event to when delivery fails. */
+  SCHEDULER_DLQ_ARN: 'required',
+  /** Bucket the audit archiver writes date-partitioned objects to (required unless `ARCHIVE_DIR` is set). */
+  ARCHIVE_BUCKET_NAME: 'required',
+  /** Verify endpoint: unknown values one source may verify per minute (`lambda/verification/guess-limiter.ts`). */
+  VERIFY_GUESS_LIMIT_PER_MINUTE: 'positive integer',
+  /** Authorizer: a scope every route needs (`lambda/handlers/authorizer.ts`). */
+  AUTHORIZER_SCOPE: 'optional',
+  /** Authorizer: JSON `{"<METHOD> /<path>": "<scope>"}` (`lambda/handlers/authorizer.ts`). */
+  AUTHORIZER_ROUTE_SCOPES: 'optional',
+  /** Secrets Manager secret holding the value-hash pepper (optional; `lambda/platform/pepper.ts`). */
+  KEY_HASH_PEPPER_SECRET_ARN: 'optional',
+  /** Powertools: the `service` of every log line and metric. */
+  POWERTOOLS_SERVICE_NAME: 'optional',
+  /** Powertools: the CloudWatch namespace of the custom metrics. */
+  POWERTOOLS_METRICS_NAMESPACE: 'optional',
+  /** Powertools: the lowest level written (DEBUG, INFO, WARN, ERROR); read by Powertools itself. */
+  POWERTOOLS_LOG_LEVEL: 'optional',
+  /** Powertools: the share of invocations (0–1) logged at DEBUG whatever the level; read by Powertools itself. */
+  POWERTOOLS_LOGGER_SAMPLE_RATE: 'optional',
+} as const satisfies Record<string, EnvKind>;
+
+const SET_LOCALLY = {
+  /** DynamoDB endpoint override (DynamoDB Local on loopback); never set in AWS. */
+  DYNAMODB_ENDPOINT: 'optional',
+  /** The value-hash pepper itself (the local runtime; in AWS it comes from `KEY_HASH_PEPPER_SECRET_ARN`). */
+  KEY_HASH_PEPPER: 'optional',
+  /** Write the audit archive as files under this folder instead of to S3. */
+  ARCHIVE_DIR: 'optional',
+  /** An S3 API on loopback (s3rver) for the archive. */
+  S3_ENDPOINT: 'optional',
+} as const satisfies Record<string, EnvKind>;
+
+const SET_BY_LAMBDA = {
+  AWS_REGION: 'optional',
+  /** Present only in Lambda: selects the Lambda-only parts (tracer, the archiver's handler). */
+  AWS_LAMBDA_FUNCTION_NAME: 'optional',
+  AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: 'optional',
+  AWS_CONTAINER_CREDENTIALS_FULL_URI: 'optional',
+  AWS_EC2_METADATA_DISABLED: 'optional',
+} as const satisfies Record<string, EnvKind>;
+
+/** Every variable a function reads, with its kind. */
+export const FUNCTION_ENVIRONMENT = { ...SET_BY_THE_STACK, ...SET_LOCALLY, ...SET_BY_LAMBDA } as const;
+
+/** A variable the stack sets on functions. */
+export type Env = keyof typeof SET_BY_THE_STACK;
+/** Any variable a function reads. */
+export type FunctionEnv = keyof typeof FUNCTION_ENVIRONMENT;
+/** The variables of one kind. */
+export type EnvOfKind<K extends EnvKind> = { [N in FunctionEnv]: (typeof FUNCTION_ENVIRONMENT)[N] extends K ? N : never }[FunctionEnv];
+
+/** The names the stack sets, for lib/ to spell them (`ENV.KEY_TABLE_NAME`). */
+export const ENV: { readonly [N in Env]: N } = /* @__PURE__ */ (() => {
+  const names: Partial<Record<Env, Env>> = {};
+  for (const name of Object.keys(SET_BY_THE_STACK) as Env[]) names[name] = name;
+  return names as { readonly [N in Env]: N };
+})();
