@@ -68,7 +68,7 @@ export class SettingsError extends Error {
   override name = 'SettingsError';
 }
 
-function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number | undefined): number | undefined {
+function portFrom(env: LocalEnvironment, name: LocalEnv, fallback: number | undefined): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -77,7 +77,7 @@ function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number | undef
 }
 
 /** The directory `DATA_DIR` names (relative to the working directory), or the default. */
-export function dataDirFrom(env: NodeJS.ProcessEnv = process.env): string {
+export function dataDirFrom(env: LocalEnvironment = process.env): string {
   return env.DATA_DIR ? path.resolve(env.DATA_DIR) : DEFAULT_DATA_DIR;
 }
 
@@ -87,7 +87,7 @@ export function dynamoDbPath(dataDir: string): string {
 }
 
 /** Reads and checks the settings; throws SettingsError on a bad value. */
-export function readSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
+export function readSettings(env: LocalEnvironment = process.env): LocalSettings {
   const planRateLimit = env.PLAN_RATE_LIMIT;
   if (planRateLimit !== undefined && planRateLimit !== '' && !/^[1-9][0-9]*$/.test(planRateLimit)) {
     throw new SettingsError(`PLAN_RATE_LIMIT must be a positive integer, got "${planRateLimit}"`);
@@ -238,8 +238,9 @@ export const auditArchivePart: LocalRuntimePart = {
     const { settings } = context;
     let stopS3: (() => Promise<void>) | undefined;
     let target: ArchiveTarget;
-    if (process.env.ARCHIVE_DIR) {
-      target = { kind: 'folder', directory: path.resolve(process.env.ARCHIVE_DIR) };
+    const env: LocalEnvironment = process.env;
+    if (env.ARCHIVE_DIR) {
+      target = { kind: 'folder', directory: path.resolve(env.ARCHIVE_DIR) };
       console.info(`Audit archive: folder ${target.directory}`);
     } else {
       const s3 = await startLocalS3({ directory: path.join(settings.dataDir, 's3') });
@@ -348,25 +349,52 @@ export function isOperatorError(error: unknown): error is Error {
 }
 
 /** `npm start -- --help`: every setting. */
+/**
+ * The local runtime's environment, declared once: `--help` is printed from
+ * it, and every variable `npm start` reads is one of these (readSettings,
+ * the archive part, and the functions' own, lambda/contract/function-environment.ts).
+ */
+export const LOCAL_ENVIRONMENT = [
+  { name: 'PORT', help: 'port of the HTTP API (default 3000; 0 picks a free one)' },
+  { name: 'HOST', help: 'interface to bind (default 127.0.0.1, loopback only)' },
+  { name: 'DATA_DIR', help: 'where keys, usage, audit records and the archive live (default .data/)' },
+  { name: 'DYNAMODB_PORT', help: 'port of DynamoDB Local (default: a free one)' },
+  { name: 'KEY_TABLE_NAME', help: `key table (default ${KEY_TABLE.logicalName})` },
+  { name: 'AUDIT_TABLE_NAME', help: `audit table (default ${AUDIT_TABLE.logicalName})` },
+  { name: 'PLAN_RATE_LIMIT', help: `default rate_limit of new keys, requests per hour (default ${DEFAULT_PLAN_RATE_LIMIT})` },
+  {
+    name: 'USAGE_PLANS',
+    help: `usage plans as JSON (default: cdk.json's "plans"), e.g.\n'{"default":{"rateLimit":1,"burstLimit":3,"quota":{"limit":8,"period":"DAY"}}}'`,
+  },
+  { name: 'ARCHIVE_DIR', help: 'write the audit archive as files here instead of the S3 API' },
+  { name: 'KEY_HASH_PEPPER', help: 'HMAC pepper of stored value hashes (set once, or never)' },
+  {
+    name: 'POWERTOOLS_LOG_LEVEL',
+    help: 'lowest level logged: DEBUG, INFO (default), WARN, ERROR\nOutput: readable lines on a terminal, the JSON lines Lambda writes when piped.',
+  },
+] as const;
+
+/** A variable `npm start` reads. */
+export type LocalEnv = (typeof LOCAL_ENVIRONMENT)[number]['name'];
+/** The environment as `npm start` may read it: declared names only. */
+export type LocalEnvironment = Readonly<Partial<Record<LocalEnv, string>>>;
+
+const helpLines = (): string[] => {
+  const width = Math.max(...LOCAL_ENVIRONMENT.filter(({ name }) => name.length <= 16).map(({ name }) => name.length)) + 2;
+  return LOCAL_ENVIRONMENT.flatMap(({ name, help }) => {
+    const [first, ...rest] = help.split('\n');
+    const column = name.length < width ? width : name.length + 2;
+    return [`  ${name.padEnd(column)}${first}`, ...rest.map((line) => `${' '.repeat(line.startsWith("'") ? 2 + column : 2)}${line}`)];
+  });
+};
+
 export const START_HELP = `Usage: npm start [-- --help]
 
 Runs the whole API key service on this machine (DynamoDB Local, the audit
 archive on an S3 API on loopback, the revocation scheduler, the HTTP API).
 Settings are environment variables:
 
-  PORT              port of the HTTP API (default 3000; 0 picks a free one)
-  HOST              interface to bind (default 127.0.0.1, loopback only)
-  DATA_DIR          where keys, usage, audit records and the archive live (default .data/)
-  DYNAMODB_PORT     port of DynamoDB Local (default: a free one)
-  KEY_TABLE_NAME    key table (default api-keys)
-  AUDIT_TABLE_NAME  audit table (default api-key-audit)
-  PLAN_RATE_LIMIT   default rate_limit of new keys, requests per hour (default 1000)
-  USAGE_PLANS       usage plans as JSON (default: cdk.json's "plans"), e.g.
-                    '{"default":{"rateLimit":1,"burstLimit":3,"quota":{"limit":8,"period":"DAY"}}}'
-  ARCHIVE_DIR       write the audit archive as files here instead of the S3 API
-  KEY_HASH_PEPPER   HMAC pepper of stored value hashes (set once, or never)
-  POWERTOOLS_LOG_LEVEL  lowest level logged: DEBUG, INFO (default), WARN, ERROR
-  Output: readable lines on a terminal, the JSON lines Lambda writes when piped.
+${helpLines().join('\n')}
 
 Then: npm run bootstrap -- --team-id <uuid>   (a team's first key; --help for its options)
 `;
