@@ -32,7 +32,10 @@ export interface RotationProps {
  */
 export class Rotation extends Construct {
   /** Group holding the one-shot expiry schedules. */
-  readonly scheduleGroup: scheduler.ScheduleGroup;
+  /** The schedule group, as the metrics and grants see it (its name is CloudFormation's `Ref`). */
+  readonly scheduleGroup: scheduler.IScheduleGroup;
+  /** The group's resource: named by CloudFormation, so a stack re-created after `cdk destroy` never meets a retained group. */
+  readonly scheduleGroupResource: scheduler.CfnScheduleGroup;
   /** Function a schedule invokes to revoke an old value (`lambda/handlers/expire-old-value.ts`). */
   readonly expireFunction: HouseFunction;
   /** Role EventBridge Scheduler assumes to invoke the expire function. */
@@ -73,7 +76,11 @@ export class Rotation extends Construct {
       teamIndexName: TEAM_INDEX,
     });
 
-    this.scheduleGroup = new scheduler.ScheduleGroup(this, 'ScheduleGroup', { removalPolicy });
+    // No Name: CloudFormation generates one. The L2 ScheduleGroup names the group after the construct path, the
+    // same on every deploy, so a production stack re-created after `cdk destroy` would fail on the retained group.
+    this.scheduleGroupResource = new scheduler.CfnScheduleGroup(this, 'ScheduleGroup', {});
+    this.scheduleGroupResource.applyRemovalPolicy(removalPolicy);
+    this.scheduleGroup = scheduler.ScheduleGroup.fromScheduleGroupName(this, 'ScheduleGroupByName', this.scheduleGroupResource.ref);
 
     const stack = Stack.of(this);
     this.schedulerRole = new iam.Role(this, 'SchedulerRole', {

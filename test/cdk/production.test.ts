@@ -47,6 +47,13 @@ it('both tables have deletion protection and are retained', () => {
   }
 });
 
+it('the schedule group is retained and named by CloudFormation, so a stack re-created after cdk destroy does not meet it', () => {
+  const groups = Object.values(resourcesOf(service.template, 'AWS::Scheduler::ScheduleGroup'));
+  expect(groups).toHaveLength(1);
+  expect(groups[0]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  expect(groups[0]?.Properties?.Name).toBeUndefined();
+});
+
 it('the configured Object Lock mode and days apply, and the lifecycle follows the days', () => {
   const bucket = resourcesOf(service.template, 'AWS::S3::Bucket')[logicalIdOf(service.stack.auditArchive.bucket)];
   expect(bucket?.Properties).toMatchObject({

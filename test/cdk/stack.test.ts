@@ -46,7 +46,6 @@ let ids: {
   archiveBucket: string;
   accessLogBucket: string;
   scheduleGroup: string;
-  scheduleGroupName: string;
   schedulerRole: string;
   rotationQueue: string;
   archiveQueue: string;
@@ -63,8 +62,7 @@ beforeAll(() => {
     auditTable: logicalIdOf(stack.auditArchive.table),
     archiveBucket: logicalIdOf(stack.auditArchive.bucket),
     accessLogBucket: logicalIdOf(stack.auditArchive.accessLogBucket),
-    scheduleGroup: logicalIdOf(stack.rotation.scheduleGroup),
-    scheduleGroupName: stack.rotation.scheduleGroup.scheduleGroupName,
+    scheduleGroup: stack.resolve(stack.rotation.scheduleGroupResource.logicalId) as string,
     schedulerRole: logicalIdOf(stack.rotation.schedulerRole),
     rotationQueue: logicalIdOf(stack.rotation.deadLetterQueue),
     archiveQueue: logicalIdOf(stack.auditArchive.deadLetterQueue),
@@ -82,7 +80,7 @@ function resourceNames(): Record<string, string> {
     [ids.rotationQueue]: 'RotationDLQ',
     [ids.archiveQueue]: 'ArchiveDLQ',
     [ids.functions['expire-old-value']]: 'ExpireFunction',
-    [ids.scheduleGroupName]: '<group>',
+    [ids.scheduleGroup]: '<group>',
   };
   for (const [name, fn] of Object.entries(functionsByHandler(service.stack))) {
     names[logicalIdOf(fn.logGroup)] = `LogGroup(${name})`;
@@ -145,7 +143,7 @@ describe('rotation', () => {
             Principal: { Service: 'scheduler.amazonaws.com' },
             Condition: {
               StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
-              ArnEquals: { 'aws:SourceArn': { 'Fn::Join': ['', Match.arrayWith([`:schedule-group/${ids.scheduleGroupName}`])] } },
+              ArnEquals: { 'aws:SourceArn': { 'Fn::Join': ['', Match.arrayWith([':schedule-group/', { Ref: ids.scheduleGroup }])] } },
             },
           },
         ],
@@ -169,14 +167,15 @@ describe('rotation', () => {
       const fn = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions[handler]];
       expect(fn?.Properties?.Environment).toEqual({
         Variables: expect.objectContaining({
-          [ENV.SCHEDULE_GROUP_NAME]: ids.scheduleGroupName,
+          [ENV.SCHEDULE_GROUP_NAME]: { Ref: ids.scheduleGroup },
           [ENV.EXPIRE_FUNCTION_ARN]: { 'Fn::GetAtt': [ids.functions['expire-old-value'], 'Arn'] },
           [ENV.SCHEDULER_ROLE_ARN]: { 'Fn::GetAtt': [ids.schedulerRole, 'Arn'] },
           [ENV.SCHEDULER_DLQ_ARN]: { 'Fn::GetAtt': [ids.rotationQueue, 'Arn'] },
         }),
       });
     }
-    service.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: ids.scheduleGroupName });
+    // Named by CloudFormation (no Name): a stack re-created after `cdk destroy` never meets a retained group of the same name.
+    service.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: Match.absent() });
   });
 
   it('the expire function parks failed asynchronous invocations in the rotation dead-letter queue', () => {
@@ -312,6 +311,21 @@ describe('API', () => {
       (method) => (method.Properties?.Integration as { Type?: string } | undefined)?.Type === 'MOCK' && method.Properties?.HttpMethod !== 'ANY',
     );
     expect(mocks).toEqual([]);
+  });
+
+  it('the 405 mocks answer every content type in the house shape: the body passes through to the mock when no template matches', () => {
+    const anyMethods = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::Method')).filter((method) => method.Properties?.HttpMethod === 'ANY');
+    expect(anyMethods.length).toBeGreaterThan(0);
+    for (const method of anyMethods) {
+      const integration = method.Properties?.Integration as {
+        Type?: string;
+        PassthroughBehavior?: string;
+        IntegrationResponses?: { StatusCode: string; SelectionPattern?: string }[];
+      };
+      expect(integration).toMatchObject({ Type: 'MOCK', PassthroughBehavior: 'WHEN_NO_MATCH' });
+      // One integration response with no selection pattern: whatever the mock returns, the answer is the 405.
+      expect(integration.IntegrationResponses?.map((response) => [response.StatusCode, response.SelectionPattern])).toEqual([['405', undefined]]);
+    }
   });
 
   it('the stage throttles every method, more tightly for create, regenerate and delete, and keeps access logs', () => {
@@ -685,5 +699,16 @@ describe('alarms', () => {
       return metrics.includes('ThrottledRequests') && metrics.includes(`"${ids.keyTable}"`);
     });
     expect(JSON.stringify(keyTableAlarm?.Properties?.Metrics)).toContain('"Operation","Value":"BatchGetItem"');
+  });
+});
+
+describe('outputs', () => {
+  it('every output docs/deploy.md names is an output of the template under that exact name', () => {
+    const deployDoc = readFileSync(path.join(__dirname, '..', '..', 'docs', 'deploy.md'), 'utf8');
+    const table = deployDoc.slice(deployDoc.indexOf('| output | what it is |'));
+    const documented = [...table.slice(0, table.indexOf('\n\n')).matchAll(/^\| `([A-Za-z]+)` \|/gm)].map((match) => match[1]);
+    expect(documented).toEqual(expect.arrayContaining(['ApiUrl', 'UsagePlanIds', 'ScheduleGroupName']));
+    const outputs = Object.keys(service.template.toJSON().Outputs as Record<string, unknown>);
+    expect(documented.filter((name) => !outputs.includes(name!))).toEqual([]);
   });
 });
