@@ -207,7 +207,9 @@ export class Api extends Construct {
         'ANY',
         new apigateway.MockIntegration({
           requestTemplates: { 'application/json': '{"statusCode": 405}' },
-          passthroughBehavior: apigateway.PassthroughBehavior.NEVER,
+          // WHEN_NO_MATCH, not NEVER: with NEVER a request of another content type (text/plain) gets API Gateway's own
+          // 415 body; passed through, it reaches the mock, whose only (default) integration response is this 405.
+          passthroughBehavior: apigateway.PassthroughBehavior.WHEN_NO_MATCH,
           integrationResponses: [
             {
               statusCode: '405',
@@ -340,10 +342,12 @@ export class Api extends Construct {
       });
     }
     this.usagePlans = usagePlans;
-    new CfnOutput(this, 'UsagePlanIds', {
+    const planIds = new CfnOutput(this, 'UsagePlanIds', {
       description: 'Usage plan ids by plan name (JSON): what `npm run bootstrap -- --aws --plan <name>` attaches a team to',
       value: Stack.of(this).toJsonString(Object.fromEntries(Object.entries(usagePlans).map(([name, plan]) => [name, plan.usagePlanId]))),
     });
+    // The name docs/deploy.md and the bootstrap messages use (inside this construct CDK would make it ApiUsagePlanIds<hash>).
+    planIds.overrideLogicalId('UsagePlanIds');
   }
 
   private acknowledgeNagFindings(): void {
