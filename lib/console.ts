@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Aws, CfnCondition, Duration, Fn, RemovalPolicy, Stack, type ICfnConditionExpression } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -21,14 +21,54 @@ export interface KeyConsoleProps {
   readonly production: boolean;
 }
 
-/** Maps the console's paths to its page (`/` and `/console` → `/console/index.html`); every other path is a file. */
-const CONSOLE_PATHS_FUNCTION = `function handler(event) {
+/**
+ * The console's paths: `/` and `/console` redirect (308) to `/console/`, so
+ * the page's relative `app.js` and `app.css` resolve inside `console/` (served
+ * at `/` they would resolve to `/app.js`, outside the bucket's prefix: a blank
+ * page); `/console/` is the page; every other path is a file. The local
+ * server answers the same (local/pages.ts).
+ */
+export const CONSOLE_PATHS_FUNCTION = `function handler(event) {
   var request = event.request;
-  if (request.uri === '/' || request.uri === '/console' || request.uri === '/console/') {
+  if (request.uri === '/' || request.uri === '/console') {
+    return { statusCode: 308, statusDescription: 'Permanent Redirect', headers: { location: { value: '/console/' }, 'cache-control': { value: 'no-store' } } };
+  }
+  if (request.uri === '/console/') {
     request.uri = '/console/index.html';
   }
   return request;
 }`;
+
+/**
+ * Regions where CloudFront does not deliver standard logs to an S3 bucket
+ * (CloudFront Developer Guide, "Standard logging (legacy)": bucket Regions
+ * not supported). A distribution with bucket logging cannot be created with
+ * its log bucket there, so the stack leaves logging off in these Regions.
+ */
+export const NO_CLOUDFRONT_BUCKET_LOGS_REGIONS = [
+  'af-south-1',
+  'ap-east-1',
+  'ap-south-2',
+  'ap-southeast-3',
+  'ap-southeast-4',
+  'ap-southeast-5',
+  'ap-southeast-7',
+  'ca-west-1',
+  'eu-central-2',
+  'eu-south-1',
+  'eu-south-2',
+  'il-central-1',
+  'me-central-1',
+  'me-south-1',
+  'mx-central-1',
+] as const;
+
+/** `Fn::Or` over any number of conditions (CloudFormation takes 2 to 10 per Fn::Or). */
+function anyOf(conditions: ICfnConditionExpression[]): ICfnConditionExpression {
+  if (conditions.length === 1) return conditions[0]!;
+  if (conditions.length <= 10) return Fn.conditionOr(...conditions);
+  return Fn.conditionOr(anyOf(conditions.slice(0, 9)), anyOf(conditions.slice(9)));
+}
 
 /**
  * The key console in AWS (context `console=true`): its static files
@@ -74,7 +114,12 @@ export class KeyConsole extends Construct {
     });
 
     const csp = CONSOLE_SECURITY_HEADERS['Content-Security-Policy'];
+    // Response headers policies and origin access controls are named per account, not per Region: the Region in the
+    // name lets the same stage run in two Regions of one account (the stage name is at most 20 characters, so the
+    // OAC name stays within its 64).
+    const accountWideName = (what: string) => `${Stack.of(this).stackName}-${Aws.REGION}-${what}`;
     const headers = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      responseHeadersPolicyName: accountWideName('console-headers'),
       comment: 'Key console: the headers npm start sends (console/build.ts)',
       securityHeadersBehavior: {
         contentSecurityPolicy: { contentSecurityPolicy: csp, override: true },
@@ -98,7 +143,9 @@ export class KeyConsole extends Construct {
       logBucket,
       logFilePrefix: 'console/',
       defaultBehavior: {
-        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket, {
+          originAccessControl: new cloudfront.S3OriginAccessControl(this, 'OriginAccess', { originAccessControlName: accountWideName('console') }),
+        }),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         responseHeadersPolicy: headers,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
@@ -108,7 +155,7 @@ export class KeyConsole extends Construct {
             function: new cloudfront.Function(this, 'ConsolePaths', {
               code: cloudfront.FunctionCode.fromInline(CONSOLE_PATHS_FUNCTION),
               runtime: cloudfront.FunctionRuntime.JS_2_0,
-              comment: 'Key console: / and /console → /console/index.html',
+              comment: 'Key console: / and /console redirect to /console/, its page',
             }),
           },
         ],
@@ -124,6 +171,16 @@ export class KeyConsole extends Construct {
         },
       },
     });
+
+    // Standard logs only where CloudFront can deliver them to a bucket in the stack's Region (see above).
+    const bucketLogsDeliverable = new CfnCondition(this, 'BucketLogsDeliverable', {
+      expression: Fn.conditionNot(anyOf(NO_CLOUDFRONT_BUCKET_LOGS_REGIONS.map((region) => Fn.conditionEquals(Aws.REGION, region)))),
+    });
+    const cfnDistribution = this.distribution.node.defaultChild as cloudfront.CfnDistribution;
+    cfnDistribution.addPropertyOverride(
+      'DistributionConfig.Logging',
+      Fn.conditionIf(bucketLogsDeliverable.logicalId, { Bucket: logBucket.bucketRegionalDomainName, Prefix: 'console/' }, Aws.NO_VALUE),
+    );
 
     const deployment = new s3deploy.BucketDeployment(this, 'Files', {
       sources: [s3deploy.Source.asset(consoleAssetDir())],

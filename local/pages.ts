@@ -7,7 +7,8 @@
  * - `GET /docs`: the API reference, rendered by Swagger UI (`swagger-ui-dist`
  *   from npm, served from node_modules);
  * - `GET /console/`: the key console (console/), built with esbuild when
- *   the runtime starts.
+ *   the runtime starts; `/` and `/console` redirect (308) to it, as
+ *   CloudFront does (lib/console.ts).
  *
  * Every page carries a strict Content-Security-Policy and the other security
  * headers of console/build.ts.
@@ -80,7 +81,9 @@ export async function localPages(): Promise<PageSource> {
   return (pathname) => {
     if (pathname === '/openapi.json')
       return page('application/json; charset=utf-8', document, { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' });
-    if (pathname === '/console') return { status: 308, headers: { Location: '/console/', 'Cache-Control': 'no-store' }, body: Buffer.alloc(0) };
+    // As CloudFront answers them (lib/console.ts CONSOLE_PATHS_FUNCTION): the page's relative files resolve inside /console/.
+    if (pathname === '/' || pathname === '/console')
+      return { status: 308, headers: { Location: '/console/', 'Cache-Control': 'no-store' }, body: Buffer.alloc(0) };
     const consoleFile = consoleFiles.get(pathname);
     if (consoleFile) return page(consoleFile.contentType, consoleFile.body, CONSOLE_SECURITY_HEADERS);
     return docsFiles[pathname]?.();

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CONSOLE_SECURITY_HEADERS } from '../../console/build';
+import { CONSOLE_PATHS_FUNCTION, NO_CLOUDFRONT_BUCKET_LOGS_REGIONS } from '../../lib/console';
 import { REPO_ROOT, resourcesOf, synthesizeService, type SynthesizedService } from './service';
 
 // CloudFront's managed policies (their ids are fixed by AWS).
@@ -52,7 +53,7 @@ describe('context console=true', () => {
     });
     expect(Object.keys(resourcesOf(service.template, 'AWS::CloudFront::OriginAccessControl'))).toHaveLength(1);
     expect(distribution.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
-    expect(distribution.Logging).toEqual(expect.objectContaining({ Prefix: 'console/' }));
+    expect(distribution.Logging['Fn::If'][1]).toEqual(expect.objectContaining({ Prefix: 'console/' }));
   });
 
   it('sends /functions/v1/* to the API stage: every method, never cached, viewer headers (Authorization included) but Host forwarded', () => {
@@ -80,12 +81,51 @@ describe('context console=true', () => {
     expect(distribution.DefaultCacheBehavior.ResponseHeadersPolicyId).toBeDefined();
   });
 
-  it('maps / and /console to the console page, and outputs its URL', () => {
+  it('runs the console paths function on viewer requests (its answers: test/console/paths.test.ts), and outputs the URL', () => {
     const [fn] = Object.values(resourcesOf(service.template, 'AWS::CloudFront::Function'));
-    const code = String(fn!.Properties!.FunctionCode);
-    expect(code).toContain("request.uri === '/console/'");
-    expect(code).toContain("request.uri = '/console/index.html'");
+    expect(fn!.Properties!.FunctionCode).toBe(CONSOLE_PATHS_FUNCTION);
+    expect(distribution.DefaultCacheBehavior.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: expect.anything() }]);
     expect(Object.keys(service.template.toJSON().Outputs)).toContain('ConsoleUrl');
+  });
+
+  it('names the account-wide response headers policy and origin access control with the Region, within their limits for the longest stage', () => {
+    const named = [
+      ...Object.values(resourcesOf(service.template, 'AWS::CloudFront::ResponseHeadersPolicy')).map((policy) => ({
+        name: (policy.Properties!.ResponseHeadersPolicyConfig as { Name: unknown }).Name,
+        limit: 128,
+      })),
+      ...Object.values(resourcesOf(service.template, 'AWS::CloudFront::OriginAccessControl')).map((control) => ({
+        name: (control.Properties!.OriginAccessControlConfig as { Name: unknown }).Name,
+        limit: 64,
+      })),
+    ];
+    expect(named).toHaveLength(2);
+    const longestStage = 's'.repeat(20);
+    const longestRegion = 'ap-southeast-7';
+    for (const { name, limit } of named) {
+      const parts = (name as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+      expect(parts).toContainEqual({ Ref: 'AWS::Region' });
+      const rendered = parts.map((part) => (typeof part === 'string' ? part.replace('-dev-', `-${longestStage}-`) : longestRegion)).join('');
+      expect(rendered.length).toBeLessThanOrEqual(limit);
+    }
+  });
+
+  it('writes standard logs to the bucket only in Regions where CloudFront can deliver them', () => {
+    const [conditionName, withLogs, withoutLogs] = distribution.Logging['Fn::If'];
+    expect(withLogs).toMatchObject({ Prefix: 'console/' });
+    expect(withoutLogs).toEqual({ Ref: 'AWS::NoValue' });
+    const conditions = service.template.toJSON().Conditions as Record<string, unknown>;
+    const holds = (expression: unknown, region: string): boolean => {
+      const [[name, args]] = Object.entries(expression as Record<string, unknown[]>);
+      if (name === 'Fn::Not') return !holds(args[0], region);
+      if (name === 'Fn::Or') return args.some((arg) => holds(arg, region));
+      if (name === 'Fn::Equals')
+        return args.map((arg) => (JSON.stringify(arg) === '{"Ref":"AWS::Region"}' ? region : arg)).every((value, _, all) => value === all[0]);
+      throw new Error(`unexpected ${name}`);
+    };
+    for (const region of NO_CLOUDFRONT_BUCKET_LOGS_REGIONS) expect({ region, logs: holds(conditions[conditionName], region) }).toEqual({ region, logs: false });
+    for (const region of ['us-east-1', 'eu-west-1', 'ap-northeast-1'])
+      expect({ region, logs: holds(conditions[conditionName], region) }).toEqual({ region, logs: true });
   });
 });
 
