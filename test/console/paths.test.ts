@@ -9,7 +9,6 @@ import { CONSOLE_PATHS_FUNCTION } from '../../lib/console';
 import { localPages } from '../../local/pages';
 
 type CloudFrontAnswer = { statusCode?: number; headers?: Record<string, { value: string }>; uri?: string };
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
 const viewerRequest = new Function(`${CONSOLE_PATHS_FUNCTION}; return handler;`)() as (event: { request: { uri: string } }) => CloudFrontAnswer;
 
 describe('console paths', () => {
