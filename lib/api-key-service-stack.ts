@@ -1,6 +1,6 @@
+import { requireCompleteSecretArn, requireStackRegion } from './deploy-guards';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { KeyConsole } from './console';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -92,10 +92,14 @@ export class ApiKeyServiceStack extends Stack {
     );
 
     // The pepper, when the stack has one: every function that hashes a presented or new value reads it.
-    const pepperSecret = config.keyHashPepperSecretArn
-      ? secretsmanager.Secret.fromSecretCompleteArn(this, 'KeyHashPepper', config.keyHashPepperSecretArn)
-      : undefined;
-    if (pepperSecret) grantPepper(this.handlers.hashingFunctions, pepperSecret);
+    // Settings that name resources elsewhere: each must be somewhere a deploy can use it (lib/deploy-guards.ts).
+    if (config.alarmTopicArn) requireStackRegion(this, 'alarmTopicArn', config.alarmTopicArn, 'CloudWatch alarms notify topics of their own Region only');
+    if (config.webAclArn) requireStackRegion(this, 'webAclArn', config.webAclArn, 'a REGIONAL web ACL associates with resources of its own Region only');
+    if (config.keyHashPepperSecretArn) {
+      requireCompleteSecretArn('keyHashPepperSecretArn', config.keyHashPepperSecretArn);
+      requireStackRegion(this, 'keyHashPepperSecretArn', config.keyHashPepperSecretArn, "the functions read it through their own Region's endpoint");
+      grantPepper(this.handlers.hashingFunctions, config.keyHashPepperSecretArn);
+    }
 
     const functions = {
       ...this.handlers.byId,

@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { ENV } from '../lambda/contract/function-environment';
 import { DEFAULT_SERVICE_NAME, MetricDimension, type MetricName } from '../lambda/contract/metrics';
 import type { HouseFunction } from './house-function';
@@ -44,10 +44,14 @@ export function configureObservability(functions: readonly HouseFunction[], sett
  * `KEY_HASH_PEPPER_SECRET_ARN` and `secretsmanager:GetSecretValue` on it
  * (read once per cold start, lambda/platform/pepper.ts).
  */
-export function grantPepper(functions: readonly HouseFunction[], secret: secretsmanager.ISecret): void {
+export function grantPepper(functions: readonly HouseFunction[], secretArn: string): void {
   for (const fn of functions) {
-    fn.addEnvironment(ENV.KEY_HASH_PEPPER_SECRET_ARN, secret.secretArn);
-    secret.grantRead(fn);
+    fn.addEnvironment(ENV.KEY_HASH_PEPPER_SECRET_ARN, secretArn);
+    // The ARN as given and with a suffix: a name that itself ends in a six-character part ("api-key-pepper") cannot be
+    // told from a complete ARN, and IAM matches the complete one ("api-key-pepper-AbCdEf"). Harmless when it was complete.
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'], resources: [secretArn, `${secretArn}-??????`] }),
+    );
   }
 }
 

@@ -99,7 +99,7 @@ describe('pepper secret', () => {
         continue;
       }
       expect({ name, arn: variables[ENV.KEY_HASH_PEPPER_SECRET_ARN] }).toEqual({ name, arn: PEPPER_ARN });
-      expect({ name, resources: secretStatements.map((statement) => statement.Resource) }).toEqual({ name, resources: [PEPPER_ARN] });
+      expect({ name, resources: secretStatements.map((statement) => statement.Resource) }).toEqual({ name, resources: [[PEPPER_ARN, `${PEPPER_ARN}-??????`]] });
       expect(secretStatements[0].Action).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue']));
     }
   });
