@@ -85,13 +85,13 @@ export class HouseFunction extends NodejsFunction {
       timeout: props.timeout ?? Duration.seconds(10),
       role,
       logGroup,
-      // Powertools writes each line as one JSON object, which Lambda's JSON
-      // format keeps as is. Lambda lets every application level through
-      // (Powertools filters by POWERTOOLS_LOG_LEVEL, and sampled invocations
-      // need DEBUG); START, END and REPORT (duration, memory, init) are kept.
-      loggingFormat: lambda.LoggingFormat.JSON,
-      applicationLogLevelV2: lambda.ApplicationLogLevel.DEBUG,
-      systemLogLevelV2: lambda.SystemLogLevel.INFO,
+      // Text, not JSON: with Lambda's JSON format, Lambda sets AWS_LAMBDA_LOG_LEVEL to its application log level and
+      // Powertools gives that precedence over POWERTOOLS_LOG_LEVEL (and over sampling), so the context logLevel had no
+      // effect (every function logged at DEBUG when the level let sampled DEBUG through). In Text format Powertools
+      // alone filters, by POWERTOOLS_LOG_LEVEL with its DEBUG sampling; its lines are still one JSON object each (it
+      // writes to stdout itself, without the runtime's prefix), and EMF metrics are read from them as before.
+      // Lambda's own START, END and REPORT lines (duration, memory, init) are kept, as text.
+      loggingFormat: lambda.LoggingFormat.TEXT,
       tracing: lambda.Tracing.ACTIVE,
       deadLetterQueue: props.deadLetterQueue,
       environment: { ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}), ...props.environment },

@@ -12,6 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createSocket } from 'node:dgram';
 import * as path from 'node:path';
 import fixture from '../fixtures/apigw-rest-event.json';
+import { Logger } from '@aws-lambda-powertools/logger';
 import { ENV } from '../../lambda/contract/function-environment';
 import { newTeam } from '../support/api';
 import { recordIssuedValue } from '../support/issued-values';
@@ -49,6 +50,19 @@ interface FunctionProperties {
 const functionResource = (name: string) =>
   resourcesOf(service.template, 'AWS::Lambda::Function')[functionIds[name]] as { Properties?: FunctionProperties } | undefined;
 
+/** The level Powertools Logger applies with `environment` as the function's (no sampling: that is per invocation). */
+function effectiveLogLevel(environment: Record<string, string>): string {
+  const saved = { ...process.env };
+  try {
+    for (const key of Object.keys(process.env)) if (key.startsWith('POWERTOOLS_') || key.startsWith('AWS_LAMBDA_')) delete process.env[key];
+    Object.assign(process.env, environment);
+    return new Logger({ sampleRateValue: 0 }).getLevelName();
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
+}
+
 describe('logs and metrics settings', () => {
   it('every function gets the Powertools service, namespace, level and sample rate from context, and Lambda keeps START/REPORT lines', () => {
     for (const name of HANDLER_NAMES) {
@@ -61,9 +75,23 @@ describe('logs and metrics settings', () => {
           [ENV.POWERTOOLS_LOG_LEVEL]: 'WARN',
           [ENV.POWERTOOLS_LOGGER_SAMPLE_RATE]: '0.05',
         },
-        logging: { LogFormat: 'JSON', SystemLogLevel: 'INFO', ApplicationLogLevel: 'DEBUG' },
+        logging: { LogFormat: 'Text' },
       });
+      // Lambda sets AWS_LAMBDA_LOG_LEVEL (which Powertools puts before POWERTOOLS_LOG_LEVEL) only for an application log level.
+      expect({ name, applicationLogLevel: properties?.LoggingConfig?.ApplicationLogLevel }).toEqual({ name, applicationLogLevel: undefined });
     }
+  });
+
+  it('the configured level is the level Powertools applies in every function, with the environment Lambda gives it', () => {
+    for (const name of HANDLER_NAMES) {
+      const properties = functionResource(name)?.Properties;
+      const lambdaSets: Record<string, string> = properties?.LoggingConfig?.ApplicationLogLevel
+        ? { AWS_LAMBDA_LOG_LEVEL: properties.LoggingConfig.ApplicationLogLevel }
+        : {};
+      expect({ name, level: effectiveLogLevel({ ...properties?.Environment?.Variables, ...lambdaSets }) }).toEqual({ name, level: 'WARN' });
+    }
+    // The check can fail: the environment JSON format with an application level DEBUG gave every function.
+    expect(effectiveLogLevel({ POWERTOOLS_LOG_LEVEL: 'WARN', AWS_LAMBDA_LOG_LEVEL: 'DEBUG' })).toBe('DEBUG');
   });
 });
 

@@ -402,7 +402,7 @@ describe('API', () => {
 });
 
 describe('functions', () => {
-  it('every function runs on Node.js 24, ARM64, traced, with JSON logs into its own log group', () => {
+  it('every function runs on Node.js 24, ARM64, traced, logging (Powertools’ JSON lines, Lambda’s text lines) into its own log group', () => {
     for (const [name, id] of Object.entries(ids.functions)) {
       const fn = resourcesOf(service.template, 'AWS::Lambda::Function')[id];
       const logGroupId = logicalIdOf(functionsByHandler(service.stack)[name as (typeof HANDLER_NAMES)[number]].logGroup);
@@ -411,7 +411,7 @@ describe('functions', () => {
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         TracingConfig: { Mode: 'Active' },
-        LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: logGroupId } },
+        LoggingConfig: { LogFormat: 'Text', LogGroup: { Ref: logGroupId } },
       });
     }
   });
