@@ -67,14 +67,13 @@ export class ApiKeyServiceStack extends Stack {
       logRetention,
     });
 
-    const managementThrottle = { rateLimit: config.managementRateLimit, burstLimit: config.managementBurstLimit };
     this.api = new Api(this, 'Api', {
       stageName: config.stage,
       handlers: this.handlers.byRoute,
       // The verify handler decides CORS itself (docs/verification.md).
       preflightHandlers: ROUTES.filter((route) => route.preflight).map((route) => route.name),
       stageThrottle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
-      methodThrottles: Object.fromEntries(ROUTES.filter((route) => route.management).map((route) => [route.name, managementThrottle])),
+      writeThrottle: { rateLimit: config.managementRateLimit, burstLimit: config.managementBurstLimit },
       plans: config.plans,
       planApiStages: config.planApiStages,
       managementAuthorizer: this.handlers.managementAuthorizer,

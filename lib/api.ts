@@ -8,6 +8,7 @@ import { allowedMethods, type RouteDefinition } from '../lambda/contract/routes'
 import { ROUTES } from '../lambda/routes';
 import type { UsagePlans } from '../lambda/contract/plans';
 import { acknowledge, cfnOf } from './nag';
+import { THROTTLED_MESSAGE } from '../lambda/contract/defaults';
 
 /** A steady-state rate (requests per second) and a burst (requests). */
 export interface Throttle {
@@ -32,8 +33,12 @@ export interface ApiProps {
   readonly preflightHandlers?: readonly string[];
   /** Stage-wide throttle applied to every method. Required. */
   readonly stageThrottle: Throttle;
-  /** Tighter per-method throttles, by handler name. Default: none (stage throttle only). */
-  readonly methodThrottles?: Readonly<Record<string, Throttle>>;
+  /**
+   * The per-team throttle of the routes declared `throttle: 'write'`, set in
+   * every usage plan (API Gateway applies a plan's per-method throttle per API
+   * key, that is per team), capped by the plan's own. Default: none.
+   */
+  readonly writeThrottle?: Throttle;
   /** Usage plans by name: one API Gateway usage plan each, on this stage. Required. */
   readonly plans: UsagePlans;
   /** Platform API stages every plan also covers, as `<restApiId>:<stage>`. Default: none. */
@@ -82,11 +87,6 @@ const STAGE_METHOD_SETTINGS = {
   metricsEnabled: true,
 } as const satisfies apigateway.MethodDeploymentOptions;
 
-/** Key of a method in a stage's `methodOptions` (`/path/METHOD`). */
-function methodKey(route: RouteDefinition): string {
-  return `${route.path}/${route.method}`;
-}
-
 /**
  * The REST API (usage plans exist only for REST APIs): one Lambda proxy
  * method per route (plus OPTIONS, to the same function, on the paths of
@@ -116,20 +116,6 @@ export class Api extends Construct {
       removalPolicy,
     });
 
-    const methodOptions: Record<string, apigateway.MethodDeploymentOptions> = {};
-    for (const route of routes) {
-      const throttle = props.methodThrottles?.[route.name];
-      if (throttle !== undefined) {
-        // A method's settings replace the stage's `/*/*` ones instead of
-        // inheriting them, so logging and metrics are repeated here.
-        methodOptions[methodKey(route)] = {
-          ...STAGE_METHOD_SETTINGS,
-          throttlingRateLimit: throttle.rateLimit,
-          throttlingBurstLimit: throttle.burstLimit,
-        };
-      }
-    }
-
     this.restApi = new apigateway.RestApi(this, 'RestApi', {
       restApiName: `api-key-service-${props.stageName}`,
       description: 'Issues, regenerates, deletes and verifies API keys',
@@ -156,7 +142,6 @@ export class Api extends Construct {
         tracingEnabled: true,
         throttlingRateLimit: props.stageThrottle.rateLimit,
         throttlingBurstLimit: props.stageThrottle.burstLimit,
-        methodOptions,
       },
     });
 
@@ -173,6 +158,7 @@ export class Api extends Construct {
       authorizerName: `api-key-service-${props.stageName}-management`,
     });
 
+    const writeMethods: apigateway.Method[] = [];
     for (const route of routes) {
       const handler = props.handlers[route.name];
       if (handler === undefined) {
@@ -184,6 +170,7 @@ export class Api extends Construct {
         new apigateway.LambdaIntegration(handler, { proxy: true, allowTestInvoke: false }),
         route.management ? { operationName: route.name, authorizer: managementAuthorizer, apiKeyRequired: true } : { operationName: route.name },
       );
+      if (route.throttle === 'write') writeMethods.push(method);
       if (!route.management) {
         acknowledge(
           cfnOf(method),
@@ -258,15 +245,8 @@ export class Api extends Construct {
 
     // What API Gateway answers itself, in the house shape, readable cross-origin.
     const gatewayResponses: Array<[string, apigateway.ResponseType, string | undefined, string, string, Record<string, string>?]> = [
-      // A team's plan (or the stage) throttled the request, or its quota is spent.
-      [
-        'Throttled',
-        apigateway.ResponseType.THROTTLED,
-        '429',
-        'THROTTLED',
-        "Too many requests for the team's usage plan; retry after the Retry-After seconds.",
-        { 'Retry-After': "'1'" },
-      ],
+      // A team's plan, the stage or the account throttled the request, or the team's quota is spent.
+      ['Throttled', apigateway.ResponseType.THROTTLED, '429', 'THROTTLED', THROTTLED_MESSAGE, { 'Retry-After': "'1'" }],
       [
         'QuotaExceeded',
         apigateway.ResponseType.QUOTA_EXCEEDED,
@@ -333,7 +313,22 @@ export class Api extends Construct {
         description: `Plan "${name}": throttle and quota per team`,
         throttle: { rateLimit: plan.rateLimit, burstLimit: plan.burstLimit },
         quota: plan.quota ? { limit: plan.quota.limit, period: apigateway.Period[plan.quota.period] } : undefined,
-        apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
+        apiStages: [
+          {
+            api: this.restApi,
+            stage: this.restApi.deploymentStage,
+            // Per team (per API key), never for all teams together: a stage method setting would be.
+            throttle: props.writeThrottle
+              ? writeMethods.map((method) => ({
+                  method,
+                  throttle: {
+                    rateLimit: Math.min(props.writeThrottle!.rateLimit, plan.rateLimit),
+                    burstLimit: Math.min(props.writeThrottle!.burstLimit, plan.burstLimit),
+                  },
+                }))
+              : undefined,
+          },
+        ],
       });
       // Platform API stages (not in this stack): appended to the plan's stages by id.
       (props.planApiStages ?? []).forEach((entry, i) => {

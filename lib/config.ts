@@ -1,5 +1,5 @@
 import type { Construct } from 'constructs';
-import { DEFAULT_GUESS_LIMIT_PER_MINUTE, DEFAULT_PLAN_RATE_LIMIT } from '../lambda/contract/defaults';
+import { DEFAULT_GUESS_LIMIT_PER_MINUTE, DEFAULT_PLAN_RATE_LIMIT, DEFAULT_WRITE_THROTTLE } from '../lambda/contract/defaults';
 import { DEFAULT_USAGE_PLANS, parseUsagePlans, type UsagePlans } from '../lambda/contract/plans';
 import { parseRouteScopeTable } from '../lambda/contract/route-scopes';
 import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../lambda/contract/retention';
@@ -44,9 +44,9 @@ const SETTINGS = {
   /** Stage-wide burst throttle, requests (all methods). */
   apiBurstLimit: ((key, read) => read.integer(key, 200, 1, 5_000)) satisfies Setting<number>,
   /** Per-method steady-state throttle of create, regenerate and delete, requests per second. */
-  managementRateLimit: ((key, read) => read.number(key, 10, 1, 10_000)) satisfies Setting<number>,
+  managementRateLimit: ((key, read) => read.number(key, DEFAULT_WRITE_THROTTLE.rateLimit, 1, 10_000)) satisfies Setting<number>,
   /** Per-method burst throttle of create, regenerate and delete, requests. */
-  managementBurstLimit: ((key, read) => read.integer(key, 20, 1, 5_000)) satisfies Setting<number>,
+  managementBurstLimit: ((key, read) => read.integer(key, DEFAULT_WRITE_THROTTLE.burstLimit, 1, 5_000)) satisfies Setting<number>,
   /** Usage plans by name (one API Gateway usage plan each); every team's API Gateway key is in one. */
   plans: ((key, read) => read.plans(key)) satisfies Setting<UsagePlans>,
   /** Platform API stages the plans also cover, as `<restApiId>:<stage>` (APIs that attach the platform authorizer). */
@@ -175,6 +175,20 @@ export function readServiceConfig(source: ContextSource | Construct): ServiceCon
   }
   if (config.managementBurstLimit < config.managementRateLimit) {
     problems.push(`managementBurstLimit (${config.managementBurstLimit}) must be at least managementRateLimit (${config.managementRateLimit})`);
+  }
+
+  // The stage throttle holds all teams together: a ceiling, never below what one team's plan allows.
+  for (const [name, plan] of Object.entries(config.plans)) {
+    if (config.apiRateLimit < plan.rateLimit) {
+      problems.push(
+        `apiRateLimit (${config.apiRateLimit}) must be at least plan "${name}"'s rateLimit (${plan.rateLimit}): the stage throttle holds every team together`,
+      );
+    }
+    if (config.apiBurstLimit < plan.burstLimit) {
+      problems.push(
+        `apiBurstLimit (${config.apiBurstLimit}) must be at least plan "${name}"'s burstLimit (${plan.burstLimit}): the stage throttle holds every team together`,
+      );
+    }
   }
 
   if (problems.length > 0) {

@@ -23,6 +23,8 @@ import { TTL_ATTRIBUTE, keyTableKeys } from '../lambda/contract/tables';
 import type { Clock } from '../lambda/platform/clock';
 import { documentClientOf } from '../lambda/platform/dynamo';
 import { TokenBucket } from './token-bucket';
+import { DEFAULT_WRITE_THROTTLE, THROTTLED_MESSAGE } from '../lambda/contract/defaults';
+import { ROUTES } from '../lambda/routes';
 
 /** A plan setting that cannot be used: one line, exit code 2 (like the other settings). */
 export class PlansError extends Error {
@@ -61,7 +63,12 @@ export interface PlanGatewayOptions {
   readonly client: DynamoDBClient;
   readonly keyTableName: string;
   readonly clock: Clock;
+  /** Per team, the routes declared `throttle: 'write'`, within the plan's own throttle (as the stack sets it in every usage plan). Default: DEFAULT_WRITE_THROTTLE. */
+  readonly writeThrottle?: { readonly rateLimit: number; readonly burstLimit: number };
 }
+
+/** `METHOD /path` of the routes every plan throttles per team more tightly. */
+const WRITE_ROUTES = new Set(ROUTES.filter((route) => route.throttle === 'write').map((route) => `${route.method} ${route.path}`));
 
 /** The request an authorizer sees, built from the proxy event as API Gateway builds it. */
 function authorizerEventOf(event: APIGatewayProxyEvent): APIGatewayRequestAuthorizerEvent {
@@ -138,17 +145,23 @@ export function createPlanGateway(options: PlanGatewayOptions) {
     }
     const usageKeyHash = createHash('sha256').update(usageKey).digest('hex');
     const now = options.clock.now();
-    const bucketName = `${usageKeyHash}#${String(result.context?.plan)}`;
-    let bucket = buckets.get(bucketName);
-    if (!bucket) buckets.set(bucketName, (bucket = new TokenBucket(plan, now.getTime())));
-    const taken = bucket.take(now.getTime());
+    const take = (name: string, limits: { rateLimit: number; burstLimit: number }) => {
+      let bucket = buckets.get(name);
+      if (!bucket) buckets.set(name, (bucket = new TokenBucket(limits, now.getTime())));
+      return bucket.take(now.getTime());
+    };
+    const planName = String(result.context?.plan);
+    const route = `${event.httpMethod} ${event.path}`;
+    const write = options.writeThrottle ?? DEFAULT_WRITE_THROTTLE;
+    // The method's throttle first, as API Gateway checks a plan's per-method throttle instead of its overall one.
+    const taken = WRITE_ROUTES.has(route)
+      ? take(`${usageKeyHash}#${planName}#${route}`, {
+          rateLimit: Math.min(write.rateLimit, plan.rateLimit),
+          burstLimit: Math.min(write.burstLimit, plan.burstLimit),
+        })
+      : take(`${usageKeyHash}#${planName}`, plan);
     if (!taken.admitted) {
-      return refusal(
-        new ApiError(ErrorCode.THROTTLED, "Too many requests for the team's usage plan; retry after the Retry-After seconds.", [], {
-          'Retry-After': String(taken.retryAfterSeconds),
-        }),
-        requestId,
-      );
+      return refusal(new ApiError(ErrorCode.THROTTLED, THROTTLED_MESSAGE, [], { 'Retry-After': String(taken.retryAfterSeconds) }), requestId);
     }
     if (plan.quota) {
       const retryAfter = await countQuota(usageKeyHash, plan.quota.limit, plan.quota.period, now);

@@ -32,6 +32,12 @@ export interface RouteDeclaration {
   readonly settings: readonly Env[];
   /** Whether it creates or deletes the schedules that end grace periods. Default: neither. */
   readonly schedules?: 'create' | 'delete';
+  /**
+   * `write`: one of the key-issuing and key-removing writes that every usage
+   * plan throttles per team more tightly (context managementRateLimit and
+   * managementBurstLimit). Default: only the plan's own throttle.
+   */
+  readonly throttle?: 'write';
 }
 
 /** A declared route with its path: what the stack, the local server and the tests serve. */

@@ -57,8 +57,8 @@ describe('service configuration from CDK context', () => {
         stage: 'staging',
         production: 'true',
         planRateLimit: '5000',
-        apiRateLimit: '12.5',
-        apiBurstLimit: '40',
+        apiRateLimit: '62.5',
+        apiBurstLimit: '140',
         plans: '{"default":{"rateLimit":5,"burstLimit":10,"quota":{"limit":42,"period":"DAY"}},"gold":{"rateLimit":50,"burstLimit":100}}',
         archiveObjectLockMode: 'GOVERNANCE',
         archiveObjectLockDays: '1095',
@@ -76,8 +76,8 @@ describe('service configuration from CDK context', () => {
       stage: 'staging',
       production: true,
       planRateLimit: 5000,
-      apiRateLimit: 12.5,
-      apiBurstLimit: 40,
+      apiRateLimit: 62.5,
+      apiBurstLimit: 140,
       plans: {
         default: { rateLimit: 5, burstLimit: 10, quota: { limit: 42, period: 'DAY' } },
         gold: { rateLimit: 50, burstLimit: 100 },
@@ -221,6 +221,14 @@ describe('service configuration from CDK context', () => {
   it('planApiStages must be "<restApiId>:<stage>" entries', () => {
     expect(readServiceConfig(contextOf({ planApiStages: ['a1b2c3d4e5:prod'] })).planApiStages).toEqual(['a1b2c3d4e5:prod']);
     expect(problemsOf({ planApiStages: ['prod'] })).toContain('planApiStages must be a list of "<restApiId>:<stage>"');
+  });
+
+  it('the stage throttle (all teams together) may not be below what one team’s plan allows', () => {
+    const gold = { default: { rateLimit: 50, burstLimit: 100 }, gold: { rateLimit: 150, burstLimit: 300 } };
+    const message = problemsOf({ plans: gold });
+    expect(message).toContain(`apiRateLimit (${DEFAULTS.apiRateLimit}) must be at least plan "gold"'s rateLimit (150): the stage throttle holds every team together`);
+    expect(message).toContain(`apiBurstLimit (${DEFAULTS.apiBurstLimit}) must be at least plan "gold"'s burstLimit (300)`);
+    expect(readServiceConfig(contextOf({ plans: gold, apiRateLimit: 150, apiBurstLimit: 300 })).plans.gold).toEqual({ rateLimit: 150, burstLimit: 300 });
   });
 
   it('a plan whose burst is below its rate is rejected', () => {

@@ -23,8 +23,8 @@ beforeAll(() => {
     archiveObjectLockDays: '1000',
     planApiStages: '["a1b2c3d4e5:prod"]',
     plans: JSON.stringify({ default: { rateLimit: 7, burstLimit: 9, quota: { limit: 12345, period: 'WEEK' } }, gold: { rateLimit: 70, burstLimit: 90 } }),
-    apiRateLimit: '30',
-    apiBurstLimit: '60',
+    apiRateLimit: '80',
+    apiBurstLimit: '120',
     logRetentionDays: '90',
     planRateLimit: '250',
     alarmTopicArn: TOPIC,
@@ -80,7 +80,7 @@ it('each configured plan is a usage plan with its throttle and quota; the stage 
   }
   service.template.hasResourceProperties('AWS::ApiGateway::Stage', {
     StageName: 'prod',
-    MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 })]),
+    MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 80, ThrottlingBurstLimit: 120 })]),
   });
 });
 

@@ -328,32 +328,44 @@ describe('API', () => {
     }
   });
 
-  it('the stage throttles every method, more tightly for create, regenerate and delete, and keeps access logs', () => {
-    const managementSetting = (method: string, path: string) => ({
-      HttpMethod: method,
-      ResourcePath: `/${path.replace(/\//g, '~1')}`,
-      ThrottlingRateLimit: DEFAULTS.managementRateLimit,
-      ThrottlingBurstLimit: DEFAULTS.managementBurstLimit,
-      LoggingLevel: 'ERROR',
-      DataTraceEnabled: false,
-      MetricsEnabled: true,
-    });
+  it('the stage throttles all teams together only by its ceiling; no method is throttled for all teams below a plan; access logs kept', () => {
     service.template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'dev',
       TracingEnabled: true,
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('\\$context\\.requestId') },
-      MethodSettings: Match.arrayWith([
-        Match.objectLike({
-          HttpMethod: '*',
-          ResourcePath: '/*',
-          ThrottlingRateLimit: DEFAULTS.apiRateLimit,
-          ThrottlingBurstLimit: DEFAULTS.apiBurstLimit,
-          LoggingLevel: 'ERROR',
-          DataTraceEnabled: false,
-        }),
-        ...ROUTES.filter((route) => route.name !== 'verify-api-key').map((route) => Match.objectLike(managementSetting(route.method, route.path))),
-      ]),
     });
+    const [stage] = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::Stage'));
+    // One setting for every method: no method setting throttles one route for every team together.
+    expect(stage?.Properties?.MethodSettings).toEqual([
+      {
+        HttpMethod: '*',
+        ResourcePath: '/*',
+        ThrottlingRateLimit: DEFAULTS.apiRateLimit,
+        ThrottlingBurstLimit: DEFAULTS.apiBurstLimit,
+        LoggingLevel: 'ERROR',
+        DataTraceEnabled: false,
+        MetricsEnabled: true,
+      },
+    ]);
+    for (const plan of Object.values(DEFAULTS.plans)) {
+      expect(DEFAULTS.apiRateLimit).toBeGreaterThanOrEqual(plan.rateLimit);
+      expect(DEFAULTS.apiBurstLimit).toBeGreaterThanOrEqual(plan.burstLimit);
+    }
+  });
+
+  it('every usage plan throttles create, regenerate and delete per team (per API key), capped by the plan', () => {
+    const writes = ROUTES.filter((route) => route.throttle === 'write');
+    expect(writes.map((route) => route.name).sort()).toEqual(['delete-api-key', 'generate-api-key', 'regenerate-api-key']);
+    const plan = DEFAULTS.plans.default;
+    const [usagePlan] = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::UsagePlan'));
+    const [ownStage] = usagePlan?.Properties?.ApiStages as { Throttle?: Record<string, { RateLimit: number; BurstLimit: number }> }[];
+    const expected = Object.fromEntries(
+      writes.map((route) => [
+        `${route.path}/${route.method}`,
+        { RateLimit: Math.min(DEFAULTS.managementRateLimit, plan.rateLimit), BurstLimit: Math.min(DEFAULTS.managementBurstLimit, plan.burstLimit) },
+      ]),
+    );
+    expect(ownStage?.Throttle).toEqual(expected);
   });
 
   it('the default plan is a usage plan with its throttle and quota on the stage', () => {

@@ -16,6 +16,8 @@ import { MS_PER_DAY } from '../../lambda/platform/clock';
 import { config } from '../../lambda/platform/config';
 import { createDynamoClient } from '../../lambda/platform/dynamo';
 import { apiGatewayUsageKeys, usagePlanIdsFrom } from '../../local/api-gateway-usage-keys';
+import { ROUTES } from '../../lambda/routes';
+import { THROTTLED_MESSAGE } from '../../lambda/contract/defaults';
 import { createPlanGateway, plansFrom, type ManagementAuthorizer } from '../../local/usage-plans';
 import { call, createKey, newTeam } from '../support/api';
 import { manualClockPerTest } from '../support/keys';
@@ -26,14 +28,17 @@ const clock = manualClockPerTest();
 const authorizer = makeManagementAuthorizer(testServices) as unknown as ManagementAuthorizer;
 const PLANS = { default: { rateLimit: 1, burstLimit: 3, quota: { limit: 5, period: 'DAY' as const } }, gold: { rateLimit: 100, burstLimit: 100 } };
 
-function managementEvent(key: string | undefined): APIGatewayProxyEvent {
+function managementEvent(
+  key: string | undefined,
+  route: { method: string; path: string } = { method: 'GET', path: '/functions/v1/list-api-keys' },
+): APIGatewayProxyEvent {
   const headers: Record<string, string> = { ...fixture.headers };
   if (key) headers.Authorization = `Bearer ${key}`;
   return {
     ...fixture,
-    httpMethod: 'GET',
-    path: '/functions/v1/list-api-keys',
-    resource: '/functions/v1/list-api-keys',
+    httpMethod: route.method,
+    path: route.path,
+    resource: route.path,
     headers,
     requestContext: { ...fixture.requestContext, requestId: randomUUID() },
   } as unknown as APIGatewayProxyEvent;
@@ -69,6 +74,39 @@ describe('management authorizer', () => {
 });
 
 describe('local gateway stage', () => {
+  it('create, regenerate and delete are throttled per team within its plan: one team’s writes spend neither its reads nor another team’s writes', async () => {
+    // Prepare
+    const [a, b] = [await newTeam(), await newTeam()];
+    const stage = createPlanGateway({
+      plans: { default: { rateLimit: 100, burstLimit: 100 } },
+      authorizer,
+      client: createDynamoClient(),
+      keyTableName: config.keyTableName,
+      clock: clock(),
+      writeThrottle: { rateLimit: 1, burstLimit: 2 },
+    });
+    const writes = ROUTES.filter((route) => route.throttle === 'write');
+    expect(writes).toHaveLength(3);
+
+    // Act
+    const answers = await Promise.all(
+      writes.map(async (route) => ({ route: route.name, answers: await Promise.all(Array.from({ length: 4 }, () => stage(managementEvent(a.key, route)))) })),
+    );
+    const reads = await Promise.all(Array.from({ length: 10 }, () => stage(managementEvent(a.key))));
+    const otherTeam = await stage(managementEvent(b.key, writes[0]!));
+
+    // Assess
+    for (const { route, answers: fromA } of answers) {
+      expect({ route, passed: fromA.filter((answer) => answer === undefined).length }).toEqual({ route, passed: 2 });
+      for (const answer of fromA.filter((refused) => refused !== undefined)) {
+        expect(answer?.statusCode).toBe(429);
+        expect(JSON.parse(answer?.body ?? '{}').error).toMatchObject({ code: 'THROTTLED', message: THROTTLED_MESSAGE });
+      }
+    }
+    expect(reads.every((answer) => answer === undefined)).toBe(true);
+    expect(otherTeam).toBeUndefined();
+  });
+
   it('a burst of 10 from one team: exactly 3 pass, 7 THROTTLED with Retry-After; another team is unaffected', async () => {
     // Prepare
     const [a, b] = [await newTeam(), await newTeam()];

@@ -11,5 +11,6 @@ export const route = defineRoute({
   schedules: 'delete',
   summary: 'revokes every value of a key and keeps a tombstone',
   operations: [...AUTHENTICATED, ...TARGET_KEY, 'listTeamKeys', 'tombstoneKey'],
+  throttle: 'write',
   settings: MANAGEMENT_SETTINGS,
 });

@@ -10,5 +10,6 @@ export const route = defineRoute({
   input: 'body',
   summary: 'creates a key and returns its value once',
   operations: [...AUTHENTICATED, 'readIdempotencyRecord', 'createKey'],
+  throttle: 'write',
   settings: MANAGEMENT_SETTINGS,
 });

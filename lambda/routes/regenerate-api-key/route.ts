@@ -11,5 +11,6 @@ export const route = defineRoute({
   schedules: 'create',
   summary: 'issues a new value and schedules the old one to expire',
   operations: [...AUTHENTICATED, 'readIdempotencyRecord', ...TARGET_KEY, 'rotateValue'],
+  throttle: 'write',
   settings: MANAGEMENT_SETTINGS,
 });
