@@ -226,7 +226,9 @@ describe('service configuration from CDK context', () => {
   it('the stage throttle (all teams together) may not be below what one team’s plan allows', () => {
     const gold = { default: { rateLimit: 50, burstLimit: 100 }, gold: { rateLimit: 150, burstLimit: 300 } };
     const message = problemsOf({ plans: gold });
-    expect(message).toContain(`apiRateLimit (${DEFAULTS.apiRateLimit}) must be at least plan "gold"'s rateLimit (150): the stage throttle holds every team together`);
+    expect(message).toContain(
+      `apiRateLimit (${DEFAULTS.apiRateLimit}) must be at least plan "gold"'s rateLimit (150): the stage throttle holds every team together`,
+    );
     expect(message).toContain(`apiBurstLimit (${DEFAULTS.apiBurstLimit}) must be at least plan "gold"'s burstLimit (300)`);
     expect(readServiceConfig(contextOf({ plans: gold, apiRateLimit: 150, apiBurstLimit: 300 })).plans.gold).toEqual({ rateLimit: 150, burstLimit: 300 });
   });
