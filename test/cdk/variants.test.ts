@@ -1,0 +1,190 @@
+/**
+ * `npm run synth:check`: every documented variant of the stack synthesized
+ * and read for the traps a real first deploy, a re-deploy or a documented
+ * function would meet outside the defaults (docs/deploy.md, "Traps outside
+ * the defaults"). Each trap is one check over the template; a variant passes
+ * when no check finds anything, so the next trap is one more check here.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { CONSOLE_PATHS_FUNCTION } from '../../lib/console';
+import { regionOfArn } from '../../lib/deploy-guards';
+import type { ServiceConfig } from '../../lib/config';
+import { synthesizeService, type SynthesizedService } from './service';
+
+const EU_WEST = {
+  alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall',
+  webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0',
+};
+const SHORT_PEPPER = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:api-key-pepper';
+const LONGEST_STAGE = 'a'.repeat(20);
+/** The longest Region name there is (14 characters), for names that carry the Region. */
+const LONGEST_REGION = 'ap-southeast-7';
+
+/** The documented variants (docs/deploy.md): the defaults, production with alarms and WAF, the console with a pepper and the tracer, the longest stage name. */
+const VARIANTS: Record<string, Record<string, string>> = {
+  defaults: {},
+  'production with alarms and WAF': { stage: 'prod', ...EU_WEST },
+  'console, pepper, tracer, logLevel WARN': { console: 'true', keyHashPepperSecretArn: SHORT_PEPPER, tracer: 'true', logLevel: 'WARN' },
+  'longest stage name, console, production': {
+    stage: LONGEST_STAGE,
+    production: 'true',
+    console: 'true',
+    ...EU_WEST,
+    keyHashPepperSecretArn: `${SHORT_PEPPER}-AbCdEf`,
+  },
+};
+
+type Json = Record<string, unknown>;
+type Check = (template: Json, config: ServiceConfig) => string[];
+
+const resources = (template: Json, type: string) =>
+  Object.entries(template.Resources as Record<string, { Type: string; Properties?: Json; DeletionPolicy?: string }>).filter(
+    ([, resource]) => resource.Type === type,
+  );
+
+/** A CloudFormation string with `{ Ref: 'AWS::Region' }` put as `region`, and the stage as `stage`. */
+function rendered(value: unknown, region: string): string {
+  if (typeof value === 'string') return value;
+  const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  if (join) return join[1].map((part) => (JSON.stringify(part) === '{"Ref":"AWS::Region"}' ? region : rendered(part, region))).join(join[0]);
+  return JSON.stringify(value);
+}
+
+/** The level Powertools Logger applies with `environment` as the function's (sampling aside). */
+function effectiveLogLevel(environment: Record<string, string>): string {
+  const saved = { ...process.env };
+  try {
+    for (const key of Object.keys(process.env)) if (key.startsWith('POWERTOOLS_') || key.startsWith('AWS_LAMBDA_')) delete process.env[key];
+    Object.assign(process.env, environment);
+    return new Logger({ sampleRateValue: 0 }).getLevelName();
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
+}
+
+const CHECKS: Record<string, Check> = {
+  'the schedule group is named by CloudFormation (a re-created stack never meets a retained one)': (template) =>
+    resources(template, 'AWS::Scheduler::ScheduleGroup')
+      .filter(([, group]) => group.Properties?.Name !== undefined)
+      .map(([id]) => `${id} has a fixed Name`),
+
+  'an ARN setting in another Region is refused by a template rule': (template, config) => {
+    const rules = (template.Rules ?? {}) as Record<string, { Assertions: { Assert: unknown }[] }>;
+    return (['alarmTopicArn', 'webAclArn', 'keyHashPepperSecretArn'] as const).flatMap((setting) => {
+      const arn = config[setting];
+      if (arn === undefined) return [];
+      const rule = rules[`${setting[0]!.toUpperCase()}${setting.slice(1)}InStackRegion`];
+      const expected = JSON.stringify({ 'Fn::Equals': [{ Ref: 'AWS::Region' }, regionOfArn(arn)] });
+      return rule && JSON.stringify(rule.Assertions[0]?.Assert) === expected ? [] : [`no Region rule for ${setting}`];
+    });
+  },
+
+  'the pepper secret is granted with the suffix IAM matches': (template, config) => {
+    const arn = config.keyHashPepperSecretArn;
+    if (arn === undefined) return [];
+    return resources(template, 'AWS::IAM::Policy').flatMap(([id, policy]) =>
+      ((policy.Properties?.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }).Statement ?? [])
+        .filter((statement) => JSON.stringify(statement.Action).includes('secretsmanager:GetSecretValue'))
+        .filter((statement) => !JSON.stringify(statement.Resource).includes(`${arn}-??????`))
+        .map(() => `${id} grants the pepper without the -?????? suffix`),
+    );
+  },
+
+  'account-wide console names carry the Region and fit their limits': (template) =>
+    [
+      ...resources(template, 'AWS::CloudFront::ResponseHeadersPolicy').map(([id, policy]) => ({
+        id,
+        name: (policy.Properties?.ResponseHeadersPolicyConfig as Json).Name,
+        limit: 128,
+      })),
+      ...resources(template, 'AWS::CloudFront::OriginAccessControl').map(([id, control]) => ({
+        id,
+        name: (control.Properties?.OriginAccessControlConfig as Json).Name,
+        limit: 64,
+      })),
+    ].flatMap(({ id, name, limit }) => {
+      const inLongest = rendered(name, LONGEST_REGION);
+      if (!JSON.stringify(name).includes('"AWS::Region"')) return [`${id}: the name carries no Region`];
+      return inLongest.length > limit ? [`${id}: "${inLongest}" is over ${limit} characters`] : [];
+    }),
+
+  'the console logs to its bucket only where CloudFront can deliver there, and redirects / and /console': (template) =>
+    resources(template, 'AWS::CloudFront::Distribution').flatMap(([id, distribution]) => {
+      const config = distribution.Properties?.DistributionConfig as { Logging?: Json; DefaultCacheBehavior: { FunctionAssociations?: unknown[] } };
+      const problems = config.Logging && !('Fn::If' in config.Logging) ? [`${id} logs to a bucket in every Region`] : [];
+      const functions = resources(template, 'AWS::CloudFront::Function').map(([, fn]) => fn.Properties?.FunctionCode);
+      return functions.includes(CONSOLE_PATHS_FUNCTION) ? problems : [...problems, `${id}: no console paths function`];
+    }),
+
+  'the documented output UsagePlanIds exists': (template) => (Object.keys(template.Outputs as Json).includes('UsagePlanIds') ? [] : ['no UsagePlanIds output']),
+
+  'no method is throttled for all teams together below a team’s plan; writes are throttled per team': (template, config) => {
+    const problems: string[] = [];
+    for (const [id, stage] of resources(template, 'AWS::ApiGateway::Stage')) {
+      for (const setting of (stage.Properties?.MethodSettings ?? []) as Json[]) {
+        if (setting.ThrottlingRateLimit === undefined) continue;
+        for (const [name, plan] of Object.entries(config.plans)) {
+          if (Number(setting.ThrottlingRateLimit) < plan.rateLimit)
+            problems.push(`${id} ${String(setting.ResourcePath)}: ${String(setting.ThrottlingRateLimit)}/s for all teams, below plan ${name}`);
+        }
+      }
+    }
+    for (const [id, plan] of resources(template, 'AWS::ApiGateway::UsagePlan')) {
+      const own = (plan.Properties?.ApiStages as { Throttle?: Json }[])[0];
+      if (Object.keys(own?.Throttle ?? {}).length !== 3) problems.push(`${id}: no per-team throttle of the three write routes`);
+    }
+    return problems;
+  },
+
+  'the configured logLevel is the level every function applies': (template, config) =>
+    resources(template, 'AWS::Lambda::Function')
+      .filter(([, fn]) => (fn.Properties?.Environment as { Variables?: Json } | undefined)?.Variables?.POWERTOOLS_SERVICE_NAME !== undefined)
+      .flatMap(([id, fn]) => {
+        const logging = (fn.Properties?.LoggingConfig ?? {}) as Json;
+        const lambdaSets: Record<string, string> = logging.ApplicationLogLevel ? { AWS_LAMBDA_LOG_LEVEL: String(logging.ApplicationLogLevel) } : {};
+        const variables = (fn.Properties?.Environment as { Variables: Record<string, string> }).Variables;
+        const level = effectiveLogLevel({ ...variables, ...lambdaSets });
+        return level === config.logLevel ? [] : [`${id} logs at ${level}, configured ${config.logLevel}`];
+      }),
+
+  'an unknown method gets the house-shaped 405 whatever its content type': (template) =>
+    resources(template, 'AWS::ApiGateway::Method')
+      .filter(([, method]) => method.Properties?.HttpMethod === 'ANY')
+      .filter(([, method]) => (method.Properties?.Integration as Json).PassthroughBehavior !== 'WHEN_NO_MATCH')
+      .map(([id]) => `${id} answers other content types with API Gateway's own 415`),
+};
+
+describe.each(Object.entries(VARIANTS))('variant: %s', (_variant, context) => {
+  let service: SynthesizedService;
+  let template: Json;
+  beforeAll(() => {
+    service = synthesizeService(context);
+    template = service.template.toJSON() as Json;
+  }, 120_000);
+
+  it.each(Object.keys(CHECKS))('%s', (check) => {
+    expect(CHECKS[check]!(template, service.config)).toEqual([]);
+  });
+
+  it('the checks can fail: each finds its trap in a template that has it', () => {
+    const broken = JSON.parse(JSON.stringify(template)) as Json & { Resources: Record<string, { Type: string; Properties?: Json }>; Outputs: Json };
+    for (const resource of Object.values(broken.Resources)) {
+      if (resource.Type === 'AWS::Scheduler::ScheduleGroup') resource.Properties = { Name: 'fixed' };
+      if (resource.Type === 'AWS::Lambda::Function' && resource.Properties?.LoggingConfig)
+        (resource.Properties.LoggingConfig as Json).ApplicationLogLevel = 'DEBUG';
+      if (resource.Type === 'AWS::ApiGateway::Method' && resource.Properties?.HttpMethod === 'ANY')
+        (resource.Properties.Integration as Json).PassthroughBehavior = 'NEVER';
+    }
+    delete broken.Outputs.UsagePlanIds;
+    delete broken.Rules;
+    const found = (name: string) => CHECKS[name]!(broken, service.config).length > 0;
+    expect(found('the schedule group is named by CloudFormation (a re-created stack never meets a retained one)')).toBe(true);
+    expect(found('the configured logLevel is the level every function applies')).toBe(service.config.logLevel !== 'DEBUG');
+    expect(found('an unknown method gets the house-shaped 405 whatever its content type')).toBe(true);
+    expect(found('the documented output UsagePlanIds exists')).toBe(true);
+    expect(found('an ARN setting in another Region is refused by a template rule')).toBe(
+      service.config.alarmTopicArn !== undefined || service.config.keyHashPepperSecretArn !== undefined,
+    );
+  });
+});
