@@ -1,25 +1,64 @@
 /**
- * `ip_whitelist` entries and source-IP matching, through ipaddr.js (well
- * kept, no dependencies, IPv4 and IPv6 CIDR).
+ * `ip_whitelist` entries and source-IP matching, on Node's own address
+ * grammar (`node:net` isIPv4/isIPv6, the same parsers Node's sockets use)
+ * and the WHATWG URL serializer for IPv6 text (RFC 5952: lower case, the
+ * first longest run of zero groups as `::`). Addresses are compared as
+ * integers; IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is the IPv4 address.
+ *
+ * Replaces ipaddr.js (about 13 KB in every bundle that authenticates);
+ * test/domain/ip-allowlist.reference.test.ts checks it against ipaddr.js on
+ * random addresses and blocks.
  */
-import ipaddr from 'ipaddr.js';
+import { isIPv4, isIPv6 } from 'node:net';
 
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
+interface Address {
+  readonly kind: 'ipv4' | 'ipv6';
+  readonly value: bigint;
+}
 
-/** IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is treated as the IPv4 address. */
-function unmap(address: Address): Address {
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-    return (address as ipaddr.IPv6).toIPv4Address();
-  }
-  return address;
+const BITS = { ipv4: 32, ipv6: 128 } as const;
+
+function ipv4Value(text: string): bigint {
+  return text.split('.').reduce((value, part) => (value << 8n) | BigInt(part), 0n);
+}
+
+function ipv6Value(text: string): bigint {
+  // An IPv4 tail (`::ffff:1.2.3.4`, `64:ff9b::1.2.3.4`) is two groups.
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
+  const head = tail === undefined ? text : text.slice(0, -tail.length);
+  const groupsOf = (part: string) => (part === '' ? [] : part.split(':').filter((group) => group !== ''));
+  const [left, right] = head.includes('::') ? head.split('::') : [head, undefined];
+  const leftGroups = groupsOf(left!);
+  const rightGroups = right === undefined ? [] : groupsOf(right);
+  const tailGroups = tail === undefined ? [] : [(ipv4Value(tail) >> 16n).toString(16), (ipv4Value(tail) & 0xffffn).toString(16)];
+  const missing = 8 - leftGroups.length - rightGroups.length - tailGroups.length;
+  const groups = [...leftGroups, ...Array<string>(right === undefined ? 0 : missing).fill('0'), ...rightGroups, ...tailGroups];
+  return groups.reduce((value, group) => (value << 16n) | BigInt(`0x${group}`), 0n);
 }
 
 function parseAddress(text: string): Address | undefined {
-  // A zone id (`fe80::1%eth0`) names a local interface; it never appears in a source IP.
-  if (text.includes('%') || !ipaddr.isValid(text)) return undefined;
-  // ipaddr.isValid accepts legacy IPv4 forms ("10", "0x0a.1"); only dotted quads are allowed.
-  if (!text.includes(':') && !ipaddr.IPv4.isValidFourPartDecimal(text)) return undefined;
-  return unmap(ipaddr.parse(text));
+  // isIPv4 takes dotted quads only (no "10" or "0x0a.1"); isIPv6 takes no zone id (`fe80::1%eth0`).
+  if (isIPv4(text)) return { kind: 'ipv4', value: ipv4Value(text) };
+  if (!isIPv6(text) || text.includes('%')) return undefined;
+  const value = ipv6Value(text);
+  return value >> 32n === 0xffffn ? { kind: 'ipv4', value: value & 0xffffffffn } : { kind: 'ipv6', value };
+}
+
+function textOf(address: Address): string {
+  if (address.kind === 'ipv4') return [24n, 16n, 8n, 0n].map((shift) => String((address.value >> shift) & 0xffn)).join('.');
+  const groups = Array.from({ length: 8 }, (_, i) => ((address.value >> BigInt(112 - 16 * i)) & 0xffffn).toString(16));
+  return new URL(`http://[${groups.join(':')}]`).hostname.slice(1, -1);
+}
+
+function networkOf(address: Address, prefix: number): Address {
+  const hostBits = BigInt(BITS[address.kind] - prefix);
+  return { kind: address.kind, value: (address.value >> hostBits) << hostBits };
+}
+
+/** The address in canonical form (IPv4-mapped IPv6 as IPv4), or undefined when `text` is not exactly one address. */
+export function canonicalAddress(text: string): string | undefined {
+  const address = parseAddress(text);
+  return address && textOf(address);
 }
 
 /**
@@ -30,35 +69,28 @@ function parseAddress(text: string): Address | undefined {
 export function normaliseIpEntry(entry: string): string | undefined {
   const text = entry.trim();
   const slash = text.indexOf('/');
-  if (slash === -1) return parseAddress(text)?.toString();
+  if (slash === -1) return canonicalAddress(text);
   const address = parseAddress(text.slice(0, slash));
   const prefixText = text.slice(slash + 1);
   if (!address || !/^\d{1,3}$/.test(prefixText)) return undefined;
-  const prefix = Number(prefixText);
-  const max = address.kind() === 'ipv4' ? 32 : 128;
   // A mapped IPv4 CIDR (`::ffff:10.0.0.0/104`) is rewritten in IPv4 terms.
-  const mappedOffset = text.includes(':') && address.kind() === 'ipv4' ? 96 : 0;
-  const effective = prefix - mappedOffset;
-  if (effective < 0 || effective > max) return undefined;
-  const network =
-    address.kind() === 'ipv4'
-      ? ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${effective}`)
-      : ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${effective}`);
-  return `${network.toString()}/${effective}`;
+  const effective = Number(prefixText) - (text.includes(':') && address.kind === 'ipv4' ? 96 : 0);
+  if (effective < 0 || effective > BITS[address.kind]) return undefined;
+  return `${textOf(networkOf(address, effective))}/${effective}`;
 }
 
 /** Whether the source IP is inside any entry. An empty list allows every address. */
 export function ipAllowed(entries: readonly string[], sourceIp: string | undefined): boolean {
   if (entries.length === 0) return true;
-  if (!sourceIp) return false;
-  const source = parseAddress(sourceIp);
+  const source = sourceIp ? parseAddress(sourceIp) : undefined;
   if (!source) return false;
   return entries.some((entry) => {
     const normalised = normaliseIpEntry(entry);
     if (!normalised) return false;
-    if (!normalised.includes('/')) return normalised === source.toString();
-    const [network, prefix] = ipaddr.parseCIDR(normalised);
-    return network.kind() === source.kind() && source.match([network, prefix] as never);
+    const [network, prefix] = normalised.split('/');
+    const block = parseAddress(network!)!;
+    if (prefix === undefined) return block.kind === source.kind && block.value === source.value;
+    return block.kind === source.kind && networkOf(source, Number(prefix)).value === block.value;
   });
 }
 
@@ -71,6 +103,6 @@ export function ipAllowed(entries: readonly string[], sourceIp: string | undefin
 export function sourceBucketOf(sourceIp: string | undefined): string {
   const address = sourceIp ? parseAddress(sourceIp) : undefined;
   if (!address) return 'unknown';
-  if (address.kind() === 'ipv4') return address.toString();
-  return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`).toString()}/64`;
+  if (address.kind === 'ipv4') return textOf(address);
+  return `${textOf(networkOf(address, 64))}/64`;
 }
