@@ -1,6 +1,7 @@
 import { requireCompleteSecretArn, requireStackRegion } from './deploy-guards';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { KeyConsole } from './console';
+import { ENV } from '../lambda/contract/function-environment';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -149,6 +150,10 @@ export class ApiKeyServiceStack extends Stack {
         accessLogBucket: this.auditArchive.accessLogBucket,
         production: config.production,
       });
+      // The API's functions take a request's address from the viewer only when it came through this distribution.
+      for (const fn of [...Object.values(this.handlers.byRoute), this.handlers.managementAuthorizer]) {
+        fn.addEnvironment(ENV.ORIGIN_VERIFY_SECRET, keyConsole.originVerify.secretValue.unsafeUnwrap());
+      }
       new CfnOutput(this, 'ConsoleUrl', {
         value: `https://${keyConsole.distribution.distributionDomainName}/console/`,
         description: 'The key console (the API is also served under /functions/v1/ on this origin)',

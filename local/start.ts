@@ -369,8 +369,13 @@ export const LOCAL_ENVIRONMENT = [
   { name: 'ARCHIVE_DIR', help: 'write the audit archive as files here instead of the S3 API' },
   { name: 'KEY_HASH_PEPPER', help: 'HMAC pepper of stored value hashes (set once, or never)' },
   {
+    name: 'ORIGIN_VERIFY_SECRET',
+    help: "take the caller from X-Viewer-Address on requests whose X-Origin-Verify is this\n(as behind the console's CloudFront); unset: always the connection",
+  },
+  {
     name: 'POWERTOOLS_LOG_LEVEL',
-    help: 'lowest level logged: DEBUG, INFO (default), WARN, ERROR\nOutput: readable lines on a terminal, the JSON lines Lambda writes when piped.',
+    help: 'lowest level logged: DEBUG, INFO (default), WARN, ERROR',
+    note: 'Output: readable lines on a terminal, the JSON lines Lambda writes when piped.',
   },
 ] as const;
 
@@ -381,10 +386,14 @@ export type LocalEnvironment = Readonly<Partial<Record<LocalEnv, string>>>;
 
 const helpLines = (): string[] => {
   const width = Math.max(...LOCAL_ENVIRONMENT.filter(({ name }) => name.length <= 16).map(({ name }) => name.length)) + 2;
-  return LOCAL_ENVIRONMENT.flatMap(({ name, help }) => {
-    const [first, ...rest] = help.split('\n');
-    const column = name.length < width ? width : name.length + 2;
-    return [`  ${name.padEnd(column)}${first}`, ...rest.map((line) => `${' '.repeat(line.startsWith("'") ? 2 + column : 2)}${line}`)];
+  return LOCAL_ENVIRONMENT.flatMap((entry) => {
+    const [first, ...rest] = entry.help.split('\n');
+    const column = entry.name.length < width ? width : entry.name.length + 2;
+    return [
+      `  ${entry.name.padEnd(column)}${first}`,
+      ...rest.map((line) => `${' '.repeat(2 + column)}${line}`),
+      ...('note' in entry ? [`  ${entry.note}`] : []),
+    ];
   });
 };
 

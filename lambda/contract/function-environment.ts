@@ -34,6 +34,12 @@ const SET_BY_THE_STACK = {
   AUTHORIZER_SCOPE: 'optional',
   /** Authorizer: JSON `{"<METHOD> /<path>": "<scope>"}` (`lambda/handlers/authorizer.ts`). */
   AUTHORIZER_ROUTE_SCOPES: 'optional',
+  /**
+   * With the console: the secret the console's CloudFront distribution sends
+   * in `X-Origin-Verify`, so that requests proven to come through it are
+   * taken from the viewer's address (`lambda/http/source-address.ts`).
+   */
+  ORIGIN_VERIFY_SECRET: 'optional',
   /** Secrets Manager secret holding the value-hash pepper (optional; `lambda/platform/pepper.ts`). */
   KEY_HASH_PEPPER_SECRET_ARN: 'optional',
   /** Powertools: the `service` of every log line and metric. */

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { VerifiedKey } from '../verification/verify';
 import type { RequestMeta } from '../domain/actor';
 import { header } from './headers';
+import { sourceAddressOf } from './source-address';
 
 export type { RequestMeta };
 
@@ -15,7 +16,7 @@ export type ManagementEvent<TInput> = APIGatewayProxyEvent & {
 export function requestMetaOf(event: APIGatewayProxyEvent, fallbackRequestId: string): RequestMeta {
   return {
     requestId: event.requestContext?.requestId || fallbackRequestId,
-    sourceIp: event.requestContext?.identity?.sourceIp || null,
+    sourceIp: sourceAddressOf(event),
     userAgent: header(event, 'user-agent') ?? event.requestContext?.identity?.userAgent ?? null,
   };
 }

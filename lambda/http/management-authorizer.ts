@@ -20,6 +20,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { ApiError, ErrorCode } from '../contract/errors';
 import type { Services } from '../composition/services';
 import { authenticateManager, type AuthenticatedCaller } from './authentication';
+import { sourceAddressOf } from './source-address';
 import type { CheckedKey, VerifyFailureCode } from '../verification/verify';
 
 /** API Gateway turns exactly this error message into 401. */
@@ -32,7 +33,7 @@ export async function authorizeManagementCall(services: Services, event: APIGate
     caller = await authenticateManager(services, {
       headers: event.headers,
       multiValueHeaders: event.multiValueHeaders,
-      sourceIp: event.requestContext?.identity?.sourceIp ?? null,
+      sourceIp: sourceAddressOf(event),
     });
   } catch (error) {
     // An authorizer answers only Allow, Deny or Unauthorized: several Authorization headers are Unauthorized here (400 from the handler itself).

@@ -22,6 +22,7 @@ const SECRET_SHAPES: readonly [RegExp, string][] = [
 const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'authorization',
   'x-api-key',
+  'x-origin-verify',
   'key',
   'value',
   'new_value',

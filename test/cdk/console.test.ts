@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CONSOLE_SECURITY_HEADERS } from '../../console/build';
-import { CONSOLE_PATHS_FUNCTION, NO_CLOUDFRONT_BUCKET_LOGS_REGIONS } from '../../lib/console';
-import { REPO_ROOT, resourcesOf, synthesizeService, type SynthesizedService } from './service';
+import { CONSOLE_PATHS_FUNCTION, NO_CLOUDFRONT_BUCKET_LOGS_REGIONS, VIEWER_ADDRESS_FUNCTION } from '../../lib/console';
+import { functionsByHandler, logicalIdOf, REPO_ROOT, resourcesOf, synthesizeService, type SynthesizedService } from './service';
 
 // CloudFront's managed policies (their ids are fixed by AWS).
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -108,6 +108,43 @@ describe('context console=true', () => {
       const rendered = parts.map((part) => (typeof part === 'string' ? part.replace('-dev-', `-${longestStage}-`) : longestRegion)).join('');
       expect(rendered.length).toBeLessThanOrEqual(limit);
     }
+  });
+
+  it('sends the API a generated secret (never in the template) and the viewer’s address; the API’s functions get the same secret', () => {
+    // The origin custom header: a dynamic reference CloudFormation resolves at deploy time, not a value.
+    const apiOrigin = (distribution.Origins as { CustomOriginConfig?: unknown; OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[]).find(
+      (origin) => origin.OriginCustomHeaders !== undefined,
+    );
+    const [header] = apiOrigin?.OriginCustomHeaders ?? [];
+    expect(header?.HeaderName).toBe('X-Origin-Verify');
+    const reference = JSON.stringify(header?.HeaderValue);
+    expect(reference).toContain('{{resolve:secretsmanager:');
+    const [[secretId]] = Object.entries(resourcesOf(service.template, 'AWS::SecretsManager::Secret')).filter(([, secret]) =>
+      String(secret.Properties?.Description).includes('X-Origin-Verify'),
+    );
+    expect(reference).toContain(secretId);
+    // Every function behind API Gateway's management and verify routes gets it; the others do not.
+    const functions = functionsByHandler(service.stack);
+    for (const [name, fn] of Object.entries(functions)) {
+      const variables = (
+        resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+      const expected = name === 'authorizer' || name === 'expire-old-value' || name === 'archive-audit' ? undefined : JSON.parse(reference);
+      expect({ name, secret: variables.ORIGIN_VERIFY_SECRET }).toEqual({ name, secret: expected });
+    }
+    // The API behavior's viewer-request function puts the viewer's address in, replacing one the viewer sent.
+    const apiBehavior = (distribution.CacheBehaviors as { PathPattern: string; FunctionAssociations?: unknown[] }[]).find(
+      (behavior) => behavior.PathPattern === '/functions/v1/*',
+    );
+    expect(apiBehavior?.FunctionAssociations).toHaveLength(1);
+    const codes = Object.values(resourcesOf(service.template, 'AWS::CloudFront::Function')).map((fn) => fn.Properties?.FunctionCode);
+    expect(codes).toContain(VIEWER_ADDRESS_FUNCTION);
+    const viewerRequest = new Function(`${VIEWER_ADDRESS_FUNCTION}; return handler;`)() as (event: unknown) => { headers: Record<string, { value: string }> };
+    const forwarded = viewerRequest({
+      viewer: { ip: '203.0.113.7' },
+      request: { uri: '/functions/v1/list-api-keys', headers: { 'x-viewer-address': { value: '10.0.0.1' } } },
+    });
+    expect(forwarded.headers['x-viewer-address']).toEqual({ value: '203.0.113.7' });
   });
 
   it('writes standard logs to the bucket only in Regions where CloudFront can deliver them', () => {
