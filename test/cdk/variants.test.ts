@@ -117,6 +117,21 @@ const CHECKS: Record<string, Check> = {
       return functions.includes(CONSOLE_PATHS_FUNCTION) ? problems : [...problems, `${id}: no console paths function`];
     }),
 
+  'behind the console, the API trusts the viewer’s address only beside a generated secret the functions share': (template) =>
+    resources(template, 'AWS::CloudFront::Distribution').flatMap(([id, distribution]) => {
+      const origins = (distribution.Properties?.DistributionConfig as { Origins: { OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[] })
+        .Origins;
+      const proof = origins.flatMap((origin) => origin.OriginCustomHeaders ?? []).find((header) => header.HeaderName === 'X-Origin-Verify');
+      if (!proof || !JSON.stringify(proof.HeaderValue).includes('{{resolve:secretsmanager:'))
+        return [`${id}: the API origin sends no generated X-Origin-Verify`];
+      const sharing = resources(template, 'AWS::Lambda::Function').filter(
+        ([, fn]) =>
+          JSON.stringify((fn.Properties?.Environment as { Variables?: Json } | undefined)?.Variables?.ORIGIN_VERIFY_SECRET) ===
+          JSON.stringify(proof.HeaderValue),
+      );
+      return sharing.length >= 9 ? [] : [`${id}: only ${sharing.length} functions know the secret`];
+    }),
+
   'the documented output UsagePlanIds exists': (template) => (Object.keys(template.Outputs as Json).includes('UsagePlanIds') ? [] : ['no UsagePlanIds output']),
 
   'no method is throttled for all teams together below a team’s plan; writes are throttled per team': (template, config) => {
