@@ -118,6 +118,39 @@ export const auditTableKeys = {
   teamIndex: (teamId: string, at: string, eventId: string) => ({ gsi1pk: `TEAM#${teamId}`, gsi1sk: `${at}#${eventId}` }),
 } as const;
 
+/** A ULID, as key ids and audit event ids are written. */
+const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
+/** An audit sort key: the event's ISO time (as `Date#toISOString` writes it) and its id. */
+const AUDIT_SORT_KEY = new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#${ULID}$`);
+const KEY_PARTITION = new RegExp(`^KEY#${ULID}$`);
+
+/**
+ * The exact key of the last item of a page, for each paged query: each
+ * attribute a literal or a pattern, and the attributes that must be equal.
+ * A page cursor is accepted only in exactly this shape (lambda/platform/cursor.ts),
+ * so what reaches DynamoDB as ExclusiveStartKey is always a key the query
+ * itself could have returned.
+ */
+export interface PositionShape {
+  readonly attributes: Readonly<Record<string, string | RegExp>>;
+  readonly equal?: readonly (readonly [string, string])[];
+}
+
+export const pagePositions = {
+  /** A team's keys, on the team index of the key table. */
+  teamKeys: (teamId: string): PositionShape => ({
+    attributes: { pk: KEY_PARTITION, sk: SK_KEY, gsi1pk: keyTableKeys.teamPartition(teamId), gsi1sk: KEY_PARTITION },
+    equal: [['pk', 'gsi1sk']],
+  }),
+  /** One key's audit events, on the audit table. */
+  keyAudit: (keyId: string): PositionShape => ({ attributes: { pk: `KEY#${keyId}`, sk: AUDIT_SORT_KEY } }),
+  /** A team's audit events, on the team index of the audit table. */
+  teamAudit: (teamId: string): PositionShape => ({
+    attributes: { pk: KEY_PARTITION, sk: AUDIT_SORT_KEY, gsi1pk: keyTableKeys.teamPartition(teamId), gsi1sk: AUDIT_SORT_KEY },
+    equal: [['sk', 'gsi1sk']],
+  }),
+} as const;
+
 /** Every attribute that appears in a key schema of the table or its indexes. */
 export function keyAttributes(table: TableDefinition): Array<{ name: string; type: AttributeType }> {
   const all = [table.partitionKey, table.sortKey];

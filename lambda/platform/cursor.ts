@@ -1,31 +1,43 @@
 /**
  * Opaque page cursors: the position after the last item of a page, as
- * base64url JSON. A cursor is only ever decoded back into the same kind of
- * position (the same attributes, the same partition), so a forged or
- * foreign cursor is a 400, never a read elsewhere.
+ * base64url JSON. A cursor is decoded only into the exact key shape of the
+ * query it is used with (lambda/contract/tables.ts `pagePositions`: every
+ * attribute present, a non-empty string of the query's own form, the
+ * caller's own partition), so a forged, altered, foreign or stale cursor is
+ * a 400 INVALID_CURSOR before anything reaches the store, never a read
+ * elsewhere and never a storage error.
  */
-import { invalidRequest } from '../contract/errors';
+import { ApiError, ErrorCode } from '../contract/errors';
+import type { PositionShape } from '../contract/tables';
 
 export function encodeCursor(position: Readonly<Record<string, string>>): string {
   return Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
 }
 
-/**
- * The position a cursor names, if it has exactly `attributes` (strings) and
- * `belongs` accepts it; otherwise a 400 naming `cursor`.
- */
-export function decodeCursor(cursor: string, attributes: readonly string[], belongs: (position: Record<string, string>) => boolean): Record<string, string> {
-  const invalid = invalidRequest([{ field: 'cursor', issue: 'is not a cursor this listing returned' }]);
+const invalidCursor = () =>
+  new ApiError(ErrorCode.INVALID_CURSOR, 'The cursor is not one this listing returned: list again without a cursor.', [
+    { field: 'cursor', issue: 'is not a cursor this listing returned' },
+  ]);
+
+/** Whether `value` is what `expected` (a literal or a pattern) allows. */
+const fits = (value: unknown, expected: string | RegExp): value is string =>
+  typeof value === 'string' && value !== '' && value.length <= 512 && (typeof expected === 'string' ? value === expected : expected.test(value));
+
+/** The position a cursor names, when it has exactly `shape`; otherwise a 400 INVALID_CURSOR. */
+export function decodeCursor(cursor: string, shape: PositionShape): Record<string, string> {
   let position: unknown;
   try {
     position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw invalid;
+    throw invalidCursor();
   }
-  if (typeof position !== 'object' || position === null || Array.isArray(position)) throw invalid;
-  const entries = Object.entries(position);
+  if (typeof position !== 'object' || position === null || Array.isArray(position)) throw invalidCursor();
+  const given = Object.entries(position);
+  const expected = Object.entries(shape.attributes);
   const exact =
-    entries.length === attributes.length && entries.every(([name, value]) => attributes.includes(name) && typeof value === 'string' && value.length <= 512);
-  if (!exact || !belongs(position as Record<string, string>)) throw invalid;
-  return position as Record<string, string>;
+    given.length === expected.length &&
+    expected.every(([name, form]) => Object.prototype.hasOwnProperty.call(position, name) && fits((position as Record<string, unknown>)[name], form)) &&
+    (shape.equal ?? []).every(([a, b]) => (position as Record<string, unknown>)[a] === (position as Record<string, unknown>)[b]);
+  if (!exact) throw invalidCursor();
+  return Object.fromEntries(expected.map(([name]) => [name, String((position as Record<string, unknown>)[name])]));
 }

@@ -6,7 +6,7 @@
  * key is 404.
  */
 import { ApiError, ErrorCode } from '../contract/errors';
-import { TEAM_INDEX, keyTableKeys } from '../contract/tables';
+import { TEAM_INDEX, keyTableKeys, pagePositions, type PositionShape } from '../contract/tables';
 import { notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
@@ -39,11 +39,11 @@ function eventOf(item: Record<string, unknown>): AuditEvent {
 }
 
 export async function listAuditEvents(services: Services, caller: VerifiedKey, input: AuditEventsInput): Promise<AuditPage> {
-  let partition: { index?: string; attribute: 'pk' | 'gsi1pk'; value: string; position: readonly string[] };
+  let partition: { index?: string; attribute: 'pk' | 'gsi1pk'; value: string; position: PositionShape };
   if (input.key_id !== undefined) {
     const key = await keptKey(services, caller, input.key_id, services.clock.now());
     if (!key) throw notFound(input.key_id);
-    partition = { attribute: 'pk', value: `KEY#${key.id}`, position: ['pk', 'sk'] };
+    partition = { attribute: 'pk', value: `KEY#${key.id}`, position: pagePositions.keyAudit(key.id) };
   } else {
     if (input.team_id !== caller.team_id) {
       throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot read the audit trail of another team.', [
@@ -55,13 +55,13 @@ export async function listAuditEvents(services: Services, caller: VerifiedKey, i
         { field: 'team_id', issue: 'needs a live key; a test key may pass key_id' },
       ]);
     }
-    partition = { index: TEAM_INDEX, attribute: 'gsi1pk', value: keyTableKeys.teamPartition(caller.team_id), position: ['pk', 'sk', 'gsi1pk', 'gsi1sk'] };
+    partition = { index: TEAM_INDEX, attribute: 'gsi1pk', value: keyTableKeys.teamPartition(caller.team_id), position: pagePositions.teamAudit(caller.team_id) };
   }
-  const startAfter = input.cursor ? decodeCursor(input.cursor, partition.position, (position) => position[partition.attribute] === partition.value) : undefined;
+  const startAfter = input.cursor ? decodeCursor(input.cursor, partition.position) : undefined;
   const page = await services.audit.auditPage({ ...partition, startAfter, limit: input.limit });
   const last = page.items[page.items.length - 1];
   return {
     data: page.items.map(eventOf),
-    next_cursor: page.more && last ? encodeCursor(Object.fromEntries(partition.position.map((name) => [name, String(last[name])]))) : null,
+    next_cursor: page.more && last ? encodeCursor(Object.fromEntries(Object.keys(partition.position.attributes).map((name) => [name, String(last[name])]))) : null,
   };
 }

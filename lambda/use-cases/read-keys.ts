@@ -5,7 +5,7 @@
  * tombstone while it lasts (the list when asked for `state=deleted`).
  */
 import { ApiError, ErrorCode } from '../contract/errors';
-import { keyTableKeys } from '../contract/tables';
+import { pagePositions } from '../contract/tables';
 import { assertEnvironmentReach, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
@@ -87,10 +87,7 @@ export async function listKeys(services: Services, caller: VerifiedKey, input: L
   // A test key sees test keys only: asking for live keys is refused, not answered empty.
   const environment = input.environment ?? (caller.environment === 'test' ? 'test' : undefined);
   if (environment !== undefined) assertEnvironmentReach(caller, environment);
-  const partition = keyTableKeys.teamPartition(caller.team_id);
-  let startAfter = input.cursor
-    ? decodeCursor(input.cursor, POSITION, (position) => position.gsi1pk === partition && position.pk === position.gsi1sk)
-    : undefined;
+  let startAfter = input.cursor ? decodeCursor(input.cursor, pagePositions.teamKeys(caller.team_id)) : undefined;
   const now = services.clock.now();
   const wanted = (key: KeyItem) => {
     if (key.entity !== 'key' || ttlExpired(key, now)) return false;

@@ -205,10 +205,46 @@ const paths = fc.oneof(
     ),
   },
 );
+/** Page cursors as an attacker forges them: empty key strings, wrong types, another team's, another listing's, truncated, bit-flipped, oversize. */
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+const cursorLike = fc
+  .tuple(
+    fc.constantFrom(
+      () => ({ pk: `KEY#${newKeyId()}`, sk: '', gsi1pk: `TEAM#${caller.teamId}`, gsi1sk: '' }),
+      () => ({ pk: `KEY#${caller.keyId}`, sk: '' }),
+      () => ({ pk: `KEY#${newKeyId()}`, sk: 'KEY', gsi1pk: `TEAM#${other.teamId}`, gsi1sk: `KEY#${newKeyId()}` }),
+      () => ({ pk: `KEY#${other.keyId}`, sk: `2026-11-26T00:00:00.000Z#${newKeyId()}` }),
+      () => ({ pk: `KEY#${newKeyId()}`, sk: `2026-11-26T00:00:00.000Z#${newKeyId()}`, gsi1pk: `TEAM#${caller.teamId}`, gsi1sk: '' }),
+      () => ({ pk: '', sk: '', gsi1pk: `TEAM#${caller.teamId}`, gsi1sk: '' }),
+      () => ({ pk: `KEY#${caller.keyId}`, sk: '', gsi1pk: `TEAM#${caller.teamId}`, gsi1sk: `KEY#${caller.keyId}` }),
+      () => ({ pk: '', sk: `2026-11-26T00:00:00.000Z#${newKeyId()}`, gsi1pk: `TEAM#${caller.teamId}`, gsi1sk: `2026-11-26T00:00:00.000Z#${newKeyId()}` }),
+      () => ({ pk: `KEY#${caller.keyId}`, sk: 'not a time', gsi1pk: `TEAM#${caller.teamId}`, gsi1sk: 'not a time' }),
+      () => ({ pk: 1, sk: null, gsi1pk: true, gsi1sk: [] }),
+      () => ({}),
+      () => ({ pk: `KEY#${'A'.repeat(600)}`, sk: 'KEY', gsi1pk: `TEAM#${caller.teamId}`, gsi1sk: `KEY#${'A'.repeat(600)}` }),
+    ),
+    fc.constantFrom('whole', 'truncated', 'flipped', 'raw'),
+    fc.nat(),
+  )
+  .map(([make, form, at]) => {
+    const cursor = b64(JSON.stringify(make()));
+    if (form === 'truncated') return cursor.slice(0, at % cursor.length);
+    if (form === 'flipped')
+      return `${cursor.slice(0, at % cursor.length)}${cursor[at % cursor.length] === 'A' ? 'B' : 'A'}${cursor.slice((at % cursor.length) + 1)}`;
+    if (form === 'raw') return ['%%%', 'e30', '', b64('[]'), b64('"x"'), 'x'.repeat(3000)][at % 6]!;
+    return cursor;
+  });
 const queryString = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom(...FIELDS, ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 }), keyLike), fc.oneof(hostileText, idLike, keyLike)), {
-    maxLength: 5,
-  })
+  .array(
+    fc.oneof(
+      fc.tuple(fc.oneof(fc.constantFrom(...FIELDS, ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 }), keyLike), fc.oneof(hostileText, idLike, keyLike)),
+      fc.tuple(fc.constant('cursor'), cursorLike),
+      fc
+        .tuple(fc.constantFrom('team_id', 'key_id'), fc.constantFrom('team', 'key', 'other'))
+        .map(([name, whose]) => [name, whose === 'other' ? other.teamId : name === 'team_id' ? caller.teamId : caller.keyId]),
+    ),
+    { maxLength: 5 },
+  )
   .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`));
 const contentTypes = fc.oneof(
   fc.constantFrom(
@@ -369,6 +405,32 @@ describe(`fuzz: ${RUNS} hostile requests (replay with FUZZ_SEED=${SEED})`, () =>
     const total = [...statuses.values()].reduce((a, b) => a + b, 0);
     expect(total).toBe(RUNS);
     process.stdout.write(`fuzz: answers by status ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}\n`);
+  }, 600_000);
+
+  it('the cursor family: forged cursors on every listing of every list route are a 400 in the house shape, never a 5xx or a page', async () => {
+    const listRoutes = ROUTES.filter((route) => route.input === 'query' && /^list-/.test(route.name));
+    expect(listRoutes.length).toBeGreaterThanOrEqual(2);
+    const listings = listRoutes.flatMap((route) => [
+      `${route.path}?team_id=${caller.teamId}`,
+      ...(route.name.includes('audit') ? [`${route.path}?key_id=${caller.keyId}`] : []),
+    ]);
+    const codes = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...listings), cursorLike, async (listing, cursor) => {
+        const answer = await send(
+          `GET ${listing}&cursor=${encodeURIComponent(cursor)} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: Bearer ${caller.value}\r\n\r\n`,
+        );
+        const code =
+          answer.status === 400 && houseShaped(answer.body) ? (JSON.parse(answer.body) as { error: { code: string } }).error.code : `${answer.status}`;
+        codes.set(code, (codes.get(code) ?? 0) + 1);
+        // A cursor too long or empty fails the parameter's own check; every other forgery is INVALID_CURSOR.
+        if (code !== 'INVALID_CURSOR' && code !== 'VALIDATION_FAILED')
+          throw new Error(`${answer.status} for ${listing} cursor ${cursor.slice(0, 200)}: ${answer.body.slice(0, 300)}`);
+      }),
+      { seed: SEED, numRuns: Math.max(300, Math.round(RUNS / 5)), endOnFailure: true },
+    );
+    expect(codes.get('INVALID_CURSOR') ?? 0).toBeGreaterThan(0);
+    process.stdout.write(`fuzz: cursor family answers ${JSON.stringify(Object.fromEntries(codes))}\n`);
   }, 600_000);
 
   it('the write check sees a real change: a valid create by the caller shows up as new items', async () => {

@@ -1,0 +1,104 @@
+/**
+ * Page cursors on every list route (every operation of docs/openapi.json
+ * with a `cursor` parameter), forged the ways an attacker would: empty key
+ * strings, wrong types, missing or extra attributes, another team's,
+ * another listing's, truncated, bit-flipped, oversize, not base64, not JSON.
+ * Each is a 400 INVALID_CURSOR in the house shape with no data, never a 500
+ * (DynamoDB refusing an empty key string) and never another team's page; a
+ * cursor the listing returned still works.
+ */
+import openapi from '../../docs/openapi.json';
+import { encodeCursor } from '../../lambda/platform/cursor';
+import { newKeyId } from '../../lambda/platform/ids';
+import { ENDPOINTS, call, createKey, newTeam, type TestTeam } from '../support/api';
+
+type Endpoint = keyof typeof ENDPOINTS;
+
+/** The list routes: every operation with a cursor parameter. */
+const LISTS = Object.entries(openapi.paths as Record<string, Record<string, { parameters?: { name: string }[] }>>)
+  .filter(([, operations]) => Object.values(operations).some((operation) => operation.parameters?.some((parameter) => parameter.name === 'cursor')))
+  .map(([path]) => path.split('/').pop() as Endpoint);
+
+const ISO = '2026-11-26T03:11:11.123Z';
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+/** The listings of each route: by team, and (audit) by key. */
+function queriesOf(route: Endpoint, team: TestTeam, keyId: string): Record<string, Record<string, string>> {
+  return route === 'list-audit-events' ? { 'by team': { team_id: team.teamId }, 'by key': { key_id: keyId } } : { 'by team': { team_id: team.teamId } };
+}
+
+/**
+ * Cursors no listing returned, for a team and a key of it, and a real cursor
+ * of the listing (to alter). A well-formed position in the caller's own
+ * listing is not among them: it names a place in the caller's own data, and
+ * is answered as one.
+ */
+function forgeries(route: Endpoint, listing: string, team: TestTeam, other: TestTeam, keyId: string, real: string): Record<string, string> {
+  const id = newKeyId();
+  const sk = `${ISO}#${newKeyId()}`;
+  const decoded = JSON.parse(Buffer.from(real, 'base64url').toString('utf8')) as Record<string, string>;
+  const flipped = real.slice(0, 10) + (real[10] === 'A' ? 'B' : 'A') + real.slice(11);
+  return {
+    'empty key strings (team index)': encodeCursor({ pk: `KEY#${id}`, sk: '', gsi1pk: `TEAM#${team.teamId}`, gsi1sk: '' }),
+    'empty key strings (one key)': encodeCursor({ pk: `KEY#${keyId}`, sk: '' }),
+    'empty partition': encodeCursor({ pk: '', sk: 'KEY', gsi1pk: '', gsi1sk: '' }),
+    'wrong types': b64(JSON.stringify({ pk: 1, sk: null, gsi1pk: true, gsi1sk: [] })),
+    'another team (keys shape)': encodeCursor({ pk: `KEY#${id}`, sk: 'KEY', gsi1pk: `TEAM#${other.teamId}`, gsi1sk: `KEY#${id}` }),
+    'another team (audit shape)': encodeCursor({ pk: `KEY#${id}`, sk, gsi1pk: `TEAM#${other.teamId}`, gsi1sk: sk }),
+    'another key': encodeCursor({ pk: `KEY#${other.keyId}`, sk }),
+    ...(route === 'list-api-keys'
+      ? {}
+      : { 'the keys listing’s shape': encodeCursor({ pk: `KEY#${id}`, sk: 'KEY', gsi1pk: `TEAM#${team.teamId}`, gsi1sk: `KEY#${id}` }) }),
+    ...(route === 'list-audit-events' && listing === 'by team'
+      ? {}
+      : { 'the audit listing’s shape': encodeCursor({ pk: `KEY#${id}`, sk, gsi1pk: `TEAM#${team.teamId}`, gsi1sk: sk }) }),
+    'index key not the item’s': encodeCursor({ ...decoded, ...(decoded.gsi1sk ? { gsi1sk: `${decoded.gsi1sk}0` } : { sk: `${decoded.sk}0` }) }),
+    'a missing attribute': encodeCursor(Object.fromEntries(Object.entries(decoded).slice(1))),
+    'an extra attribute': encodeCursor({ ...decoded, extra: 'x' }),
+    'a prototype name': b64(`{"__proto__":{"pk":"x"},${JSON.stringify(decoded).slice(1)}`),
+    truncated: real.slice(0, Math.floor(real.length / 2)),
+    'bit-flipped': flipped,
+    oversize: b64(JSON.stringify({ ...decoded, pk: `KEY#${'A'.repeat(1000)}` })),
+    'not base64': '%%%',
+    'an empty object': 'e30',
+    'a JSON array': b64('[]'),
+    'a JSON string': b64('"KEY#x"'),
+  };
+}
+
+describe.each(LISTS)('%s: forged cursors', (route) => {
+  it('every forged cursor on every listing of the route → 400 INVALID_CURSOR in the house shape, no data; a real cursor still pages', async () => {
+    // Prepare: a team with enough keys and events for a second page, and another team
+    const [team, other] = [await newTeam(), await newTeam()];
+    const key = await createKey(team, { name: 'paged' });
+    await createKey(team, { name: 'paged too' });
+    await call('update-api-key', { key: team.key, body: { key_id: key.id, description: 'an audit event' } });
+
+    expect(LISTS.length).toBeGreaterThanOrEqual(2);
+    for (const [listing, query] of Object.entries(queriesOf(route, team, key.id))) {
+      const first = await call(route, { key: team.key, query: { ...query, limit: '1' } });
+      const real = first.body.meta?.next_cursor as string;
+      expect({ listing, real: typeof real }).toEqual({ listing, real: 'string' });
+      const second = await call(route, { key: team.key, query: { ...query, limit: '1', cursor: real } });
+      expect({ listing, status: second.status, page: second.body.data?.length }).toEqual({ listing, status: 200, page: 1 });
+
+      // Act + Assess
+      for (const [forgery, cursor] of Object.entries(forgeries(route, listing, team, other, key.id, real))) {
+        const answer = await call(route, { key: team.key, query: { ...query, cursor } });
+        expect({ listing, forgery, status: answer.status, code: answer.body.error?.code, data: answer.body.data }).toEqual({
+          listing,
+          forgery,
+          status: 400,
+          code: 'INVALID_CURSOR',
+          data: undefined,
+        });
+        expect(answer.body.error).toEqual({
+          code: 'INVALID_CURSOR',
+          message: 'The cursor is not one this listing returned: list again without a cursor.',
+          details: [{ field: 'cursor', issue: 'is not a cursor this listing returned' }],
+          request_id: expect.any(String),
+        });
+      }
+    }
+  });
+});
