@@ -55,13 +55,19 @@ export async function listAuditEvents(services: Services, caller: VerifiedKey, i
         { field: 'team_id', issue: 'needs a live key; a test key may pass key_id' },
       ]);
     }
-    partition = { index: TEAM_INDEX, attribute: 'gsi1pk', value: keyTableKeys.teamPartition(caller.team_id), position: pagePositions.teamAudit(caller.team_id) };
+    partition = {
+      index: TEAM_INDEX,
+      attribute: 'gsi1pk',
+      value: keyTableKeys.teamPartition(caller.team_id),
+      position: pagePositions.teamAudit(caller.team_id),
+    };
   }
   const startAfter = input.cursor ? decodeCursor(input.cursor, partition.position) : undefined;
   const page = await services.audit.auditPage({ ...partition, startAfter, limit: input.limit });
   const last = page.items[page.items.length - 1];
   return {
     data: page.items.map(eventOf),
-    next_cursor: page.more && last ? encodeCursor(Object.fromEntries(Object.keys(partition.position.attributes).map((name) => [name, String(last[name])]))) : null,
+    next_cursor:
+      page.more && last ? encodeCursor(Object.fromEntries(Object.keys(partition.position.attributes).map((name) => [name, String(last[name])]))) : null,
   };
 }
