@@ -347,8 +347,14 @@ export interface LocalServerOptions {
 /** What the access log records of a request. */
 export interface AccessEntry {
   readonly method: string;
-  /** The path without its query string (which may carry input). */
+  /**
+   * The route's path (or a page's) the request matched; `unknown` for any
+   * other path, which is never logged as sent (a caller may put a key value
+   * in it, encoded however it likes): only its length is.
+   */
   readonly path: string;
+  /** For an unknown path: its length in characters. */
+  readonly path_length?: number;
   readonly status: number;
   readonly duration_ms: number;
   readonly request_id: string;
@@ -452,15 +458,25 @@ export function createRequestListener(
       response.once('finish', () => request.destroy());
     }
     send(response, reply, requestId);
-    const pathname = (request.url ?? '/').split('?')[0];
+    const pathname = (request.url ?? '/').split('?')[0] ?? '';
+    const known = routes.some((route) => route.path === pathname) || (options.pages !== undefined && knownPage(options.pages, pathname));
     options.logRequest?.({
       method: request.method ?? '',
-      path: pathname,
+      ...(known ? { path: pathname } : { path: 'unknown', path_length: pathname.length }),
       status: reply.status,
       duration_ms: Date.now() - receivedAt.getTime(),
       request_id: requestId,
     });
   };
+}
+
+/** Whether `pathname` is one of the pages (asked as GET, whatever the request's method). */
+function knownPage(pages: PageSource, pathname: string): boolean {
+  try {
+    return pages(pathname) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** Starts the local API on `host:port`; resolves once it listens. */

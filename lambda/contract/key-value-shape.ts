@@ -10,10 +10,15 @@ export const RANDOM_LENGTH = 22;
 /** Base62 CRC-32 of everything before it. */
 export const CHECKSUM_LENGTH = 6;
 
-/** Either value shape, unanchored: for finding values inside other text (pass flags such as `g`). */
-export function keyValuePattern(flags = ''): RegExp {
+/**
+ * Either value shape, unanchored: for finding values inside other text (pass
+ * flags such as `g`). `separator`: a pattern for what joins the parts
+ * (default `_`, as issued; redaction also looks for other joiners).
+ */
+export function keyValuePattern(flags = '', separator = '_'): RegExp {
+  const s = `(?:${separator})`;
   return new RegExp(
-    `(?:svc_(?:pk|sk)_(?:test|live)_[0-9a-f]{8}|(?:pk|sk)_(?:test|live)_[0-9A-HJKMNP-TV-Z]{26})_[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}`,
+    `(?:svc${s}(?:pk|sk)${s}(?:test|live)${s}[0-9a-f]{8}|(?:pk|sk)${s}(?:test|live)${s}[0-9A-HJKMNP-TV-Z]{26})${s}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}`,
     flags,
   );
 }

@@ -5,13 +5,50 @@
  * (`authorization`, `key`, `new_value`, `x-api-key`, …).
  */
 import { errorBody, type ApiError, type ErrorBody } from '../contract/errors';
-import { keyValuePattern } from '../contract/key-value-shape';
+import { CHECKSUM_LENGTH, RANDOM_LENGTH, keyValuePattern } from '../contract/key-value-shape';
 
 /** What replaces a secret in a log line or an archived event. */
 export const REDACTED = '[REDACTED]';
 
-// Shapes of issued values, of a SHA-256 / HMAC-SHA256 hex digest and of a
-// Bearer credential, found anywhere inside a string.
+/** An issued value with its parts joined by anything (`_` as issued, `-`, `.`, a space, …). */
+const KEY_VALUES_ANY_JOIN = keyValuePattern('g', '[^0-9A-Za-z]');
+/**
+ * A value's secret part on its own: 28 base62 characters (random and
+ * checksum) between non-alphanumerics, with a digit, a lower- and an
+ * upper-case letter (as all but a vanishing share of random tails have; ids,
+ * digests and words of that length do not).
+ */
+const BARE_TAIL = new RegExp(`(?<![0-9A-Za-z])[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}(?![0-9A-Za-z])`, 'g');
+const looksRandom = (text: string) => /[0-9]/.test(text) && /[a-z]/.test(text) && /[A-Z]/.test(text);
+
+/** Key values in `text` (in any join, or as a bare tail) replaced. */
+function hideKeyValueShapes(text: string): string {
+  return text.replace(KEY_VALUES_ANY_JOIN, REDACTED).replace(BARE_TAIL, (tail) => (looksRandom(tail) ? REDACTED : tail));
+}
+
+/** `%XX` escapes decoded, up to three times over (never throws: a malformed escape stays as it is). */
+function percentDecoded(text: string): string {
+  let out = text;
+  for (let round = 0; round < 3 && /%[0-9A-Fa-f]{2}/.test(out); round++) {
+    out = out.replace(/%[0-9A-Fa-f]{2}/g, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+  }
+  return out;
+}
+
+/**
+ * `text` without key values: found as issued, in any join, as a bare tail,
+ * and percent-encoded (a path keeps its escapes). When only the decoded text
+ * shows a value, the decoded text is returned with it replaced.
+ */
+function hideKeyValues(text: string): string {
+  const hidden = hideKeyValueShapes(text);
+  if (!text.includes('%')) return hidden;
+  const decoded = percentDecoded(hidden);
+  const decodedHidden = hideKeyValueShapes(decoded);
+  return decodedHidden === decoded ? hidden : decodedHidden;
+}
+
+// Shapes of an issued value, of a SHA-256 / HMAC-SHA256 hex digest and of a Bearer credential, found anywhere inside a string.
 const SECRET_SHAPES: readonly [RegExp, string][] = [
   [keyValuePattern('g'), REDACTED],
   [/(?<![0-9A-Fa-f])[0-9A-Fa-f]{64}(?![0-9A-Fa-f])/g, REDACTED],
@@ -38,11 +75,20 @@ const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'set-cookie',
 ]);
 
-/** `text` with every secret-shaped part replaced. */
+/** `text` with every secret-shaped part replaced: values as issued, digests, Bearer credentials (what the audit archive applies). */
 export function redactText(text: string): string {
   let out = text;
   for (const [shape, replacement] of SECRET_SHAPES) out = out.replace(shape, replacement);
   return out;
+}
+
+/**
+ * What a log line may hold of `text`: redactText, and key values in any
+ * join, as bare tails and percent-encoded (a path or a header a caller
+ * mangled on purpose).
+ */
+export function redactLogText(text: string): string {
+  return redactText(hideKeyValues(text));
 }
 
 /** Whether a field of this name holds a secret whatever its value. */
@@ -56,11 +102,9 @@ export function isSecretField(name: string): boolean {
  */
 export function redactingReplacer(name: string, value: unknown): unknown {
   if (name !== '' && isSecretField(name) && value !== undefined && value !== null) return REDACTED;
-  if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'string') return redactLogText(value);
   return value;
 }
-
-const KEY_VALUES = keyValuePattern('g');
 
 /**
  * The body of an error as it may leave the process. A message or detail can
@@ -77,5 +121,5 @@ export function errorBodyWithoutKeyValues(error: ApiError, requestId: string): E
 
 /** `text` with every key value in it replaced by [REDACTED] (and nothing else: unlike redactText, a digest or "Bearer" stays). */
 export function withoutKeyValues(text: string): string {
-  return text.replace(KEY_VALUES, REDACTED);
+  return hideKeyValues(text);
 }
