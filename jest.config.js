@@ -15,6 +15,7 @@ const unit = [
   'test/domain/**/*.test.ts',
   'test/api/api-error.test.ts',
   'test/api/openapi.test.ts',
+  'test/api/owasp.test.ts',
   'test/api/readme-errors.test.ts',
   'test/architecture/architecture-doc.test.ts',
   'test/architecture/environment.test.ts',

@@ -820,7 +820,10 @@ export interface operations {
                     domains?: string[];
                     /** @description Allowed IPv4/IPv6 addresses or CIDR blocks; empty: any address */
                     ip_whitelist?: string[];
-                    /** @description Requests per hour; default: the team's plan limit */
+                    /**
+                     * Format: int32
+                     * @description Requests per hour; default: the team's plan limit
+                     */
                     rate_limit?: number;
                     /** @description When the key stops working (ISO 8601 with a time zone, in the future); null or absent: never */
                     expires_at?: string | null;
@@ -889,7 +892,10 @@ export interface operations {
                 "application/json": {
                     /** @description The key's id */
                     key_id: string;
-                    /** @description How long the old value keeps working: 1 to 30 days, default 7 */
+                    /**
+                     * Format: int32
+                     * @description How long the old value keeps working: 1 to 30 days, default 7
+                     */
                     grace_period_days?: number;
                     /**
                      * @description True: the old value stops working now (no grace period)
@@ -1127,7 +1133,10 @@ export interface operations {
                     domains?: string[];
                     /** @description Allowed IPv4/IPv6 addresses or CIDR blocks; empty: any address */
                     ip_whitelist?: string[];
-                    /** @description Requests per hour; default: the team's plan limit */
+                    /**
+                     * Format: int32
+                     * @description Requests per hour; default: the team's plan limit
+                     */
                     rate_limit?: number;
                     /** @description When the key stops working (ISO 8601 with a time zone, in the future); null or absent: never */
                     expires_at?: string | null;

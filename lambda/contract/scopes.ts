@@ -8,6 +8,8 @@
  */
 
 const SEGMENT = '[a-z][a-z0-9_-]{0,39}';
+/** The longest scope the grammar allows: three 40-character segments and their two separators. */
+export const MAX_SCOPE_LENGTH = 3 * 40 + 2;
 const SCOPE_PATTERN = new RegExp(`^(?:${SEGMENT}\\.(?:${SEGMENT}|\\*):${SEGMENT}|${SEGMENT}\\.manage)$`);
 
 /** The scope that lets a key manage the team's keys. */

@@ -69,7 +69,8 @@ export const entityTag = {
 };
 
 export const ifMatch = {
-  'If-Match': z.string().optional().meta({
+  // The handlers refuse an If-Match longer than 1,024 characters (lambda/http/preconditions.ts).
+  'If-Match': z.string().max(1024).optional().meta({
     description:
       'The `ETag` that reading or updating the key answered (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes',
   }),

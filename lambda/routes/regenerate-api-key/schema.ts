@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { keyIdSchema, then } from '../../http/schemas/common';
+import { int32, keyIdSchema, then } from '../../http/schemas/common';
 
 /** Default grace period of a regeneration, in days. */
 export const DEFAULT_GRACE_PERIOD_DAYS = 7;
@@ -9,7 +9,11 @@ export const regenerateKeyRequestSchema = then(
     .strictObject({
       key_id: keyIdSchema,
       grace_period_days: z.optional(
-        z.int({ error: 'must be a whole number of days' }).check(z.minimum(1, 'must be between 1 and 30 days'), z.maximum(30, 'must be between 1 and 30 days')),
+        int32(
+          z
+            .int({ error: 'must be a whole number of days' })
+            .check(z.minimum(1, 'must be between 1 and 30 days'), z.maximum(30, 'must be between 1 and 30 days')),
+        ),
       ),
       revoke_immediately: z._default(z.boolean({ error: 'must be true or false' }), false),
     })

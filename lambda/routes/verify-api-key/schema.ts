@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { isValidScope } from '../../contract/scopes';
+import { scopeSchema } from '../../http/schemas/common';
 import type { VerifyFailureCode } from '../../verification/verify';
 import type { Environment, KeyType } from '../../domain/key-values';
 
@@ -10,9 +10,7 @@ import type { Environment, KeyType } from '../../domain/key-values';
  */
 export const verifyKeyRequestSchema = z.strictObject({
   key: z.string({ error: 'must be a string' }).check(z.minLength(1, 'must not be empty'), z.maxLength(512, 'must be at most 512 characters')),
-  scope: z.optional(
-    z.string({ error: 'must be a string' }).check(z.refine(isValidScope, 'must look like <area>.<resource>:<action>, <area>.*:<action> or <area>.manage')),
-  ),
+  scope: z.optional(scopeSchema),
 });
 
 export type VerifyKeyRequest = z.output<typeof verifyKeyRequestSchema>;
