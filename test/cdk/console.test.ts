@@ -165,11 +165,3 @@ describe('context console=true', () => {
       expect({ region, logs: holds(conditions[conditionName], region) }).toEqual({ region, logs: true });
   });
 });
-
-describe('by default', () => {
-  it('deploys no console: no distribution, no console bucket, no output', () => {
-    const plain = synthesizeService();
-    expect(Object.keys(resourcesOf(plain.template, 'AWS::CloudFront::Distribution'))).toEqual([]);
-    expect(Object.keys(plain.template.toJSON().Outputs)).not.toContain('ConsoleUrl');
-  }, 180_000);
-});

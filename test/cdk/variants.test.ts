@@ -132,6 +132,14 @@ const CHECKS: Record<string, Check> = {
       return sharing.length >= 9 ? [] : [`${id}: only ${sharing.length} functions know the secret`];
     }),
 
+  'the console exactly when asked for (no distribution, bucket or output by default)': (template, config) => {
+    const distributions = resources(template, 'AWS::CloudFront::Distribution').length;
+    const output = Object.keys(template.Outputs as Json).includes('ConsoleUrl');
+    return (config.console ? distributions === 1 && output : distributions === 0 && !output)
+      ? []
+      : [`console ${String(config.console)}: ${distributions} distributions, ConsoleUrl ${String(output)}`];
+  },
+
   'the documented output UsagePlanIds exists': (template) => (Object.keys(template.Outputs as Json).includes('UsagePlanIds') ? [] : ['no UsagePlanIds output']),
 
   'no method is throttled for all teams together below a team’s plan; writes are throttled per team': (template, config) => {

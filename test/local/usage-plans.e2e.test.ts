@@ -21,9 +21,10 @@ describe('usage plans on npm start', () => {
     // Prepare: two teams on the default plan
     const env = { USAGE_PLANS };
     const [teamA, teamB] = [randomUUID(), randomUUID()];
+    // Bootstrapped through the running runtime's engine (no engine of their own to start).
+    let running = await npmStart(dataDir, env);
     const a = bootstrap(dataDir, teamA, [], env);
     const b = bootstrap(dataDir, teamB, [], env);
-    let running = await npmStart(dataDir, env);
     const list = (key: string, team: string) =>
       requestTo(running.baseUrl, 'GET', `/functions/v1/list-api-keys?team_id=${team}&limit=1`, { headers: { Authorization: `Bearer ${key}` } });
     const codeOf = (answer: { status: number; body: unknown }) => (answer.status === 200 ? 200 : (answer.body as { error: { code: string } }).error.code);
