@@ -12,12 +12,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createSocket } from 'node:dgram';
 import * as path from 'node:path';
 import fixture from '../fixtures/apigw-rest-event.json';
-import { Logger } from '@aws-lambda-powertools/logger';
 import { ENV } from '../../lambda/contract/function-environment';
 import { newTeam } from '../support/api';
 import { recordIssuedValue } from '../support/issued-values';
 import { MetricName } from '../../lambda/contract/metrics';
-import { functionsByHandler, HANDLER_NAMES, logicalIdOf, resourcesOf, statementsOfFunction, synthesizeService, type SynthesizedService } from './service';
+import {
+  functionsByHandler,
+  HANDLER_NAMES,
+  logicalIdOf,
+  resourcesOf,
+  statementsOfFunction,
+  synthesizeService,
+  type SynthesizedService,
+  effectiveLogLevel,
+} from './service';
 
 const PEPPER_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:api-key-pepper-AbCdEf';
 /** The functions that never hash a key value: no pepper for them. */
@@ -49,19 +57,6 @@ interface FunctionProperties {
 }
 const functionResource = (name: string) =>
   resourcesOf(service.template, 'AWS::Lambda::Function')[functionIds[name]] as { Properties?: FunctionProperties } | undefined;
-
-/** The level Powertools Logger applies with `environment` as the function's (no sampling: that is per invocation). */
-function effectiveLogLevel(environment: Record<string, string>): string {
-  const saved = { ...process.env };
-  try {
-    for (const key of Object.keys(process.env)) if (key.startsWith('POWERTOOLS_') || key.startsWith('AWS_LAMBDA_')) delete process.env[key];
-    Object.assign(process.env, environment);
-    return new Logger({ sampleRateValue: 0 }).getLevelName();
-  } finally {
-    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
-    Object.assign(process.env, saved);
-  }
-}
 
 describe('logs and metrics settings', () => {
   it('every function gets the Powertools service, namespace, level and sample rate from context, and Lambda keeps START/REPORT lines', () => {

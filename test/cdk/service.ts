@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { Logger } from '@aws-lambda-powertools/logger';
 import type { IConstruct } from 'constructs';
 import type { ApiKeyServiceStack } from '../../lib/api-key-service-stack';
 import type { HouseFunction } from '../../lib/house-function';
@@ -160,4 +161,17 @@ export function permissionMatrix(statements: readonly PolicyStatement[], names: 
     }
   }
   return Object.fromEntries(Object.entries(matrix).map(([key, actions]) => [key, [...actions].sort()]));
+}
+
+/** The level Powertools Logger applies in a function with `environment` as its own (sampling aside: that is per invocation). */
+export function effectiveLogLevel(environment: Record<string, string>): string {
+  const saved = { ...process.env };
+  try {
+    for (const key of Object.keys(process.env)) if (key.startsWith('POWERTOOLS_') || key.startsWith('AWS_LAMBDA_')) delete process.env[key];
+    Object.assign(process.env, environment);
+    return new Logger({ sampleRateValue: 0 }).getLevelName();
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
 }

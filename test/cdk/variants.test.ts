@@ -5,11 +5,10 @@
  * the defaults"). Each trap is one check over the template; a variant passes
  * when no check finds anything, so the next trap is one more check here.
  */
-import { Logger } from '@aws-lambda-powertools/logger';
 import { CONSOLE_PATHS_FUNCTION } from '../../lib/console';
 import { regionOfArn } from '../../lib/deploy-guards';
 import type { ServiceConfig } from '../../lib/config';
-import { synthesizeService, type SynthesizedService } from './service';
+import { synthesizeService, type SynthesizedService, effectiveLogLevel } from './service';
 
 const EU_WEST = {
   alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall',
@@ -48,19 +47,6 @@ function rendered(value: unknown, region: string): string {
   const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
   if (join) return join[1].map((part) => (JSON.stringify(part) === '{"Ref":"AWS::Region"}' ? region : rendered(part, region))).join(join[0]);
   return JSON.stringify(value);
-}
-
-/** The level Powertools Logger applies with `environment` as the function's (sampling aside). */
-function effectiveLogLevel(environment: Record<string, string>): string {
-  const saved = { ...process.env };
-  try {
-    for (const key of Object.keys(process.env)) if (key.startsWith('POWERTOOLS_') || key.startsWith('AWS_LAMBDA_')) delete process.env[key];
-    Object.assign(process.env, environment);
-    return new Logger({ sampleRateValue: 0 }).getLevelName();
-  } finally {
-    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
-    Object.assign(process.env, saved);
-  }
 }
 
 const CHECKS: Record<string, Check> = {
