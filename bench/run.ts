@@ -242,7 +242,13 @@ function benchServices(
     },
     { step: 'initialize', name: 'countUsageWrites' },
   );
-  const services = createServices({
+  const services = silentServices(db, leases);
+  return { services, doc, usageWrites: () => writes, lastInput: (command) => lastInputs.get(command) };
+}
+
+/** The services a bench run measures: the bench's settings, silent logs and metrics, usage leases on or off. */
+function silentServices(db: DynamoDBDocumentClient, leases: boolean) {
+  return createServices({
     db,
     clock: systemClock,
     settings: BENCH_SETTINGS,
@@ -252,7 +258,6 @@ function benchServices(
     ),
     usageLeases: { enabled: leases },
   });
-  return { services, doc, usageWrites: () => writes, lastInput: (command) => lastInputs.get(command) };
 }
 
 function verifyEvent(value: string): APIGatewayProxyEvent {
@@ -480,16 +485,7 @@ function verifyWithoutIo(real: DynamoDBDocumentClient, value: string): () => Pro
       return answers.get(name);
     },
   } as unknown as DynamoDBDocumentClient;
-  const services = createServices({
-    db,
-    clock: systemClock,
-    settings: BENCH_SETTINGS,
-    observe: sinkObservability(
-      () => undefined,
-      () => undefined,
-    ),
-    usageLeases: { enabled: false },
-  });
+  const services = silentServices(db, false);
   const handler = makeVerifyHandler(() => services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
   const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
   return async () => {

@@ -59,6 +59,15 @@ async function waitFor<T>(probe: () => T, done: (value: T) => boolean, timeoutMs
   return value;
 }
 
+/** The processes still serving `dataDir` once they had 10 s to end. */
+function processesLeftOn(dataDir: string): Promise<string[]> {
+  return waitFor(
+    () => childrenOn(dataDir),
+    (left) => left.length === 0,
+    10_000,
+  );
+}
+
 describe('npm start, end to end', () => {
   const dataDirOf = tempDataDir('apikeys-start-');
 
@@ -97,13 +106,7 @@ describe('npm start, end to end', () => {
     expect(whileRunning.some((line) => line.includes('s3rver'))).toBe(true);
     // …and none of them once it stopped.
     expect(stoppedBySigint).toBe(0);
-    expect(
-      await waitFor(
-        () => childrenOn(dataDir),
-        (left) => left.length === 0,
-        10_000,
-      ),
-    ).toEqual([]);
+    expect(await processesLeftOn(dataDir)).toEqual([]);
 
     // Act 2: restart; the keys made before still authenticate
     const second = await npmStart(dataDir);
@@ -145,13 +148,7 @@ describe('npm start, end to end', () => {
     // The archive took the new event type through the stream, validated like the others.
     expect(teamLines.map((line) => line.event_type).sort()).toEqual(['key.created', 'key.deleted', 'key.regenerated', 'key.updated']);
     expect(stoppedBySigterm).toBe(0);
-    expect(
-      await waitFor(
-        () => childrenOn(dataDir),
-        (left) => left.length === 0,
-        10_000,
-      ),
-    ).toEqual([]);
+    expect(await processesLeftOn(dataDir)).toEqual([]);
 
     // Assess 3: no value issued in this test is anywhere in DATA_DIR (engine files, archive, checkpoints) or in what npm start printed
     const issued = [
