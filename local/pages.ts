@@ -70,7 +70,10 @@ export function servedDocument(): Buffer {
 export async function localPages(): Promise<PageSource> {
   const consoleFiles = new Map((await buildConsole()).map((file) => [`/console/${file.path === 'index.html' ? '' : file.path}`, file]));
   const document = servedDocument();
-  const swagger = (file: string, contentType: string) => page(contentType, readFileSync(path.join(SWAGGER_UI, file)), DOCS_HEADERS, 'public, max-age=3600');
+  // Swagger UI's files are read on first use, then kept (the bundle is about 1.4 MB: not read again per request).
+  const swaggerFiles = new Map<string, Buffer>();
+  const swaggerFile = (file: string) => swaggerFiles.get(file) ?? swaggerFiles.set(file, readFileSync(path.join(SWAGGER_UI, file))).get(file)!;
+  const swagger = (file: string, contentType: string) => page(contentType, swaggerFile(file), DOCS_HEADERS, 'public, max-age=3600');
   const docsFiles: Record<string, () => PageReply> = {
     '/docs': () => page('text/html; charset=utf-8', DOCS_HTML, DOCS_HEADERS),
     '/docs/': () => page('text/html; charset=utf-8', DOCS_HTML, DOCS_HEADERS),

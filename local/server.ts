@@ -470,7 +470,7 @@ export function createRequestListener(
   };
 }
 
-/** Whether `pathname` is one of the pages (asked as GET, whatever the request's method). */
+/** Whether `pathname` is one of the pages (asked as GET, whatever the request's method); a page source answers from memory. */
 function knownPage(pages: PageSource, pathname: string): boolean {
   try {
     return pages(pathname) !== undefined;
