@@ -32,12 +32,13 @@ export function decodeCursor(cursor: string, shape: PositionShape): Record<strin
     throw invalidCursor();
   }
   if (typeof position !== 'object' || position === null || Array.isArray(position)) throw invalidCursor();
-  const given = Object.entries(position);
+  // The cursor's own attributes (a `__proto__` key of the JSON is one of them, not a prototype).
+  const fields = new Map<string, unknown>(Object.entries(position));
   const expected = Object.entries(shape.attributes);
   const exact =
-    given.length === expected.length &&
-    expected.every(([name, form]) => Object.prototype.hasOwnProperty.call(position, name) && fits((position as Record<string, unknown>)[name], form)) &&
-    (shape.equal ?? []).every(([a, b]) => (position as Record<string, unknown>)[a] === (position as Record<string, unknown>)[b]);
+    fields.size === expected.length &&
+    expected.every(([name, form]) => fields.has(name) && fits(fields.get(name), form)) &&
+    (shape.equal ?? []).every(([a, b]) => fields.get(a) === fields.get(b));
   if (!exact) throw invalidCursor();
-  return Object.fromEntries(expected.map(([name]) => [name, String((position as Record<string, unknown>)[name])]));
+  return Object.fromEntries(expected.map(([name]) => [name, String(fields.get(name))]));
 }
