@@ -174,6 +174,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/functions/v1/create-webhook-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description The signing secret (`whsec_…`) is in this answer only. `url` must be https in AWS (http too locally), carry no user information, and not name or resolve to a loopback, private, link-local, unique-local or unspecified address. A team has at most 10 endpoints.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/list-webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a team's webhook endpoints */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/update-webhook-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Enabling an endpoint the service disabled clears its reason and its run of failures.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/functions/v1/delete-webhook-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a webhook endpoint */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/rotate-webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description The new secret is in this answer only. For 24 hours `webhook-signature` carries two signatures, one with each secret, so a receiver can switch without missing a delivery.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/send-test-webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Delivers a `webhook.test` event to the endpoint, signed and retried as any event.
+         */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/list-webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's delivery attempts
+         * @description Newest first, kept 30 days: each attempt with its status code or network error and duration.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/redeliver-webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event again
+         * @description One attempt at once (not on the retry schedule) with the original `webhook-id`, so a receiver that already has the event can tell. By `delivery_id`: to that delivery’s endpoint; by `event_id`: to every active endpoint of the team that takes its type.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -482,6 +636,13 @@ export interface components {
             };
             /** @constant */
             event_type: "key.old_value_expired";
+            key?: {
+                name: string;
+                /** @enum {string} */
+                type: "pk" | "sk";
+                /** @enum {string} */
+                environment: "test" | "live";
+            };
             generation: number;
             old_value: {
                 key_prefix: string;
@@ -557,6 +718,56 @@ export interface components {
                     after: string | number | boolean | null | string[];
                 };
             };
+        } | {
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            key_id: string;
+            team_id: string;
+            actor: {
+                user_id: string;
+                key_id: string | null;
+                source_ip: string | null;
+                user_agent: string | null;
+                request_id: string;
+            };
+            /** @enum {string} */
+            event_type: "key.expiring" | "key.expired";
+            key: {
+                name: string;
+                /** @enum {string} */
+                type: "pk" | "sk";
+                /** @enum {string} */
+                environment: "test" | "live";
+                key_prefix: string;
+                last_four: string;
+            };
+            /** Format: date-time */
+            expires_at: string;
+            /** @enum {string} */
+            notice: "7d" | "1d" | "expired";
+        } | {
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            team_id: string;
+            actor: {
+                user_id: string;
+                key_id: string | null;
+                source_ip: string | null;
+                user_agent: string | null;
+                request_id: string;
+            };
+            endpoint_id: string;
+            /** @enum {string} */
+            event_type: "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.disabled" | "webhook_endpoint.test_sent" | "webhook_endpoint.redelivered";
+            endpoint: {
+                url: string;
+                events: string[];
+                is_active: boolean;
+            };
+            changed_fields: string[];
+            reason: string | null;
         };
         VerifyKeyResponse: {
             valid: boolean;
@@ -585,6 +796,156 @@ export interface components {
                 /** @description End of the current hour, epoch seconds */
                 reset: number;
             };
+        };
+        CreatedWebhookEndpointResponse: {
+            data: {
+                /**
+                 * @description Webhook endpoint id (a 26-character ULID)
+                 * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+                 */
+                id: string;
+                team_id: string;
+                url: string;
+                description: string;
+                /** @description Event types delivered; empty: every type */
+                events: string[];
+                is_active: boolean;
+                created_at: components["schemas"]["Timestamp"];
+                updated_at: components["schemas"]["Timestamp"];
+                /** @description Since when every attempt has failed; null after a success */
+                failing_since: components["schemas"]["Timestamp"] | null;
+                /** @description Why the service disabled the endpoint (a 410, five days of failures) */
+                disabled_reason: string | null;
+                /** @description The signing secret (`whsec_` and base64): shown once, never again */
+                secret: string;
+            };
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+            };
+        };
+        WebhookEndpointListResponse: {
+            data: components["schemas"]["WebhookEndpoint"][];
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+                /** @description Pass as `cursor` for the next page; null on the last page */
+                next_cursor: string | null;
+            };
+        };
+        WebhookEndpoint: {
+            /**
+             * @description Webhook endpoint id (a 26-character ULID)
+             * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+             */
+            id: string;
+            team_id: string;
+            url: string;
+            description: string;
+            /** @description Event types delivered; empty: every type */
+            events: string[];
+            is_active: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description Since when every attempt has failed; null after a success */
+            failing_since: components["schemas"]["Timestamp"] | null;
+            /** @description Why the service disabled the endpoint (a 410, five days of failures) */
+            disabled_reason: string | null;
+        };
+        WebhookEndpointResponse: {
+            data: components["schemas"]["WebhookEndpoint"];
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+            };
+        };
+        DeletedWebhookEndpointResponse: {
+            data: {
+                /** @constant */
+                deleted: true;
+                /**
+                 * @description Webhook endpoint id (a 26-character ULID)
+                 * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+                 */
+                id: string;
+            };
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+            };
+        };
+        RotatedWebhookSecretResponse: {
+            data: {
+                /**
+                 * @description Webhook endpoint id (a 26-character ULID)
+                 * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+                 */
+                id: string;
+                team_id: string;
+                url: string;
+                description: string;
+                /** @description Event types delivered; empty: every type */
+                events: string[];
+                is_active: boolean;
+                created_at: components["schemas"]["Timestamp"];
+                updated_at: components["schemas"]["Timestamp"];
+                /** @description Since when every attempt has failed; null after a success */
+                failing_since: components["schemas"]["Timestamp"] | null;
+                /** @description Why the service disabled the endpoint (a 410, five days of failures) */
+                disabled_reason: string | null;
+                /** @description The signing secret (`whsec_` and base64): shown once, never again */
+                secret: string;
+                /** @description Until then every delivery carries a signature with each secret */
+                previous_secret_expires_at: components["schemas"]["Timestamp"];
+            };
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+            };
+        };
+        QueuedWebhookDeliveries: {
+            data: {
+                event_id: string;
+                /** @enum {string} */
+                event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "webhook.test";
+                endpoint_ids: string[];
+            };
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+            };
+        };
+        WebhookDeliveryListResponse: {
+            data: components["schemas"]["WebhookDelivery"][];
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+                /** @description Pass as `cursor` for the next page; null on the last page */
+                next_cursor: string | null;
+            };
+        };
+        WebhookDelivery: {
+            /** @description Delivery id (`dlv_…`): redeliver-webhook takes it */
+            id: string;
+            /**
+             * @description Webhook endpoint id (a 26-character ULID)
+             * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+             */
+            endpoint_id: string;
+            /** @description The event id, the `webhook-id` header of every attempt (`msg_…`) */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "webhook.test";
+            attempt: number;
+            attempted_at: components["schemas"]["Timestamp"];
+            /** @description The receiver's HTTP status; null when no answer came */
+            status_code: number | null;
+            /** @description The network error or refusal, when no answer came */
+            error: string | null;
+            duration_ms: number;
+            /** @enum {string} */
+            outcome: "succeeded" | "retrying" | "failed" | "endpoint_disabled";
+            next_attempt_at: components["schemas"]["Timestamp"] | null;
         };
     };
     responses: {
@@ -1332,6 +1693,394 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer (with the value nulled) to a repeat of the same request for 24 hours; 422 for a different request */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The team the key belongs to: the calling key's own team
+                     */
+                    team_id: string;
+                    url: string;
+                    /** @description Free-text notes (up to 1,000 characters) */
+                    description?: string;
+                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret (shown once) */
+            201: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query: {
+                /** @description The team the key belongs to: the calling key's own team */
+                team_id: string;
+                /** @description Page size: 1 to 100, default 20 */
+                limit?: string;
+                /** @description The `meta.next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints (never a secret) */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` that reading or updating the key answered (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                    url?: string;
+                    /** @description Free-text notes (up to 1,000 characters) */
+                    description?: string;
+                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted")[];
+                    /** @description False disables every value of the key until it is enabled again */
+                    is_active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint as it now is */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint is gone */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret (shown once) */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Queued: the attempt is made at once, its outcome in list-webhook-deliveries */
+            202: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedWebhookDeliveries"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description `CONFLICT`: the endpoint is disabled */
+            409: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query: {
+                endpoint_id: string;
+                /** @description Page size: 1 to 100, default 20 */
+                limit?: string;
+                /** @description The `meta.next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts, newest first */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    delivery_id: string;
+                } | {
+                    event_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Queued: the attempt is made at once, its outcome in list-webhook-deliveries */
+            202: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedWebhookDeliveries"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description `CONFLICT`: the endpoint is disabled */
+            409: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

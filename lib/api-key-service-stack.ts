@@ -13,6 +13,7 @@ import type { ServiceConfig } from './config';
 import { KeyHandlers } from './key-handlers';
 import { KeyStore } from './key-store';
 import { Rotation } from './rotation';
+import { Webhooks } from './webhooks';
 import { ServiceDashboard } from './dashboard';
 import { HouseFunction } from './house-function';
 import { configureObservability, grantPepper, observabilitySettings } from './observability';
@@ -30,6 +31,7 @@ export class ApiKeyServiceStack extends Stack {
   readonly keyStore: KeyStore;
   readonly auditArchive: AuditArchive;
   readonly rotation: Rotation;
+  readonly webhooks: Webhooks;
   readonly handlers: KeyHandlers;
   readonly api: Api;
   readonly alarms: Alarms;
@@ -56,7 +58,16 @@ export class ApiKeyServiceStack extends Stack {
       logRetention,
     });
 
+    this.webhooks = new Webhooks(this, 'Webhooks', {
+      keyTable: this.keyStore.table,
+      auditTable: this.auditArchive.table,
+      rotation: this.rotation,
+      production: config.production,
+      logRetention,
+    });
+
     this.handlers = new KeyHandlers(this, 'Handlers', {
+      webhooks: this.webhooks,
       keyTable: this.keyStore.table,
       auditTable: this.auditArchive.table,
       rotation: this.rotation,
@@ -105,6 +116,8 @@ export class ApiKeyServiceStack extends Stack {
       ...this.handlers.byId,
       ExpireOldValue: this.rotation.expireFunction,
       ArchiveAudit: this.auditArchive.archiver,
+      PublishEvents: this.webhooks.publisher,
+      DeliverWebhooks: this.webhooks.deliverer,
     };
     const tables = [
       {
@@ -119,6 +132,8 @@ export class ApiKeyServiceStack extends Stack {
     const deadLetterQueues = {
       Rotation: this.rotation.deadLetterQueue,
       AuditArchive: this.auditArchive.deadLetterQueue,
+      Webhooks: this.webhooks.deadLetterQueue,
+      EventPublishing: this.webhooks.publishFailures,
     };
 
     this.alarms = new Alarms(this, 'Alarms', {
@@ -176,6 +191,10 @@ export class ApiKeyServiceStack extends Stack {
     new CfnOutput(this, 'KeyHashPepperSecretArn', {
       value: config.keyHashPepperSecretArn ?? 'none',
       description: 'Secret holding the value-hash pepper, or none; npm run bootstrap -- --aws checks it (KEY_HASH_PEPPER_SECRET_ARN)',
+    });
+    new CfnOutput(this, 'EventBusName', {
+      value: this.webhooks.bus.eventBusName,
+      description: 'EventBridge bus of key lifecycle events (source api-key-service, detail-type "API key lifecycle event")',
     });
     new CfnOutput(this, 'ScheduleGroupName', {
       value: this.rotation.scheduleGroup.scheduleGroupName,

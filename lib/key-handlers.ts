@@ -9,12 +9,15 @@ import { ROUTES, type FunctionWithStore, type RouteName } from '../lambda/routes
 import { grantStoreOperations, HouseFunction } from './house-function';
 import { acknowledge, cfnOf } from './nag';
 import type { Rotation } from './rotation';
+import type { Webhooks } from './webhooks';
 
 export interface KeyHandlersProps {
   /** The key table. Required. */
   readonly keyTable: dynamodb.ITable;
   /** The audit table; every change to a key writes one record. Required. */
   readonly auditTable: dynamodb.ITable;
+  /** Webhook delivery: its settings and grants for the webhook routes. Required. */
+  readonly webhooks: Webhooks;
   /** Expiry schedules of regenerated keys. Required. */
   readonly rotation: Rotation;
   /** Default `rate_limit` (requests per hour) of keys created without one. Required. */
@@ -64,6 +67,7 @@ export class KeyHandlers extends Construct {
       AUDIT_TABLE_NAME: auditTable.tableName,
       PLAN_RATE_LIMIT: String(props.planRateLimit),
       VERIFY_GUESS_LIMIT_PER_MINUTE: String(props.verifyGuessLimitPerMinute),
+      ...props.webhooks.settings,
     };
     const environmentOf = (names: readonly Env[]): Record<string, string> =>
       Object.fromEntries(
@@ -88,6 +92,9 @@ export class KeyHandlers extends Construct {
       const fn = storeFunction(pascalCaseOf(route.name), route.name, `${route.method} ${route.path}: ${route.summary}`, environment);
       if (route.schedules === 'create') rotation.grantScheduleCreation(fn);
       if (route.schedules === 'delete') rotation.grantScheduleDeletion(fn);
+      // Webhook routes: sealing a new secret, or queueing a delivery.
+      if (route.settings.includes('WEBHOOK_SECRET_KEY_ARN')) props.webhooks.grantSealing(fn);
+      if (route.settings.includes('WEBHOOK_QUEUE_URL')) props.webhooks.grantQueueing(fn);
       byRoute[route.name] = fn;
     }
     this.byRoute = byRoute as Record<RouteName, HouseFunction>;

@@ -44,6 +44,7 @@ import { LOCAL_ARCHIVE_BUCKET, startLocalS3 } from './s3-local';
 import { startAuditStreamArchiver } from './audit-stream';
 import type { Observability } from '../lambda/platform/observability';
 import { terminalObservability } from './terminal-observability';
+import { localWebhooks, webhookEventsPart } from './webhooks';
 
 /** `.data/` at the repository root. */
 export const DEFAULT_DATA_DIR = path.resolve(__dirname, '..', '.data');
@@ -61,6 +62,8 @@ export interface LocalSettings {
   readonly planRateLimit: number;
   /** Usage plans the gateway stage enforces (`USAGE_PLANS`, else cdk.json's `plans`). */
   readonly plans: UsagePlans;
+  /** Webhooks may target loopback (`WEBHOOK_ALLOW_LOOPBACK`, default true); false: as in AWS. */
+  readonly webhookAllowLoopback: boolean;
 }
 
 /** A setting that cannot be used: printed as one line, exit code 2. */
@@ -92,7 +95,12 @@ export function readSettings(env: LocalEnvironment = process.env): LocalSettings
   if (planRateLimit !== undefined && planRateLimit !== '' && !/^[1-9][0-9]*$/.test(planRateLimit)) {
     throw new SettingsError(`PLAN_RATE_LIMIT must be a positive integer, got "${planRateLimit}"`);
   }
+  const allowLoopback = env.WEBHOOK_ALLOW_LOOPBACK;
+  if (allowLoopback !== undefined && allowLoopback !== '' && allowLoopback !== 'true' && allowLoopback !== 'false') {
+    throw new SettingsError(`WEBHOOK_ALLOW_LOOPBACK must be true or false, got "${allowLoopback}"`);
+  }
   return {
+    webhookAllowLoopback: allowLoopback !== 'false',
     port: portFrom(env, 'PORT', 3000) as number,
     host: env.HOST || '127.0.0.1',
     dataDir: dataDirFrom(env),
@@ -194,15 +202,17 @@ export const servicesPart: LocalRuntimePart = {
     const client = localDynamoClient(required(context.dynamo, 'DynamoDB Local').endpoint);
     const db = documentClientOf(client);
     const expireHandler = makeExpireHandler(() => services);
+    const webhooks = localWebhooks({ settings, clock: systemClock, services: () => services, logger: context.runtimeLog });
     const scheduler = createLocalScheduler({
       logger: context.runtimeLog,
       clock: systemClock,
       expire: (request) => expireHandler({ key_id: request.keyId, generation: request.generation }, { awsRequestId: `local-${randomUUID()}` } as Context),
     });
-    const services = createServices({
+    const services: Services = createServices({
       db,
       clock: systemClock,
       scheduler,
+      webhookPorts: () => webhooks.ports,
       settings: {
         keyTableName: settings.keyTableName,
         auditTableName: settings.auditTableName,
@@ -221,6 +231,7 @@ export const servicesPart: LocalRuntimePart = {
       // Uses admitted from hot keys' leases and not written yet (the HTTP server has stopped before this part).
       await services.usage.flushPending().catch((error: unknown) => context.runtimeLog.warn('pending uses not written', { error: String(error) }));
       await scheduler.stop();
+      await webhooks.queue.stop();
       client.destroy();
     };
   },
@@ -297,7 +308,15 @@ export const httpServerPart: LocalRuntimePart = {
 };
 
 /** The parts `npm start` runs, in start order. */
-export const LOCAL_RUNTIME_PARTS: readonly LocalRuntimePart[] = [dataDirPart, dynamoLocalPart, tablesPart, servicesPart, auditArchivePart, httpServerPart];
+export const LOCAL_RUNTIME_PARTS: readonly LocalRuntimePart[] = [
+  dataDirPart,
+  dynamoLocalPart,
+  tablesPart,
+  servicesPart,
+  auditArchivePart,
+  webhookEventsPart,
+  httpServerPart,
+];
 
 export interface LocalRuntime {
   readonly context: LocalRuntimeContext;
@@ -368,6 +387,10 @@ export const LOCAL_ENVIRONMENT = [
   },
   { name: 'ARCHIVE_DIR', help: 'write the audit archive as files here instead of the S3 API' },
   { name: 'KEY_HASH_PEPPER', help: 'HMAC pepper of stored value hashes (set once, or never)' },
+  {
+    name: 'WEBHOOK_ALLOW_LOOPBACK',
+    help: 'webhook endpoints may be on 127.0.0.1/::1 (default true); false refuses them as AWS does\n(private and link-local targets are refused either way)',
+  },
   {
     name: 'ORIGIN_VERIFY_SECRET',
     help: "take the caller from X-Viewer-Address on requests whose X-Origin-Verify is this\n(as behind the console's CloudFront); unset: always the connection",

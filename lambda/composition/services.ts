@@ -16,6 +16,9 @@ import { ValueLookupStore } from '../store/value-lookup-store';
 import type { RevocationScheduler } from '../domain/revocation-scheduler';
 import { EndedWindows } from '../domain/ended-windows';
 import { UsageStore } from '../store/usage-store';
+import { WebhookStore } from '../store/webhook-store';
+import { DeliveryStore } from '../store/delivery-store';
+import type { WebhookPorts } from '../domain/webhook-ports';
 import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
 import { systemClock, type Clock } from '../platform/clock';
 import { RecentMap } from '../platform/recent-map';
@@ -49,6 +52,8 @@ export interface ServiceDeps {
   readonly ready?: () => Promise<void>;
   /** Leases on hot keys' rate windows (usage/usage-lease.ts); default `DEFAULT_LEASE_SETTINGS` (on). */
   readonly usageLeases?: Partial<LeaseSettings>;
+  /** Webhook delivery's ports (built on first use); absent: the webhook routes answer 500 (a function the stack did not wire for them). */
+  readonly webhookPorts?: () => WebhookPorts;
 }
 
 /**
@@ -89,6 +94,10 @@ export interface Services {
   readonly idempotency: IdempotencyStore;
   readonly guesses: GuessCounterStore;
   readonly usage: UsageStore;
+  readonly webhooks: WebhookStore;
+  readonly deliveries: DeliveryStore;
+  /** Webhook delivery's ports; throws where the function has none. */
+  webhookPorts(): WebhookPorts;
   readonly memory: ProcessMemory;
   readonly scheduler?: RevocationScheduler;
   readonly observe: Observability;
@@ -109,6 +118,7 @@ export function createServices(deps: ServiceDeps): Services {
     },
   };
   const memory = processMemory();
+  let ports: WebhookPorts | undefined;
   return {
     clock: deps.clock,
     settings,
@@ -119,6 +129,12 @@ export function createServices(deps: ServiceDeps): Services {
     idempotency: new IdempotencyStore(tables),
     guesses: new GuessCounterStore(tables),
     usage: new UsageStore(tables, memory.endedWindows, { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
+    webhooks: new WebhookStore(tables),
+    deliveries: new DeliveryStore(tables),
+    webhookPorts: () => {
+      if (!deps.webhookPorts) throw new Error('this function has no webhook delivery configured');
+      return (ports ??= deps.webhookPorts());
+    },
     memory,
     scheduler: deps.scheduler,
     observe: deps.observe,

@@ -26,6 +26,16 @@ const SET_BY_THE_STACK = {
   SCHEDULER_ROLE_ARN: 'required',
   /** Dead-letter queue a schedule sends its event to when delivery fails. */
   SCHEDULER_DLQ_ARN: 'required',
+  /** KMS key that seals webhook signing secrets (encryption context: the endpoint id). */
+  WEBHOOK_SECRET_KEY_ARN: 'required',
+  /** The service's EventBridge bus: every lifecycle event is put on it. */
+  EVENT_BUS_NAME: 'required',
+  /** The webhook delivery queue (retries up to 15 minutes ahead are sent to it with a delay). */
+  WEBHOOK_QUEUE_URL: 'required',
+  /** Its ARN: longer retries are one-shot schedules that send to it. */
+  WEBHOOK_QUEUE_ARN: 'required',
+  /** ARN of the function the expiry schedules invoke (key.expiring, key.expired). */
+  KEY_EXPIRY_FUNCTION_ARN: 'required',
   /** Bucket the audit archiver writes date-partitioned objects to (required unless `ARCHIVE_DIR` is set). */
   ARCHIVE_BUCKET_NAME: 'required',
   /** Verify endpoint: unknown values one source may verify per minute (`lambda/verification/guess-limiter.ts`). */

@@ -89,6 +89,28 @@ export const STORE_OPERATIONS = {
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
   },
+  /** A webhook endpoint, the team's endpoint count and the audit record, in one transaction. */
+  createWebhookEndpoint: { keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  /** A webhook endpoint by id. */
+  readWebhookEndpoint: { keyTable: ['dynamodb:GetItem'] },
+  /** A team's webhook endpoints, on the team index. */
+  listWebhookEndpoints: { keyTeamIndex: ['dynamodb:Query'] },
+  /** An endpoint's settings or secrets changed, with the audit record. */
+  changeWebhookEndpoint: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  /** An endpoint deleted, the team's count lowered, the audit record. */
+  deleteWebhookEndpoint: { keyTable: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  /** The audit record of a webhook action that changes no endpoint (a test, a redelivery). */
+  auditWebhookAction: { auditTable: ['dynamodb:PutItem'], transactional: true },
+  /** An endpoint's run of failures noted or cleared. */
+  recordWebhookOutcome: { keyTable: ['dynamodb:UpdateItem'] },
+  /** An event's body kept for redelivery. */
+  keepWebhookEvent: { keyTable: ['dynamodb:PutItem'] },
+  /** A kept event by id. */
+  readWebhookEvent: { keyTable: ['dynamodb:GetItem'] },
+  /** One delivery attempt. */
+  recordDelivery: { keyTable: ['dynamodb:PutItem'] },
+  /** An endpoint's delivery attempts. */
+  readDeliveries: { keyTable: ['dynamodb:Query', 'dynamodb:GetItem'] },
 } as const satisfies Record<string, OperationAccess>;
 
 export type StoreOperation = keyof typeof STORE_OPERATIONS;
@@ -107,6 +129,15 @@ export const HANDLER_OPERATIONS = {
   authorizer: [...AUTHENTICATED, 'readTeam'],
   'management-authorizer': ['readValueLookup', 'readTeam'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
+  'deliver-webhooks': [
+    'listWebhookEndpoints',
+    'readWebhookEndpoint',
+    'keepWebhookEvent',
+    'readWebhookEvent',
+    'recordDelivery',
+    'recordWebhookOutcome',
+    'changeWebhookEndpoint',
+  ],
 } as const satisfies Record<string, readonly StoreOperation[]>;
 
 type AccessPart = 'keyTable' | 'keyTeamIndex' | 'auditTable' | 'auditTeamIndex';

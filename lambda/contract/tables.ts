@@ -13,6 +13,10 @@
  * | ip-rate         | `IPRATE#<source>` | `<minute index>`  | verify endpoint's guess counter; TTL 2 min     |
  * | team            | `TEAM#<team_id>`  | `TEAM`            | usage plan and API Gateway key of the team    |
  * | idempotency     | `IDEMPOTENCY#<caller>#<sha256>` | `IDEMPOTENCY` | a replayable answer; TTL 24 h       |
+ * | webhook endpoint| `WEBHOOK#<id>`    | `WEBHOOK`         | URL, filter, sealed secret; team index `WEBHOOKS#<team>` |
+ * | delivery        | `WEBHOOK#<id>`    | `DELIVERY#<ulid>` | one attempt; TTL 30 d                          |
+ * | endpoint count  | `TEAM#<team_id>`  | `WEBHOOKS`        | the team's endpoints (the cap of 10)          |
+ * | webhook event   | `WHEVENT#<msg id>`| `EVENT`           | a delivered event's body (redelivery); TTL 30 d |
  *
  * GSI `byTeam` (`gsi1pk` = `TEAM#<team_id>`, `gsi1sk` = `KEY#<id>`) lists a
  * team's keys (last-manager check on delete). Usage items are not in it.
@@ -107,7 +111,21 @@ export const keyTableKeys = {
    * calling key and the SHA-256 of the idempotency key (TTL 24 h).
    */
   idempotency: (callerKeyId: string, idempotencyKeyHash: string) => ({ pk: `IDEMPOTENCY#${callerKeyId}#${idempotencyKeyHash}`, sk: 'IDEMPOTENCY' }),
+  /** A webhook endpoint. */
+  webhookEndpoint: (endpointId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: 'WEBHOOK' }),
+  /** Team index attributes of a webhook endpoint (a partition of its own, apart from the team's keys). */
+  webhookTeamIndex: (teamId: string, endpointId: string) => ({ gsi1pk: `WEBHOOKS#${teamId}`, gsi1sk: `WEBHOOK#${endpointId}` }),
+  webhookTeamPartition: (teamId: string) => `WEBHOOKS#${teamId}`,
+  /** How many endpoints a team has (the cap). */
+  webhookCount: (teamId: string) => ({ pk: `TEAM#${teamId}`, sk: 'WEBHOOKS' }),
+  /** One delivery attempt of an endpoint (ULID sort key: oldest first). */
+  delivery: (endpointId: string, deliveryId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: `${SK_DELIVERY_PREFIX}${deliveryId}` }),
+  /** A delivered event, kept for redelivery. */
+  webhookEvent: (messageId: string) => ({ pk: `WHEVENT#${messageId}`, sk: 'EVENT' }),
 } as const;
+
+/** Sort-key prefix of an endpoint's delivery items. */
+export const SK_DELIVERY_PREFIX = 'DELIVERY#';
 
 /** `entity` attribute of the verify endpoint's guess counters. */
 export const IP_RATE_ENTITY = 'ip-rate';
@@ -116,6 +134,9 @@ export const IP_RATE_ENTITY = 'ip-rate';
 export const auditTableKeys = {
   event: (keyId: string, at: string, eventId: string) => ({ pk: `KEY#${keyId}`, sk: `${at}#${eventId}` }),
   teamIndex: (teamId: string, at: string, eventId: string) => ({ gsi1pk: `TEAM#${teamId}`, gsi1sk: `${at}#${eventId}` }),
+  /** What was done to a webhook endpoint: under the endpoint, and a team partition of its own on the index. */
+  webhookEvent: (endpointId: string, at: string, eventId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: `${at}#${eventId}` }),
+  webhookTeamIndex: (teamId: string, at: string, eventId: string) => ({ gsi1pk: `WEBHOOKS#${teamId}`, gsi1sk: `${at}#${eventId}` }),
 } as const;
 
 /** A ULID, as key ids and audit event ids are written. */
@@ -123,6 +144,7 @@ const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 /** An audit sort key: the event's ISO time (as `Date#toISOString` writes it) and its id. */
 const AUDIT_SORT_KEY = new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#${ULID}$`);
 const KEY_PARTITION = new RegExp(`^KEY#${ULID}$`);
+const WEBHOOK_PARTITION = new RegExp(`^WEBHOOK#${ULID}$`);
 
 /**
  * The exact key of the last item of a page, for each paged query: each
@@ -148,6 +170,15 @@ export const pagePositions = {
   teamAudit: (teamId: string): PositionShape => ({
     attributes: { pk: KEY_PARTITION, sk: AUDIT_SORT_KEY, gsi1pk: keyTableKeys.teamPartition(teamId), gsi1sk: AUDIT_SORT_KEY },
     equal: [['sk', 'gsi1sk']],
+  }),
+  /** A team's webhook endpoints, on the team index of the key table. */
+  teamWebhooks: (teamId: string): PositionShape => ({
+    attributes: { pk: WEBHOOK_PARTITION, sk: 'WEBHOOK', gsi1pk: keyTableKeys.webhookTeamPartition(teamId), gsi1sk: WEBHOOK_PARTITION },
+    equal: [['pk', 'gsi1sk']],
+  }),
+  /** One endpoint's deliveries, newest first. */
+  endpointDeliveries: (endpointId: string): PositionShape => ({
+    attributes: { pk: `WEBHOOK#${endpointId}`, sk: new RegExp(`^${SK_DELIVERY_PREFIX}${ULID}$`) },
   }),
 } as const;
 

@@ -13,6 +13,8 @@ import {
   type AuditEvent,
   type KeyCreatedEvent,
   type KeyDeletedEvent,
+  type KeyExpiryEvent,
+  type WebhookEndpointEvent,
   type KeyOldValueExpiredEvent,
   type KeyRegeneratedEvent,
   type KeyUpdatedEvent,
@@ -94,6 +96,7 @@ const keyOldValueExpiredSchema = schemaFor<KeyOldValueExpiredEvent>()(
   z.strictObject({
     ...base,
     event_type: z.literal(AuditEventType.KEY_OLD_VALUE_EXPIRED),
+    key: z.optional(z.strictObject({ name: z.string(), type: keyType, environment })),
     generation: z.int().check(z.positive()),
     old_value: fingerprintSchema,
     transition_ends_at: instant,
@@ -124,6 +127,36 @@ const keyUpdatedSchema = schemaFor<KeyUpdatedEvent>()(
   }),
 );
 
+const keyExpirySchema = schemaFor<KeyExpiryEvent>()(
+  z.strictObject({
+    ...base,
+    event_type: z.enum([AuditEventType.KEY_EXPIRING, AuditEventType.KEY_EXPIRED]),
+    key: z.strictObject({ name: z.string(), type: keyType, environment, key_prefix: z.string(), last_four: z.string() }),
+    expires_at: instant,
+    notice: z.enum(['7d', '1d', 'expired']),
+  }),
+);
+
+const withoutKey = { event_id: base.event_id, occurred_at: base.occurred_at, team_id: base.team_id, actor: base.actor };
+const webhookEndpointSchema = schemaFor<WebhookEndpointEvent>()(
+  z.strictObject({
+    ...withoutKey,
+    endpoint_id: ulid,
+    event_type: z.enum([
+      AuditEventType.WEBHOOK_ENDPOINT_CREATED,
+      AuditEventType.WEBHOOK_ENDPOINT_UPDATED,
+      AuditEventType.WEBHOOK_ENDPOINT_DELETED,
+      AuditEventType.WEBHOOK_SECRET_ROTATED,
+      AuditEventType.WEBHOOK_ENDPOINT_DISABLED,
+      AuditEventType.WEBHOOK_TEST_SENT,
+      AuditEventType.WEBHOOK_REDELIVERED,
+    ]),
+    endpoint: z.strictObject({ url: z.string(), events: z.array(z.string()), is_active: z.boolean() }),
+    changed_fields: z.array(z.string()),
+    reason: z.nullable(z.string()),
+  }),
+);
+
 /**
  * Every audit event, strictly: an unknown field makes a record invalid
  * rather than archived unchecked, so nothing (a hash, a value) can ride
@@ -136,6 +169,8 @@ export const auditEventSchema = z.discriminatedUnion('event_type', [
   keyOldValueExpiredSchema,
   keyDeletedSchema,
   keyUpdatedSchema,
+  keyExpirySchema,
+  webhookEndpointSchema,
 ]);
 
 /** Audit-table attributes that are storage, not event: keys, index keys, TTL. */

@@ -21,6 +21,15 @@ export const AuditEventType = {
   KEY_UPDATED: 'key.updated',
   KEY_DISABLED: 'key.disabled',
   KEY_ENABLED: 'key.enabled',
+  KEY_EXPIRING: 'key.expiring',
+  KEY_EXPIRED: 'key.expired',
+  WEBHOOK_ENDPOINT_CREATED: 'webhook_endpoint.created',
+  WEBHOOK_ENDPOINT_UPDATED: 'webhook_endpoint.updated',
+  WEBHOOK_ENDPOINT_DELETED: 'webhook_endpoint.deleted',
+  WEBHOOK_SECRET_ROTATED: 'webhook_endpoint.secret_rotated',
+  WEBHOOK_ENDPOINT_DISABLED: 'webhook_endpoint.disabled',
+  WEBHOOK_TEST_SENT: 'webhook_endpoint.test_sent',
+  WEBHOOK_REDELIVERED: 'webhook_endpoint.redelivered',
 } as const;
 export type AuditEventType = (typeof AuditEventType)[keyof typeof AuditEventType];
 
@@ -74,6 +83,8 @@ export interface KeyRegeneratedEvent extends AuditEventBase {
 
 export interface KeyOldValueExpiredEvent extends AuditEventBase {
   event_type: typeof AuditEventType.KEY_OLD_VALUE_EXPIRED;
+  /** The key (absent from records written before lifecycle events). */
+  key?: { name: string; type: KeyType; environment: Environment };
   generation: number;
   old_value: ValueFingerprint;
   transition_ends_at: string;
@@ -103,7 +114,40 @@ export interface KeyUpdatedEvent extends AuditEventBase {
   changes: Partial<Record<EditableField, { before: FieldValue; after: FieldValue }>>;
 }
 
-export type AuditEvent = KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent | KeyUpdatedEvent;
+/** A warning before `expires_at` (`key.expiring`, 7 days and 1 day ahead) or the expiry itself (`key.expired`), written by the expiry schedule. */
+export interface KeyExpiryEvent extends AuditEventBase {
+  event_type: typeof AuditEventType.KEY_EXPIRING | typeof AuditEventType.KEY_EXPIRED;
+  key: { name: string; type: KeyType; environment: Environment } & ValueFingerprint;
+  expires_at: string;
+  /** Which notice: `7d` or `1d` ahead, or `expired`. */
+  notice: '7d' | '1d' | 'expired';
+}
+
+/**
+ * What was done to a webhook endpoint, by a manager key or by the service
+ * (`webhook_endpoint.disabled` after a 410 or five days of failures). Kept
+ * under the endpoint (`WEBHOOK#<id>`), apart from the key audit trail.
+ */
+export interface WebhookEndpointEvent extends Omit<AuditEventBase, 'key_id' | 'event_type'> {
+  event_type:
+    | typeof AuditEventType.WEBHOOK_ENDPOINT_CREATED
+    | typeof AuditEventType.WEBHOOK_ENDPOINT_UPDATED
+    | typeof AuditEventType.WEBHOOK_ENDPOINT_DELETED
+    | typeof AuditEventType.WEBHOOK_SECRET_ROTATED
+    | typeof AuditEventType.WEBHOOK_ENDPOINT_DISABLED
+    | typeof AuditEventType.WEBHOOK_TEST_SENT
+    | typeof AuditEventType.WEBHOOK_REDELIVERED;
+  endpoint_id: string;
+  endpoint: { url: string; events: string[]; is_active: boolean };
+  /** The fields a change touched (update), else empty. */
+  changed_fields: string[];
+  /** Why (a disable), or the event redelivered; else null. */
+  reason: string | null;
+}
+
+/** The events about keys: each names its key. */
+export type KeyAuditEvent = KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent | KeyUpdatedEvent | KeyExpiryEvent;
+export type AuditEvent = KeyAuditEvent | WebhookEndpointEvent;
 
 /** Distributes Omit over a union so each event keeps its own fields. */
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
@@ -116,9 +160,15 @@ export type AuditRecord = Record<string, unknown> & { readonly event_id: string 
 export function auditItem(event: NewAuditEvent): AuditRecord {
   const eventId = newEventId();
   const occurred = new Date(event.occurred_at);
+  const keys =
+    'endpoint_id' in event
+      ? {
+          ...auditTableKeys.webhookEvent(event.endpoint_id, event.occurred_at, eventId),
+          ...auditTableKeys.webhookTeamIndex(event.team_id, event.occurred_at, eventId),
+        }
+      : { ...auditTableKeys.event(event.key_id, event.occurred_at, eventId), ...auditTableKeys.teamIndex(event.team_id, event.occurred_at, eventId) };
   return {
-    ...auditTableKeys.event(event.key_id, event.occurred_at, eventId),
-    ...auditTableKeys.teamIndex(event.team_id, event.occurred_at, eventId),
+    ...keys,
     ...event,
     event_id: eventId,
     ttl: epochSeconds(new Date(occurred.getTime() + AUDIT_TABLE_TTL_DAYS * MS_PER_DAY)),

@@ -19,6 +19,14 @@ import { route as listAuditEvents } from './list-audit-events/route';
 import { route as regenerateApiKey } from './regenerate-api-key/route';
 import { route as updateApiKey } from './update-api-key/route';
 import { route as verifyApiKey } from './verify-api-key/route';
+import { route as createWebhookEndpoint } from './create-webhook-endpoint/route';
+import { route as listWebhookEndpoints } from './list-webhook-endpoints/route';
+import { route as updateWebhookEndpoint } from './update-webhook-endpoint/route';
+import { route as deleteWebhookEndpoint } from './delete-webhook-endpoint/route';
+import { route as rotateWebhookSecret } from './rotate-webhook-secret/route';
+import { route as sendTestWebhook } from './send-test-webhook/route';
+import { route as listWebhookDeliveries } from './list-webhook-deliveries/route';
+import { route as redeliverWebhook } from './redeliver-webhook/route';
 
 /** Every route, in the order the API reference lists them. */
 export const ROUTES = [
@@ -31,6 +39,14 @@ export const ROUTES = [
   getApiKeyUsage,
   listAuditEvents,
   verifyApiKey,
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rotateWebhookSecret,
+  sendTestWebhook,
+  listWebhookDeliveries,
+  redeliverWebhook,
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof ROUTES)[number];
@@ -39,7 +55,7 @@ export type RouteName = Route['name'];
 export type ManagerRouteName = Extract<Route, { caller: 'manager' }>['name'];
 
 /** The functions that are not routes: each is `lambda/handlers/<name>.ts`. */
-export const HANDLER_FUNCTIONS = ['authorizer', 'management-authorizer', 'expire-old-value', 'archive-audit'] as const;
+export const HANDLER_FUNCTIONS = ['authorizer', 'management-authorizer', 'expire-old-value', 'archive-audit', 'publish-events', 'deliver-webhooks'] as const;
 export type FunctionName = RouteName | (typeof HANDLER_FUNCTIONS)[number];
 /** Every Lambda function of the service, routes first. */
 export const FUNCTION_NAMES: readonly FunctionName[] = [...ROUTES.map((route) => route.name), ...HANDLER_FUNCTIONS];

@@ -7,10 +7,14 @@
  */
 import type { KeyConfiguration, KeyItem, TeamItem, UsageItem, UsageMonthItem, ValueLookupItem } from '../domain/model';
 import type { IdempotencyRecord } from './idempotency-record';
+import type { DeliveryItem, WebhookEndpointItem } from '../domain/webhook-endpoints';
+import type { StoredWebhookEvent } from './webhook-store';
+import { WEBHOOK_EVENT_TYPES } from '../contract/webhooks';
 import {
   BOOLEAN,
   COUNTS,
   NUMBER,
+  NUMBER_OR_NULL,
   OPTIONAL_NUMBER,
   OPTIONAL_STRING,
   OPTIONAL_STRING_OR_NULL,
@@ -116,5 +120,57 @@ export const IDEMPOTENCY = /* @__PURE__ */ entity<IdempotencyRecord>('idempotenc
   status: NUMBER,
   body: STRING,
   created_at: STRING,
+  ttl: NUMBER,
+});
+
+export const WEBHOOK_ENDPOINT = /* @__PURE__ */ entity<WebhookEndpointItem>('webhook endpoint', {
+  ...ITEM_KEY,
+  entity: ['webhook'],
+  id: STRING,
+  team_id: STRING,
+  url: STRING,
+  description: STRING,
+  events: STRINGS,
+  is_active: BOOLEAN,
+  created_at: STRING,
+  updated_at: STRING,
+  created_by: STRING,
+  revision: NUMBER,
+  failing_since: STRING_OR_NULL,
+  disabled_reason: STRING_OR_NULL,
+  secret: STRING,
+  previous_secret: OPTIONAL_STRING,
+  previous_secret_until: OPTIONAL_STRING,
+  gsi1pk: STRING,
+  gsi1sk: STRING,
+});
+
+export const DELIVERY = /* @__PURE__ */ entity<DeliveryItem>('webhook delivery', {
+  ...ITEM_KEY,
+  entity: ['delivery'],
+  id: STRING,
+  endpoint_id: STRING,
+  team_id: STRING,
+  event_id: STRING,
+  event_type: WEBHOOK_EVENT_TYPES,
+  attempt: NUMBER,
+  attempted_at: STRING,
+  status_code: NUMBER_OR_NULL,
+  error: STRING_OR_NULL,
+  duration_ms: NUMBER,
+  outcome: ['succeeded', 'retrying', 'failed', 'endpoint_disabled'],
+  next_attempt_at: STRING_OR_NULL,
+  ttl: NUMBER,
+});
+
+export const WEBHOOK_EVENT = /* @__PURE__ */ entity<StoredWebhookEvent>('webhook event', {
+  ...ITEM_KEY,
+  entity: ['webhook-event'],
+  id: STRING,
+  type: WEBHOOK_EVENT_TYPES,
+  team_id: STRING,
+  timestamp: STRING,
+  payload: STRING,
+  endpoint_id: OPTIONAL_STRING,
   ttl: NUMBER,
 });

@@ -15,7 +15,7 @@
  */
 
 /** How one attribute is stored. */
-export type Kind = 'string' | 'number' | 'boolean' | 'strings' | 'counts' | 'string|null';
+export type Kind = 'string' | 'number' | 'boolean' | 'strings' | 'counts' | 'string|null' | 'number|null';
 
 // The kinds by name, so a declaration reads as words and a minified bundle holds each word once.
 export const STRING = 'string';
@@ -24,6 +24,7 @@ export const BOOLEAN = 'boolean';
 export const STRINGS = 'strings';
 export const COUNTS = 'counts';
 export const STRING_OR_NULL = 'string|null';
+export const NUMBER_OR_NULL = 'number|null';
 export const OPTIONAL_STRING = 'string?';
 export const OPTIONAL_NUMBER = 'number?';
 export const OPTIONAL_STRING_OR_NULL = 'string|null?';
@@ -39,13 +40,15 @@ type KindOf<V> = [V] extends [boolean]
       ? 'strings'
       : [V] extends [Record<string, number>]
         ? 'counts'
-        : [V] extends [string | null]
-          ? null extends V
-            ? 'string|null'
-            : string extends V
-              ? 'string'
-              : readonly V[]
-          : never;
+        : [V] extends [number | null]
+          ? 'number|null'
+          : [V] extends [string | null]
+            ? null extends V
+              ? 'string|null'
+              : string extends V
+                ? 'string'
+                : readonly V[]
+            : never;
 
 /** The named (not index-signature) attributes of `T`. */
 type NamedKeys<T> = keyof { [K in keyof T as object extends Record<K, 1> ? never : K]: 1 };
@@ -64,6 +67,7 @@ function isOfKind(value: unknown, kind: string): boolean {
   if (kind === STRINGS) return Array.isArray(value) && value.every((entry) => typeof entry === STRING);
   if (kind === COUNTS) return typeof value === 'object' && !!value && !Array.isArray(value) && Object.values(value).every((count) => typeof count === NUMBER);
   if (kind === STRING_OR_NULL) return value === null || typeof value === STRING;
+  if (kind === NUMBER_OR_NULL) return value === null || typeof value === NUMBER;
   return typeof value === kind;
 }
 

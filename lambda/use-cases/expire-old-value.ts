@@ -89,6 +89,7 @@ export async function expireOldValue(
     key_id: pending.id,
     team_id: pending.team_id,
     actor: { user_id: SYSTEM_USER_ID, key_id: null, source_ip: null, user_agent: null, request_id: invocationId },
+    key: { name: pending.name, type: pending.type, environment: pending.environment },
     generation: request.generation,
     old_value: { key_prefix: pending.previous_key_prefix ?? '', last_four: pending.previous_last_four ?? '' },
     transition_ends_at: endsAt ?? now.toISOString(),

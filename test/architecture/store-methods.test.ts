@@ -16,6 +16,8 @@ import { TEAM_STORE_OPERATIONS } from '../../lambda/store/team-store';
 import { USAGE_MONTHS_OPERATIONS } from '../../lambda/store/usage-months';
 import { USAGE_STORE_OPERATIONS } from '../../lambda/store/usage-store';
 import { VALUE_LOOKUP_STORE_OPERATIONS } from '../../lambda/store/value-lookup-store';
+import { WEBHOOK_STORE_OPERATIONS } from '../../lambda/store/webhook-store';
+import { DELIVERY_STORE_OPERATIONS } from '../../lambda/store/delivery-store';
 
 const STORE_DIR = path.resolve(__dirname, '..', '..', 'lambda', 'store');
 const maps: Record<string, Record<string, StoreMethodOperation>> = {
@@ -26,6 +28,8 @@ const maps: Record<string, Record<string, StoreMethodOperation>> = {
   IdempotencyStore: IDEMPOTENCY_STORE_OPERATIONS,
   GuessCounterStore: GUESS_COUNTER_STORE_OPERATIONS,
   UsageStore: USAGE_STORE_OPERATIONS,
+  WebhookStore: WEBHOOK_STORE_OPERATIONS,
+  DeliveryStore: DELIVERY_STORE_OPERATIONS,
   UsageMonths: USAGE_MONTHS_OPERATIONS,
 };
 

@@ -78,6 +78,8 @@ export function functionsByHandler(stack: ApiKeyServiceStack): Record<FunctionNa
     'management-authorizer': stack.handlers.managementAuthorizer,
     'expire-old-value': stack.rotation.expireFunction,
     'archive-audit': stack.auditArchive.archiver,
+    'publish-events': stack.webhooks.publisher,
+    'deliver-webhooks': stack.webhooks.deliverer,
   };
 }
 

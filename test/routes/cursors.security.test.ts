@@ -11,6 +11,8 @@ import openapi from '../../docs/openapi.json';
 import { encodeCursor } from '../../lambda/platform/cursor';
 import { newKeyId } from '../../lambda/platform/ids';
 import { ENDPOINTS, call, createKey, newTeam, type TestTeam } from '../support/api';
+import { testServices } from '../support/services';
+import { keyTableKeys } from '../../lambda/contract/tables';
 
 type Endpoint = keyof typeof ENDPOINTS;
 
@@ -22,9 +24,43 @@ const LISTS = Object.entries(openapi.paths as Record<string, Record<string, { pa
 const ISO = '2026-11-26T03:11:11.123Z';
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
-/** The listings of each route: by team, and (audit) by key. */
-function queriesOf(route: Endpoint, team: TestTeam, keyId: string): Record<string, Record<string, string>> {
-  return route === 'list-audit-events' ? { 'by team': { team_id: team.teamId }, 'by key': { key_id: keyId } } : { 'by team': { team_id: team.teamId } };
+/** Two webhook endpoints of the team (on a loopback port nothing listens on), and two delivery items of the first. */
+async function webhookData(team: TestTeam): Promise<string> {
+  const endpoints = [];
+  for (const path of ['a', 'b']) {
+    const created = await call('create-webhook-endpoint', { key: team.key, body: { team_id: team.teamId, url: `http://127.0.0.1:9/${path}` } });
+    endpoints.push(created.body.data.id as string);
+  }
+  const endpointId = endpoints[0] as string;
+  for (const attempt of [1, 2]) {
+    const id = newKeyId();
+    await testServices().deliveries.putDelivery({
+      ...keyTableKeys.delivery(endpointId, id),
+      entity: 'delivery',
+      id: `dlv_${endpointId}_${id}`,
+      endpoint_id: endpointId,
+      team_id: team.teamId,
+      event_id: `msg_${newKeyId()}`,
+      event_type: 'key.created',
+      attempt,
+      attempted_at: ISO,
+      status_code: 500,
+      error: null,
+      duration_ms: 3,
+      outcome: 'retrying',
+      next_attempt_at: ISO,
+      ttl: Math.floor(Date.now() / 1000) + 3600,
+    });
+  }
+  return endpointId;
+}
+
+/** The listings of each route: by team, and (audit) by key; an endpoint's deliveries. */
+async function queriesOf(route: Endpoint, team: TestTeam, keyId: string): Promise<Record<string, Record<string, string>>> {
+  if (route === 'list-audit-events') return { 'by team': { team_id: team.teamId }, 'by key': { key_id: keyId } };
+  if (route === 'list-webhook-endpoints') return (await webhookData(team), { 'by team': { team_id: team.teamId } });
+  if (route === 'list-webhook-deliveries') return { 'by endpoint': { endpoint_id: await webhookData(team) } };
+  return { 'by team': { team_id: team.teamId } };
 }
 
 /**
@@ -75,7 +111,7 @@ describe.each(LISTS)('%s: forged cursors', (route) => {
     await call('update-api-key', { key: team.key, body: { key_id: key.id, description: 'an audit event' } });
 
     expect(LISTS.length).toBeGreaterThanOrEqual(2);
-    for (const [listing, query] of Object.entries(queriesOf(route, team, key.id))) {
+    for (const [listing, query] of Object.entries(await queriesOf(route, team, key.id))) {
       const first = await call(route, { key: team.key, query: { ...query, limit: '1' } });
       const real = first.body.meta?.next_cursor as string;
       expect({ listing, real: typeof real }).toEqual({ listing, real: 'string' });

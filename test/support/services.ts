@@ -12,6 +12,11 @@ import { createServices, type Services } from '../../lambda/composition/services
 import { sinkObservability } from '../../lambda/platform/observability-sinks';
 import type { RevocationScheduler } from '../../lambda/domain/revocation-scheduler';
 import type { LeaseSettings } from '../../lambda/domain/usage-lease';
+import type { WebhookPorts } from '../../lambda/domain/webhook-ports';
+import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
+import { randomBytes } from 'node:crypto';
+import { localSecretBox } from '../../lambda/platform/secret-box';
+import { httpPoster } from '../../lambda/platform/webhook-transport';
 
 /** A clock that delegates to the one a test installed (the system clock by default). */
 class TestClock implements Clock {
@@ -57,7 +62,23 @@ export interface TestServiceParts {
   readonly scheduler?: RevocationScheduler;
   /** Lease settings of the usage store. Default: the production defaults (on). */
   readonly usageLeases?: Partial<LeaseSettings>;
+  /** Webhook ports. Default: `testWebhookPorts` (loopback allowed, jobs only recorded). */
+  readonly webhookPorts?: WebhookPorts;
 }
+
+/** Jobs the default test queue was given (nothing runs them): `[job, delaySeconds]`. */
+export const queuedJobs: Array<[DeliveryJob, number]> = [];
+
+/** The tests' webhook ports: a per-run sealing key, http and loopback allowed (receivers run on 127.0.0.1), a queue that only records. */
+export const testWebhookPorts: WebhookPorts = (() => {
+  const policy = { httpsOnly: false, allowLoopback: true };
+  return {
+    policy,
+    secrets: localSecretBox(randomBytes(32)),
+    post: httpPoster({ policy }),
+    queue: { later: async (job, delay) => void queuedJobs.push([job, delay]) },
+  };
+})();
 
 /** Services with these parts, for one call (not installed). */
 export function servicesWith(parts: TestServiceParts): Services {
@@ -68,6 +89,7 @@ export function servicesWith(parts: TestServiceParts): Services {
     settings: config,
     observe: testObservability,
     usageLeases: parts.usageLeases,
+    webhookPorts: () => parts.webhookPorts ?? testWebhookPorts,
   });
 }
 

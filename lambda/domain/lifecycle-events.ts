@@ -1,0 +1,104 @@
+/**
+ * Lifecycle events: what the service tells a team about its keys, on its
+ * EventBridge bus and through webhooks (docs/webhooks.md). Each is made
+ * from one audit record, so every event is also in the audit trail, and
+ * its id (the `webhook-id` of every delivery) is the audit event's id.
+ *
+ * Thin on purpose: who, what and when, never a key value or a hash. A
+ * receiver that wants the whole key reads it from the key routes.
+ */
+import type { WebhookEventType } from '../contract/webhooks';
+import type { AuditEvent } from './audit-events';
+
+/** What `data` says about the key and the change. */
+export interface KeyEventData {
+  key_id: string;
+  team_id: string;
+  name: string;
+  type: 'pk' | 'sk';
+  environment: 'test' | 'live';
+  /** The value's prefix and last four characters (for a regeneration, the new value's); null where the record has none. */
+  key_prefix: string | null;
+  last_four: string | null;
+  /** Who did it: the acting user and calling key (`system` and null for schedules). */
+  actor: { user_id: string; key_id: string | null };
+  /** The reason given (delete), else null. */
+  reason: string | null;
+  /** key.updated, key.disabled, key.enabled: the names of the fields that changed. */
+  changed_fields?: string[];
+  /** key.regenerated, key.old_value_expired: when the old value stops (stopped) working. */
+  old_value_ends_at?: string;
+  /** key.expiring, key.expired: the key's expiry. */
+  expires_at?: string;
+}
+
+export interface TestEventData {
+  team_id: string;
+  endpoint_id: string;
+  message: string;
+}
+
+/** One event as the bus carries it and a webhook delivers it (the body is `{type, timestamp, data}`). */
+export interface LifecycleEvent {
+  /** `msg_` and the audit event's id: the `webhook-id`, the same on every attempt. */
+  id: string;
+  type: WebhookEventType;
+  /** When it happened (ISO 8601). */
+  timestamp: string;
+  team_id: string;
+  data: KeyEventData | TestEventData;
+}
+
+/** The `webhook-id` of the event made from an audit event. */
+export const messageIdOf = (eventId: string) => `msg_${eventId}`;
+
+/** The event of an audit record; undefined for a record that is not about a key (what was done to a webhook endpoint). */
+export function lifecycleEventOf(event: AuditEvent): LifecycleEvent | undefined {
+  if ('endpoint_id' in event) return undefined;
+  const base = (key: { name: string; type: 'pk' | 'sk'; environment: 'test' | 'live' }, fingerprint: { key_prefix: string; last_four: string } | null) => ({
+    key_id: event.key_id,
+    team_id: event.team_id,
+    name: key.name,
+    type: key.type,
+    environment: key.environment,
+    key_prefix: fingerprint?.key_prefix ?? null,
+    last_four: fingerprint?.last_four ?? null,
+    actor: { user_id: event.actor.user_id, key_id: event.actor.key_id },
+    reason: null as string | null,
+  });
+  let data: KeyEventData;
+  switch (event.event_type) {
+    case 'key.created':
+      data = base(event.key, event.key);
+      break;
+    case 'key.regenerated':
+      data = { ...base(event.key, event.new_value), old_value_ends_at: event.transition_ends_at };
+      break;
+    case 'key.old_value_expired':
+      data = { ...base(event.key ?? keyOfPrefix(event.old_value.key_prefix), event.old_value), old_value_ends_at: event.transition_ends_at };
+      break;
+    case 'key.deleted':
+      data = { ...base(event.key, null), last_four: event.last_four, reason: event.reason };
+      break;
+    case 'key.updated':
+    case 'key.disabled':
+    case 'key.enabled':
+      data = { ...base(event.key, null), changed_fields: Object.keys(event.changes).sort() };
+      break;
+    case 'key.expiring':
+    case 'key.expired':
+      data = { ...base(event.key, event.key), expires_at: event.expires_at };
+      break;
+  }
+  return { id: messageIdOf(event.event_id), type: event.event_type, timestamp: event.occurred_at, team_id: event.team_id, data };
+}
+
+/** A record written before expiry records named the key: its kind and environment from the value's prefix, no name. */
+function keyOfPrefix(prefix: string): { name: string; type: 'pk' | 'sk'; environment: 'test' | 'live' } {
+  return { name: '', type: /(^|_)pk_/.test(prefix) ? 'pk' : 'sk', environment: prefix.includes('_live') ? 'live' : 'test' };
+}
+
+/** The body every delivery of `event` sends (the same bytes on every attempt). */
+export function payloadOf(event: LifecycleEvent): string {
+  return JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
+}

@@ -1,0 +1,14 @@
+/** The declaration of DELETE /functions/v1/delete-webhook-endpoint: dependency-free, read by the CDK app at synth. */
+import { defineRoute } from '../../contract/routes';
+import { MANAGEMENT_SETTINGS } from '../../contract/env-names';
+import { AUTHENTICATED } from '../../contract/store-operations';
+
+export const route = defineRoute({
+  name: 'delete-webhook-endpoint',
+  method: 'DELETE',
+  caller: 'manager',
+  input: 'body',
+  summary: 'removes a webhook endpoint',
+  operations: [...AUTHENTICATED, 'readWebhookEndpoint', 'deleteWebhookEndpoint'],
+  settings: [...MANAGEMENT_SETTINGS],
+});

@@ -1,0 +1,14 @@
+/** The declaration of GET /functions/v1/list-webhook-deliveries: dependency-free, read by the CDK app at synth. */
+import { defineRoute } from '../../contract/routes';
+import { MANAGEMENT_SETTINGS } from '../../contract/env-names';
+import { AUTHENTICATED } from '../../contract/store-operations';
+
+export const route = defineRoute({
+  name: 'list-webhook-deliveries',
+  method: 'GET',
+  caller: 'manager',
+  input: 'query',
+  summary: 'an endpoint’s delivery attempts, newest first, paged',
+  operations: [...AUTHENTICATED, 'readWebhookEndpoint', 'readDeliveries'],
+  settings: [...MANAGEMENT_SETTINGS],
+});

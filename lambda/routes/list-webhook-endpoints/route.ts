@@ -1,0 +1,14 @@
+/** The declaration of GET /functions/v1/list-webhook-endpoints: dependency-free, read by the CDK app at synth. */
+import { defineRoute } from '../../contract/routes';
+import { MANAGEMENT_SETTINGS } from '../../contract/env-names';
+import { AUTHENTICATED } from '../../contract/store-operations';
+
+export const route = defineRoute({
+  name: 'list-webhook-endpoints',
+  method: 'GET',
+  caller: 'manager',
+  input: 'query',
+  summary: "the team's webhook endpoints, paged",
+  operations: [...AUTHENTICATED, 'listWebhookEndpoints'],
+  settings: [...MANAGEMENT_SETTINGS],
+});

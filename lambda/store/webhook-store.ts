@@ -1,0 +1,180 @@
+/**
+ * Webhook endpoints (key table): each change a conditional write or a
+ * transaction with its audit record; the team's endpoint count is a counter
+ * item changed in the same transaction as the endpoint, so the cap of 10
+ * holds under concurrent creates.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TEAM_INDEX, keyTableKeys } from '../contract/tables';
+import { MAX_ENDPOINTS_PER_TEAM, type WebhookEventType } from '../contract/webhooks';
+import type { AuditRecord } from '../domain/audit-events';
+import type { WebhookEndpointItem } from '../domain/webhook-endpoints';
+import type { OperationsOf } from '../contract/store-operations';
+import { ABSENT, Transactions, type StoreTables } from './transactions';
+import { WEBHOOK_ENDPOINT } from './entities';
+
+/** A delivered event as kept for redelivery (its body exactly as first sent). */
+export interface StoredWebhookEvent {
+  pk: string;
+  sk: string;
+  entity: 'webhook-event';
+  /** The `webhook-id` (`msg_…`). */
+  id: string;
+  type: WebhookEventType;
+  team_id: string;
+  timestamp: string;
+  payload: string;
+  /** webhook.test only: the one endpoint it goes to. */
+  endpoint_id?: string;
+  ttl: number;
+}
+
+/** The fields an update may change. */
+export type EndpointChanges = Partial<Pick<WebhookEndpointItem, 'url' | 'description' | 'events' | 'is_active'>>;
+
+export class WebhookStore {
+  private readonly transactions: Transactions;
+
+  constructor(private readonly tables: StoreTables) {
+    this.transactions = new Transactions(tables);
+  }
+
+  /** `createWebhookEndpoint`: the endpoint, the team's count (refused at the cap) and the audit record; false at the cap. */
+  async createEndpoint(item: WebhookEndpointItem, audit: AuditRecord): Promise<boolean> {
+    const outcome = await this.transactions.transact([
+      {
+        Update: {
+          TableName: this.tables.keyTableName,
+          Key: keyTableKeys.webhookCount(item.team_id),
+          UpdateExpression: 'SET entity = :entity, team_id = :team ADD endpoints :one',
+          ConditionExpression: 'attribute_not_exists(endpoints) OR endpoints < :max',
+          ExpressionAttributeValues: { ':entity': 'webhook-count', ':team': item.team_id, ':one': 1, ':max': MAX_ENDPOINTS_PER_TEAM },
+        },
+      },
+      { Put: { TableName: this.tables.keyTableName, Item: item, ConditionExpression: ABSENT } },
+      this.transactions.putAudit(audit),
+    ]);
+    if (outcome.committed) return true;
+    if (outcome.reasons[0] === 'ConditionalCheckFailed') return false;
+    throw new Error(`creating a webhook endpoint was cancelled: ${outcome.reasons.join(', ')}`);
+  }
+
+  /** `readWebhookEndpoint`: an endpoint by id, strongly consistent. */
+  async getEndpoint(endpointId: string): Promise<WebhookEndpointItem | undefined> {
+    const { Item } = await this.tables.db.send(
+      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.webhookEndpoint(endpointId), ConsistentRead: true }),
+    );
+    return WEBHOOK_ENDPOINT.read(Item);
+  }
+
+  /** `listWebhookEndpoints`: a page of a team's endpoints, oldest first (the team index is eventually consistent). */
+  async listEndpoints(teamId: string, limit: number, start?: Record<string, string>): Promise<{ items: WebhookEndpointItem[]; last?: Record<string, string> }> {
+    const { Items, LastEvaluatedKey } = await this.tables.db.send(
+      new QueryCommand({
+        TableName: this.tables.keyTableName,
+        IndexName: TEAM_INDEX,
+        KeyConditionExpression: 'gsi1pk = :team',
+        ExpressionAttributeValues: { ':team': keyTableKeys.webhookTeamPartition(teamId) },
+        Limit: limit,
+        ExclusiveStartKey: start,
+      }),
+    );
+    return { items: WEBHOOK_ENDPOINT.readAll(Items), last: LastEvaluatedKey as Record<string, string> | undefined };
+  }
+
+  /**
+   * `changeWebhookEndpoint`: sets `changes` (and the sealed secrets of a
+   * rotation) if the endpoint is still at `revision`, with the audit record;
+   * false when it changed or went meanwhile.
+   */
+  async changeEndpoint(
+    before: WebhookEndpointItem,
+    changes: EndpointChanges & Partial<Pick<WebhookEndpointItem, 'secret' | 'previous_secret' | 'previous_secret_until' | 'disabled_reason' | 'failing_since'>>,
+    at: Date,
+    audit: AuditRecord,
+  ): Promise<boolean> {
+    const names: Record<string, string> = { '#revision': 'revision', '#updated': 'updated_at' };
+    const values: Record<string, unknown> = { ':revision': before.revision, ':next': before.revision + 1, ':at': at.toISOString() };
+    const sets = ['#revision = :next', '#updated = :at'];
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    }
+    const outcome = await this.transactions.transact([
+      {
+        Update: {
+          TableName: this.tables.keyTableName,
+          Key: keyTableKeys.webhookEndpoint(before.id),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: '#revision = :revision',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+      this.transactions.putAudit(audit),
+    ]);
+    return outcome.committed;
+  }
+
+  /** `deleteWebhookEndpoint`: the endpoint (if still there), the team's count, the audit record; false when it was gone. */
+  async deleteEndpoint(endpoint: WebhookEndpointItem, audit: AuditRecord): Promise<boolean> {
+    const outcome = await this.transactions.transact([
+      {
+        Delete: {
+          TableName: this.tables.keyTableName,
+          Key: keyTableKeys.webhookEndpoint(endpoint.id),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: this.tables.keyTableName,
+          Key: keyTableKeys.webhookCount(endpoint.team_id),
+          UpdateExpression: 'ADD endpoints :less',
+          ConditionExpression: 'endpoints > :zero',
+          ExpressionAttributeValues: { ':less': -1, ':zero': 0 },
+        },
+      },
+      this.transactions.putAudit(audit),
+    ]);
+    return outcome.committed;
+  }
+
+  /** `auditWebhookAction`: an audit record of an action that changes no endpoint (a test, a redelivery). */
+  async recordAction(audit: AuditRecord): Promise<void> {
+    const outcome = await this.transactions.transact([this.transactions.putAudit(audit)]);
+    if (!outcome.committed) throw new Error('the audit record of a webhook action was not written');
+  }
+
+  /** `recordWebhookOutcome`: notes the first failure of a run (kept while failures go on) or clears it after a success. */
+  async noteOutcome(endpointId: string, succeeded: boolean, at: Date): Promise<void> {
+    try {
+      await this.tables.db.send(
+        new UpdateCommand({
+          TableName: this.tables.keyTableName,
+          Key: keyTableKeys.webhookEndpoint(endpointId),
+          UpdateExpression: 'SET failing_since = :since',
+          ConditionExpression: succeeded ? 'attribute_exists(pk) AND failing_since <> :since' : 'attribute_exists(pk) AND failing_since = :none',
+          ExpressionAttributeValues: succeeded ? { ':since': null } : { ':since': at.toISOString(), ':none': null },
+        }),
+      );
+    } catch (error) {
+      // Already in that state (or deleted): nothing to note.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+}
+
+/** Each public method of WebhookStore and the declared storage operation it is part of. */
+export const WEBHOOK_STORE_OPERATIONS = {
+  createEndpoint: 'createWebhookEndpoint',
+  getEndpoint: 'readWebhookEndpoint',
+  listEndpoints: 'listWebhookEndpoints',
+  changeEndpoint: 'changeWebhookEndpoint',
+  deleteEndpoint: 'deleteWebhookEndpoint',
+  noteOutcome: 'recordWebhookOutcome',
+  recordAction: 'auditWebhookAction',
+} as const satisfies OperationsOf<WebhookStore>;

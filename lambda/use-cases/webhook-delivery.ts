@@ -1,0 +1,154 @@
+/**
+ * Webhook delivery: an event is kept and fanned out to every endpoint of
+ * its team that subscribes to its type; each attempt is signed (Standard
+ * Webhooks 1.0), recorded, and followed by what the rules say
+ * (domain/webhook-endpoints.ts `nextStep`): done, a retry through the queue,
+ * no more, or the endpoint disabled. The same code runs in the AWS delivery
+ * function and in the local runtime; only the ports differ.
+ */
+import { DELIVERY_RETENTION_DAYS, type WebhookEventType } from '../contract/webhooks';
+import { keyTableKeys } from '../contract/tables';
+import { AuditEventType } from '../domain/audit-events';
+import { payloadOf, type LifecycleEvent } from '../domain/lifecycle-events';
+import { nextStep, subscribes, type DeliveryItem, type DeliveryJob, type DeliveryOutcome, type WebhookEndpointItem } from '../domain/webhook-endpoints';
+import type { Services } from '../composition/services';
+import { MS_PER_DAY, epochSeconds } from '../platform/clock';
+import { newEventId } from '../platform/ids';
+import { signedHeaders } from '../platform/webhook-signing';
+import type { StoredWebhookEvent } from '../store/webhook-store';
+import { endpointAudit } from './webhook-endpoints';
+
+/** The system actor of what the delivery itself does (a disable). */
+const DELIVERY_ACTOR = { user_id: 'system', key_id: null, source_ip: null, user_agent: null, request_id: 'webhook-delivery' };
+
+/** The kept form of an event. */
+export function storedEvent(event: LifecycleEvent, at: Date, endpointId?: string): StoredWebhookEvent {
+  return {
+    ...keyTableKeys.webhookEvent(event.id),
+    entity: 'webhook-event',
+    id: event.id,
+    type: event.type,
+    team_id: event.team_id,
+    timestamp: event.timestamp,
+    payload: payloadOf(event),
+    ...(endpointId ? { endpoint_id: endpointId } : {}),
+    ttl: epochSeconds(new Date(at.getTime() + DELIVERY_RETENTION_DAYS * MS_PER_DAY)),
+  };
+}
+
+/** Every endpoint of a team (at most 10: one or two pages). */
+async function teamEndpoints(services: Services, teamId: string): Promise<WebhookEndpointItem[]> {
+  const all: WebhookEndpointItem[] = [];
+  let start: Record<string, string> | undefined;
+  do {
+    const page = await services.webhooks.listEndpoints(teamId, 25, start);
+    all.push(...page.items);
+    start = page.last;
+  } while (start);
+  return all;
+}
+
+/**
+ * Keeps `event` and makes the first attempt to each subscribed endpoint at
+ * once; returns the jobs. An event seen twice (a stream replay) is sent
+ * again with the same `webhook-id`, which receivers deduplicate by.
+ */
+export async function acceptEvent(services: Services, event: LifecycleEvent): Promise<DeliveryJob[]> {
+  // An endpoint hears of what happened after it was added, not before (the stream may run behind).
+  const endpoints = (await teamEndpoints(services, event.team_id)).filter(
+    (endpoint) => subscribes(endpoint, event.type) && Date.parse(endpoint.created_at) <= Date.parse(event.timestamp),
+  );
+  if (endpoints.length === 0) return [];
+  await services.deliveries.keepEvent(storedEvent(event, services.clock.now()));
+  const jobs = endpoints.map((endpoint) => ({ event_id: event.id, endpoint_id: endpoint.id, attempt: 1 }));
+  await Promise.all(jobs.map((job) => attemptDelivery(services, job)));
+  return jobs;
+}
+
+/** A delivery id names its endpoint too: `dlv_<endpoint id>_<attempt id>`. */
+export const deliveryIdOf = (endpointId: string, attemptId: string) => `dlv_${endpointId}_${attemptId}`;
+export function parseDeliveryId(id: string): { endpointId: string; attemptId: string } | undefined {
+  const match = /^dlv_([0-9A-HJKMNP-TV-Z]{26})_([0-9A-HJKMNP-TV-Z]{26})$/.exec(id);
+  return match ? { endpointId: match[1] as string, attemptId: match[2] as string } : undefined;
+}
+
+/** The secrets that sign now: the current one, and the one before a rotation while it overlaps. */
+async function signingSecrets(services: Services, endpoint: WebhookEndpointItem, now: Date): Promise<string[]> {
+  const box = services.webhookPorts().secrets;
+  const secrets = [await box.open(endpoint.secret, endpoint.id)];
+  if (endpoint.previous_secret && endpoint.previous_secret_until && Date.parse(endpoint.previous_secret_until) > now.getTime()) {
+    secrets.push(await box.open(endpoint.previous_secret, endpoint.id));
+  }
+  return secrets;
+}
+
+/** One attempt of `job`; what came of it, or `skipped` when the event or the endpoint is gone or the endpoint is disabled. */
+export async function attemptDelivery(services: Services, job: DeliveryJob): Promise<DeliveryOutcome | 'skipped'> {
+  const [event, endpoint] = await Promise.all([services.deliveries.getEvent(job.event_id), services.webhooks.getEndpoint(job.endpoint_id)]);
+  if (!event || !endpoint || !endpoint.is_active || endpoint.team_id !== event.team_id) return 'skipped';
+  const ports = services.webhookPorts();
+  const now = services.clock.now();
+  const headers = signedHeaders(event.id, now, event.payload, await signingSecrets(services, endpoint, now));
+  const result = await ports.post(endpoint.url, headers, event.payload);
+  const after = services.clock.now();
+  const step = nextStep(job, result, endpoint.failing_since, after);
+  const outcome: DeliveryOutcome =
+    step.kind === 'done' ? 'succeeded' : step.kind === 'retry' ? 'retrying' : step.kind === 'disable' ? 'endpoint_disabled' : 'failed';
+  const attemptId = newEventId();
+  const delivery: DeliveryItem = {
+    ...keyTableKeys.delivery(endpoint.id, attemptId),
+    entity: 'delivery',
+    id: deliveryIdOf(endpoint.id, attemptId),
+    endpoint_id: endpoint.id,
+    team_id: endpoint.team_id,
+    event_id: event.id,
+    event_type: event.type,
+    attempt: job.attempt,
+    attempted_at: now.toISOString(),
+    status_code: result.status,
+    error: result.error,
+    duration_ms: result.durationMs,
+    outcome,
+    next_attempt_at: step.kind === 'retry' ? new Date(after.getTime() + step.afterSeconds * 1000).toISOString() : null,
+    ttl: epochSeconds(new Date(now.getTime() + DELIVERY_RETENTION_DAYS * MS_PER_DAY)),
+  };
+  await services.deliveries.putDelivery(delivery);
+  if (step.kind === 'done') await services.webhooks.noteOutcome(endpoint.id, true, after);
+  else if (step.kind === 'disable') await disableEndpoint(services, endpoint, step.reason, after);
+  else await services.webhooks.noteOutcome(endpoint.id, false, now);
+  if (step.kind === 'retry') await ports.queue.later({ ...job, attempt: job.attempt + 1 }, step.afterSeconds);
+  services.observe.logger.info('webhook attempt', {
+    endpoint_id: endpoint.id,
+    event_id: event.id,
+    event_type: event.type,
+    attempt: job.attempt,
+    status_code: result.status,
+    outcome,
+    duration_ms: result.durationMs,
+  });
+  return outcome;
+}
+
+/** Disabled by the service (a 410, five days of failures), audited; a lost race (changed meanwhile) is retried once. */
+async function disableEndpoint(services: Services, endpoint: WebhookEndpointItem, reason: string, at: Date): Promise<void> {
+  for (let current: WebhookEndpointItem | undefined = endpoint, tries = 0; current && current.is_active && tries < 3; tries++) {
+    const audit = endpointAudit(AuditEventType.WEBHOOK_ENDPOINT_DISABLED, { ...current, is_active: false }, DELIVERY_ACTOR, at, { reason });
+    if (await services.webhooks.changeEndpoint(current, { is_active: false, disabled_reason: reason }, at, audit)) return;
+    current = await services.webhooks.getEndpoint(endpoint.id);
+  }
+}
+
+/** A webhook.test event for one endpoint: kept, then queued as any first attempt. */
+export async function queueTestEvent(services: Services, endpoint: WebhookEndpointItem): Promise<LifecycleEvent> {
+  const now = services.clock.now();
+  const event: LifecycleEvent = {
+    id: `msg_${newEventId()}`,
+    type: 'webhook.test' satisfies WebhookEventType,
+    timestamp: now.toISOString(),
+    team_id: endpoint.team_id,
+    data: { team_id: endpoint.team_id, endpoint_id: endpoint.id, message: 'A test event, sent on request.' },
+  };
+  await services.deliveries.keepEvent(storedEvent(event, now, endpoint.id));
+  await services.webhookPorts().queue.later({ event_id: event.id, endpoint_id: endpoint.id, attempt: 1 }, 0);
+  return event;
+}

@@ -1,0 +1,196 @@
+/**
+ * A team's webhook endpoints: create (the signing secret shown once), list,
+ * change, delete and rotate the secret. Team-scoped as keys are: another
+ * team's endpoint is 404. Every change is one conditional write with its
+ * audit record.
+ */
+import { ApiError, ErrorCode, invalidRequest } from '../contract/errors';
+import { keyTableKeys, pagePositions } from '../contract/tables';
+import { SECRET_OVERLAP_MS, type WebhookEventType } from '../contract/webhooks';
+import { actorOf, type RequestMeta } from '../domain/actor';
+import { AuditEventType, auditItem, type WebhookEndpointEvent } from '../domain/audit-events';
+import { assertPrecondition, type Precondition } from '../domain/revision';
+import { endpointResource, type WebhookEndpointItem, type WebhookEndpointResource } from '../domain/webhook-endpoints';
+import type { Services } from '../composition/services';
+import { decodeCursor, encodeCursor } from '../platform/cursor';
+import { newKeyId } from '../platform/ids';
+import { checkEndpointUrl } from '../platform/webhook-address';
+import { newSigningSecret } from '../platform/webhook-signing';
+import type { VerifiedKey } from '../verification/verify';
+import type { EndpointChanges } from '../store/webhook-store';
+
+/** The endpoint with its entity tag (`ETag`, the `If-Match` of an update). */
+export interface TaggedEndpoint {
+  resource: WebhookEndpointResource;
+  entityTag: string;
+}
+export type NewEndpoint = WebhookEndpointResource & { secret: string };
+
+const notFound = (endpointId: string) =>
+  new ApiError(ErrorCode.NOT_FOUND, 'No webhook endpoint with this id exists in the calling key’s team.', [
+    { field: 'endpoint_id', issue: `not found: ${endpointId}` },
+  ]);
+
+export const tagged = (item: WebhookEndpointItem): TaggedEndpoint => ({ resource: endpointResource(item), entityTag: `"${item.revision}"` });
+
+/** An endpoint of the caller's team, or 404 (another team's endpoint is reported exactly like a missing one). */
+export async function ownEndpoint(services: Services, caller: VerifiedKey, endpointId: string): Promise<WebhookEndpointItem> {
+  const endpoint = await services.webhooks.getEndpoint(endpointId);
+  if (!endpoint || endpoint.team_id !== caller.team_id) throw notFound(endpointId);
+  return endpoint;
+}
+
+/** The URL as stored, or the 400 that says why it cannot be. */
+function checkedUrl(services: Services, url: string): string {
+  const checked = checkEndpointUrl(url, services.webhookPorts().policy);
+  if (!checked.ok) throw invalidRequest([{ field: 'url', issue: checked.issue }]);
+  return checked.url.href;
+}
+
+/** The audit record of an endpoint action. */
+export function endpointAudit(
+  type: WebhookEndpointEvent['event_type'],
+  endpoint: Pick<WebhookEndpointItem, 'id' | 'team_id' | 'url' | 'events' | 'is_active'>,
+  actor: WebhookEndpointEvent['actor'],
+  at: Date,
+  detail: { changed_fields?: string[]; reason?: string | null } = {},
+) {
+  return auditItem({
+    event_type: type,
+    occurred_at: at.toISOString(),
+    endpoint_id: endpoint.id,
+    team_id: endpoint.team_id,
+    actor,
+    endpoint: { url: endpoint.url, events: endpoint.events, is_active: endpoint.is_active },
+    changed_fields: detail.changed_fields ?? [],
+    reason: detail.reason ?? null,
+  });
+}
+
+export interface CreateEndpointInput {
+  team_id: string;
+  url: string;
+  description?: string;
+  events?: WebhookEventType[];
+}
+
+export async function createEndpoint(services: Services, caller: VerifiedKey, input: CreateEndpointInput, meta: RequestMeta): Promise<NewEndpoint> {
+  if (input.team_id !== caller.team_id) {
+    throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot add webhook endpoints to another team.', [
+      { field: 'team_id', issue: 'must be the calling key’s team' },
+    ]);
+  }
+  const url = checkedUrl(services, input.url);
+  const now = services.clock.now();
+  const id = newKeyId();
+  const secret = newSigningSecret();
+  const item: WebhookEndpointItem = {
+    ...keyTableKeys.webhookEndpoint(id),
+    ...keyTableKeys.webhookTeamIndex(input.team_id, id),
+    entity: 'webhook',
+    id,
+    team_id: input.team_id,
+    url,
+    description: input.description ?? '',
+    events: [...new Set(input.events ?? [])],
+    is_active: true,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    created_by: caller.created_by,
+    revision: 1,
+    failing_since: null,
+    disabled_reason: null,
+    secret: await services.webhookPorts().secrets.seal(secret, id),
+  };
+  const created = await services.webhooks.createEndpoint(item, endpointAudit(AuditEventType.WEBHOOK_ENDPOINT_CREATED, item, actorOf(caller, meta), now));
+  if (!created) {
+    throw invalidRequest([{ field: 'team_id', issue: 'the team has 10 webhook endpoints, the most it may have: delete one first' }]);
+  }
+  return { ...endpointResource(item), secret };
+}
+
+export async function listEndpoints(
+  services: Services,
+  caller: VerifiedKey,
+  input: { team_id: string; limit: number; cursor?: string },
+): Promise<{ data: WebhookEndpointResource[]; next_cursor: string | null }> {
+  if (input.team_id !== caller.team_id)
+    throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot list another team’s webhook endpoints.', [
+      { field: 'team_id', issue: 'must be the calling key’s team' },
+    ]);
+  const start = input.cursor === undefined ? undefined : decodeCursor(input.cursor, pagePositions.teamWebhooks(input.team_id));
+  const page = await services.webhooks.listEndpoints(input.team_id, input.limit, start);
+  return { data: page.items.map(endpointResource), next_cursor: page.last ? encodeCursor(page.last) : null };
+}
+
+export interface UpdateEndpointInput extends EndpointChanges {
+  endpoint_id: string;
+}
+
+export async function updateEndpoint(
+  services: Services,
+  caller: VerifiedKey,
+  input: UpdateEndpointInput,
+  meta: RequestMeta,
+  precondition?: Precondition,
+): Promise<TaggedEndpoint> {
+  const endpoint = await ownEndpoint(services, caller, input.endpoint_id);
+  assertPrecondition(precondition, endpoint);
+  const changes: EndpointChanges & { disabled_reason?: null; failing_since?: null } = {};
+  if (input.url !== undefined && input.url !== endpoint.url) changes.url = checkedUrl(services, input.url);
+  if (input.description !== undefined && input.description !== endpoint.description) changes.description = input.description;
+  if (input.events !== undefined) {
+    const events = [...new Set(input.events)];
+    if (JSON.stringify(events) !== JSON.stringify(endpoint.events)) changes.events = events;
+  }
+  if (input.is_active !== undefined && input.is_active !== endpoint.is_active) changes.is_active = input.is_active;
+  const changed = Object.keys(changes).sort();
+  if (changed.length === 0) return tagged(endpoint);
+  // Enabled again by hand: a fresh start, the service's reason and the failing run forgotten.
+  if (changes.is_active === true) Object.assign(changes, { disabled_reason: null, failing_since: null });
+  const now = services.clock.now();
+  const after: WebhookEndpointItem = { ...endpoint, ...changes, updated_at: now.toISOString(), revision: endpoint.revision + 1 };
+  const audit = endpointAudit(AuditEventType.WEBHOOK_ENDPOINT_UPDATED, after, actorOf(caller, meta), now, { changed_fields: changed });
+  if (!(await services.webhooks.changeEndpoint(endpoint, changes, now, audit))) throw changedMeanwhile(services, caller, input.endpoint_id, precondition);
+  return tagged(after);
+}
+
+/** The answer to a change that lost a race: 404 when the endpoint went, 412 when If-Match no longer holds, else 409. */
+async function changedMeanwhile(services: Services, caller: VerifiedKey, endpointId: string, precondition?: Precondition): Promise<ApiError> {
+  const current = await ownEndpoint(services, caller, endpointId);
+  assertPrecondition(precondition, current);
+  return new ApiError(ErrorCode.CONFLICT, 'The webhook endpoint changed while this request was being processed; read it again and retry.');
+}
+
+export async function deleteEndpoint(
+  services: Services,
+  caller: VerifiedKey,
+  input: { endpoint_id: string },
+  meta: RequestMeta,
+): Promise<{ deleted: true; id: string }> {
+  const endpoint = await ownEndpoint(services, caller, input.endpoint_id);
+  const now = services.clock.now();
+  const deleted = await services.webhooks.deleteEndpoint(
+    endpoint,
+    endpointAudit(AuditEventType.WEBHOOK_ENDPOINT_DELETED, endpoint, actorOf(caller, meta), now),
+  );
+  if (!deleted) throw notFound(input.endpoint_id);
+  return { deleted: true, id: endpoint.id };
+}
+
+/** A new secret, shown once; the old one keeps signing beside it for 24 hours. */
+export async function rotateSecret(
+  services: Services,
+  caller: VerifiedKey,
+  input: { endpoint_id: string },
+  meta: RequestMeta,
+): Promise<NewEndpoint & { previous_secret_expires_at: string }> {
+  const endpoint = await ownEndpoint(services, caller, input.endpoint_id);
+  const now = services.clock.now();
+  const secret = newSigningSecret();
+  const until = new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString();
+  const changes = { secret: await services.webhookPorts().secrets.seal(secret, endpoint.id), previous_secret: endpoint.secret, previous_secret_until: until };
+  const audit = endpointAudit(AuditEventType.WEBHOOK_SECRET_ROTATED, endpoint, actorOf(caller, meta), now);
+  if (!(await services.webhooks.changeEndpoint(endpoint, changes, now, audit))) throw await changedMeanwhile(services, caller, input.endpoint_id);
+  return { ...endpointResource({ ...endpoint, updated_at: now.toISOString() }), secret, previous_secret_expires_at: until };
+}

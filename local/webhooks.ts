@@ -1,0 +1,86 @@
+/**
+ * Webhooks on one machine: the same delivery code as the AWS delivery
+ * function, with local ports. The "bus" is a second reader of DynamoDB
+ * Local's audit stream (its own checkpoint), handing each lifecycle event to
+ * the delivery at once; retries wait in an in-process queue on the clock,
+ * kept in a file so a restart resumes them; secrets are sealed with a key
+ * kept under DATA_DIR (created on first start, mode 0600).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Clock } from '../lambda/platform/clock';
+import type { Services } from '../lambda/composition/services';
+import type { WebhookPorts } from '../lambda/domain/webhook-ports';
+import { makeHandler as makePublishHandler } from '../lambda/handlers/publish-events';
+import { localSecretBox } from '../lambda/platform/secret-box';
+import type { AddressPolicy, Resolver } from '../lambda/platform/webhook-address';
+import { httpPoster } from '../lambda/platform/webhook-transport';
+import { deliverEvent, runJob } from '../lambda/handlers/deliver-webhooks';
+import { startAuditStreamArchiver } from './audit-stream';
+import { createLocalDeliveryQueue, type LocalDeliveryQueue } from './webhook-queue';
+import type { LocalRuntimePart, LocalSettings } from './start';
+
+/** The key that seals webhook secrets in a data directory: read, or made on first use. */
+export function localSecretKey(dataDir: string): Buffer {
+  const file = path.join(dataDir, 'webhook-secret.key');
+  try {
+    return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dataDir, { recursive: true });
+    const key = randomBytes(32);
+    writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+    return key;
+  }
+}
+
+export interface LocalWebhooks {
+  readonly ports: WebhookPorts;
+  readonly queue: LocalDeliveryQueue;
+}
+
+/** The local ports: loopback allowed unless `WEBHOOK_ALLOW_LOOPBACK=false`, http allowed, private and link-local refused. */
+export function localWebhooks(options: {
+  settings: Pick<LocalSettings, 'dataDir' | 'webhookAllowLoopback'>;
+  clock: Clock;
+  services: () => Services;
+  logger?: Pick<Logger, 'warn'>;
+  resolver?: Resolver;
+  queueFile?: string | null;
+}): LocalWebhooks {
+  const policy: AddressPolicy = { httpsOnly: false, allowLoopback: options.settings.webhookAllowLoopback };
+  const queue = createLocalDeliveryQueue({
+    clock: options.clock,
+    run: (job) => runJob(options.services(), job),
+    file: options.queueFile === null ? undefined : (options.queueFile ?? path.join(options.settings.dataDir, 'webhook-queue.json')),
+    logger: options.logger,
+  });
+  return {
+    queue,
+    ports: { policy, queue, secrets: localSecretBox(localSecretKey(options.settings.dataDir)), post: httpPoster({ policy, resolver: options.resolver }) },
+  };
+}
+
+/** The local bus: the audit stream's lifecycle events, each delivered at once (its own checkpoint beside the archive's). */
+export const webhookEventsPart: LocalRuntimePart = {
+  name: 'webhook events',
+  async start(context) {
+    const services = context.services;
+    const dynamo = context.dynamo;
+    if (!services || !dynamo) throw new Error('webhook events start after the services: check the order of LOCAL_RUNTIME_PARTS');
+    const handler = makePublishHandler(async (events) => {
+      for (const event of events) await deliverEvent(services, event);
+    }, context.observe);
+    const reader = await startAuditStreamArchiver({
+      dynamoEndpoint: dynamo.endpoint,
+      auditTableName: context.settings.auditTableName,
+      handler,
+      logger: context.runtimeLog,
+      pollMs: 500,
+      checkpointFile: path.join(context.settings.dataDir, 'event-stream-checkpoint.json'),
+    });
+    return () => reader.stop();
+  },
+};
