@@ -925,7 +925,7 @@ export interface components {
             };
         };
         WebhookDelivery: {
-            /** @description Delivery id (`dlv_…`): redeliver-webhook takes it */
+            /** @description Delivery id (`dlv_…`): what a redelivery names */
             id: string;
             /**
              * @description Webhook endpoint id (a 26-character ULID)
@@ -1942,7 +1942,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Queued: the attempt is made at once, its outcome in list-webhook-deliveries */
+            /** @description Queued: the attempt is made at once, its outcome in the endpoint’s delivery list */
             202: {
                 headers: {
                     /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
@@ -2043,7 +2043,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Queued: the attempt is made at once, its outcome in list-webhook-deliveries */
+            /** @description Queued: the attempt is made at once, its outcome in the endpoint’s delivery list */
             202: {
                 headers: {
                     /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */

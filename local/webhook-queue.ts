@@ -54,6 +54,8 @@ export function createLocalDeliveryQueue(options: LocalDeliveryQueueOptions): Lo
   const { clock, file } = options;
   const pending = new Map<string, Pending>();
   const running = new Set<Promise<unknown>>();
+  /** Jobs whose attempt is running (a timer and a `runDue` may look at the same moment). */
+  const inFlight = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
@@ -76,12 +78,14 @@ export function createLocalDeliveryQueue(options: LocalDeliveryQueueOptions): Lo
   };
 
   const runOne = (name: string, entry: Pending) => {
+    inFlight.add(name);
     const attempt = options
       .run(entry.job)
       .catch((error: unknown) => options.logger?.warn('webhook attempt failed to run; kept for the next start', { job: name, ...errorField(error) }))
       .then(() => {
         // Kept until its attempt ran: a crash before this line runs it again on the next start.
         if (pending.get(name) === entry) pending.delete(name);
+        inFlight.delete(name);
         save();
       });
     running.add(attempt);
@@ -91,9 +95,10 @@ export function createLocalDeliveryQueue(options: LocalDeliveryQueueOptions): Lo
 
   const runDue = async (): Promise<number> => {
     const now = clock.now().getTime();
-    const due = [...pending].filter(([, entry]) => entry.at <= now);
+    const due = [...pending].filter(([name, entry]) => entry.at <= now && !inFlight.has(name));
     const runs = due.map(([name, entry]) => runOne(name, entry));
-    await Promise.all(runs);
+    // Also those a timer started a moment ago: when this resolves, every due attempt has run.
+    while (running.size > 0) await Promise.all([...running]);
     arm();
     return runs.length;
   };

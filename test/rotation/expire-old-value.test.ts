@@ -96,6 +96,7 @@ describe('expire handler: happy path', () => {
       key_id: t.keyId,
       team_id: t.team.teamId,
       actor: { user_id: 'system', key_id: null, source_ip: null, user_agent: null, request_id: expect.any(String) },
+      key: { name: 'Rotating key', type: 'sk', environment: 'live' },
       generation: 2,
       old_value: { key_prefix: t.oldValue.slice(0, 20), last_four: t.oldValue.slice(-4) },
       transition_ends_at: t.endsAt,
