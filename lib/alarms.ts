@@ -34,6 +34,8 @@ export interface AlarmsProps extends WatchedResources {
   readonly serverErrorRateThreshold?: number;
   /** SNS topic every alarm notifies. Default: none (alarms only change state). */
   readonly alarmTopicArn?: string;
+  /** Alarms made elsewhere that notify the same topic (the webhook backlog). Default: none. */
+  readonly otherAlarms?: readonly cloudwatch.Alarm[];
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -112,7 +114,7 @@ export class Alarms extends Construct {
 
     if (props.alarmTopicArn !== undefined) {
       const topic = sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn);
-      for (const alarm of this.alarms) alarm.addAlarmAction(new actions.SnsAction(topic));
+      for (const alarm of [...this.alarms, ...(props.otherAlarms ?? [])]) alarm.addAlarmAction(new actions.SnsAction(topic));
     }
   }
 

@@ -145,6 +145,7 @@ export class ApiKeyServiceStack extends Stack {
       streamConsumer: this.auditArchive.archiver,
       observability,
       alarmTopicArn: config.alarmTopicArn,
+      otherAlarms: [this.webhooks.backlogAlarm],
     });
 
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {

@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -44,7 +44,8 @@ export class Webhooks extends Construct {
   readonly deliverer: HouseFunction;
   /** Stream batches the publisher gave up on. */
   readonly publishFailures: sqs.Queue;
-  readonly deadLetterAlarm: cloudwatch.Alarm;
+  /** Deliveries not keeping up (notifies the stack's alarm topic). */
+  readonly backlogAlarm: cloudwatch.Alarm;
 
   constructor(scope: Construct, id: string, props: WebhooksProps) {
     super(scope, id);
@@ -127,27 +128,31 @@ export class Webhooks extends Construct {
     // Retries past 15 minutes: the scheduler role sends the job to the queue at its time.
     props.rotation.schedulerRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
 
-    this.deadLetterAlarm = new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
-      alarmDescription: 'Webhook messages gave up after 5 receives (or the bus could not reach the queue): see docs/webhooks.md',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    // A backlog: deliveries not keeping up (the function failing, throttled, or receivers timing out).
+    this.backlogAlarm = new cloudwatch.Alarm(this, 'Backlog', {
+      alarmDescription: 'Over 1,000 webhook messages waiting for 15 minutes: deliveries are not keeping up (docs/operations.md)',
+      metric: this.queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Minimum' }),
+      threshold: 1000,
+      evaluationPeriods: 3,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-
-    for (const queue of [this.deadLetterQueue, this.publishFailures]) {
-      acknowledge(
-        cfnOf(queue),
-        'AwsSolutions-SQS3',
-        'This queue is a dead-letter queue itself (of the delivery queue, the bus rule, or the publisher’s stream mapping).',
-      );
-      acknowledge(
-        cfnOf(queue),
-        'Serverless-SQSRedrivePolicy',
-        'This queue is a dead-letter queue itself: an operator redrives it to the delivery queue after a fix.',
-      );
-    }
+    // The stack's alarms watch both (WebhooksDepth, EventPublishingDepth; docs/operations.md).
+    acknowledge(
+      cfnOf(this.publishFailures),
+      'AwsSolutions-SQS3',
+      'This queue is the on-failure destination of the publisher’s stream mapping, i.e. a dead-letter queue already.',
+    );
+    acknowledge(
+      cfnOf(this.deadLetterQueue),
+      'Serverless-SQSRedrivePolicy',
+      'This queue is the webhook delivery queue’s dead-letter queue: an operator redrives it to the delivery queue after a fix.',
+    );
+    acknowledge(
+      cfnOf(this.publishFailures),
+      'Serverless-SQSRedrivePolicy',
+      'This queue holds stream batches the event publisher gave up on: an operator re-runs the publisher on them, nothing consumes it automatically.',
+    );
     for (const fn of [this.publisher, this.deliverer]) {
       acknowledge(
         cfnOf(fn),

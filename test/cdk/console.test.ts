@@ -129,7 +129,9 @@ describe('context console=true', () => {
       const variables = (
         resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Environment as { Variables: Record<string, unknown> }
       ).Variables;
-      const expected = name === 'authorizer' || name === 'expire-old-value' || name === 'archive-audit' ? undefined : JSON.parse(reference);
+      const expected = ['authorizer', 'expire-old-value', 'archive-audit', 'publish-events', 'deliver-webhooks'].includes(name)
+        ? undefined
+        : JSON.parse(reference);
       expect({ name, secret: variables.ORIGIN_VERIFY_SECRET }).toEqual({ name, secret: expected });
     }
     // The API behavior's viewer-request function puts the viewer's address in, replacing one the viewer sent.

@@ -81,6 +81,10 @@ function resourceNames(): Record<string, string> {
     [ids.archiveQueue]: 'ArchiveDLQ',
     [ids.functions['expire-old-value']]: 'ExpireFunction',
     [ids.scheduleGroup]: '<group>',
+    [logicalIdOf(service.stack.webhooks.queue)]: 'WebhookQueue',
+    [logicalIdOf(service.stack.webhooks.publishFailures)]: 'PublishDLQ',
+    [logicalIdOf(service.stack.webhooks.secretKey)]: 'WebhookKey',
+    [logicalIdOf(service.stack.webhooks.bus)]: 'Bus',
   };
   for (const [name, fn] of Object.entries(functionsByHandler(service.stack))) {
     names[logicalIdOf(fn.logGroup)] = `LogGroup(${name})`;
@@ -159,6 +163,8 @@ describe('rotation', () => {
     expect(matrix).toEqual({
       ExpireFunction: ['lambda:InvokeFunction'],
       RotationDLQ: ['sqs:SendMessage'],
+      // A webhook retry due later than 15 minutes: the schedule sends the job to the delivery queue.
+      WebhookQueue: ['sqs:SendMessage'],
     });
   });
 
@@ -355,7 +361,13 @@ describe('API', () => {
 
   it('every usage plan throttles create, regenerate and delete per team (per API key), capped by the plan', () => {
     const writes = ROUTES.filter((route) => route.throttle === 'write');
-    expect(writes.map((route) => route.name).sort()).toEqual(['delete-api-key', 'generate-api-key', 'regenerate-api-key']);
+    expect(writes.map((route) => route.name).sort()).toEqual([
+      'create-webhook-endpoint',
+      'delete-api-key',
+      'generate-api-key',
+      'regenerate-api-key',
+      'rotate-webhook-secret',
+    ]);
     const plan = DEFAULTS.plans.default;
     const [usagePlan] = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::UsagePlan'));
     const [ownStage] = usagePlan?.Properties?.ApiStages as { Throttle?: Record<string, { RateLimit: number; BurstLimit: number }> }[];
@@ -556,6 +568,13 @@ describe('least privilege', () => {
     };
   };
 
+  /** What queueing a webhook delivery needs: the queue, schedules in the group, and passing the scheduler role. */
+  const queueing = (queueActions: string[]) => ({
+    WebhookQueue: queueActions,
+    [schedules]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+    SchedulerRole: ['iam:PassRole'],
+  });
+
   it("each function holds exactly its declared storage operations' actions and its own resources, nothing more", () => {
     // Act
     const matrices = Object.fromEntries(
@@ -588,6 +607,40 @@ describe('least privilege', () => {
         ]),
       ),
       'expire-old-value': { ...own('expire-old-value'), '*': xray, ...declared('expire-old-value'), RotationDLQ: ['sqs:SendMessage'] },
+      ...Object.fromEntries(
+        (['list-webhook-endpoints', 'update-webhook-endpoint', 'delete-webhook-endpoint', 'list-webhook-deliveries'] as const).map((name) => [
+          name,
+          { ...own(name), '*': xray, ...declared(name) },
+        ]),
+      ),
+      // Sealing a new secret: Encrypt on the webhook key only.
+      ...Object.fromEntries(
+        (['create-webhook-endpoint', 'rotate-webhook-secret'] as const).map((name) => [
+          name,
+          { ...own(name), '*': xray, ...declared(name), WebhookKey: ['kms:Encrypt'] },
+        ]),
+      ),
+      // Queueing a delivery: the queue, and one-shot schedules for long waits.
+      ...Object.fromEntries(
+        (['send-test-webhook', 'redeliver-webhook'] as const).map((name) => [
+          name,
+          { ...own(name), '*': xray, ...declared(name), ...queueing(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']) },
+        ]),
+      ),
+      'publish-events': {
+        ...own('publish-events'),
+        '*': ['dynamodb:ListStreams', ...xray],
+        'AuditTable.StreamArn': ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+        PublishDLQ: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
+        Bus: ['events:PutEvents'],
+      },
+      'deliver-webhooks': {
+        ...own('deliver-webhooks'),
+        '*': xray,
+        ...declared('deliver-webhooks'),
+        WebhookKey: ['kms:Decrypt'],
+        ...queueing(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage', 'sqs:SendMessage']),
+      },
       'archive-audit': {
         ...own('archive-audit'),
         '*': ['dynamodb:ListStreams', ...xray],
@@ -646,10 +699,14 @@ describe('least privilege', () => {
     );
     const roleOf = (handler: (typeof HANDLER_NAMES)[number]) => logicalIdOf(functionsByHandler(service.stack)[handler].role!);
 
-    expect(Object.entries(scheduleActions).filter(([, actions]) => actions.length > 0)).toEqual([
-      [roleOf('regenerate-api-key'), ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule']],
-      [roleOf('delete-api-key'), ['scheduler:DeleteSchedule']],
-    ]);
+    // Besides rotation: webhook retries past 15 minutes are one-shot schedules (the deliverer, and the routes that queue a delivery).
+    expect(Object.fromEntries(Object.entries(scheduleActions).filter(([, actions]) => actions.length > 0))).toEqual({
+      [roleOf('regenerate-api-key')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+      [roleOf('delete-api-key')]: ['scheduler:DeleteSchedule'],
+      [roleOf('send-test-webhook')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+      [roleOf('redeliver-webhook')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+      [roleOf('deliver-webhooks')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+    });
   });
 
   it('the scheduler role can be passed only to EventBridge Scheduler', () => {

@@ -5,6 +5,7 @@
  * the defaults"). Each trap is one check over the template; a variant passes
  * when no check finds anything, so the next trap is one more check here.
  */
+import { ROUTES } from '../../lambda/routes';
 import { CONSOLE_PATHS_FUNCTION } from '../../lib/console';
 import { regionOfArn } from '../../lib/deploy-guards';
 import type { ServiceConfig } from '../../lib/config';
@@ -141,7 +142,8 @@ const CHECKS: Record<string, Check> = {
     }
     for (const [id, plan] of resources(template, 'AWS::ApiGateway::UsagePlan')) {
       const own = (plan.Properties?.ApiStages as { Throttle?: Json }[])[0];
-      if (Object.keys(own?.Throttle ?? {}).length !== 3) problems.push(`${id}: no per-team throttle of the three write routes`);
+      const writes = ROUTES.filter((route) => route.throttle === 'write').length;
+      if (Object.keys(own?.Throttle ?? {}).length !== writes) problems.push(`${id}: no per-team throttle of the ${writes} write routes`);
     }
     return problems;
   },
