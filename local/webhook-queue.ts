@@ -48,7 +48,9 @@ export interface LocalDeliveryQueue extends DeliveryQueue {
   stop(): Promise<void>;
 }
 
-const nameOf = (job: DeliveryJob) => `${job.event_id}#${job.endpoint_id}#${job.attempt}${job.manual ? '#manual' : ''}`;
+let manualRequests = 0;
+/** A job's name: one per attempt of an event to an endpoint; each redelivery asked for is a job of its own. */
+const nameOf = (job: DeliveryJob) => `${job.event_id}#${job.endpoint_id}#${job.attempt}${job.manual ? `#manual${++manualRequests}` : ''}`;
 
 export function createLocalDeliveryQueue(options: LocalDeliveryQueueOptions): LocalDeliveryQueue {
   const { clock, file } = options;
