@@ -115,6 +115,7 @@ export class ApiKeyServiceStack extends Stack {
     const functions = {
       ...this.handlers.byId,
       ExpireOldValue: this.rotation.expireFunction,
+      NotifyKeyExpiry: this.rotation.expiryNoticeFunction,
       ArchiveAudit: this.auditArchive.archiver,
       PublishEvents: this.webhooks.publisher,
       DeliverWebhooks: this.webhooks.deliverer,

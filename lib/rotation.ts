@@ -38,6 +38,8 @@ export class Rotation extends Construct {
   readonly scheduleGroupResource: scheduler.CfnScheduleGroup;
   /** Function a schedule invokes to revoke an old value (`lambda/handlers/expire-old-value.ts`). */
   readonly expireFunction: HouseFunction;
+  /** Writes key.expiring and key.expired when an expiry-notice schedule fires. */
+  readonly expiryNoticeFunction: HouseFunction;
   /** Role EventBridge Scheduler assumes to invoke the expire function. */
   readonly schedulerRole: iam.Role;
   /** Expiry events that could not be delivered by the scheduler, or failed in the function after Lambda's retries. */
@@ -76,6 +78,24 @@ export class Rotation extends Construct {
       teamIndexName: TEAM_INDEX,
     });
 
+    this.expiryNoticeFunction = new HouseFunction(this, 'ExpiryNoticeFunction', {
+      handlerName: 'notify-key-expiry',
+      description: 'Writes key.expiring (7 days and 1 day ahead) and key.expired when an expiry-notice schedule fires',
+      timeout: Duration.seconds(30),
+      logRetention: props.logRetention,
+      logRemovalPolicy: removalPolicy,
+      deadLetterQueue: this.deadLetterQueue,
+      environment: {
+        [ENV.KEY_TABLE_NAME]: props.keyTable.tableName,
+        [ENV.AUDIT_TABLE_NAME]: props.auditTable.tableName,
+      },
+    });
+    grantStoreOperations(this.expiryNoticeFunction, 'notify-key-expiry', {
+      keyTable: props.keyTable,
+      auditTable: props.auditTable,
+      teamIndexName: TEAM_INDEX,
+    });
+
     // No Name: CloudFormation generates one. The L2 ScheduleGroup names the group after the construct path, the
     // same on every deploy, so a production stack re-created after `cdk destroy` would fail on the retained group.
     this.scheduleGroupResource = new scheduler.CfnScheduleGroup(this, 'ScheduleGroup', {});
@@ -103,7 +123,7 @@ export class Rotation extends Construct {
     this.schedulerRole.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: ['lambda:InvokeFunction'],
-        resources: [this.expireFunction.functionArn],
+        resources: [this.expireFunction.functionArn, this.expiryNoticeFunction.functionArn],
       }),
     );
     // The scheduler delivers to the dead-letter queue with this same role.
@@ -115,6 +135,7 @@ export class Rotation extends Construct {
     return {
       [ENV.SCHEDULE_GROUP_NAME]: this.scheduleGroup.scheduleGroupName,
       [ENV.EXPIRE_FUNCTION_ARN]: this.expireFunction.functionArn,
+      [ENV.KEY_EXPIRY_FUNCTION_ARN]: this.expiryNoticeFunction.functionArn,
       [ENV.SCHEDULER_ROLE_ARN]: this.schedulerRole.roleArn,
       [ENV.SCHEDULER_DLQ_ARN]: this.deadLetterQueue.queueArn,
     };

@@ -45,6 +45,7 @@ import { startAuditStreamArchiver } from './audit-stream';
 import type { Observability } from '../lambda/platform/observability';
 import { terminalObservability } from './terminal-observability';
 import { localWebhooks, webhookEventsPart } from './webhooks';
+import { localExpiryScheduler } from './expiry';
 
 /** `.data/` at the repository root. */
 export const DEFAULT_DATA_DIR = path.resolve(__dirname, '..', '.data');
@@ -203,6 +204,12 @@ export const servicesPart: LocalRuntimePart = {
     const db = documentClientOf(client);
     const expireHandler = makeExpireHandler(() => services);
     const webhooks = localWebhooks({ settings, clock: systemClock, services: () => services, logger: context.runtimeLog });
+    const expiry = localExpiryScheduler({
+      clock: systemClock,
+      services: () => services,
+      file: path.join(settings.dataDir, 'expiry-notices.json'),
+      logger: context.runtimeLog,
+    });
     const scheduler = createLocalScheduler({
       logger: context.runtimeLog,
       clock: systemClock,
@@ -213,6 +220,7 @@ export const servicesPart: LocalRuntimePart = {
       clock: systemClock,
       scheduler,
       webhookPorts: () => webhooks.ports,
+      expiry,
       settings: {
         keyTableName: settings.keyTableName,
         auditTableName: settings.auditTableName,
@@ -232,6 +240,7 @@ export const servicesPart: LocalRuntimePart = {
       await services.usage.flushPending().catch((error: unknown) => context.runtimeLog.warn('pending uses not written', { error: String(error) }));
       await scheduler.stop();
       await webhooks.queue.stop();
+      await expiry.queue.stop();
       client.destroy();
     };
   },

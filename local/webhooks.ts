@@ -19,7 +19,8 @@ import type { AddressPolicy, Resolver } from '../lambda/platform/webhook-address
 import { httpPoster } from '../lambda/platform/webhook-transport';
 import { deliverEvent, runJob } from '../lambda/handlers/deliver-webhooks';
 import { startAuditStreamArchiver } from './audit-stream';
-import { createLocalDeliveryQueue, type LocalDeliveryQueue } from './webhook-queue';
+import { createLocalJobQueue, type LocalJobQueue } from './job-queue';
+import type { DeliveryJob } from '../lambda/domain/webhook-endpoints';
 import type { LocalRuntimePart, LocalSettings } from './start';
 
 /** The key that seals webhook secrets in a data directory: read, or made on first use. */
@@ -38,7 +39,27 @@ export function localSecretKey(dataDir: string): Buffer {
 
 export interface LocalWebhooks {
   readonly ports: WebhookPorts;
-  readonly queue: LocalDeliveryQueue;
+  readonly queue: LocalJobQueue<DeliveryJob>;
+}
+
+let redeliveries = 0;
+/** A delivery job's name: one per attempt of an event to an endpoint; each redelivery asked for is a job of its own. */
+export const deliveryJobName = (job: DeliveryJob) => `${job.event_id}#${job.endpoint_id}#${job.attempt}${job.manual ? `#manual${++redeliveries}` : ''}`;
+
+/** The webhook queue of the local runtime (and the tests): delivery jobs on the local job queue. */
+export function localDeliveryQueue(options: {
+  clock: Clock;
+  services: () => Services;
+  file?: string;
+  logger?: Pick<Logger, 'warn'>;
+}): LocalJobQueue<DeliveryJob> {
+  return createLocalJobQueue({
+    clock: options.clock,
+    nameOf: deliveryJobName,
+    run: (job) => runJob(options.services(), job),
+    file: options.file,
+    logger: options.logger,
+  });
 }
 
 /** The local ports: loopback allowed unless `WEBHOOK_ALLOW_LOOPBACK=false`, http allowed, private and link-local refused. */
@@ -51,9 +72,9 @@ export function localWebhooks(options: {
   queueFile?: string | null;
 }): LocalWebhooks {
   const policy: AddressPolicy = { httpsOnly: false, allowLoopback: options.settings.webhookAllowLoopback };
-  const queue = createLocalDeliveryQueue({
+  const queue = localDeliveryQueue({
     clock: options.clock,
-    run: (job) => runJob(options.services(), job),
+    services: options.services,
     file: options.queueFile === null ? undefined : (options.queueFile ?? path.join(options.settings.dataDir, 'webhook-queue.json')),
     logger: options.logger,
   });

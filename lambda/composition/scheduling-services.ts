@@ -6,6 +6,7 @@
  */
 import { environmentServices, type Services } from './services';
 import type { RevocationScheduler } from '../domain/revocation-scheduler';
+import type { ExpiryScheduler } from '../domain/expiry-notices';
 import { eventBridgeSchedulingConfigured } from '../platform/scheduler-config';
 
 /**
@@ -36,8 +37,28 @@ export function schedulerFromEnvironment(): RevocationScheduler | undefined {
 
 let withScheduler: Services | undefined;
 
-/** `environmentServices()` with the environment's scheduler; built once per process. */
+/** Expiry notices through EventBridge Scheduler, loaded on first use (as the revocation scheduler is). */
+function lazyEventBridgeExpiry(): ExpiryScheduler {
+  let loaded: Promise<ExpiryScheduler> | undefined;
+  const expiry = () =>
+    (loaded ??= import('../platform/expiry-scheduler-eventbridge')
+      .then((module) => module.createEventBridgeExpiryScheduler())
+      .catch((error: unknown) => {
+        loaded = undefined;
+        throw error;
+      }));
+  return {
+    arm: async (requests) => (await expiry()).arm(requests),
+    disarm: async (keyId, expiresAt) => (await expiry()).disarm(keyId, expiresAt),
+  };
+}
+
+/** `environmentServices()` with the environment's schedulers (grace ends, expiry notices); built once per process. */
 export function schedulingEnvironmentServices(): Services {
-  withScheduler ??= { ...environmentServices(), scheduler: schedulerFromEnvironment() };
+  withScheduler ??= {
+    ...environmentServices(),
+    scheduler: schedulerFromEnvironment(),
+    expiry: eventBridgeSchedulingConfigured() ? lazyEventBridgeExpiry() : undefined,
+  };
   return withScheduler;
 }

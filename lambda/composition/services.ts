@@ -18,6 +18,8 @@ import { EndedWindows } from '../domain/ended-windows';
 import { UsageStore } from '../store/usage-store';
 import { WebhookStore } from '../store/webhook-store';
 import { DeliveryStore } from '../store/delivery-store';
+import { ExpiryNoticeStore } from '../store/expiry-notice-store';
+import type { ExpiryScheduler } from '../domain/expiry-notices';
 import type { WebhookPorts } from '../domain/webhook-ports';
 import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
 import { systemClock, type Clock } from '../platform/clock';
@@ -46,6 +48,8 @@ export interface ServiceDeps {
   readonly settings: ServiceSettings;
   /** Schedules the end of grace periods; absent: none (old values still die by the clock). */
   readonly scheduler?: RevocationScheduler;
+  /** Schedules expiry notices; absent: none are sent (keys still stop at expires_at). */
+  readonly expiry?: ExpiryScheduler;
   /** Logger, metrics and (in Lambda) tracer. */
   readonly observe: Observability;
   /** Work before the first request (in Lambda: the pepper secret); default none. */
@@ -96,6 +100,8 @@ export interface Services {
   readonly usage: UsageStore;
   readonly webhooks: WebhookStore;
   readonly deliveries: DeliveryStore;
+  readonly expiryNotices: ExpiryNoticeStore;
+  readonly expiry?: ExpiryScheduler;
   /** Webhook delivery's ports; throws where the function has none. */
   webhookPorts(): WebhookPorts;
   readonly memory: ProcessMemory;
@@ -131,6 +137,8 @@ export function createServices(deps: ServiceDeps): Services {
     usage: new UsageStore(tables, memory.endedWindows, { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
     webhooks: new WebhookStore(tables),
     deliveries: new DeliveryStore(tables),
+    expiryNotices: new ExpiryNoticeStore(tables),
+    expiry: deps.expiry,
     webhookPorts: () => {
       if (!deps.webhookPorts) throw new Error('this function has no webhook delivery configured');
       return (ports ??= deps.webhookPorts());

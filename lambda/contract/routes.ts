@@ -30,7 +30,7 @@ export interface RouteDeclaration {
   readonly operations: readonly StoreOperation[];
   /** The settings its function reads from the environment (function-environment.ts). */
   readonly settings: readonly Env[];
-  /** Whether it creates or deletes the schedules that end grace periods. Default: neither. */
+  /** Whether it creates or deletes one-shot schedules (the end of a grace period, expiry notices). Default: neither. */
   readonly schedules?: 'create' | 'delete';
   /**
    * `write`: one of the key-issuing and key-removing writes that every usage

@@ -89,6 +89,8 @@ export const STORE_OPERATIONS = {
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
   },
+  /** An expiry notice noted on the key with its audit record (key.expiring, key.expired). */
+  recordExpiryNotice: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** A webhook endpoint, the team's endpoint count and the audit record, in one transaction. */
   createWebhookEndpoint: { keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** A webhook endpoint by id. */
@@ -129,6 +131,7 @@ export const HANDLER_OPERATIONS = {
   authorizer: [...AUTHENTICATED, 'readTeam'],
   'management-authorizer': ['readValueLookup', 'readTeam'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
+  'notify-key-expiry': ['readKey', 'recordExpiryNotice'],
   'deliver-webhooks': [
     'listWebhookEndpoints',
     'readWebhookEndpoint',

@@ -62,6 +62,8 @@ export interface KeyItem extends KeyConfiguration {
   deletion_reason?: string | null;
   /** Only on tombstones: epoch seconds when DynamoDB TTL removes the item. */
   ttl?: number;
+  /** Expiry notices written (`<notice>@<expires_at>`), so each is written once. */
+  expiry_notices?: string[];
   gsi1pk: string;
   gsi1sk: string;
 }

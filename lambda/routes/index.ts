@@ -55,7 +55,15 @@ export type RouteName = Route['name'];
 export type ManagerRouteName = Extract<Route, { caller: 'manager' }>['name'];
 
 /** The functions that are not routes: each is `lambda/handlers/<name>.ts`. */
-export const HANDLER_FUNCTIONS = ['authorizer', 'management-authorizer', 'expire-old-value', 'archive-audit', 'publish-events', 'deliver-webhooks'] as const;
+export const HANDLER_FUNCTIONS = [
+  'authorizer',
+  'management-authorizer',
+  'expire-old-value',
+  'archive-audit',
+  'publish-events',
+  'deliver-webhooks',
+  'notify-key-expiry',
+] as const;
 export type FunctionName = RouteName | (typeof HANDLER_FUNCTIONS)[number];
 /** Every Lambda function of the service, routes first. */
 export const FUNCTION_NAMES: readonly FunctionName[] = [...ROUTES.map((route) => route.name), ...HANDLER_FUNCTIONS];

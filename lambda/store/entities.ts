@@ -18,6 +18,7 @@ import {
   OPTIONAL_NUMBER,
   OPTIONAL_STRING,
   OPTIONAL_STRING_OR_NULL,
+  OPTIONAL_STRINGS,
   STRING,
   STRING_OR_NULL,
   STRINGS,
@@ -66,6 +67,7 @@ export const KEY = /* @__PURE__ */ entity<KeyItem>('key', {
   deleted_by: OPTIONAL_STRING,
   deletion_reason: OPTIONAL_STRING_OR_NULL,
   ttl: OPTIONAL_NUMBER,
+  expiry_notices: OPTIONAL_STRINGS,
   gsi1pk: STRING,
   gsi1sk: STRING,
 });

@@ -28,6 +28,7 @@ export const NUMBER_OR_NULL = 'number|null';
 export const OPTIONAL_STRING = 'string?';
 export const OPTIONAL_NUMBER = 'number?';
 export const OPTIONAL_STRING_OR_NULL = 'string|null?';
+export const OPTIONAL_STRINGS = 'strings?';
 
 /** An attribute's declaration: its kind (`?` when it may be absent), or the strings it may hold. */
 type Declared = Kind | `${Kind}?` | readonly string[];

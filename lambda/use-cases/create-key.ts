@@ -14,6 +14,7 @@ import type { Services } from '../composition/services';
 import { newKeyItem } from '../domain/key-records';
 import { generateCreatedValue, hashKeyValue } from '../domain/key-values';
 import type { KeyConfiguration } from '../domain/model';
+import { armExpiry } from './expiry-schedules';
 
 /** A fully validated and authorized request to create a key. */
 export interface NewKeySpec extends KeyConfiguration {
@@ -81,7 +82,7 @@ export async function createKey(
 
 /** Writes a new key and its audit record atomically; returns the resource with its value. */
 export async function createKeyRecord(
-  services: Pick<Services, 'keys' | 'clock' | 'settings'>,
+  services: Pick<Services, 'keys' | 'clock' | 'settings' | 'expiry' | 'observe'>,
   spec: NewKeySpec,
   actor: AuditActor,
   via: 'api' | 'bootstrap',
@@ -114,6 +115,7 @@ export async function createKeyRecord(
   const answer = idempotent
     ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...created, key: null }), new Date(key.created_at))
     : undefined;
+  await armExpiry(services, key.id, expires_at, new Date(key.created_at));
   await services.keys.createKey(
     key,
     auditItem({

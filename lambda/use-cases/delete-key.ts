@@ -21,6 +21,7 @@ import { usageFigures } from '../domain/usage-figures';
 import { inLiveTransition } from '../domain/key-lifetime';
 import { isActingManager, lastManagerConflict, survivingManager } from '../policy/managers';
 import type { KeyItem } from '../domain/model';
+import { disarmExpiry } from './expiry-schedules';
 
 /** A confirmed deletion, with its reason for the audit trail. */
 export interface DeleteKeyInput {
@@ -99,6 +100,7 @@ export async function deleteKey(
     throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; retry.');
   }
 
+  await disarmExpiry(services, key.id, key.expires_at);
   // Best effort: a schedule that still fires finds a deleted key and does nothing.
   if (transitionLive && services.scheduler) {
     await services.scheduler.cancel({ keyId: key.id, generation: key.generation }).catch((error: unknown) => {

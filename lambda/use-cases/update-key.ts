@@ -23,6 +23,7 @@ import { keyResource } from '../domain/key-view';
 import { isActingManager, lastManagerConflict, survivingManager } from '../policy/managers';
 import type { KeyItem } from '../domain/model';
 import { reachableKey } from './read-keys';
+import { armExpiry, disarmExpiry } from './expiry-schedules';
 
 /** A change to a key: any of its editable fields, and whether it is active. */
 export type UpdateKeyInput = { key_id: string; is_active?: boolean } & Partial<EditableKeyFields>;
@@ -76,6 +77,7 @@ export async function updateKey(
   after.is_manager = isManager(after.type, after.scopes);
   const survivor = isActingManager(key) && !isActingManager(after) ? await survivingManager(services, key, caller, now, 'disabling or demoting') : undefined;
 
+  if (changes.expires_at !== undefined) await armExpiry(services, key.id, changes.expires_at, now);
   const outcome = await services.keys.updateKey({
     before: key,
     changes,
@@ -101,6 +103,7 @@ export async function updateKey(
     assertPrecondition(precondition, current);
     throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; read it again and retry.');
   }
+  if (changes.expires_at !== undefined) await disarmExpiry(services, key.id, key.expires_at);
   const written = { ...after, revision: (key.revision ?? 0) + 1 };
   return { resource: keyResource(written, usage, now), entityTag: entityTagOf(written) };
 }

@@ -18,6 +18,7 @@ import { USAGE_STORE_OPERATIONS } from '../../lambda/store/usage-store';
 import { VALUE_LOOKUP_STORE_OPERATIONS } from '../../lambda/store/value-lookup-store';
 import { WEBHOOK_STORE_OPERATIONS } from '../../lambda/store/webhook-store';
 import { DELIVERY_STORE_OPERATIONS } from '../../lambda/store/delivery-store';
+import { EXPIRY_NOTICE_STORE_OPERATIONS } from '../../lambda/store/expiry-notice-store';
 
 const STORE_DIR = path.resolve(__dirname, '..', '..', 'lambda', 'store');
 const maps: Record<string, Record<string, StoreMethodOperation>> = {
@@ -30,6 +31,7 @@ const maps: Record<string, Record<string, StoreMethodOperation>> = {
   UsageStore: USAGE_STORE_OPERATIONS,
   WebhookStore: WEBHOOK_STORE_OPERATIONS,
   DeliveryStore: DELIVERY_STORE_OPERATIONS,
+  ExpiryNoticeStore: EXPIRY_NOTICE_STORE_OPERATIONS,
   UsageMonths: USAGE_MONTHS_OPERATIONS,
 };
 

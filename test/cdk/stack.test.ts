@@ -80,6 +80,7 @@ function resourceNames(): Record<string, string> {
     [ids.rotationQueue]: 'RotationDLQ',
     [ids.archiveQueue]: 'ArchiveDLQ',
     [ids.functions['expire-old-value']]: 'ExpireFunction',
+    [ids.functions['notify-key-expiry']]: 'ExpiryNoticeFunction',
     [ids.scheduleGroup]: '<group>',
     [logicalIdOf(service.stack.webhooks.queue)]: 'WebhookQueue',
     [logicalIdOf(service.stack.webhooks.publishFailures)]: 'PublishDLQ',
@@ -155,13 +156,14 @@ describe('rotation', () => {
     });
   });
 
-  it('the scheduler role may invoke the expire function and nothing else, and reach its dead-letter queue', () => {
+  it('the scheduler role may invoke the expire and expiry-notice functions, send to the webhook queue, and reach its dead-letter queue: nothing else', () => {
     // Act
     const matrix = permissionMatrix(statementsOfRole(service.template, ids.schedulerRole), resourceNames());
 
     // Assess
     expect(matrix).toEqual({
       ExpireFunction: ['lambda:InvokeFunction'],
+      ExpiryNoticeFunction: ['lambda:InvokeFunction'],
       RotationDLQ: ['sqs:SendMessage'],
       // A webhook retry due later than 15 minutes: the schedule sends the job to the delivery queue.
       WebhookQueue: ['sqs:SendMessage'],
@@ -583,7 +585,14 @@ describe('least privilege', () => {
 
     // Assess
     expect(matrices).toEqual({
-      'generate-api-key': { ...own('generate-api-key'), '*': xray, ...declared('generate-api-key') },
+      // Expiry notices: a key created with expires_at schedules them.
+      'generate-api-key': {
+        ...own('generate-api-key'),
+        '*': xray,
+        ...declared('generate-api-key'),
+        [schedules]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+        SchedulerRole: ['iam:PassRole'],
+      },
       'regenerate-api-key': {
         ...own('regenerate-api-key'),
         '*': xray,
@@ -597,16 +606,24 @@ describe('least privilege', () => {
         ...declared('delete-api-key'),
         [schedules]: ['scheduler:DeleteSchedule'],
       },
+      'update-api-key': {
+        ...own('update-api-key'),
+        '*': xray,
+        ...declared('update-api-key'),
+        [schedules]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+        SchedulerRole: ['iam:PassRole'],
+      },
       'verify-api-key': { ...own('verify-api-key'), '*': xray, ...declared('verify-api-key') },
       authorizer: { ...own('authorizer'), '*': xray, ...declared('authorizer') },
       'management-authorizer': { ...own('management-authorizer'), '*': xray, ...declared('management-authorizer') },
       ...Object.fromEntries(
-        (['list-api-keys', 'get-api-key', 'update-api-key', 'get-api-key-usage', 'list-audit-events'] as const).map((name) => [
+        (['list-api-keys', 'get-api-key', 'get-api-key-usage', 'list-audit-events'] as const).map((name) => [
           name,
           { ...own(name), '*': xray, ...declared(name) },
         ]),
       ),
       'expire-old-value': { ...own('expire-old-value'), '*': xray, ...declared('expire-old-value'), RotationDLQ: ['sqs:SendMessage'] },
+      'notify-key-expiry': { ...own('notify-key-expiry'), '*': xray, ...declared('notify-key-expiry'), RotationDLQ: ['sqs:SendMessage'] },
       ...Object.fromEntries(
         (['list-webhook-endpoints', 'update-webhook-endpoint', 'delete-webhook-endpoint', 'list-webhook-deliveries'] as const).map((name) => [
           name,
@@ -687,7 +704,7 @@ describe('least privilege', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('only the regenerate and delete functions may touch schedules, and only regenerate may create them', () => {
+  it('only the functions that set one-shot schedules (grace ends, expiry notices, webhook retries) may touch schedules; delete may only delete them', () => {
     const scheduleActions = Object.fromEntries(
       Object.entries(resourcesOf(service.template, 'AWS::IAM::Role')).map(([roleId]) => [
         roleId,
@@ -703,6 +720,9 @@ describe('least privilege', () => {
     expect(Object.fromEntries(Object.entries(scheduleActions).filter(([, actions]) => actions.length > 0))).toEqual({
       [roleOf('regenerate-api-key')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
       [roleOf('delete-api-key')]: ['scheduler:DeleteSchedule'],
+      // Expiry notices, set with expires_at.
+      [roleOf('generate-api-key')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+      [roleOf('update-api-key')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
       [roleOf('send-test-webhook')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
       [roleOf('redeliver-webhook')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
       [roleOf('deliver-webhooks')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],

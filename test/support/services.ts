@@ -13,6 +13,7 @@ import { sinkObservability } from '../../lambda/platform/observability-sinks';
 import type { RevocationScheduler } from '../../lambda/domain/revocation-scheduler';
 import type { LeaseSettings } from '../../lambda/domain/usage-lease';
 import type { WebhookPorts } from '../../lambda/domain/webhook-ports';
+import type { ExpiryScheduler } from '../../lambda/domain/expiry-notices';
 import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
 import { randomBytes } from 'node:crypto';
 import { localSecretBox } from '../../lambda/platform/secret-box';
@@ -64,6 +65,8 @@ export interface TestServiceParts {
   readonly usageLeases?: Partial<LeaseSettings>;
   /** Webhook ports. Default: `testWebhookPorts` (loopback allowed, jobs only recorded). */
   readonly webhookPorts?: WebhookPorts;
+  /** Expiry notices' scheduler. Default: none. */
+  readonly expiry?: ExpiryScheduler;
 }
 
 /** Jobs the default test queue was given (nothing runs them): `[job, delaySeconds]`. */
@@ -90,6 +93,7 @@ export function servicesWith(parts: TestServiceParts): Services {
     observe: testObservability,
     usageLeases: parts.usageLeases,
     webhookPorts: () => parts.webhookPorts ?? testWebhookPorts,
+    expiry: parts.expiry,
   });
 }
 

@@ -14,9 +14,12 @@ import { ManualClock } from '../../lambda/platform/clock';
 import { localSecretBox } from '../../lambda/platform/secret-box';
 import { httpPoster } from '../../lambda/platform/webhook-transport';
 import { makeHandler as makePublishHandler } from '../../lambda/handlers/publish-events';
-import { deliverEvent, runJob } from '../../lambda/handlers/deliver-webhooks';
+import { deliverEvent } from '../../lambda/handlers/deliver-webhooks';
 import { RETRY_DELAYS_SECONDS } from '../../lambda/contract/webhooks';
-import { createLocalDeliveryQueue, type LocalDeliveryQueue } from '../../local/webhook-queue';
+import type { LocalJobQueue } from '../../local/job-queue';
+import { localDeliveryQueue } from '../../local/webhooks';
+import { localExpiryScheduler, type LocalExpiry } from '../../local/expiry';
+import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { captured, testClock, testObservability, testServices, useTestServices } from '../support/services';
 import { randomBytes } from 'node:crypto';
@@ -57,7 +60,8 @@ class Receiver {
 }
 
 let clock: ManualClock;
-let queue: LocalDeliveryQueue;
+let queue: LocalJobQueue<DeliveryJob>;
+let expiry: LocalExpiry;
 let receiver: Receiver;
 let team: TestTeam;
 const policy = { httpsOnly: false, allowLoopback: true };
@@ -67,13 +71,15 @@ beforeAll(async () => {
   await receiver.start();
   clock = new ManualClock(Date.now());
   testClock.use(clock);
-  queue = createLocalDeliveryQueue({ clock, run: (job) => runJob(testServices(), job) });
-  useTestServices({ webhookPorts: { policy, queue, secrets: localSecretBox(randomBytes(32)), post: httpPoster({ policy }) } });
+  queue = localDeliveryQueue({ clock, services: testServices });
+  expiry = localExpiryScheduler({ clock, services: testServices });
+  useTestServices({ webhookPorts: { policy, queue, secrets: localSecretBox(randomBytes(32)), post: httpPoster({ policy }) }, expiry });
   team = await newTeam();
 });
 
 afterAll(async () => {
   await queue.stop();
+  await expiry.queue.stop();
   await receiver.stop();
   useTestServices({});
   testClock.use({ now: () => new Date() });
@@ -338,5 +344,85 @@ describe('deliveries', () => {
     expect(verified(during, endpoint.secret).type).toBe('webhook.test');
     expect(during.headers['webhook-signature']?.split(' ')).toHaveLength(2);
     await deleteEndpoint(endpoint.id);
+  });
+});
+
+describe('expiry notices', () => {
+  const DAY = 24 * 3600 * 1000;
+  const auditTypes = async (keyId: string) =>
+    (await testServices().audit.auditPage({ attribute: 'pk', value: `KEY#${keyId}`, limit: 50 })).items.map((item) => item.event_type).reverse();
+
+  it('key.expiring 7 days and 1 day ahead and key.expired at expires_at: each written once, audited and delivered', async () => {
+    // Prepare
+    const endpoint = await createEndpoint({ events: ['key.expiring', 'key.expired'] });
+    const since = clock.now().toISOString();
+    const expiresAt = new Date(clock.now().getTime() + 8 * DAY).toISOString();
+    const key = await createKey(team, { name: 'expiring', expires_at: expiresAt });
+    expect(expiry.queue.pending().map((job) => [job.notice, job.at])).toEqual([
+      ['7d', new Date(Date.parse(expiresAt) - 7 * DAY).toISOString()],
+      ['1d', new Date(Date.parse(expiresAt) - DAY).toISOString()],
+      ['expired', expiresAt],
+    ]);
+
+    // Act: a day passes (the 7-day warning), six more (the 1-day one), then the last
+    const fired = [await expiry.queue.tick(DAY - 1000), await expiry.queue.tick(1000), await expiry.queue.tick(6 * DAY), await expiry.queue.tick(DAY)];
+    // Delivered now (receivers check webhook-timestamp against their own clock); the events keep their own times.
+    clock.set(Date.now());
+    await publishAuditOf(key.id, since);
+
+    // Assess
+    expect(fired).toEqual([0, 1, 1, 1]);
+    expect(await auditTypes(key.id)).toEqual(['key.created', 'key.expiring', 'key.expiring', 'key.expired']);
+    expect(receiver.types()).toEqual(['key.expiring', 'key.expiring', 'key.expired']);
+    const payloads = receiver.received.map((entry) => verified(entry, endpoint.secret));
+    expect(payloads.map((payload) => payload.data.expires_at)).toEqual([expiresAt, expiresAt, expiresAt]);
+    expect(payloads[0]?.data).toEqual(
+      expect.objectContaining({ key_id: key.id, name: 'expiring', key_prefix: expect.any(String), last_four: key.key.slice(-4) }),
+    );
+
+    // A second fire of a notice writes nothing
+    const again = await expiry.queue.later({ key_id: key.id, expires_at: expiresAt, notice: 'expired' }, 0).then(() => expiry.queue.runDue());
+    expect(again).toBe(1);
+    expect(await auditTypes(key.id)).toHaveLength(4);
+    await deleteEndpoint(endpoint.id);
+  });
+
+  it('a warning whose moment has passed when expires_at is set is not sent; a key expiring in 5 s gets key.expired only', async () => {
+    const expiresAt = new Date(clock.now().getTime() + 5000).toISOString();
+    const key = await createKey(team, { name: 'soon', expires_at: expiresAt });
+    expect(
+      expiry.queue
+        .pending()
+        .filter((job) => job.key_id === key.id)
+        .map((job) => job.notice),
+    ).toEqual(['expired']);
+    expect(await expiry.queue.tick(5000)).toBe(1);
+    expect(await auditTypes(key.id)).toEqual(['key.created', 'key.expired']);
+  });
+
+  it('changing expires_at moves the notices; removing it or deleting the key drops them; a stale notice writes nothing', async () => {
+    const first = new Date(clock.now().getTime() + 3 * DAY).toISOString();
+    const second = new Date(clock.now().getTime() + 10 * DAY).toISOString();
+    const key = await createKey(team, { name: 'moving', expires_at: first });
+    const mine = () =>
+      expiry.queue
+        .pending()
+        .filter((job) => job.key_id === key.id)
+        .map((job) => `${job.notice}@${job.expires_at}`);
+    expect(mine()).toEqual([`1d@${first}`, `expired@${first}`]);
+
+    await call('update-api-key', { key: team.key, body: { key_id: key.id, expires_at: second } });
+    expect(mine()).toEqual([`7d@${second}`, `1d@${second}`, `expired@${second}`]);
+
+    // A notice of the old expiry that still fires (as an EventBridge schedule whose delete failed would) does nothing
+    await expiry.queue.later({ key_id: key.id, expires_at: first, notice: 'expired' }, 0);
+    await expiry.queue.runDue();
+    expect(await auditTypes(key.id)).toEqual(['key.created', 'key.updated']);
+
+    await call('update-api-key', { key: team.key, body: { key_id: key.id, expires_at: null } });
+    expect(mine()).toEqual([]);
+    await call('update-api-key', { key: team.key, body: { key_id: key.id, expires_at: second } });
+    await call('delete-api-key', { key: team.key, body: { key_id: key.id, confirm_deletion: true } });
+    expect(mine()).toEqual([]);
   });
 });

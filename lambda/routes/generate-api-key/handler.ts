@@ -5,7 +5,8 @@ import { managementHandler } from '../../http/management-handler';
 import { createKeyRequestSchema } from './schema';
 import { createKey } from '../../use-cases/create-key';
 import { route } from './route';
-import { environmentServices, type Services } from '../../composition/services';
+import type { Services } from '../../composition/services';
+import { schedulingEnvironmentServices } from '../../composition/scheduling-services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(
@@ -23,4 +24,4 @@ export const makeHandler = (services: () => Services) =>
     },
   );
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(schedulingEnvironmentServices);

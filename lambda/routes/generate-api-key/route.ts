@@ -11,5 +11,6 @@ export const route = defineRoute({
   summary: 'creates a key and returns its value once',
   operations: [...AUTHENTICATED, 'readIdempotencyRecord', 'createKey'],
   throttle: 'write',
+  schedules: 'create',
   settings: MANAGEMENT_SETTINGS,
 });

@@ -4,7 +4,8 @@ import { ETAG_HEADER, preconditionOf } from '../../http/preconditions';
 import { READ_ONLY_KEY_FIELDS, updateKeyRequestSchema } from './schema';
 import { updateKey } from '../../use-cases/update-key';
 import { route } from './route';
-import { environmentServices, type Services } from '../../composition/services';
+import type { Services } from '../../composition/services';
+import { schedulingEnvironmentServices } from '../../composition/scheduling-services';
 
 export const makeHandler = (services: () => Services) =>
   managementHandler(
@@ -18,4 +19,4 @@ export const makeHandler = (services: () => Services) =>
     { readOnlyFields: READ_ONLY_KEY_FIELDS },
   );
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(schedulingEnvironmentServices);

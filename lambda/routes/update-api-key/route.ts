@@ -10,5 +10,6 @@ export const route = defineRoute({
   input: 'body',
   summary: 'edits, disables or enables a key',
   operations: [...AUTHENTICATED, ...TARGET_KEY, 'listTeamKeys', 'updateKey'],
+  schedules: 'create',
   settings: MANAGEMENT_SETTINGS,
 });

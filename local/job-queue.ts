@@ -1,60 +1,64 @@
 /**
- * The local runtime's webhook delivery queue: the port the AWS queue (SQS,
- * and EventBridge Scheduler past 15 minutes) fills, on in-process timers.
+ * The local runtime's one-shot jobs on in-process timers: what SQS delays
+ * and EventBridge Scheduler one-shot schedules hold in AWS (webhook retries,
+ * expiry notices).
  *
  * Every pending job is written to a file under DATA_DIR before `later`
- * resolves and removed only after its attempt ran, so a process killed
- * mid-retry loses nothing: the next start reads the file and runs each job
- * at its time (at once when its time passed while stopped).
+ * resolves and removed only after it ran, so a process killed before a job
+ * ran loses nothing: the next start reads the file and runs each job at its
+ * time (at once when its time passed while stopped).
  *
  * Time: when a job is due is decided by the injected clock. With a
  * `ManualClock`, `tick`/`runDue` run what is due without waiting, so the
- * suite tests the whole retry schedule (5 s … 10 h) in milliseconds.
+ * suite tests a 27-hour retry schedule or a 7-day warning in milliseconds.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { ManualClock, type Clock } from '../lambda/platform/clock';
-import type { DeliveryQueue } from '../lambda/domain/webhook-ports';
-import type { DeliveryJob } from '../lambda/domain/webhook-endpoints';
 import { errorField } from '../lambda/platform/observability';
 import { MAX_TIMER_DELAY_MS } from './scheduler';
 
-export interface LocalDeliveryQueueOptions {
+export interface LocalJobQueueOptions<J> {
   readonly clock: Clock;
-  /** One attempt (the delivery function's `attemptDelivery`). */
-  readonly run: (job: DeliveryJob) => Promise<unknown>;
+  /** Runs one job (a webhook attempt, an expiry notice). */
+  readonly run: (job: J) => Promise<unknown>;
+  /** A job's name: a job `later` is given under a name already waiting replaces it. */
+  readonly nameOf: (job: J) => string;
   /** Where pending jobs are kept; default: memory only. */
   readonly file?: string;
   readonly logger?: Pick<Logger, 'warn'>;
 }
 
-interface Pending {
-  job: DeliveryJob;
+/** Wait before a job that failed to run is tried again. */
+export const RETRY_AFTER_FAILURE_MS = 30_000;
+
+interface Pending<J> {
+  job: J;
   /** Epoch ms. */
   at: number;
 }
 
-export interface LocalDeliveryQueue extends DeliveryQueue {
+export interface LocalJobQueue<J> {
+  /** Runs `job` after `delaySeconds` (0: as soon as it can), kept in the file until it ran. */
+  later(job: J, delaySeconds: number): Promise<void>;
+  /** Drops the waiting jobs whose names `match` selects; returns how many. */
+  cancel(match: (name: string) => boolean): Promise<number>;
   /** Runs every job due by the clock and waits for them; returns how many ran. */
   runDue(): Promise<number>;
   /** Moves a `ManualClock` forward by `ms`, then `runDue()`. */
   tick(ms: number): Promise<number>;
   /** What waits, soonest first. */
-  pending(): Array<DeliveryJob & { at: string }>;
+  pending(): Array<J & { at: string }>;
   /** Waits for the attempts running now. */
   idle(): Promise<void>;
   /** Clears the timers (pending jobs stay in the file) and waits for running attempts. */
   stop(): Promise<void>;
 }
 
-let manualRequests = 0;
-/** A job's name: one per attempt of an event to an endpoint; each redelivery asked for is a job of its own. */
-const nameOf = (job: DeliveryJob) => `${job.event_id}#${job.endpoint_id}#${job.attempt}${job.manual ? `#manual${++manualRequests}` : ''}`;
-
-export function createLocalDeliveryQueue(options: LocalDeliveryQueueOptions): LocalDeliveryQueue {
-  const { clock, file } = options;
-  const pending = new Map<string, Pending>();
+export function createLocalJobQueue<J>(options: LocalJobQueueOptions<J>): LocalJobQueue<J> {
+  const { clock, file, nameOf } = options;
+  const pending = new Map<string, Pending<J>>();
   const running = new Set<Promise<unknown>>();
   /** Jobs whose attempt is running (a timer and a `runDue` may look at the same moment). */
   const inFlight = new Set<string>();
@@ -65,7 +69,7 @@ export function createLocalDeliveryQueue(options: LocalDeliveryQueueOptions): Lo
     if (!file) return;
     mkdirSync(path.dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify([...pending.values()], null, 1) + '\n');
+    writeFileSync(temporary, JSON.stringify(Object.fromEntries(pending), null, 1) + '\n');
     renameSync(temporary, file);
   };
 
@@ -79,20 +83,26 @@ export function createLocalDeliveryQueue(options: LocalDeliveryQueueOptions): Lo
     timer.unref?.();
   };
 
-  const runOne = (name: string, entry: Pending) => {
+  const runOne = (name: string, entry: Pending<J>) => {
     inFlight.add(name);
-    const attempt = options
-      .run(entry.job)
-      .catch((error: unknown) => options.logger?.warn('webhook attempt failed to run; kept for the next start', { job: name, ...errorField(error) }))
-      .then(() => {
-        // Kept until its attempt ran: a crash before this line runs it again on the next start.
+    const attempt = options.run(entry.job).then(
+      () => {
+        // Kept until it ran: a crash before this line runs it again on the next start.
         if (pending.get(name) === entry) pending.delete(name);
-        inFlight.delete(name);
-        save();
-      });
-    running.add(attempt);
-    void attempt.finally(() => running.delete(attempt));
-    return attempt;
+      },
+      (error: unknown) => {
+        // Failed to run (the store unreachable, an early fire): tried again later, as Lambda retries an asynchronous event.
+        options.logger?.warn('a local job failed to run; trying again in 30 s', { job: name, ...errorField(error) });
+        if (pending.get(name) === entry) entry.at = clock.now().getTime() + RETRY_AFTER_FAILURE_MS;
+      },
+    );
+    const settled = attempt.then(() => {
+      inFlight.delete(name);
+      save();
+    });
+    running.add(settled);
+    void settled.finally(() => running.delete(settled));
+    return settled;
   };
 
   const runDue = async (): Promise<number> => {
@@ -107,7 +117,7 @@ export function createLocalDeliveryQueue(options: LocalDeliveryQueueOptions): Lo
 
   if (file) {
     try {
-      for (const entry of JSON.parse(readFileSync(file, 'utf8')) as Pending[]) pending.set(nameOf(entry.job), entry);
+      for (const [name, entry] of Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Pending<J>>)) pending.set(name, entry);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
         throw new Error(`Unreadable webhook queue ${file}: ${(error as Error).message}`, { cause: error });
@@ -117,11 +127,18 @@ export function createLocalDeliveryQueue(options: LocalDeliveryQueueOptions): Lo
 
   return {
     async later(job, delaySeconds) {
-      if (stopped) throw new Error('the webhook queue has stopped');
+      if (stopped) throw new Error('the local job queue has stopped');
       const entry = { job, at: clock.now().getTime() + Math.max(0, delaySeconds) * 1000 };
       pending.set(nameOf(job), entry);
       save();
       arm();
+    },
+    async cancel(match) {
+      const names = [...pending.keys()].filter((name) => match(name) && !inFlight.has(name));
+      for (const name of names) pending.delete(name);
+      if (names.length > 0) save();
+      arm();
+      return names.length;
     },
     runDue,
     async tick(ms) {

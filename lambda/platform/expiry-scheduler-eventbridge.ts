@@ -1,0 +1,83 @@
+/**
+ * Expiry notices through EventBridge Scheduler: one one-shot schedule per
+ * notice in the rotation's schedule group, invoking the notify function
+ * (`KEY_EXPIRY_FUNCTION_ARN`) with `{key_id, expires_at, notice}`, deleted
+ * after it ran. Names carry the expiry, so arming a new expiry never touches
+ * the schedules of the old one until the change has committed.
+ */
+import { createHash } from 'node:crypto';
+import {
+  ConflictException,
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException,
+  SchedulerClient,
+  type CreateScheduleCommandInput,
+} from '@aws-sdk/client-scheduler';
+import { expiryScheduleName, noticeTime, type ExpiryRequest } from '../contract/expiry-schedules';
+import type { ExpiryScheduler } from '../domain/expiry-notices';
+import { EXPIRY_RETRY_POLICY, scheduleExpressionOf } from './scheduler-eventbridge';
+import { requiredSetting } from './environment';
+
+export interface ExpirySchedulerSettings {
+  readonly groupName: string;
+  readonly functionArn: string;
+  readonly schedulerRoleArn: string;
+  readonly deadLetterQueueArn: string;
+}
+
+export function expiryScheduleInput(settings: ExpirySchedulerSettings, request: ExpiryRequest): CreateScheduleCommandInput {
+  const name = expiryScheduleName(request);
+  return {
+    Name: name,
+    GroupName: settings.groupName,
+    ScheduleExpression: scheduleExpressionOf(new Date(noticeTime(request.expires_at, request.notice)).toISOString()),
+    ScheduleExpressionTimezone: 'UTC',
+    FlexibleTimeWindow: { Mode: 'OFF' },
+    ActionAfterCompletion: 'DELETE',
+    Description: `Expiry notice ${request.notice} of key ${request.key_id}`,
+    Target: {
+      Arn: settings.functionArn,
+      RoleArn: settings.schedulerRoleArn,
+      Input: JSON.stringify(request),
+      RetryPolicy: { ...EXPIRY_RETRY_POLICY },
+      DeadLetterConfig: { Arn: settings.deadLetterQueueArn },
+    },
+    ClientToken: createHash('sha256').update(`${settings.groupName}/${name}`).digest('hex').slice(0, 64),
+  };
+}
+
+export function createEventBridgeExpiryScheduler(
+  client = new SchedulerClient({}),
+  settings: ExpirySchedulerSettings = {
+    groupName: requiredSetting('SCHEDULE_GROUP_NAME'),
+    functionArn: requiredSetting('KEY_EXPIRY_FUNCTION_ARN'),
+    schedulerRoleArn: requiredSetting('SCHEDULER_ROLE_ARN'),
+    deadLetterQueueArn: requiredSetting('SCHEDULER_DLQ_ARN'),
+  },
+): ExpiryScheduler {
+  return {
+    async arm(requests) {
+      for (const request of requests) {
+        try {
+          await client.send(new CreateScheduleCommand(expiryScheduleInput(settings, request)));
+        } catch (error) {
+          // The same notice of the same expiry is scheduled already (a retried request).
+          if (!(error instanceof ConflictException)) throw error;
+        }
+      }
+    },
+    async disarm(keyId, expiresAt) {
+      for (const notice of ['7d', '1d', 'expired'] as const) {
+        try {
+          await client.send(
+            new DeleteScheduleCommand({ GroupName: settings.groupName, Name: expiryScheduleName({ key_id: keyId, expires_at: expiresAt, notice }) }),
+          );
+        } catch (error) {
+          // Already fired (deleted after completion), or never armed (its moment had passed).
+          if (!(error instanceof ResourceNotFoundException)) throw error;
+        }
+      }
+    },
+  };
+}
