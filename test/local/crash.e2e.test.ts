@@ -20,7 +20,7 @@ import { AUDIT_TABLE, KEY_TABLE } from '../../lambda/contract/tables';
 import { localDynamoClient, readRuntimeRecord } from '../../local/dynamodb-local';
 import { requestTo } from '../support/http';
 import { recordIssuedValue } from '../support/issued-values';
-import { bootstrap, childrenOn, npmStart, tempDataDir, type Running } from '../support/local-runtime';
+import { bootstrap, killHard, npmStart, tempDataDir } from '../support/local-runtime';
 
 /**
  * A write acknowledged this long before the engine is killed survives it.
@@ -67,41 +67,6 @@ function archivedEventIds(dataDir: string): string[] {
     // nothing archived yet
   }
   return ids;
-}
-
-/** SIGKILL for every process serving a DATA_DIR but the runtime (DynamoDB Local, the S3 API). */
-function killEngines(dataDir: string, holder: number | undefined): void {
-  for (const line of childrenOn(dataDir)) {
-    const pid = Number(line.split(' ')[0]);
-    if (pid === holder) continue;
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/**
- * SIGKILL for the runtime and every process serving its DATA_DIR; `engineFirst`:
- * the engines, then the runtime 300 ms later. Resolves with when the engine died.
- */
-async function killHard(running: Running, dataDir: string, engineFirst: boolean): Promise<number> {
-  // The runtime itself (tsx runs it in a child process of its own), then tsx, then the engines.
-  const holder = readRuntimeRecord(dataDir)?.pid;
-  if (engineFirst) {
-    const engineDiedAt = Date.now();
-    killEngines(dataDir, holder);
-    await sleep(300);
-    if (holder) process.kill(holder, 'SIGKILL');
-    running.kill('SIGKILL');
-    return engineDiedAt;
-  }
-  if (holder) process.kill(holder, 'SIGKILL');
-  running.kill('SIGKILL');
-  const engineDiedAt = Date.now();
-  killEngines(dataDir, holder);
-  return engineDiedAt;
 }
 
 interface Acknowledged {

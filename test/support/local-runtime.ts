@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { recordIssuedValue } from './issued-values';
+import { readRuntimeRecord } from '../../local/dynamodb-local';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
@@ -98,3 +99,41 @@ export function bootstrap(dataDir: string, teamId: string, extraArgs: string[] =
   recordIssuedValue(output.key);
   return output;
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** SIGKILL for every process serving a DATA_DIR but the runtime (DynamoDB Local, the S3 API). */
+function killEngines(dataDir: string, holder: number | undefined): void {
+  for (const line of childrenOn(dataDir)) {
+    const pid = Number(line.split(' ')[0]);
+    if (pid === holder) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * SIGKILL for the runtime and every process serving its DATA_DIR; `engineFirst`:
+ * the engines, then the runtime 300 ms later. Resolves with when the engine died.
+ */
+export async function killHard(running: Running, dataDir: string, engineFirst: boolean): Promise<number> {
+  // The runtime itself (tsx runs it in a child process of its own), then tsx, then the engines.
+  const holder = readRuntimeRecord(dataDir)?.pid;
+  if (engineFirst) {
+    const engineDiedAt = Date.now();
+    killEngines(dataDir, holder);
+    await sleep(300);
+    if (holder) process.kill(holder, 'SIGKILL');
+    running.kill('SIGKILL');
+    return engineDiedAt;
+  }
+  if (holder) process.kill(holder, 'SIGKILL');
+  running.kill('SIGKILL');
+  const engineDiedAt = Date.now();
+  killEngines(dataDir, holder);
+  return engineDiedAt;
+}
+

@@ -19,6 +19,7 @@ import { RETRY_DELAYS_SECONDS } from '../../lambda/contract/webhooks';
 import type { LocalJobQueue } from '../../local/job-queue';
 import { localDeliveryQueue } from '../../local/webhooks';
 import { localExpiryScheduler, type LocalExpiry } from '../../local/expiry';
+import { readSettings } from '../../local/start';
 import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { captured, testClock, testObservability, testServices, useTestServices } from '../support/services';
@@ -178,6 +179,42 @@ describe('webhook endpoints', () => {
     const refused = answers.find((answer) => answer.status === 400);
     expect(refused?.body.error.details[0].issue).toMatch(/10 webhook endpoints/);
     for (const answer of answers.filter((one) => one.status === 201)) await deleteEndpoint(answer.body.data.id);
+  });
+
+  it('with WEBHOOK_ALLOW_LOOPBACK=false (as in AWS) every loopback spelling → 400', async () => {
+    // Prepare: the policy npm start builds from the setting
+    const strict = { httpsOnly: false, allowLoopback: readSettings({ WEBHOOK_ALLOW_LOOPBACK: 'false' }).webhookAllowLoopback };
+    const spellings = [
+      '127.0.0.1',
+      '127.1',
+      '2130706433',
+      '0x7f000001',
+      '0x7f.1',
+      '017700000001',
+      '0177.0.0.1',
+      '[::1]',
+      '[0:0:0:0:0:0:0:1]',
+      '[::ffff:127.0.0.1]',
+      'localhost',
+      'LOCALHOST.',
+    ];
+    const ports = (allowed: typeof policy) => ({ policy: allowed, queue, secrets: localSecretBox(randomBytes(32)), post: httpPoster({ policy: allowed }) });
+    useTestServices({ webhookPorts: ports(strict), expiry });
+    const answers: string[] = [];
+    try {
+      // Act
+      for (const host of spellings) {
+        const answer = await call('create-webhook-endpoint', { key: team.key, body: { team_id: team.teamId, url: `http://${host}:8080/hook` } });
+        answers.push(`${host} ${answer.status} ${answer.body.error?.details?.[0]?.field}`);
+      }
+    } finally {
+      useTestServices({ webhookPorts: ports(policy), expiry });
+    }
+
+    // Assess
+    expect(strict.allowLoopback).toBe(false);
+    expect(answers).toEqual(spellings.map((host) => `${host} 400 url`));
+    expect(readSettings({}).webhookAllowLoopback).toBe(true);
   });
 
   it('another team can neither list, change, delete, test, rotate nor read the deliveries of an endpoint: 404 / 403', async () => {
