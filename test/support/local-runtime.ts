@@ -136,4 +136,3 @@ export async function killHard(running: Running, dataDir: string, engineFirst: b
   killEngines(dataDir, holder);
   return engineDiedAt;
 }
-

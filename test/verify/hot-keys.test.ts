@@ -69,25 +69,26 @@ describe('hot keys: leased capacity across handler instances', () => {
     instances = [];
   });
 
-  it('2,000 verifications from 32 workers in 4 instances: ≤ 0.1 usage writes per verification, exact totals after a flush, last_used_at at most the flush interval behind', async () => {
+  it('1,000 verifications from 32 workers in 4 instances: ≤ 0.1 usage writes per verification, exact totals after a flush, last_used_at at most the flush interval behind', async () => {
     // Prepare
     const team = await newTeam();
     const key = await createKey(team, { rate_limit: 1_000_000 });
     instances = startInstances();
 
     // Act
-    const { codes, lastAt } = await hammer(instances, key.key, 2_000);
+    const { codes, lastAt } = await hammer(instances, key.key, 1_000);
     const writes = usageWrites(instances);
     const unflushed = await getItem(keyTableKeys.usage(key.id));
     for (const instance of instances) await instance.services.usage.flushPending();
     const flushed = await usageItem(key.id);
 
     // Assess
-    expect(Object.fromEntries(codes)).toEqual({ VALID: 2_000 });
-    expect(writes / 2_000).toBeLessThanOrEqual(0.1);
+    process.stdout.write(`hot keys: ${writes} usage writes for 1,000 verifications (${(writes / 1_000).toFixed(3)} each)\n`);
+    expect(Object.fromEntries(codes)).toEqual({ VALID: 1_000 });
+    expect(writes / 1_000).toBeLessThanOrEqual(0.1);
     expect(Date.parse(String(unflushed?.last_used_at))).toBeGreaterThanOrEqual(lastAt - DEFAULT_LEASE_SETTINGS.flushAfterMs - 250);
-    expect(flushed).toMatchObject({ total_requests: 2_000 });
-    expect(Object.values(flushed?.daily as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(2_000);
+    expect(flushed).toMatchObject({ total_requests: 1_000 });
+    expect(Object.values(flushed?.daily as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(1_000);
   });
 
   it('a key with rate_limit 300 verified 900 times from 32 workers in 4 instances: never more than 300 admitted in the window, every use counted', async () => {
