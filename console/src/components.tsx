@@ -30,7 +30,16 @@ export function ErrorMessage({ problem }: { problem: Problem }) {
 }
 
 /** A key value shown once: the value, a copy button, and the warning that it will not be shown again. */
-export function ValueOnce({ value, label }: { value: string; label: string }) {
+export function ValueOnce({
+  value,
+  label,
+  keptAs = 'The service keeps only a hash of it, so it cannot be shown again.',
+}: {
+  value: string;
+  label: string;
+  /** How the service keeps it, and so why it cannot show it again. */
+  keptAs?: string;
+}) {
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
   const copy = async () => {
     try {
@@ -44,7 +53,7 @@ export function ValueOnce({ value, label }: { value: string; label: string }) {
     <section class="value-once" aria-labelledby="value-once-title">
       <h3 id="value-once-title">{label}</h3>
       <p class="warning" role="note">
-        Copy it now: this is the only time the value is shown. The service keeps only a hash of it, so it cannot be shown again.
+        Copy it now: this is the only time the value is shown. {keptAs}
       </p>
       <div class="value-row">
         <code data-testid="issued-value">{value}</code>

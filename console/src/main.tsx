@@ -1,7 +1,8 @@
 /**
  * The key console: sign in with a manager key, then the team's keys, a
- * key's page, and the create form. Hash routes (`#/keys`, `#/keys/<id>`,
- * `#/create`) so the static files need no server-side routing.
+ * key's page, the create form, and the team's webhooks. Hash routes
+ * (`#/keys`, `#/keys/<id>`, `#/create`, `#/webhooks`, `#/webhooks/<id>`) so
+ * the static files need no server-side routing.
  */
 import { render } from 'preact';
 import './styles.css';
@@ -11,6 +12,7 @@ import { KeyList } from './key-list';
 import { KeyPage } from './key-page';
 import { apiFor, saveSession, savedSession, signOut, type Session } from './session';
 import { SignIn } from './sign-in';
+import { WebhookPage, Webhooks } from './webhooks';
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash || '#/keys');
@@ -58,6 +60,7 @@ function App() {
     location.hash = target;
   };
   const keyMatch = /^#\/keys\/([0-9A-Z]{26})$/.exec(hash);
+  const webhookMatch = /^#\/webhooks\/([0-9A-Z]{26})$/.exec(hash);
   return (
     <>
       <Header session={session} onSignOut={leave} />
@@ -65,6 +68,10 @@ function App() {
         <KeyPage api={api} session={session} keyId={keyMatch[1]} navigate={navigate} onSignOut={leave} />
       ) : hash === '#/create' ? (
         <CreateKey api={api} session={session} />
+      ) : webhookMatch ? (
+        <WebhookPage api={api} session={session} endpointId={webhookMatch[1] as string} />
+      ) : hash === '#/webhooks' ? (
+        <Webhooks api={api} session={session} />
       ) : (
         <KeyList api={api} session={session} />
       )}
@@ -80,6 +87,9 @@ function Header({ session, onSignOut }: { session?: Session; onSignOut?: () => v
       </a>
       {session ? (
         <>
+          <nav aria-label="Sections">
+            <a href="#/keys">Keys</a> · <a href="#/webhooks">Webhooks</a>
+          </nav>
           <span class="who">
             team <code>{session.teamId}</code> · {session.environment}
           </span>
