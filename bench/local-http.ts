@@ -47,7 +47,7 @@ interface CountingProxy {
 }
 
 /** A loopback HTTP proxy in front of `target` that counts each request by its `X-Amz-Target` operation. */
-async function countingProxy(target: string): Promise<CountingProxy> {
+export async function countingProxy(target: string): Promise<CountingProxy> {
   const upstream = new URL(target);
   const agent = new Agent({ keepAlive: true });
   let counts: Record<string, number> = {};
@@ -81,7 +81,7 @@ async function countingProxy(target: string): Promise<CountingProxy> {
 
 const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 
-function servicesOn(endpoint: string, tables: Tables): Services {
+export function servicesOn(endpoint: string, tables: Tables): Services {
   return createServices({
     db: documentClientOf(localDynamoClient(endpoint)),
     clock: systemClock,
@@ -93,7 +93,7 @@ function servicesOn(endpoint: string, tables: Tables): Services {
   });
 }
 
-async function localServer(services: Services): Promise<LocalServer> {
+export async function localServer(services: Services): Promise<LocalServer> {
   const log = terminalObservability({ out: discard(), err: discard(), pretty: false });
   return createLocalServer({
     port: 0,
@@ -103,7 +103,7 @@ async function localServer(services: Services): Promise<LocalServer> {
   });
 }
 
-async function send(
+export async function send(
   baseUrl: string,
   method: string,
   path: string,

@@ -60,6 +60,7 @@ import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/hand
 import { itemSizeBytes } from './item-size';
 import { LAMBDA_CREDENTIALS } from '../lib/house-function';
 import { localHttpPath, requestsPerOperation } from './local-http';
+import { webhookFigures } from './webhooks';
 
 const QUICK = process.argv.includes('--quick');
 /** `--no-cold-start`: skip the synthesis and the cold-start rounds (storage figures only). */
@@ -183,7 +184,8 @@ async function coldStart(): Promise<Record<string, unknown>> {
     const rows = bundles.map((bundle) => {
       const size = statSync(bundle.file).size;
       const init = median(times.get(bundle.file) ?? []);
-      const archiver = /Archiver/.test(bundle.name);
+      // Off the request path (a stream or queue consumer: the archiver, the event publisher, the webhook deliverer): the consumers' budget.
+      const archiver = /Archiver|WebhooksPublisher|WebhooksDeliverer/.test(bundle.name);
       const extraBudget = archiver ? BUDGET.archiverExtraBytes : BUDGET.bundleExtraBytes;
       const ratioBudget = archiver ? BUDGET.archiverInitRatio : BUDGET.initRatio;
       return {
@@ -634,8 +636,10 @@ async function storage(): Promise<Record<string, unknown>> {
     const requests = await requestsPerOperation(engine.endpoint, TABLES);
     say('local HTTP 401 path against a bare node:http server …');
     const http = await localHttpPath(engine.endpoint, TABLES, QUICK);
+    say('webhooks: key routes with and without the event pipeline, and delivery throughput …');
+    const webhooks = await webhookFigures(engine.endpoint, TABLES, QUICK);
     client.destroy();
-    return { verify_latency: latency, cost_per_verification: cost, hot_key: hot, requests_per_operation: requests, local_http_401: http };
+    return { verify_latency: latency, cost_per_verification: cost, hot_key: hot, requests_per_operation: requests, local_http_401: http, webhooks };
   } finally {
     await engine?.stop();
   }
@@ -707,6 +711,14 @@ async function main(): Promise<void> {
   const http = store.local_http_401 as Record<string, unknown>;
   say('');
   say(`Local HTTP 401 path (32 in flight): ${http.local_server_per_second}/s vs bare node:http ${http.bare_node_http_per_second}/s -> ratio ${http.ratio}`);
+  const webhooks = store.webhooks as { key_routes: Record<string, unknown>; delivery: Record<string, unknown> };
+  say('');
+  say(
+    `Webhooks: create + edit p50 ${JSON.stringify(webhooks.key_routes.create_and_edit_ms_p50)} ms (ratio ${webhooks.key_routes.p50_ratio}, ${webhooks.key_routes.events_delivered} events delivered meanwhile); DynamoDB requests per create + edit ${JSON.stringify(webhooks.key_routes.dynamodb_requests_per_create_and_edit)} (the same: ${webhooks.key_routes.same_requests})`,
+  );
+  say(
+    `          delivery: ${webhooks.delivery.deliveries} deliveries of ${webhooks.delivery.events} events to ${webhooks.delivery.endpoints} endpoints, ${webhooks.delivery.deliveries_per_second}/s (8 events in flight, signed, recorded)`,
+  );
   process.stdout.write(`${JSON.stringify(result)}\n`);
   const misses = [
     ...(cold.functions as { function: string; within_budget: boolean }[]).filter((row) => !row.within_budget).map((row) => `cold start: ${row.function}`),
@@ -714,6 +726,7 @@ async function main(): Promise<void> {
     ...(cost.within_budget ? [] : ['usage item size']),
     ...(hot.within_budget ? [] : ['hot key writes per verification']),
     ...(requests.within_budget ? [] : ['DynamoDB requests per operation']),
+    ...(webhooks.key_routes.same_requests ? [] : ['webhooks: the key routes send other requests with events on']),
   ];
   say(misses.length === 0 ? 'All budgets met.' : `Budgets missed: ${misses.join(', ')}`);
   process.exitCode = misses.length === 0 ? 0 : 1;

@@ -29,7 +29,7 @@ import type { Context } from 'aws-lambda';
 import { makeHandler as makeExpireHandler } from '../lambda/handlers/expire-old-value';
 import { config } from '../lambda/platform/config';
 import { documentClientOf } from '../lambda/platform/dynamo';
-import { createServices, type Services } from '../lambda/composition/services';
+import { createServices } from '../lambda/composition/services';
 import { localPages } from './pages';
 import { createLocalServer, moduleHandlerLoader, type LocalServer } from './server';
 import { makeHandler as makeManagementAuthorizer } from '../lambda/handlers/management-authorizer';
@@ -46,6 +46,7 @@ import type { Observability } from '../lambda/platform/observability';
 import { terminalObservability } from './terminal-observability';
 import { localWebhooks, webhookEventsPart } from './webhooks';
 import { localExpiryScheduler } from './expiry';
+import { withWebhooks, type WebhookServices } from '../lambda/composition/webhook-services';
 
 /** `.data/` at the repository root. */
 export const DEFAULT_DATA_DIR = path.resolve(__dirname, '..', '.data');
@@ -128,7 +129,7 @@ export interface LocalRuntimeContext {
   readonly runtimeLog: Observability['logger'];
   dataDirClaim?: DataDirClaim;
   dynamo?: DynamoLocal;
-  services?: Services;
+  services?: WebhookServices;
   server?: LocalServer;
 }
 
@@ -215,21 +216,23 @@ export const servicesPart: LocalRuntimePart = {
       clock: systemClock,
       expire: (request) => expireHandler({ key_id: request.keyId, generation: request.generation }, { awsRequestId: `local-${randomUUID()}` } as Context),
     });
-    const services: Services = createServices({
-      db,
-      clock: systemClock,
-      scheduler,
-      webhookPorts: () => webhooks.ports,
-      expiry,
-      settings: {
-        keyTableName: settings.keyTableName,
-        auditTableName: settings.auditTableName,
-        planRateLimit: settings.planRateLimit,
-        guessLimitPerMinute: config.guessLimitPerMinute,
-        pepper: config.pepper,
-      },
-      observe: context.observe,
-    });
+    const services = withWebhooks(
+      createServices({
+        db,
+        clock: systemClock,
+        scheduler,
+        expiry,
+        settings: {
+          keyTableName: settings.keyTableName,
+          auditTableName: settings.auditTableName,
+          planRateLimit: settings.planRateLimit,
+          guessLimitPerMinute: config.guessLimitPerMinute,
+          pepper: config.pepper,
+        },
+        observe: context.observe,
+      }),
+      () => webhooks.ports,
+    );
     context.services = services;
     const summary = await scheduler.rearmFromStore({ db, keyTableName: settings.keyTableName });
     if (summary.armed + summary.firedAtOnce > 0) {

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clock } from '../lambda/platform/clock';
-import type { Services } from '../lambda/composition/services';
+import type { WebhookServices as Services } from '../lambda/composition/webhook-services';
 import type { WebhookPorts } from '../lambda/domain/webhook-ports';
 import { makeHandler as makePublishHandler } from '../lambda/handlers/publish-events';
 import { localSecretBox } from '../lambda/platform/secret-box';

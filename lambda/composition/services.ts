@@ -16,11 +16,8 @@ import { ValueLookupStore } from '../store/value-lookup-store';
 import type { RevocationScheduler } from '../domain/revocation-scheduler';
 import { EndedWindows } from '../domain/ended-windows';
 import { UsageStore } from '../store/usage-store';
-import { WebhookStore } from '../store/webhook-store';
-import { DeliveryStore } from '../store/delivery-store';
-import { ExpiryNoticeStore } from '../store/expiry-notice-store';
 import type { ExpiryScheduler } from '../domain/expiry-notices';
-import type { WebhookPorts } from '../domain/webhook-ports';
+import type { StoreTables } from '../store/transactions';
 import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
 import { systemClock, type Clock } from '../platform/clock';
 import { RecentMap } from '../platform/recent-map';
@@ -56,8 +53,6 @@ export interface ServiceDeps {
   readonly ready?: () => Promise<void>;
   /** Leases on hot keys' rate windows (usage/usage-lease.ts); default `DEFAULT_LEASE_SETTINGS` (on). */
   readonly usageLeases?: Partial<LeaseSettings>;
-  /** Webhook delivery's ports (built on first use); absent: the webhook routes answer 500 (a function the stack did not wire for them). */
-  readonly webhookPorts?: () => WebhookPorts;
 }
 
 /**
@@ -98,12 +93,9 @@ export interface Services {
   readonly idempotency: IdempotencyStore;
   readonly guesses: GuessCounterStore;
   readonly usage: UsageStore;
-  readonly webhooks: WebhookStore;
-  readonly deliveries: DeliveryStore;
-  readonly expiryNotices: ExpiryNoticeStore;
   readonly expiry?: ExpiryScheduler;
-  /** Webhook delivery's ports; throws where the function has none. */
-  webhookPorts(): WebhookPorts;
+  /** The tables, for the stores only some functions build (composition/webhook-services.ts, the expiry-notice function). */
+  readonly tables: StoreTables;
   readonly memory: ProcessMemory;
   readonly scheduler?: RevocationScheduler;
   readonly observe: Observability;
@@ -124,7 +116,6 @@ export function createServices(deps: ServiceDeps): Services {
     },
   };
   const memory = processMemory();
-  let ports: WebhookPorts | undefined;
   return {
     clock: deps.clock,
     settings,
@@ -135,14 +126,8 @@ export function createServices(deps: ServiceDeps): Services {
     idempotency: new IdempotencyStore(tables),
     guesses: new GuessCounterStore(tables),
     usage: new UsageStore(tables, memory.endedWindows, { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
-    webhooks: new WebhookStore(tables),
-    deliveries: new DeliveryStore(tables),
-    expiryNotices: new ExpiryNoticeStore(tables),
     expiry: deps.expiry,
-    webhookPorts: () => {
-      if (!deps.webhookPorts) throw new Error('this function has no webhook delivery configured');
-      return (ports ??= deps.webhookPorts());
-    },
+    tables,
     memory,
     scheduler: deps.scheduler,
     observe: deps.observe,

@@ -1,44 +1,51 @@
 /**
  * The services of the functions that manage or deliver webhooks: the
- * environment's services plus the webhook ports, each built on first use:
- * KMS for secrets, SQS (and EventBridge Scheduler past 15 minutes) for the
- * queue, HTTPS to public addresses only.
+ * environment's services plus the webhook stores and exactly the ports each
+ * function uses, so a bundle carries no client it never calls (the KMS
+ * client only where secrets are sealed or opened, SQS only where a delivery
+ * is queued, EventBridge Scheduler only in the deliverer).
  */
-import { environmentServices, type Services } from './services';
+import type { Services } from './services';
 import type { WebhookPorts } from '../domain/webhook-ports';
-import { requiredSetting } from '../platform/environment';
-import { kmsSecretBox } from '../platform/secret-box-kms';
-import { STRICT_POLICY } from '../platform/webhook-address';
-import { sqsDeliveryQueue } from '../platform/webhook-queue-sqs';
-import { httpPoster } from '../platform/webhook-transport';
+import { DeliveryStore } from '../store/delivery-store';
+import { WebhookStore } from '../store/webhook-store';
 
-function environmentPorts(): WebhookPorts {
-  let secrets: WebhookPorts['secrets'] | undefined;
-  let queue: WebhookPorts['queue'] | undefined;
+/** Services with the webhook stores and ports. */
+export interface WebhookServices extends Services {
+  readonly webhooks: WebhookStore;
+  readonly deliveries: DeliveryStore;
+  /** The ports this function has; a port it was not given throws when used. */
+  webhookPorts(): WebhookPorts;
+}
+
+/** Ports some of which may be missing: reading a missing one throws (a function the stack did not wire for it). */
+export function partialPorts(given: Partial<WebhookPorts>): WebhookPorts {
+  const missing = (name: string) => () => {
+    throw new Error(`this function has no webhook ${name} configured`);
+  };
   return {
-    policy: STRICT_POLICY,
-    post: httpPoster({ policy: STRICT_POLICY }),
+    get policy() {
+      return given.policy ?? missing('address policy')();
+    },
     get secrets() {
-      return (secrets ??= kmsSecretBox());
+      return given.secrets ?? missing('secret box')();
+    },
+    get post() {
+      return given.post ?? missing('transport')();
     },
     get queue() {
-      return (queue ??= sqsDeliveryQueue({
-        queueUrl: requiredSetting('WEBHOOK_QUEUE_URL'),
-        queueArn: requiredSetting('WEBHOOK_QUEUE_ARN'),
-        groupName: requiredSetting('SCHEDULE_GROUP_NAME'),
-        schedulerRoleArn: requiredSetting('SCHEDULER_ROLE_ARN'),
-      }));
+      return given.queue ?? missing('queue')();
     },
   };
 }
 
-let withWebhooks: Services | undefined;
-
-/** `environmentServices()` with the webhook ports; built once per process. */
-export function webhookEnvironmentServices(): Services {
-  if (withWebhooks) return withWebhooks;
-  const base = environmentServices();
-  const ports = environmentPorts();
-  withWebhooks = { ...base, webhookPorts: () => ports };
-  return withWebhooks;
+/** `services` with the webhook stores (on its own tables) and `ports`, built on first use. */
+export function withWebhooks(services: Services, ports: () => WebhookPorts): WebhookServices {
+  let built: WebhookPorts | undefined;
+  return {
+    ...services,
+    webhooks: new WebhookStore(services.tables),
+    deliveries: new DeliveryStore(services.tables),
+    webhookPorts: () => (built ??= ports()),
+  };
 }

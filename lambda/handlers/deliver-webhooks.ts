@@ -7,8 +7,9 @@
  * retried by SQS, and after its receives goes to the dead-letter queue.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { Services } from '../composition/services';
-import { webhookEnvironmentServices } from '../composition/webhook-services';
+import type { WebhookServices as Services } from '../composition/webhook-services';
+import { webhookEnvironmentServices } from '../composition/webhook-environment';
+import { deliveringPorts } from '../composition/delivery-ports';
 import type { LifecycleEvent } from '../domain/lifecycle-events';
 import type { DeliveryJob } from '../domain/webhook-endpoints';
 import { acceptEvent, attemptDelivery } from '../use-cases/webhook-delivery';
@@ -46,4 +47,4 @@ export const makeHandler =
     return { batchItemFailures: failures };
   };
 
-export const handler = makeHandler(webhookEnvironmentServices);
+export const handler = makeHandler(webhookEnvironmentServices(deliveringPorts));

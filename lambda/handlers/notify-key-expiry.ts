@@ -15,6 +15,7 @@ import { KEY_ID_PATTERN } from '../platform/ids';
 import { observed } from '../platform/observed';
 import { environmentServices, type Services } from '../composition/services';
 import { notifyExpiry, type ExpiryNoticeOutcome } from '../use-cases/key-expiry';
+import { ExpiryNoticeStore } from '../store/expiry-notice-store';
 
 /** The schedule's input (lambda/platform/expiry-scheduler-eventbridge.ts). */
 export const expiryEventSchema = z.strictObject({
@@ -37,7 +38,7 @@ async function notify(services: Services, event: unknown, context: Context): Pro
     log.error('expiry notice event rejected', { problems: parsed.error.issues.map((issue) => ({ path: issue.path.join('.') || '(root)', code: issue.code })) });
     return { outcome: 'invalid_event' };
   }
-  const result = await notifyExpiry(services, parsed.data, context.awsRequestId);
+  const result = await notifyExpiry({ ...services, expiryNotices: new ExpiryNoticeStore(services.tables) }, parsed.data, context.awsRequestId);
   log.info('expiry notice', { key_id: parsed.data.key_id, notice: parsed.data.notice, ...result });
   if (result.outcome === 'not_due') throw new NoticeNotDueError(`The ${parsed.data.notice} notice of key ${parsed.data.key_id} is due at ${result.due_at}`);
   return result;

@@ -11,9 +11,9 @@ import { signals } from '../platform/observability';
 import { namedKeyId, withPrefetched, type PrefetchedItems } from '../store/prefetch';
 
 /** A management endpoint's own step: the typed event and the services in, the response out. */
-export type ManagementStep<TSchema extends z.ZodMiniType> = (
+export type ManagementStep<TSchema extends z.ZodMiniType, S extends Services = Services> = (
   event: ManagementEvent<z.output<TSchema>>,
-  services: Services,
+  services: S,
   context: Context,
 ) => Promise<APIGatewayProxyResult>;
 
@@ -25,11 +25,11 @@ export type ManagementStep<TSchema extends z.ZodMiniType> = (
  * is called per request and returns the process's services (built once):
  * handlers are made at import without reading the environment.
  */
-export function managementHandler<TSchema extends z.ZodMiniType>(
+export function managementHandler<TSchema extends z.ZodMiniType, S extends Services = Services>(
   route: Pick<RouteDeclaration, 'name' | 'input'>,
-  services: () => Services,
-  schemaFor: (services: Services) => TSchema,
-  step: ManagementStep<TSchema>,
+  services: () => S,
+  schemaFor: (services: S) => TSchema,
+  step: ManagementStep<TSchema, S>,
   options: BodyOptions = {},
 ) {
   const schema = () => schemaFor(services());
@@ -74,14 +74,14 @@ export function dataResponse(
  * A read route: the strict query, one service call, its answer in the data
  * envelope (a page's `next_cursor` in `meta`).
  */
-export function readRoute<TSchema extends z.ZodMiniType>(
+export function readRoute<TSchema extends z.ZodMiniType, S extends Services = Services>(
   route: Pick<RouteDeclaration, 'name' | 'input'>,
-  services: () => Services,
+  services: () => S,
   schema: TSchema,
-  read: (services: Services, caller: ManagementEvent<unknown>['caller'], input: z.output<TSchema>) => Promise<unknown>,
+  read: (services: S, caller: ManagementEvent<unknown>['caller'], input: z.output<TSchema>) => Promise<unknown>,
   options: { paged?: boolean } = {},
 ) {
-  return managementHandler(
+  return managementHandler<TSchema, S>(
     route,
     services,
     () => schema,

@@ -4,17 +4,7 @@
  * id.timestamp.body>` under each signing secret, space-separated when a
  * rotated secret still signs beside the new one.
  */
-import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-
-export const SECRET_PREFIX = 'whsec_';
-/** Random bytes of a new secret (the specification allows 24 to 64). */
-const SECRET_BYTES = 32;
-
-/** A new signing secret: `whsec_` and the base64 of 32 random bytes. */
-export function newSigningSecret(): string {
-  return `${SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('base64')}`;
-}
 
 /** The three Standard Webhooks headers of one attempt, signed with every secret given. */
 export function signedHeaders(messageId: string, at: Date, body: string, secrets: readonly string[]): Record<string, string> {

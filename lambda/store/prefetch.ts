@@ -79,7 +79,7 @@ export function namedKeyId(input: { body?: string | null; query?: Record<string,
 }
 
 /** The services of one request: reads of the prefetched items served from memory, once. */
-export function withPrefetched(services: Services, prefetched: PrefetchedItems | undefined, callerId: string): Services {
+export function withPrefetched<S extends Services>(services: S, prefetched: PrefetchedItems | undefined, callerId: string): S {
   if (!prefetched) return services;
   const baseKeys = services.keys;
   const baseUsage = services.usage;

@@ -7,6 +7,7 @@
 import { AuditEventType, auditItem } from '../domain/audit-events';
 import { noticeTag, noticeTime, type ExpiryRequest } from '../domain/expiry-notices';
 import type { Services } from '../composition/services';
+import type { ExpiryNoticeStore } from '../store/expiry-notice-store';
 
 export type ExpiryNoticeOutcome =
   | { outcome: 'written'; event_type: string }
@@ -18,7 +19,7 @@ export type ExpiryNoticeOutcome =
   | { outcome: 'not_due'; due_at: string };
 
 export async function notifyExpiry(
-  services: Pick<Services, 'keys' | 'clock' | 'expiryNotices'>,
+  services: Pick<Services, 'keys' | 'clock'> & { readonly expiryNotices: ExpiryNoticeStore },
   request: ExpiryRequest,
   invocationId: string,
 ): Promise<ExpiryNoticeOutcome> {

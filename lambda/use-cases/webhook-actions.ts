@@ -8,11 +8,11 @@ import type { WebhookEventType } from '../contract/webhooks';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { AuditEventType } from '../domain/audit-events';
 import { deliveryResource, subscribes, type DeliveryResource, type WebhookEndpointItem } from '../domain/webhook-endpoints';
-import type { Services } from '../composition/services';
+import type { WebhookServices as Services } from '../composition/webhook-services';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import type { VerifiedKey } from '../verification/verify';
-import { parseDeliveryId, queueTestEvent } from './webhook-delivery';
-import { endpointAudit, ownEndpoint } from './webhook-endpoints';
+import { parseDeliveryId, queueTestEvent } from './webhook-events';
+import { endpointAudit, ownEndpoint } from './endpoint-access';
 
 /** What a test or a redelivery queued. */
 export interface QueuedDeliveries {

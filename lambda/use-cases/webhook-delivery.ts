@@ -6,35 +6,20 @@
  * no more, or the endpoint disabled. The same code runs in the AWS delivery
  * function and in the local runtime; only the ports differ.
  */
-import { DELIVERY_RETENTION_DAYS, type WebhookEventType } from '../contract/webhooks';
+import { DELIVERY_RETENTION_DAYS } from '../contract/webhooks';
 import { keyTableKeys } from '../contract/tables';
 import { AuditEventType } from '../domain/audit-events';
-import { payloadOf, type LifecycleEvent } from '../domain/lifecycle-events';
+import type { LifecycleEvent } from '../domain/lifecycle-events';
 import { nextStep, subscribes, type DeliveryItem, type DeliveryJob, type DeliveryOutcome, type WebhookEndpointItem } from '../domain/webhook-endpoints';
-import type { Services } from '../composition/services';
+import type { WebhookServices as Services } from '../composition/webhook-services';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { newEventId } from '../platform/ids';
 import { signedHeaders } from '../platform/webhook-signing';
-import type { StoredWebhookEvent } from '../store/webhook-store';
-import { endpointAudit } from './webhook-endpoints';
+import { endpointAudit } from './endpoint-access';
+import { deliveryIdOf, storedEvent } from './webhook-events';
 
 /** The system actor of what the delivery itself does (a disable). */
 const DELIVERY_ACTOR = { user_id: 'system', key_id: null, source_ip: null, user_agent: null, request_id: 'webhook-delivery' };
-
-/** The kept form of an event. */
-export function storedEvent(event: LifecycleEvent, at: Date, endpointId?: string): StoredWebhookEvent {
-  return {
-    ...keyTableKeys.webhookEvent(event.id),
-    entity: 'webhook-event',
-    id: event.id,
-    type: event.type,
-    team_id: event.team_id,
-    timestamp: event.timestamp,
-    payload: payloadOf(event),
-    ...(endpointId ? { endpoint_id: endpointId } : {}),
-    ttl: epochSeconds(new Date(at.getTime() + DELIVERY_RETENTION_DAYS * MS_PER_DAY)),
-  };
-}
 
 /** Every endpoint of a team (at most 10: one or two pages). */
 async function teamEndpoints(services: Services, teamId: string): Promise<WebhookEndpointItem[]> {
@@ -63,13 +48,6 @@ export async function acceptEvent(services: Services, event: LifecycleEvent): Pr
   const jobs = endpoints.map((endpoint) => ({ event_id: event.id, endpoint_id: endpoint.id, attempt: 1 }));
   await Promise.all(jobs.map((job) => attemptDelivery(services, job)));
   return jobs;
-}
-
-/** A delivery id names its endpoint too: `dlv_<endpoint id>_<attempt id>`. */
-export const deliveryIdOf = (endpointId: string, attemptId: string) => `dlv_${endpointId}_${attemptId}`;
-export function parseDeliveryId(id: string): { endpointId: string; attemptId: string } | undefined {
-  const match = /^dlv_([0-9A-HJKMNP-TV-Z]{26})_([0-9A-HJKMNP-TV-Z]{26})$/.exec(id);
-  return match ? { endpointId: match[1] as string, attemptId: match[2] as string } : undefined;
 }
 
 /** The secrets that sign now: the current one, and the one before a rotation while it overlaps. */
@@ -136,19 +114,4 @@ async function disableEndpoint(services: Services, endpoint: WebhookEndpointItem
     if (await services.webhooks.changeEndpoint(current, { is_active: false, disabled_reason: reason }, at, audit)) return;
     current = await services.webhooks.getEndpoint(endpoint.id);
   }
-}
-
-/** A webhook.test event for one endpoint: kept, then queued as any first attempt. */
-export async function queueTestEvent(services: Services, endpoint: WebhookEndpointItem): Promise<LifecycleEvent> {
-  const now = services.clock.now();
-  const event: LifecycleEvent = {
-    id: `msg_${newEventId()}`,
-    type: 'webhook.test' satisfies WebhookEventType,
-    timestamp: now.toISOString(),
-    team_id: endpoint.team_id,
-    data: { team_id: endpoint.team_id, endpoint_id: endpoint.id, message: 'A test event, sent on request.' },
-  };
-  await services.deliveries.keepEvent(storedEvent(event, now, endpoint.id));
-  await services.webhookPorts().queue.later({ event_id: event.id, endpoint_id: endpoint.id, attempt: 1 }, 0);
-  return event;
 }

@@ -8,63 +8,27 @@ import { ApiError, ErrorCode, invalidRequest } from '../contract/errors';
 import { keyTableKeys, pagePositions } from '../contract/tables';
 import { SECRET_OVERLAP_MS, type WebhookEventType } from '../contract/webhooks';
 import { actorOf, type RequestMeta } from '../domain/actor';
-import { AuditEventType, auditItem, type WebhookEndpointEvent } from '../domain/audit-events';
+import { AuditEventType } from '../domain/audit-events';
 import { assertPrecondition, type Precondition } from '../domain/revision';
 import { endpointResource, type WebhookEndpointItem, type WebhookEndpointResource } from '../domain/webhook-endpoints';
-import type { Services } from '../composition/services';
+import type { WebhookServices as Services } from '../composition/webhook-services';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { newKeyId } from '../platform/ids';
 import { checkEndpointUrl } from '../platform/webhook-address';
-import { newSigningSecret } from '../platform/webhook-signing';
+import { newSigningSecret } from '../platform/webhook-secrets';
+import { endpointAudit, notFound, ownEndpoint, tagged, type TaggedEndpoint } from './endpoint-access';
+
+export { endpointAudit, ownEndpoint, type TaggedEndpoint };
 import type { VerifiedKey } from '../verification/verify';
 import type { EndpointChanges } from '../store/webhook-store';
 
-/** The endpoint with its entity tag (`ETag`, the `If-Match` of an update). */
-export interface TaggedEndpoint {
-  resource: WebhookEndpointResource;
-  entityTag: string;
-}
 export type NewEndpoint = WebhookEndpointResource & { secret: string };
-
-const notFound = (endpointId: string) =>
-  new ApiError(ErrorCode.NOT_FOUND, 'No webhook endpoint with this id exists in the calling key’s team.', [
-    { field: 'endpoint_id', issue: `not found: ${endpointId}` },
-  ]);
-
-export const tagged = (item: WebhookEndpointItem): TaggedEndpoint => ({ resource: endpointResource(item), entityTag: `"${item.revision}"` });
-
-/** An endpoint of the caller's team, or 404 (another team's endpoint is reported exactly like a missing one). */
-export async function ownEndpoint(services: Services, caller: VerifiedKey, endpointId: string): Promise<WebhookEndpointItem> {
-  const endpoint = await services.webhooks.getEndpoint(endpointId);
-  if (!endpoint || endpoint.team_id !== caller.team_id) throw notFound(endpointId);
-  return endpoint;
-}
 
 /** The URL as stored, or the 400 that says why it cannot be. */
 function checkedUrl(services: Services, url: string): string {
   const checked = checkEndpointUrl(url, services.webhookPorts().policy);
   if (!checked.ok) throw invalidRequest([{ field: 'url', issue: checked.issue }]);
   return checked.url.href;
-}
-
-/** The audit record of an endpoint action. */
-export function endpointAudit(
-  type: WebhookEndpointEvent['event_type'],
-  endpoint: Pick<WebhookEndpointItem, 'id' | 'team_id' | 'url' | 'events' | 'is_active'>,
-  actor: WebhookEndpointEvent['actor'],
-  at: Date,
-  detail: { changed_fields?: string[]; reason?: string | null } = {},
-) {
-  return auditItem({
-    event_type: type,
-    occurred_at: at.toISOString(),
-    endpoint_id: endpoint.id,
-    team_id: endpoint.team_id,
-    actor,
-    endpoint: { url: endpoint.url, events: endpoint.events, is_active: endpoint.is_active },
-    changed_fields: detail.changed_fields ?? [],
-    reason: detail.reason ?? null,
-  });
 }
 
 export interface CreateEndpointInput {

@@ -8,7 +8,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { systemClock, type Clock } from '../../lambda/platform/clock';
 import { config } from '../../lambda/platform/config';
 import { documentClient } from '../../lambda/platform/dynamo';
-import { createServices, type Services } from '../../lambda/composition/services';
+import { createServices } from '../../lambda/composition/services';
+import { withWebhooks, type WebhookServices } from '../../lambda/composition/webhook-services';
 import { sinkObservability } from '../../lambda/platform/observability-sinks';
 import type { RevocationScheduler } from '../../lambda/domain/revocation-scheduler';
 import type { LeaseSettings } from '../../lambda/domain/usage-lease';
@@ -84,23 +85,23 @@ export const testWebhookPorts: WebhookPorts = (() => {
 })();
 
 /** Services with these parts, for one call (not installed). */
-export function servicesWith(parts: TestServiceParts): Services {
-  return createServices({
+export function servicesWith(parts: TestServiceParts): WebhookServices {
+  const services = createServices({
     db: parts.db ?? documentClient(),
     clock: testClock,
     scheduler: parts.scheduler,
     settings: config,
     observe: testObservability,
     usageLeases: parts.usageLeases,
-    webhookPorts: () => parts.webhookPorts ?? testWebhookPorts,
     expiry: parts.expiry,
   });
+  return withWebhooks(services, () => parts.webhookPorts ?? testWebhookPorts);
 }
 
 let current = servicesWith({});
 
 /** The services handlers made by the tests use now. */
-export function testServices(): Services {
+export function testServices(): WebhookServices {
   return current;
 }
 

@@ -6,10 +6,11 @@ import { managementHandler } from '../../http/management-handler';
 import { createEndpointRequestSchema } from './schema';
 import { createEndpoint } from '../../use-cases/webhook-endpoints';
 import { route } from './route';
-import type { Services } from '../../composition/services';
-import { webhookEnvironmentServices } from '../../composition/webhook-services';
+import type { WebhookServices } from '../../composition/webhook-services';
+import { webhookEnvironmentServices } from '../../composition/webhook-environment';
+import { sealingPorts } from '../../composition/webhook-ports';
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => WebhookServices) =>
   managementHandler(
     route,
     services,
@@ -25,4 +26,4 @@ export const makeHandler = (services: () => Services) =>
     },
   );
 
-export const handler = makeHandler(webhookEnvironmentServices);
+export const handler = makeHandler(webhookEnvironmentServices(sealingPorts));

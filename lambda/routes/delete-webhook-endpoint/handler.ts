@@ -3,9 +3,10 @@ import { dataResponse, managementHandler } from '../../http/management-handler';
 import { deleteEndpointRequestSchema } from './schema';
 import { deleteEndpoint } from '../../use-cases/webhook-endpoints';
 import { route } from './route';
-import { environmentServices, type Services } from '../../composition/services';
+import { partialPorts, type WebhookServices } from '../../composition/webhook-services';
+import { webhookEnvironmentServices } from '../../composition/webhook-environment';
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => WebhookServices) =>
   managementHandler(
     route,
     services,
@@ -13,4 +14,5 @@ export const makeHandler = (services: () => Services) =>
     async (event, deps) => dataResponse(200, await deleteEndpoint(deps, event.caller, event.input, event.meta), event, deps),
   );
 
-export const handler = makeHandler(environmentServices);
+// Reads and deletes only: no port (no KMS, no queue, no address check).
+export const handler = makeHandler(webhookEnvironmentServices(() => partialPorts({})));

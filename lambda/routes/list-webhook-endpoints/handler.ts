@@ -3,8 +3,10 @@ import { readRoute } from '../../http/management-handler';
 import { listEndpointsRequestSchema } from './schema';
 import { listEndpoints } from '../../use-cases/webhook-endpoints';
 import { route } from './route';
-import { environmentServices, type Services } from '../../composition/services';
+import { partialPorts, type WebhookServices } from '../../composition/webhook-services';
+import { webhookEnvironmentServices } from '../../composition/webhook-environment';
 
-export const makeHandler = (services: () => Services) => readRoute(route, services, listEndpointsRequestSchema, listEndpoints, { paged: true });
+export const makeHandler = (services: () => WebhookServices) => readRoute(route, services, listEndpointsRequestSchema, listEndpoints, { paged: true });
 
-export const handler = makeHandler(environmentServices);
+// Reads and deletes only: no port (no KMS, no queue, no address check).
+export const handler = makeHandler(webhookEnvironmentServices(() => partialPorts({})));

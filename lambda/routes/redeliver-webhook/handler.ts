@@ -3,10 +3,11 @@ import { dataResponse, managementHandler } from '../../http/management-handler';
 import { redeliverRequestSchema } from './schema';
 import { redeliver } from '../../use-cases/webhook-actions';
 import { route } from './route';
-import type { Services } from '../../composition/services';
-import { webhookEnvironmentServices } from '../../composition/webhook-services';
+import type { WebhookServices } from '../../composition/webhook-services';
+import { webhookEnvironmentServices } from '../../composition/webhook-environment';
+import { queueingPorts } from '../../composition/webhook-ports';
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => WebhookServices) =>
   managementHandler(
     route,
     services,
@@ -14,4 +15,4 @@ export const makeHandler = (services: () => Services) =>
     async (event, deps) => dataResponse(202, await redeliver(deps, event.caller, event.input, event.meta), event, deps),
   );
 
-export const handler = makeHandler(webhookEnvironmentServices);
+export const handler = makeHandler(webhookEnvironmentServices(queueingPorts));

@@ -3,10 +3,11 @@ import { dataResponse, managementHandler } from '../../http/management-handler';
 import { rotateSecretRequestSchema } from './schema';
 import { rotateSecret } from '../../use-cases/webhook-endpoints';
 import { route } from './route';
-import type { Services } from '../../composition/services';
-import { webhookEnvironmentServices } from '../../composition/webhook-services';
+import type { WebhookServices } from '../../composition/webhook-services';
+import { webhookEnvironmentServices } from '../../composition/webhook-environment';
+import { sealingPorts } from '../../composition/webhook-ports';
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => WebhookServices) =>
   managementHandler(
     route,
     services,
@@ -14,4 +15,4 @@ export const makeHandler = (services: () => Services) =>
     async (event, deps) => dataResponse(200, await rotateSecret(deps, event.caller, event.input, event.meta), event, deps),
   );
 
-export const handler = makeHandler(webhookEnvironmentServices);
+export const handler = makeHandler(webhookEnvironmentServices(sealingPorts));

@@ -4,10 +4,11 @@ import { ETAG_HEADER, preconditionOf } from '../../http/preconditions';
 import { updateEndpointRequestSchema } from './schema';
 import { updateEndpoint } from '../../use-cases/webhook-endpoints';
 import { route } from './route';
-import { environmentServices, type Services } from '../../composition/services';
-import { STRICT_POLICY } from '../../platform/webhook-address';
+import type { WebhookServices } from '../../composition/webhook-services';
+import { webhookEnvironmentServices } from '../../composition/webhook-environment';
+import { checkingPorts } from '../../composition/webhook-ports';
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => WebhookServices) =>
   managementHandler(
     route,
     services,
@@ -18,8 +19,4 @@ export const makeHandler = (services: () => Services) =>
     },
   );
 
-/** In AWS only the address policy is needed here (a URL is checked; nothing is sealed or sent). */
-let withPolicy: Services | undefined;
-export const handler = makeHandler(
-  () => (withPolicy ??= { ...environmentServices(), webhookPorts: () => ({ policy: STRICT_POLICY }) as ReturnType<Services['webhookPorts']> }),
-);
+export const handler = makeHandler(webhookEnvironmentServices(checkingPorts));

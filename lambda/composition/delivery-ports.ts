@@ -1,0 +1,22 @@
+/** The deliverer's ports: KMS to open secrets, HTTPS to public addresses only, SQS and (past 15 minutes) EventBridge Scheduler for retries. */
+import { partialPorts } from './webhook-services';
+import { requiredSetting } from '../platform/environment';
+import { kmsSecretBox } from '../platform/secret-box-kms';
+import { STRICT_POLICY } from '../platform/webhook-address';
+import { sqsDeliveryQueue } from '../platform/webhook-queue-sqs';
+import { scheduledRetries } from '../platform/webhook-retry-schedules';
+import { httpPoster } from '../platform/webhook-transport';
+
+export function deliveringPorts() {
+  const later = scheduledRetries({
+    queueArn: requiredSetting('WEBHOOK_QUEUE_ARN'),
+    groupName: requiredSetting('SCHEDULE_GROUP_NAME'),
+    schedulerRoleArn: requiredSetting('SCHEDULER_ROLE_ARN'),
+  });
+  return partialPorts({
+    policy: STRICT_POLICY,
+    secrets: kmsSecretBox(),
+    post: httpPoster({ policy: STRICT_POLICY }),
+    queue: sqsDeliveryQueue({ queueUrl: requiredSetting('WEBHOOK_QUEUE_URL') }, { later }),
+  });
+}
