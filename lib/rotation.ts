@@ -60,41 +60,29 @@ export class Rotation extends Construct {
       'This queue is itself the dead-letter queue of the expiry schedules and of the expire function; nothing consumes it automatically (an operator inspects and replays), so it has no redrive target.',
     );
 
-    this.expireFunction = new HouseFunction(this, 'ExpireFunction', {
-      handlerName: 'expire-old-value',
-      description: 'Revokes the old value of a regenerated key when its grace period ends',
-      timeout: Duration.seconds(30),
-      logRetention: props.logRetention,
-      logRemovalPolicy: removalPolicy,
-      deadLetterQueue: this.deadLetterQueue,
-      environment: {
-        [ENV.KEY_TABLE_NAME]: props.keyTable.tableName,
-        [ENV.AUDIT_TABLE_NAME]: props.auditTable.tableName,
-      },
-    });
-    grantStoreOperations(this.expireFunction, 'expire-old-value', {
-      keyTable: props.keyTable,
-      auditTable: props.auditTable,
-      teamIndexName: TEAM_INDEX,
-    });
-
-    this.expiryNoticeFunction = new HouseFunction(this, 'ExpiryNoticeFunction', {
-      handlerName: 'notify-key-expiry',
-      description: 'Writes key.expiring (7 days and 1 day ahead) and key.expired when an expiry-notice schedule fires',
-      timeout: Duration.seconds(30),
-      logRetention: props.logRetention,
-      logRemovalPolicy: removalPolicy,
-      deadLetterQueue: this.deadLetterQueue,
-      environment: {
-        [ENV.KEY_TABLE_NAME]: props.keyTable.tableName,
-        [ENV.AUDIT_TABLE_NAME]: props.auditTable.tableName,
-      },
-    });
-    grantStoreOperations(this.expiryNoticeFunction, 'notify-key-expiry', {
-      keyTable: props.keyTable,
-      auditTable: props.auditTable,
-      teamIndexName: TEAM_INDEX,
-    });
+    // The functions the schedules invoke: asynchronously, their failures kept in the same dead-letter queue.
+    const scheduled = (id: string, handlerName: 'expire-old-value' | 'notify-key-expiry', description: string) => {
+      const fn = new HouseFunction(this, id, {
+        handlerName,
+        description,
+        timeout: Duration.seconds(30),
+        logRetention: props.logRetention,
+        logRemovalPolicy: removalPolicy,
+        deadLetterQueue: this.deadLetterQueue,
+        environment: {
+          [ENV.KEY_TABLE_NAME]: props.keyTable.tableName,
+          [ENV.AUDIT_TABLE_NAME]: props.auditTable.tableName,
+        },
+      });
+      grantStoreOperations(fn, handlerName, { keyTable: props.keyTable, auditTable: props.auditTable, teamIndexName: TEAM_INDEX });
+      return fn;
+    };
+    this.expireFunction = scheduled('ExpireFunction', 'expire-old-value', 'Revokes the old value of a regenerated key when its grace period ends');
+    this.expiryNoticeFunction = scheduled(
+      'ExpiryNoticeFunction',
+      'notify-key-expiry',
+      'Writes key.expiring (7 days and 1 day ahead) and key.expired when an expiry-notice schedule fires',
+    );
 
     // No Name: CloudFormation generates one. The L2 ScheduleGroup names the group after the construct path, the
     // same on every deploy, so a production stack re-created after `cdk destroy` would fail on the retained group.

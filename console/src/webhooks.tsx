@@ -8,20 +8,10 @@ import type { ApiClient, WebhookDelivery, WebhookEndpoint } from '../../client';
 import { ErrorMessage, TextField, ValueOnce, problemOf, type Problem } from './components';
 import { list, when } from './format';
 import type { Session } from './session';
+import { WEBHOOK_EVENT_TYPES } from '../../lambda/contract/webhooks';
 
 /** The event types an endpoint may take (webhook.test always reaches the endpoint it is sent to). */
-const EVENT_TYPES = [
-  'key.created',
-  'key.updated',
-  'key.disabled',
-  'key.enabled',
-  'key.regenerated',
-  'key.old_value_expired',
-  'key.expiring',
-  'key.expired',
-  'key.leaked',
-  'key.deleted',
-] as const;
+const EVENT_TYPES = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'webhook.test');
 type EventType = (typeof EVENT_TYPES)[number];
 
 const SECRET_KEPT = 'The service keeps it sealed, only to sign deliveries, and never shows it again.';
@@ -181,7 +171,9 @@ export function WebhookPage({ api, session, endpointId }: { api: ApiClient; sess
         if (!current) return;
         if (endpoints.error || !endpoints.data) return setProblem(problemOf(endpoints.error, endpoints.response));
         if (attempts.error || !attempts.data) return setProblem(problemOf(attempts.error, attempts.response));
-        setEndpoint(endpoints.data.data.find((one) => one.id === endpointId));
+        // The list comes from the team index, which may lag a change just made: the newer of the two is kept.
+        const listed = endpoints.data.data.find((one) => one.id === endpointId);
+        setEndpoint((shown) => (shown && listed && shown.updated_at > listed.updated_at ? shown : listed));
         setDeliveries(attempts.data.data);
       })
       .catch((failure: unknown) => current && setProblem(problemOf(failure)));
@@ -209,9 +201,11 @@ export function WebhookPage({ api, session, endpointId }: { api: ApiClient; sess
   const redeliver = (deliveryId: string) =>
     act('The event was sent again.', () => api.POST('/functions/v1/redeliver-webhook', { body: { delivery_id: deliveryId } }));
   const setActive = (isActive: boolean) =>
-    act(isActive ? 'The endpoint is enabled.' : 'The endpoint is disabled.', () =>
-      api.PATCH('/functions/v1/update-webhook-endpoint', { body: { endpoint_id: endpointId, is_active: isActive } }),
-    );
+    act(isActive ? 'The endpoint is enabled.' : 'The endpoint is disabled.', async () => {
+      const answer = await api.PATCH('/functions/v1/update-webhook-endpoint', { body: { endpoint_id: endpointId, is_active: isActive } });
+      if (answer.data) setEndpoint(answer.data.data);
+      return answer;
+    });
   const rotate = () =>
     act('A new signing secret was made; the old one signs beside it for 24 hours.', async () => {
       const answer = await api.POST('/functions/v1/rotate-webhook-secret', { body });

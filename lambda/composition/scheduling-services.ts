@@ -16,18 +16,21 @@ import { eventBridgeSchedulingConfigured } from '../platform/scheduler-config';
  * transition, a regenerate with `revoke_immediately`) does not pay for it.
  */
 function lazyEventBridgeScheduler(): RevocationScheduler {
-  let loaded: Promise<RevocationScheduler> | undefined;
-  const scheduler = () =>
-    (loaded ??= import('../platform/scheduler-eventbridge')
-      .then((module) => module.createEventBridgeRevocationScheduler())
-      .catch((error: unknown) => {
-        loaded = undefined;
-        throw error;
-      }));
+  const scheduler = loadedOnFirstUse(() => import('../platform/scheduler-eventbridge').then((module) => module.createEventBridgeRevocationScheduler()));
   return {
     schedule: async (request) => (await scheduler()).schedule(request),
     cancel: async (request) => (await scheduler()).cancel(request),
   };
+}
+
+/** `load` run on the first call, its promise kept; a failed load is tried again on the next call. */
+function loadedOnFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
 }
 
 /** The scheduler the environment asks for: EventBridge Scheduler when `SCHEDULE_GROUP_NAME` is set, otherwise none. */
@@ -39,14 +42,7 @@ let withScheduler: Services | undefined;
 
 /** Expiry notices through EventBridge Scheduler, loaded on first use (as the revocation scheduler is). */
 function lazyEventBridgeExpiry(): ExpiryScheduler {
-  let loaded: Promise<ExpiryScheduler> | undefined;
-  const expiry = () =>
-    (loaded ??= import('../platform/expiry-scheduler-eventbridge')
-      .then((module) => module.createEventBridgeExpiryScheduler())
-      .catch((error: unknown) => {
-        loaded = undefined;
-        throw error;
-      }));
+  const expiry = loadedOnFirstUse(() => import('../platform/expiry-scheduler-eventbridge').then((module) => module.createEventBridgeExpiryScheduler()));
   return {
     arm: async (requests) => (await expiry()).arm(requests),
     disarm: async (keyId, expiresAt) => (await expiry()).disarm(keyId, expiresAt),

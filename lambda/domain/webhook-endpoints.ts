@@ -34,19 +34,11 @@ export interface WebhookEndpointItem {
   gsi1sk: string;
 }
 
-/** What the API shows of an endpoint. */
-export interface WebhookEndpointResource {
-  id: string;
-  team_id: string;
-  url: string;
-  description: string;
-  events: string[];
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-  failing_since: string | null;
-  disabled_reason: string | null;
-}
+/** What the API shows of an endpoint: never a secret, nor the storage keys. */
+export type WebhookEndpointResource = Pick<
+  WebhookEndpointItem,
+  'id' | 'team_id' | 'url' | 'description' | 'events' | 'is_active' | 'created_at' | 'updated_at' | 'failing_since' | 'disabled_reason'
+>;
 
 export function endpointResource(item: WebhookEndpointItem): WebhookEndpointResource {
   return {

@@ -18,13 +18,10 @@ import { expiryScheduleName, noticeTime, type ExpiryRequest } from '../contract/
 import type { ExpiryScheduler } from '../domain/expiry-notices';
 import { EXPIRY_RETRY_POLICY, scheduleExpressionOf } from './scheduler-eventbridge';
 import { requiredSetting } from './environment';
+import { schedulerSettingsFromEnvironment, type SchedulerSettings } from './scheduler-config';
 
-export interface ExpirySchedulerSettings {
-  readonly groupName: string;
-  readonly functionArn: string;
-  readonly schedulerRoleArn: string;
-  readonly deadLetterQueueArn: string;
-}
+/** The revocation scheduler's settings (the group, the role, the dead-letter queue), and the notify function. */
+export type ExpirySchedulerSettings = Omit<SchedulerSettings, 'expireFunctionArn'> & { readonly functionArn: string };
 
 export function expiryScheduleInput(settings: ExpirySchedulerSettings, request: ExpiryRequest): CreateScheduleCommandInput {
   const name = expiryScheduleName(request);
@@ -49,12 +46,7 @@ export function expiryScheduleInput(settings: ExpirySchedulerSettings, request: 
 
 export function createEventBridgeExpiryScheduler(
   client = new SchedulerClient({}),
-  settings: ExpirySchedulerSettings = {
-    groupName: requiredSetting('SCHEDULE_GROUP_NAME'),
-    functionArn: requiredSetting('KEY_EXPIRY_FUNCTION_ARN'),
-    schedulerRoleArn: requiredSetting('SCHEDULER_ROLE_ARN'),
-    deadLetterQueueArn: requiredSetting('SCHEDULER_DLQ_ARN'),
-  },
+  settings: ExpirySchedulerSettings = { ...schedulerSettingsFromEnvironment(), functionArn: requiredSetting('KEY_EXPIRY_FUNCTION_ARN') },
 ): ExpiryScheduler {
   return {
     async arm(requests) {

@@ -1,17 +1,18 @@
 /**
  * Builds the service app for the CDK tests the way `cdk synth` does: with the
  * context of cdk.json (feature flags included) plus the test's overrides, and
- * the cdk-nag packs registered. Synthesis bundles every handler with esbuild,
- * so each test file synthesizes once, in `beforeAll`.
+ * the cdk-nag packs registered; each test file synthesizes once, in
+ * `beforeAll`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CfnElement, Stack } from 'aws-cdk-lib';
+import { App, CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { IConstruct } from 'constructs';
 import type { ApiKeyServiceStack } from '../../lib/api-key-service-stack';
-import type { HouseFunction } from '../../lib/house-function';
+import { HouseFunction } from '../../lib/house-function';
+import { pascalCaseOf } from '../../lambda/contract/routes';
 import { FUNCTION_NAMES, functionEntry, ROUTES, type FunctionName } from '../../lambda/routes';
 import { createServiceApp, type ServiceApp } from '../../lib/service-app';
 
@@ -39,16 +40,14 @@ export interface SynthesizedService extends ServiceApp {
 }
 
 /**
- * Builds and synthesizes the app (cdk-nag runs as part of synthesis).
- * Bundling (esbuild over every function, about 6 s of a 6.5 s synthesis)
- * runs only with `bundle: true`, for the tests that read or run the bundles;
- * without it every function's code is a placeholder asset and the template
- * is otherwise the same.
+ * Builds and synthesizes the app (cdk-nag runs as part of synthesis),
+ * without bundling: every function's code is a placeholder asset and the
+ * template is otherwise the same. The tests that read or run bundles build
+ * them with `bundlesOf`.
  */
-export function synthesizeService(context: Record<string, unknown> = {}, options: { bundle?: boolean } = {}): SynthesizedService {
+export function synthesizeService(context: Record<string, unknown> = {}): SynthesizedService {
   requireHandlerEntries();
-  const bundling = options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] };
-  const service = createServiceApp({ context: { ...cdkJsonContext(), ...context, ...bundling } });
+  const service = createServiceApp({ context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] } });
   return { ...service, template: Template.fromStack(service.stack) };
 }
 
@@ -177,4 +176,29 @@ export function effectiveLogLevel(environment: Record<string, string>): string {
     for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
     Object.assign(process.env, saved);
   }
+}
+
+/**
+ * The bundles of some functions, built as the stack builds them (the house
+ * function, with cdk.json's context and `context`) in a small app of their
+ * own: the folder of each one's `index.js`, by name. Bundling is most of a
+ * synthesis (about 0.7 s a function), and the bundling switches are the
+ * house function's, the same for every function but `hashesKeyValues`; the
+ * tests bundle one function of each kind (and of each AWS client the
+ * service uses) rather than all of them.
+ */
+export function bundlesOf(context: Record<string, unknown>, functions: ReadonlyArray<readonly [FunctionName, boolean]>): Record<string, string> {
+  const app = new App({ context: { ...cdkJsonContext(), ...context } });
+  const stack = new Stack(app, 'Bundles');
+  const made = functions.map(
+    ([handlerName, hashesKeyValues]) => [handlerName, new HouseFunction(stack, pascalCaseOf(handlerName), { handlerName, hashesKeyValues })] as const,
+  );
+  const assembly = app.synth();
+  const template = Template.fromStack(stack);
+  return Object.fromEntries(
+    made.map(([name, fn]) => {
+      const code = (resourcesOf(template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Code ?? {}) as { S3Key?: string };
+      return [name, path.join(assembly.directory, `asset.${(code.S3Key ?? '').replace(/\.zip$/, '')}`)];
+    }),
+  );
 }

@@ -28,8 +28,10 @@ import {
   statementsOfFunction,
   statementsOfRole,
   synthesizeService,
+  bundlesOf,
   type SynthesizedService,
 } from './service';
+import type { FunctionName } from '../../lambda/routes';
 
 /** The Powertools settings of a default `dev` stage (lib/observability.ts); no pepper secret. */
 const POWERTOOLS_DEFAULTS = {
@@ -52,9 +54,31 @@ let ids: {
   functions: Record<(typeof HANDLER_NAMES)[number], string>;
 };
 
+/**
+ * The functions whose default bundles are built: one of each kind and one
+ * for each AWS client the service uses (DynamoDB; Scheduler; KMS; SQS;
+ * KMS, SQS and Scheduler with the signing library; EventBridge; S3), and
+ * an authorizer.
+ */
+const BUNDLED: readonly FunctionName[] = [
+  'verify-api-key',
+  'regenerate-api-key',
+  'create-webhook-endpoint',
+  'send-test-webhook',
+  'deliver-webhooks',
+  'publish-events',
+  'archive-audit',
+  'authorizer',
+];
+let bundles: Record<string, string>;
+
 beforeAll(() => {
-  // Bundled: one test below reads the default bundles.
-  service = synthesizeService({}, { bundle: true });
+  service = synthesizeService();
+  // The default bundles, each built with the house function's switches as the stack gives them.
+  bundles = bundlesOf(
+    {},
+    BUNDLED.map((name) => [name, functionsByHandler(service.stack)[name].hashesKeyValues] as const),
+  );
   const { stack } = service;
   const functions = functionsByHandler(stack);
   ids = {
@@ -475,11 +499,8 @@ describe('functions', () => {
   });
 
   it('by default the bundles carry no source map, no X-Ray SDK and no credential provider a function cannot use, and no function pays --enable-source-maps at cold start', () => {
-    for (const [name, fn] of Object.entries(functionsByHandler(service.stack))) {
-      const assetDir = path.join(
-        service.app.outdir,
-        `asset.${(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`,
-      );
+    for (const name of BUNDLED) {
+      const assetDir = bundles[name] as string;
       const bundle = readFileSync(path.join(assetDir, 'index.js'), 'utf8');
       expect({
         name,
@@ -489,7 +510,6 @@ describe('functions', () => {
         // The SDK's profile, SSO and web identity providers, and the STS and SSO clients they bring: a function has no use for them.
         stsOrSso: /AssumeRoleWithWebIdentity|GetRoleCredentials/.test(bundle),
         lambdaCredentialChain: bundle.includes('No credentials in the environment, no container credentials endpoint, and instance metadata disabled'),
-        nodeOptions: fn.node.tryGetContext('unused'),
       }).toEqual({
         name,
         files: ['index.js'],
@@ -497,19 +517,22 @@ describe('functions', () => {
         secretsManager: false,
         stsOrSso: false,
         lambdaCredentialChain: true,
-        nodeOptions: undefined,
       });
-      expect(JSON.stringify(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Environment ?? {})).not.toContain(
-        'NODE_OPTIONS',
-      );
+    }
+    for (const [name, fn] of Object.entries(functionsByHandler(service.stack))) {
+      expect({
+        name,
+        environment: JSON.stringify(resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Environment ?? {}),
+      }).not.toEqual({
+        name,
+        environment: expect.stringContaining('NODE_OPTIONS'),
+      });
     }
   });
 
   it('a bundle built without a pepper, given KEY_HASH_PEPPER_SECRET_ARN by hand, refuses to serve rather than hash without it', () => {
     // Prepare: the verify asset, run as Lambda runs it, with the variable set
-    const fn = functionsByHandler(service.stack)['verify-api-key'];
-    const code = resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn!)]?.Properties?.Code as { S3Key: string };
-    const bundle = path.join(service.app.outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`, 'index.js');
+    const bundle = path.join(bundles['verify-api-key'] as string, 'index.js');
     const event = { ...fixture, httpMethod: 'POST', path: '/functions/v1/verify-api-key', resource: '/functions/v1/verify-api-key', body: '{"key":"x"}' };
     const script = `require(${JSON.stringify(bundle)}).handler(${JSON.stringify(event)}, { awsRequestId: 'r1', getRemainingTimeInMillis: () => 10000 })
       .then((result) => process.stdout.write('RESULT ' + JSON.stringify(result) + '\\n'));`;

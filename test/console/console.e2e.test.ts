@@ -463,6 +463,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
       const rows = await page.locator('tbody tr').allInnerTexts();
       await page.getByRole('button', { name: 'Disable' }).click();
       await page.getByText('The endpoint is disabled.').waitFor();
+      await page.locator('.facts dd', { hasText: /^disabled$/ }).waitFor();
       const state = await page.locator('.facts dd').nth(2).innerText();
 
       // Assess

@@ -1,6 +1,6 @@
 /**
  * Webhooks on `npm start`, as a team sees them: a receiver on loopback, a
- * key created with `expires_at` 8 s ahead, its key.created delivery failing
+ * key created with `expires_at` 5 s ahead, its key.created delivery failing
  * once (500), and the whole runtime killed with SIGKILL while that retry is
  * pending. After a restart on the same DATA_DIR the event arrives again with
  * the same webhook-id (the kept retry, or the audit stream replaying a record
@@ -71,9 +71,9 @@ describe('webhooks on npm start', () => {
     let output = '';
 
     try {
-      // Act 1: a key expiring 8 s ahead; its key.created delivery fails once
+      // Act 1: a key expiring 5 s ahead (as the issue says); its key.created delivery fails once
       const createdAt = Date.now();
-      const expiresAt = new Date(createdAt + 8000).toISOString();
+      const expiresAt = new Date(createdAt + 5000).toISOString();
       const created = await call('POST', 'generate-api-key', { name: 'short-lived', type: 'sk', environment: 'live', team_id: teamId, expires_at: expiresAt });
       expect(created.status).toBe(201);
       const key = created.body as { data: { id: string; key: string } };
