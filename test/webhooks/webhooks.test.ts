@@ -20,6 +20,7 @@ import type { LocalJobQueue } from '../../local/job-queue';
 import { localDeliveryQueue } from '../../local/webhooks';
 import { localExpiryScheduler, type LocalExpiry } from '../../local/expiry';
 import { readSettings } from '../../local/start';
+import { parseAuditEvent } from '../../lambda/domain/audit-event-schema';
 import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { captured, testClock, testObservability, testServices, useTestServices } from '../support/services';
@@ -179,6 +180,32 @@ describe('webhook endpoints', () => {
     const refused = answers.find((answer) => answer.status === 400);
     expect(refused?.body.error.details[0].issue).toMatch(/10 webhook endpoints/);
     for (const answer of answers.filter((one) => one.status === 201)) await deleteEndpoint(answer.body.data.id);
+  });
+
+  it('every action on an endpoint is audited under the endpoint (never with its secret), in the archive’s schema', async () => {
+    // Act
+    const endpoint = await createEndpoint();
+    await call('update-webhook-endpoint', { key: team.key, body: { endpoint_id: endpoint.id, description: 'renamed' } });
+    const rotated = await call('rotate-webhook-secret', { key: team.key, body: { endpoint_id: endpoint.id } });
+    const sent = await call('send-test-webhook', { key: team.key, body: { endpoint_id: endpoint.id } });
+    await queue.runDue();
+    await call('redeliver-webhook', { key: team.key, body: { event_id: sent.body.data.event_id } });
+    await queue.runDue();
+    await deleteEndpoint(endpoint.id);
+    const { items } = await testServices().audit.auditPage({ attribute: 'pk', value: `WEBHOOK#${endpoint.id}`, limit: 20 });
+
+    // Assess
+    expect(items.map((item) => item.event_type).reverse()).toEqual([
+      'webhook_endpoint.created',
+      'webhook_endpoint.updated',
+      'webhook_endpoint.secret_rotated',
+      'webhook_endpoint.test_sent',
+      'webhook_endpoint.redelivered',
+      'webhook_endpoint.deleted',
+    ]);
+    expect(items.map((item) => parseAuditEvent(item).ok)).toEqual(Array(6).fill(true));
+    expect(items.find((item) => item.event_type === 'webhook_endpoint.updated')?.changed_fields).toEqual(['description']);
+    for (const secret of [endpoint.secret, rotated.body.data.secret as string]) expect(JSON.stringify(items)).not.toContain(secret.slice(6));
   });
 
   it('with WEBHOOK_ALLOW_LOOPBACK=false (as in AWS) every loopback spelling → 400', async () => {
