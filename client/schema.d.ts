@@ -2036,9 +2036,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    delivery_id: string;
-                } | {
-                    event_id: string;
+                    delivery_id?: string;
+                    event_id?: string;
                 };
             };
         };

@@ -393,6 +393,13 @@ describe('deliveries', () => {
     expect(receiver.received.map((entry) => entry.headers['webhook-id'])).toEqual(Array(3).fill(sent.body.data.event_id));
     const unknown = await call('redeliver-webhook', { key: team.key, body: { event_id: 'msg_01JDQ4W1V8T6Y3M2K9P0RS5XYZ' } });
     expect(unknown.status).toBe(404);
+    for (const body of [{}, { delivery_id: deliveries.body.data[0].id, event_id: sent.body.data.event_id }]) {
+      const neither = await call('redeliver-webhook', { key: team.key, body });
+      expect([neither.status, neither.body.error.details]).toEqual([
+        400,
+        [{ field: 'delivery_id', issue: 'give exactly one of delivery_id (that delivery’s endpoint) or event_id (every endpoint that takes its type)' }],
+      ]);
+    }
     await deleteEndpoint(endpoint.id);
   });
 
