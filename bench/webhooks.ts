@@ -24,6 +24,7 @@ import { systemClock } from '../lambda/platform/clock';
 import { sinkObservability } from '../lambda/platform/observability-sinks';
 import { localSecretBox } from '../lambda/platform/secret-box';
 import { httpPoster } from '../lambda/platform/webhook-transport';
+import { systemResolver } from '../lambda/platform/webhook-address';
 import { makeHandler as makePublishHandler } from '../lambda/handlers/publish-events';
 import { deliverEvent } from '../lambda/handlers/deliver-webhooks';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
@@ -56,7 +57,14 @@ async function receiver(): Promise<{ url: string; received(): number; close(): P
 /** The delivery side's services: on the engine itself (not through the proxy), loopback allowed, every job run at once. */
 function deliveryServices(engineEndpoint: string, tables: Tables): WebhookServices {
   const policy = { httpsOnly: false, allowLoopback: true };
-  const ports = { policy, secrets: localSecretBox(randomBytes(32)), post: httpPoster({ policy }), queue: { later: async () => undefined } };
+  // Only loopback addresses here: no name is ever looked up.
+  const ports = {
+    policy,
+    secrets: localSecretBox(randomBytes(32)),
+    post: httpPoster({ policy }),
+    resolve: systemResolver,
+    queue: { later: async () => undefined },
+  };
   const services = createServices({
     db: documentClientOf(localDynamoClient(engineEndpoint)),
     clock: systemClock,

@@ -677,6 +677,7 @@ export interface components {
                 environment: "test" | "live";
                 /** Format: date-time */
                 created_at: string;
+                key_prefix?: string;
             };
             last_four: string;
             reason: string | null;
@@ -711,6 +712,8 @@ export interface components {
                 type: "pk" | "sk";
                 /** @enum {string} */
                 environment: "test" | "live";
+                key_prefix?: string;
+                last_four?: string;
             };
             changes: {
                 [key: string]: {

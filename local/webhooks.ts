@@ -15,7 +15,7 @@ import type { WebhookServices as Services } from '../lambda/composition/webhook-
 import type { WebhookPorts } from '../lambda/domain/webhook-ports';
 import { makeHandler as makePublishHandler } from '../lambda/handlers/publish-events';
 import { localSecretBox } from '../lambda/platform/secret-box';
-import type { AddressPolicy, Resolver } from '../lambda/platform/webhook-address';
+import { systemResolver, type AddressPolicy, type Resolver } from '../lambda/platform/webhook-address';
 import { httpPoster } from '../lambda/platform/webhook-transport';
 import { deliverEvent, runJob } from '../lambda/handlers/deliver-webhooks';
 import { startAuditStreamArchiver } from './audit-stream';
@@ -80,7 +80,13 @@ export function localWebhooks(options: {
   });
   return {
     queue,
-    ports: { policy, queue, secrets: localSecretBox(localSecretKey(options.settings.dataDir)), post: httpPoster({ policy, resolver: options.resolver }) },
+    ports: {
+      policy,
+      queue,
+      resolve: options.resolver ?? systemResolver,
+      secrets: localSecretBox(localSecretKey(options.settings.dataDir)),
+      post: httpPoster({ policy, resolver: options.resolver }),
+    },
   };
 }
 

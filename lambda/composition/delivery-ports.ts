@@ -2,7 +2,7 @@
 import { partialPorts } from './webhook-services';
 import { requiredSetting } from '../platform/environment';
 import { kmsSecretBox } from '../platform/secret-box-kms';
-import { STRICT_POLICY } from '../platform/webhook-address';
+import { STRICT_POLICY, systemResolver } from '../platform/webhook-address';
 import { sqsDeliveryQueue } from '../platform/webhook-queue-sqs';
 import { scheduledRetries } from '../platform/webhook-retry-schedules';
 import { httpPoster } from '../platform/webhook-transport';
@@ -15,8 +15,9 @@ export function deliveringPorts() {
   });
   return partialPorts({
     policy: STRICT_POLICY,
+    resolve: systemResolver,
     secrets: kmsSecretBox(),
-    post: httpPoster({ policy: STRICT_POLICY }),
+    post: httpPoster({ policy: STRICT_POLICY, resolver: systemResolver }),
     queue: sqsDeliveryQueue({ queueUrl: requiredSetting('WEBHOOK_QUEUE_URL') }, { later }),
   });
 }

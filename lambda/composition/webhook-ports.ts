@@ -9,9 +9,9 @@
 import { partialPorts } from './webhook-services';
 import { requiredSetting } from '../platform/environment';
 import { kmsSecretBox } from '../platform/secret-box-kms';
-import { STRICT_POLICY } from '../platform/webhook-address';
+import { STRICT_POLICY, systemResolver } from '../platform/webhook-address';
 import { sqsDeliveryQueue } from '../platform/webhook-queue-sqs';
 
-export const sealingPorts = () => partialPorts({ policy: STRICT_POLICY, secrets: kmsSecretBox() });
+export const sealingPorts = () => partialPorts({ policy: STRICT_POLICY, resolve: systemResolver, secrets: kmsSecretBox() });
 export const queueingPorts = () => partialPorts({ queue: sqsDeliveryQueue({ queueUrl: requiredSetting('WEBHOOK_QUEUE_URL') }) });
-export const checkingPorts = () => partialPorts({ policy: STRICT_POLICY });
+export const checkingPorts = () => partialPorts({ policy: STRICT_POLICY, resolve: systemResolver });

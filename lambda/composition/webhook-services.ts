@@ -36,6 +36,9 @@ export function partialPorts(given: Partial<WebhookPorts>): WebhookPorts {
     get queue() {
       return given.queue ?? missing('queue')();
     },
+    get resolve() {
+      return given.resolve ?? missing('resolver')();
+    },
   };
 }
 

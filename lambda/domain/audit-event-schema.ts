@@ -108,7 +108,7 @@ const keyDeletedSchema = schemaFor<KeyDeletedEvent>()(
   z.strictObject({
     ...base,
     event_type: z.literal(AuditEventType.KEY_DELETED),
-    key: z.strictObject({ name: z.string(), type: keyType, environment, created_at: instant }),
+    key: z.strictObject({ name: z.string(), type: keyType, environment, created_at: instant, key_prefix: z.optional(z.string()) }),
     last_four: z.string(),
     reason: z.nullable(z.string()),
     revoked_values: count,
@@ -122,7 +122,7 @@ const keyUpdatedSchema = schemaFor<KeyUpdatedEvent>()(
   z.strictObject({
     ...base,
     event_type: z.enum([AuditEventType.KEY_UPDATED, AuditEventType.KEY_DISABLED, AuditEventType.KEY_ENABLED]),
-    key: z.strictObject({ name: z.string(), type: keyType, environment }),
+    key: z.strictObject({ name: z.string(), type: keyType, environment, key_prefix: z.optional(z.string()), last_four: z.optional(z.string()) }),
     changes: z.partialRecord(z.enum(EDITABLE_FIELDS), z.strictObject({ before: fieldValue, after: fieldValue })),
   }),
 );

@@ -94,7 +94,8 @@ export interface KeyOldValueExpiredEvent extends AuditEventBase {
 
 export interface KeyDeletedEvent extends AuditEventBase {
   event_type: typeof AuditEventType.KEY_DELETED;
-  key: { name: string; type: KeyType; environment: Environment; created_at: string };
+  /** `key_prefix`: absent from records written before lifecycle events. */
+  key: { name: string; type: KeyType; environment: Environment; created_at: string; key_prefix?: string };
   last_four: string;
   reason: string | null;
   /** Whether a transition was live, so an old value was revoked too. */
@@ -109,7 +110,8 @@ export type FieldValue = string | number | boolean | null | string[];
 export interface KeyUpdatedEvent extends AuditEventBase {
   /** `key.disabled` / `key.enabled` when `is_active` changed, otherwise `key.updated`. */
   event_type: typeof AuditEventType.KEY_UPDATED | typeof AuditEventType.KEY_DISABLED | typeof AuditEventType.KEY_ENABLED;
-  key: { name: string; type: KeyType; environment: Environment };
+  /** The value's fingerprint: absent from records written before lifecycle events. */
+  key: { name: string; type: KeyType; environment: Environment } & Partial<ValueFingerprint>;
   /** Each changed field: its value before and after. */
   changes: Partial<Record<EditableField, { before: FieldValue; after: FieldValue }>>;
 }

@@ -78,12 +78,12 @@ export function lifecycleEventOf(event: AuditEvent): LifecycleEvent | undefined 
       data = { ...base(event.key ?? keyOfPrefix(event.old_value.key_prefix), event.old_value), old_value_ends_at: event.transition_ends_at };
       break;
     case 'key.deleted':
-      data = { ...base(event.key, null), last_four: event.last_four, reason: event.reason };
+      data = { ...base(event.key, null), key_prefix: event.key.key_prefix ?? null, last_four: event.last_four, reason: event.reason };
       break;
     case 'key.updated':
     case 'key.disabled':
     case 'key.enabled':
-      data = { ...base(event.key, null), changed_fields: Object.keys(event.changes).sort() };
+      data = { ...base(event.key, fingerprintOf(event.key)), changed_fields: Object.keys(event.changes).sort() };
       break;
     case 'key.expiring':
     case 'key.expired':
@@ -91,6 +91,11 @@ export function lifecycleEventOf(event: AuditEvent): LifecycleEvent | undefined 
       break;
   }
   return { id: messageIdOf(event.event_id), type: event.event_type, timestamp: event.occurred_at, team_id: event.team_id, data };
+}
+
+/** A value's fingerprint when the record has both parts (records written before lifecycle events have neither). */
+function fingerprintOf(key: { key_prefix?: string; last_four?: string }): { key_prefix: string; last_four: string } | null {
+  return key.key_prefix !== undefined && key.last_four !== undefined ? { key_prefix: key.key_prefix, last_four: key.last_four } : null;
 }
 
 /** A record written before expiry records named the key: its kind and environment from the value's prefix, no name. */

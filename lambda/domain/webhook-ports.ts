@@ -5,7 +5,7 @@
  * HTTPS to public addresses only; locally: an in-process queue on the
  * injected clock, a key under DATA_DIR, and loopback allowed by default.
  */
-import type { AddressPolicy } from '../platform/webhook-address';
+import type { AddressPolicy, Resolver } from '../platform/webhook-address';
 import type { SecretBox } from '../platform/secret-box';
 import type { WebhookPoster } from '../platform/webhook-transport';
 import type { DeliveryJob } from './webhook-endpoints';
@@ -20,4 +20,6 @@ export interface WebhookPorts {
   readonly secrets: SecretBox;
   readonly post: WebhookPoster;
   readonly policy: AddressPolicy;
+  /** Resolves a host name to its addresses (the system's DNS; a stub in the tests). */
+  readonly resolve: Resolver;
 }

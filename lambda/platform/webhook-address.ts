@@ -87,6 +87,26 @@ export class AddressRefused extends Error {
   readonly code = 'EADDRREFUSED';
 }
 
+/**
+ * The URL's host checked through `resolver` too (at create and update): a
+ * name must resolve, and to no address the policy refuses; the issue in
+ * words, or undefined. A literal
+ * address was checked already; the connection checks again (rebinding).
+ */
+export async function checkEndpointHost(url: URL, policy: AddressPolicy, resolver: Resolver): Promise<string | undefined> {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (ipaddr.isValid(host) || LOOPBACK_NAME.test(host)) return undefined;
+  let addresses: LookupAddress[];
+  try {
+    addresses = await resolver(host);
+  } catch (error) {
+    return `must name a host that resolves (${(error as NodeJS.ErrnoException).code ?? 'no address'})`;
+  }
+  if (addresses.length === 0) return 'must name a host that resolves (no address)';
+  const refused = addresses.map((entry) => refusedAddress(entry.address, policy)).find((why) => why !== undefined);
+  return refused ? `must not name a host that ${refused}` : undefined;
+}
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**

@@ -84,7 +84,7 @@ export async function deleteKey(
       key_id: key.id,
       team_id: key.team_id,
       actor: actorOf(caller, meta),
-      key: { name: key.name, type: key.type, environment: key.environment, created_at: key.created_at },
+      key: { name: key.name, type: key.type, environment: key.environment, created_at: key.created_at, key_prefix: key.key_prefix },
       last_four: key.last_four,
       reason,
       revoked_values: transitionLive ? 2 : 1,

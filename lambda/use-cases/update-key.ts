@@ -91,7 +91,7 @@ export async function updateKey(
       key_id: key.id,
       team_id: key.team_id,
       actor: actorOf(caller, meta),
-      key: { name: key.name, type: key.type, environment: key.environment },
+      key: { name: key.name, type: key.type, environment: key.environment, key_prefix: key.key_prefix, last_four: key.last_four },
       changes: audited,
     }),
   });

@@ -14,7 +14,7 @@ import { endpointResource, type WebhookEndpointItem, type WebhookEndpointResourc
 import type { WebhookServices as Services } from '../composition/webhook-services';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { newKeyId } from '../platform/ids';
-import { checkEndpointUrl } from '../platform/webhook-address';
+import { checkEndpointHost, checkEndpointUrl } from '../platform/webhook-address';
 import { newSigningSecret } from '../platform/webhook-secrets';
 import { endpointAudit, notFound, ownEndpoint, tagged, type TaggedEndpoint } from './endpoint-access';
 
@@ -25,9 +25,12 @@ import type { EndpointChanges } from '../store/webhook-store';
 export type NewEndpoint = WebhookEndpointResource & { secret: string };
 
 /** The URL as stored, or the 400 that says why it cannot be. */
-function checkedUrl(services: Services, url: string): string {
-  const checked = checkEndpointUrl(url, services.webhookPorts().policy);
+async function checkedUrl(services: Services, url: string): Promise<string> {
+  const ports = services.webhookPorts();
+  const checked = checkEndpointUrl(url, ports.policy);
   if (!checked.ok) throw invalidRequest([{ field: 'url', issue: checked.issue }]);
+  const refused = await checkEndpointHost(checked.url, ports.policy, ports.resolve);
+  if (refused) throw invalidRequest([{ field: 'url', issue: refused }]);
   return checked.url.href;
 }
 
@@ -44,7 +47,7 @@ export async function createEndpoint(services: Services, caller: VerifiedKey, in
       { field: 'team_id', issue: 'must be the calling key’s team' },
     ]);
   }
-  const url = checkedUrl(services, input.url);
+  const url = await checkedUrl(services, input.url);
   const now = services.clock.now();
   const id = newKeyId();
   const secret = newSigningSecret();
@@ -101,7 +104,7 @@ export async function updateEndpoint(
   const endpoint = await ownEndpoint(services, caller, input.endpoint_id);
   assertPrecondition(precondition, endpoint);
   const changes: EndpointChanges & { disabled_reason?: null; failing_since?: null } = {};
-  if (input.url !== undefined && input.url !== endpoint.url) changes.url = checkedUrl(services, input.url);
+  if (input.url !== undefined && input.url !== endpoint.url) changes.url = await checkedUrl(services, input.url);
   if (input.description !== undefined && input.description !== endpoint.description) changes.description = input.description;
   if (input.events !== undefined) {
     const events = [...new Set(input.events)];

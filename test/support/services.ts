@@ -19,6 +19,7 @@ import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
 import { randomBytes } from 'node:crypto';
 import { localSecretBox } from '../../lambda/platform/secret-box';
 import { httpPoster } from '../../lambda/platform/webhook-transport';
+import type { Resolver } from '../../lambda/platform/webhook-address';
 
 /** A clock that delegates to the one a test installed (the system clock by default). */
 class TestClock implements Clock {
@@ -70,6 +71,17 @@ export interface TestServiceParts {
   readonly expiry?: ExpiryScheduler;
 }
 
+/**
+ * The tests' name resolution: only the names in `stubbedNames`, never a real
+ * lookup (tests send packets to loopback only); any other name is ENOTFOUND.
+ */
+export const stubbedNames = new Map<string, string[]>();
+export const stubResolver: Resolver = async (hostname) => {
+  const addresses = stubbedNames.get(hostname.toLowerCase());
+  if (!addresses) throw Object.assign(new Error(`${hostname} is not a stubbed name`), { code: 'ENOTFOUND' });
+  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+};
+
 /** Jobs the default test queue was given (nothing runs them): `[job, delaySeconds]`. */
 export const queuedJobs: Array<[DeliveryJob, number]> = [];
 
@@ -79,7 +91,8 @@ export const testWebhookPorts: WebhookPorts = (() => {
   return {
     policy,
     secrets: localSecretBox(randomBytes(32)),
-    post: httpPoster({ policy }),
+    post: httpPoster({ policy, resolver: stubResolver }),
+    resolve: stubResolver,
     queue: { later: async (job, delay) => void queuedJobs.push([job, delay]) },
   };
 })();

@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkEndpointUrl, guardedLookup, refusedAddress, type AddressPolicy, type Resolver } from '../../lambda/platform/webhook-address';
+import { checkEndpointHost, checkEndpointUrl, guardedLookup, refusedAddress, type AddressPolicy, type Resolver } from '../../lambda/platform/webhook-address';
 import { httpPoster } from '../../lambda/platform/webhook-transport';
 
 const AWS: AddressPolicy = { httpsOnly: true, allowLoopback: false };
@@ -79,6 +79,32 @@ describe('checkEndpointUrl', () => {
     expect(refusedAddress('::ffff:127.0.0.1', LOCAL_STRICT)).toBe('resolves to a loopback address');
     expect(refusedAddress('::ffff:169.254.169.254', LOCAL)).toBe('resolves to a link-local address');
     expect(refusedAddress('93.184.215.14', AWS)).toBeUndefined();
+  });
+});
+
+describe('the names of endpoints, when they are stored', () => {
+  it('must resolve, and only to addresses the policy allows (the literal ones were checked without a lookup)', async () => {
+    const resolver: Resolver = async (hostname) => {
+      if (hostname === 'public.example') return [{ address: '93.184.215.14', family: 4 }];
+      if (hostname === 'dual.example')
+        return [
+          { address: '93.184.215.14', family: 4 },
+          { address: 'fd00::7', family: 6 },
+        ];
+      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    };
+    let lookups = 0;
+    const counting: Resolver = async (hostname) => {
+      lookups += 1;
+      return resolver(hostname);
+    };
+    const host = (url: string) => checkEndpointHost(new URL(url), AWS, counting);
+    expect(await host('https://public.example/hook')).toBeUndefined();
+    expect(await host('https://dual.example/hook')).toBe('must not name a host that resolves to a unique-local address');
+    expect(await host('https://gone.example/hook')).toBe('must name a host that resolves (ENOTFOUND)');
+    expect(lookups).toBe(3);
+    expect(await host('https://93.184.215.14/hook')).toBeUndefined();
+    expect(lookups).toBe(3);
   });
 });
 

@@ -23,7 +23,7 @@ import { readSettings } from '../../local/start';
 import { parseAuditEvent } from '../../lambda/domain/audit-event-schema';
 import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
-import { captured, testClock, testObservability, testServices, useTestServices } from '../support/services';
+import { captured, stubbedNames, stubResolver, testClock, testObservability, testServices, useTestServices } from '../support/services';
 import { randomBytes } from 'node:crypto';
 
 interface Received {
@@ -67,6 +67,14 @@ let expiry: LocalExpiry;
 let receiver: Receiver;
 let team: TestTeam;
 const policy = { httpsOnly: false, allowLoopback: true };
+/** The ports of this file: the manual-clock queue, names resolved by the stub only. */
+const ports = (allowed: typeof policy) => ({
+  policy: allowed,
+  queue,
+  secrets: localSecretBox(randomBytes(32)),
+  post: httpPoster({ policy: allowed, resolver: stubResolver }),
+  resolve: stubResolver,
+});
 
 beforeAll(async () => {
   receiver = new Receiver();
@@ -75,7 +83,7 @@ beforeAll(async () => {
   testClock.use(clock);
   queue = localDeliveryQueue({ clock, services: testServices });
   expiry = localExpiryScheduler({ clock, services: testServices });
-  useTestServices({ webhookPorts: { policy, queue, secrets: localSecretBox(randomBytes(32)), post: httpPoster({ policy }) }, expiry });
+  useTestServices({ webhookPorts: ports(policy), expiry });
   team = await newTeam();
 });
 
@@ -163,6 +171,19 @@ describe('webhook endpoints', () => {
         field: 'url',
       });
     }
+    // Names: resolved (a stub) when stored, every address checked.
+    stubbedNames.set('inside.example', ['93.184.215.14', '10.1.2.3']);
+    stubbedNames.set('metadata.example', ['169.254.169.254']);
+    const named = [];
+    for (const host of ['inside.example', 'metadata.example', 'nowhere.example']) {
+      const answer = await call('create-webhook-endpoint', { key: team.key, body: { team_id: team.teamId, url: `https://${host}/hook` } });
+      named.push([answer.status, answer.body.error?.details?.[0]?.issue]);
+    }
+    expect(named).toEqual([
+      [400, 'must not name a host that resolves to a private address'],
+      [400, 'must not name a host that resolves to a link-local address'],
+      [400, 'must name a host that resolves (ENOTFOUND)'],
+    ]);
     const unknownType = await call('create-webhook-endpoint', { key: team.key, body: { team_id: team.teamId, url: receiver.url, events: ['key.exploded'] } });
     const unknownField = await call('create-webhook-endpoint', { key: team.key, body: { team_id: team.teamId, url: receiver.url, secret: 'mine' } });
     expect([unknownType.status, unknownField.status]).toEqual([400, 400]);
@@ -225,7 +246,6 @@ describe('webhook endpoints', () => {
       'localhost',
       'LOCALHOST.',
     ];
-    const ports = (allowed: typeof policy) => ({ policy: allowed, queue, secrets: localSecretBox(randomBytes(32)), post: httpPoster({ policy: allowed }) });
     useTestServices({ webhookPorts: ports(strict), expiry });
     const answers: string[] = [];
     try {
@@ -298,6 +318,10 @@ describe('deliveries', () => {
     }
     const updated = verified(receiver.received[1] as Received, endpoint.secret);
     expect(updated.data.changed_fields).toEqual(['description']);
+    // Every key event names the value by its prefix and last four characters (never the value).
+    expect([updated.data.key_prefix, updated.data.last_four]).toEqual([key.key.slice(0, 20), key.key.slice(-4)]);
+    const deleted = verified(receiver.received[5] as Received, endpoint.secret);
+    expect(deleted.data).toEqual(expect.objectContaining({ key_prefix: expect.any(String), last_four: expect.any(String), reason: null }));
     const regenerated = verified(receiver.received[4] as Received, endpoint.secret);
     expect(regenerated.data.old_value_ends_at).toEqual(expect.any(String));
     await deleteEndpoint(endpoint.id);
