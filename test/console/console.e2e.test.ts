@@ -496,7 +496,14 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
       );
       return ((await answer.json()) as { data: { id: string }[] }).data[0]?.id;
     });
-    const views = { keys: '#/keys', create: '#/create', key: `#/keys/${boot.id}`, webhooks: '#/webhooks', webhook: `#/webhooks/${endpointId}` };
+    // Each view with what shows it has loaded its data (no waiting for the network to go quiet).
+    const views: Record<string, [string, string]> = {
+      keys: ['#/keys', 'tbody tr'],
+      create: ['#/create', 'form'],
+      key: [`#/keys/${boot.id}`, '.facts'],
+      webhooks: ['#/webhooks', 'tbody tr'],
+      webhook: [`#/webhooks/${endpointId}`, 'tbody tr'],
+    };
     const violationsOn = async (target: Page) => {
       await target.evaluate(axeSource);
       return target.evaluate(async () => {
@@ -510,10 +517,10 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
 
     // Act
     const found: Record<string, string[]> = {};
-    for (const [name, hash] of Object.entries(views)) {
+    for (const [name, [hash, loaded]] of Object.entries(views)) {
       await page.goto(`${running.baseUrl}/console/${hash}`);
       await page.locator('main h1').waitFor();
-      await page.waitForLoadState('networkidle');
+      await page.locator(loaded).first().waitFor();
       found[name] = await violationsOn(page);
     }
     const signedOut = await browser.newPage();

@@ -1,8 +1,9 @@
 /**
- * Usage plans on `npm start`, as issue 13 states them: with
- * USAGE_PLANS='{"default":{"rateLimit":1,"burstLimit":3,"quota":{"limit":8,"period":"DAY"}}}'
+ * Usage plans on `npm start`, as issue 13 states them, with a day's quota
+ * of 5 instead of 8 (three fewer seconds of waiting for the bucket):
+ * USAGE_PLANS='{"default":{"rateLimit":1,"burstLimit":3,"quota":{"limit":5,"period":"DAY"}}}'
  * a burst of 10 concurrent management calls from one team gets exactly 3
- * through and 7 × 429 THROTTLED; after the bucket refills, calls past 8 in
+ * through and 7 × 429 THROTTLED; after the bucket refills, calls past 5 in
  * the day get 429 QUOTA_EXCEEDED; a second team is unaffected throughout;
  * the quota survives a restart.
  */
@@ -10,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { requestTo } from '../support/http';
 import { bootstrap, npmStart, tempDataDir } from '../support/local-runtime';
 
-const USAGE_PLANS = '{"default":{"rateLimit":1,"burstLimit":3,"quota":{"limit":8,"period":"DAY"}}}';
+const USAGE_PLANS = '{"default":{"rateLimit":1,"burstLimit":3,"quota":{"limit":5,"period":"DAY"}}}';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('usage plans on npm start', () => {
@@ -42,15 +43,15 @@ describe('usage plans on npm start', () => {
       expect(throttled?.headers['retry-after']).toMatch(/^\d+$/);
       expect(codeOf(bDuringBurst)).toBe(200);
 
-      // Act 2: one call a little over a second apart (the bucket refills 1/s): 5 more reach 8, the rest are over quota
+      // Act 2: one call a little over a second apart (the bucket refills 1/s): 2 more reach 5, the rest are over quota
       const paced: Array<number | string> = [];
-      for (let i = 0; i < 7; i++) {
+      for (let i = 0; i < 4; i++) {
         await sleep(1_100);
         paced.push(codeOf(await list(a.key, teamA)));
       }
 
       // Assess 2
-      expect(paced).toEqual([200, 200, 200, 200, 200, 'QUOTA_EXCEEDED', 'QUOTA_EXCEEDED']);
+      expect(paced).toEqual([200, 200, 'QUOTA_EXCEEDED', 'QUOTA_EXCEEDED']);
       expect(codeOf(await list(b.key, teamB))).toBe(200);
 
       // Act 3: restart on the same DATA_DIR
