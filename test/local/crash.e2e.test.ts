@@ -7,9 +7,15 @@
  * its lookup, or a lookup of a missing or deleted key); every create and
  * regenerate acknowledged more than ACK_WINDOW_MS before the engine died
  * works, and every delete acknowledged so long before stays deleted;
- * nothing was acknowledged once the engine was dead; and the audit archive
- * holds every audit event exactly once. The window (measured, with its
- * counts) is in docs/security.md ("Crashes").
+ * every write acknowledged after the engine died holds too; and the audit
+ * archive holds every audit event exactly once. The window (measured, with
+ * its counts) is in docs/security.md ("Crashes").
+ *
+ * Webhooks, in the first cycle (test/support/webhook-watch.ts): a delivery
+ * whose retry waits when the runtime is killed arrives after the restart
+ * with the same webhook-id, and key.expired of a key expiring 5 s ahead
+ * arrives within 25 s from the notice kept across the kill; nothing the
+ * runtime printed holds the signing secret.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -21,6 +27,7 @@ import { localDynamoClient, readRuntimeRecord } from '../../local/dynamodb-local
 import { requestTo } from '../support/http';
 import { recordIssuedValue } from '../support/issued-values';
 import { bootstrap, killHard, npmStart, tempDataDir } from '../support/local-runtime';
+import { watchWebhooks, type WebhookWatch } from '../support/webhook-watch';
 
 /**
  * A write acknowledged this long before the engine is killed survives it.
@@ -147,15 +154,27 @@ describe(`npm start killed with SIGKILL under load, ${CYCLES} times`, () => {
       /** How long after the engine died answers reached the client (each held). */
       const lateAcknowledgements: number[] = [];
 
+      let webhooks: WebhookWatch | undefined;
+      let output = '';
       try {
         for (let cycle = 1; cycle <= CYCLES; cycle++) {
-          // Act: load, then SIGKILL everything mid-flight, then start again
+          // Act: load, then SIGKILL everything mid-flight, then start again (the first time with a webhook retry waiting)
+          if (cycle === 1) webhooks = await watchWebhooks(running.baseUrl, teamId, boot.key);
           const traffic = load(running.baseUrl, teamId, boot.key);
           await sleep(2500);
           const engineFirst = cycle % 2 === 0;
+          output += running.output();
           const killedAt = await killHard(running, dataDir, engineFirst);
           await traffic.stop();
           running = await npmStart(dataDir, RUNTIME_ENV);
+          if (cycle === 1 && webhooks) {
+            const seen = await webhooks.after(running.baseUrl);
+            process.stdout.write(
+              `crash test webhooks: webhook.test again ${seen.retriedAfterMs} ms after its first attempt; key.expired ${seen.expiredAfterMs} ms after the create; deliveries ${JSON.stringify(seen.deliveries)}\n`,
+            );
+            expect(seen.expiredAfterMs).toBeLessThanOrEqual(25_000);
+            expect(seen.deliveries).toEqual(expect.arrayContaining(['webhook.test 1 500', 'webhook.test 2 204', 'key.expired 1 204']));
+          }
 
           // Assess: read the store through the restarted engine
           const endpoint = readRuntimeRecord(dataDir)?.dynamodbEndpoint;
@@ -230,7 +249,12 @@ describe(`npm start killed with SIGKILL under load, ${CYCLES} times`, () => {
       } finally {
         // Also after a failed check: a runtime left running would keep jest from ending.
         await running.stop('SIGTERM');
+        output += running.output();
+        await webhooks?.close();
       }
+      // Neither the signing secret nor the manager key in anything the runtime printed.
+      expect(output).not.toContain((webhooks as WebhookWatch).secret.slice('whsec_'.length));
+      expect(output).not.toContain(boot.key);
       const acknowledged = report.reduce((sum, entry) => sum + Number(entry.acknowledged_writes), 0);
       process.stdout.write(
         `crash test: ${CYCLES} kills, ${acknowledged} acknowledged writes, ${lostMsBeforeKill.length} lost within the ${ACK_WINDOW_MS} ms window (acknowledged ${JSON.stringify(lostMsBeforeKill)} ms before the engine died), 0 older; ${lateAcknowledgements.length} answers reached the client more than ${ACK_WINDOW_MS} ms after the engine died, each held (${JSON.stringify(lateAcknowledgements)} ms); ${JSON.stringify(report)}\n`,
