@@ -15,6 +15,7 @@ const unit = [
   'test/domain/**/*.test.ts',
   'test/webhooks/webhook-address.test.ts',
   'test/webhooks/delivery-rules.test.ts',
+  'test/webhooks/aws-requests.test.ts',
   'test/api/api-error.test.ts',
   'test/api/openapi.test.ts',
   'test/api/owasp.test.ts',
