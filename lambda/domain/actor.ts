@@ -32,3 +32,11 @@ export function actorOf(caller: VerifiedKey, meta: RequestMeta): AuditActor {
     request_id: meta.requestId,
   };
 }
+
+/** The acting user of what the service does by itself (a schedule, a delivery). */
+export const SYSTEM_USER_ID = 'system';
+
+/** The audit actor of what the service does by itself: no key, no address; `requestId` names the run (a Lambda request id). */
+export function systemActor(requestId: string): AuditActor {
+  return { user_id: SYSTEM_USER_ID, key_id: null, source_ip: null, user_agent: null, request_id: requestId };
+}

@@ -83,6 +83,18 @@ export class WebhookStore {
     return { items: WEBHOOK_ENDPOINT.readAll(Items), last: LastEvaluatedKey as Record<string, string> | undefined };
   }
 
+  /** `listWebhookEndpoints`: every endpoint of a team (at most 10: one page). */
+  async allEndpoints(teamId: string): Promise<WebhookEndpointItem[]> {
+    const all: WebhookEndpointItem[] = [];
+    let start: Record<string, string> | undefined;
+    do {
+      const page = await this.listEndpoints(teamId, 25, start);
+      all.push(...page.items);
+      start = page.last;
+    } while (start);
+    return all;
+  }
+
   /**
    * `changeWebhookEndpoint`: sets `changes` (and the sealed secrets of a
    * rotation) if the endpoint is still at `revision`, with the audit record;
@@ -173,6 +185,7 @@ export const WEBHOOK_STORE_OPERATIONS = {
   createEndpoint: 'createWebhookEndpoint',
   getEndpoint: 'readWebhookEndpoint',
   listEndpoints: 'listWebhookEndpoints',
+  allEndpoints: 'listWebhookEndpoints',
   changeEndpoint: 'changeWebhookEndpoint',
   deleteEndpoint: 'deleteWebhookEndpoint',
   noteOutcome: 'recordWebhookOutcome',

@@ -12,6 +12,7 @@
  * after it (neither of them depends on the previous value still being
  * there). Of two concurrent runs exactly one commits, so one audit record.
  */
+import { systemActor } from '../domain/actor';
 import { AuditEventType, auditItem } from '../domain/audit-events';
 import type { KeyItem } from '../domain/model';
 import type { Services } from '../composition/services';
@@ -23,7 +24,6 @@ export interface ExpireOldValueRequest {
 }
 
 /** The actor of a system event (no calling key, no HTTP request). */
-export const SYSTEM_USER_ID = 'system';
 
 /**
  * What a run did. Only `expired` changed anything; every other outcome is an
@@ -88,7 +88,7 @@ export async function expireOldValue(
     occurred_at: now.toISOString(),
     key_id: pending.id,
     team_id: pending.team_id,
-    actor: { user_id: SYSTEM_USER_ID, key_id: null, source_ip: null, user_agent: null, request_id: invocationId },
+    actor: systemActor(invocationId),
     key: { name: pending.name, type: pending.type, environment: pending.environment },
     generation: request.generation,
     old_value: { key_prefix: pending.previous_key_prefix ?? '', last_four: pending.previous_last_four ?? '' },

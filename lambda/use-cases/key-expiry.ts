@@ -5,6 +5,7 @@
  * expiry since changed or removed, does nothing.
  */
 import { AuditEventType, auditItem } from '../domain/audit-events';
+import { systemActor } from '../domain/actor';
 import { noticeTag, noticeTime, type ExpiryRequest } from '../domain/expiry-notices';
 import type { Services } from '../composition/services';
 import type { ExpiryNoticeStore } from '../store/expiry-notice-store';
@@ -35,7 +36,7 @@ export async function notifyExpiry(
     occurred_at: now.toISOString(),
     key_id: key.id,
     team_id: key.team_id,
-    actor: { user_id: 'system', key_id: null, source_ip: null, user_agent: null, request_id: invocationId },
+    actor: systemActor(invocationId),
     key: { name: key.name, type: key.type, environment: key.environment, key_prefix: key.key_prefix, last_four: key.last_four },
     expires_at: request.expires_at,
     notice: request.notice,

@@ -10,6 +10,7 @@ import { AuditEventType } from '../domain/audit-events';
 import { deliveryResource, subscribes, type DeliveryResource, type WebhookEndpointItem } from '../domain/webhook-endpoints';
 import type { WebhookServices as Services } from '../composition/webhook-services';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
+import type { StoredWebhookEvent } from '../store/webhook-store';
 import type { VerifiedKey } from '../verification/verify';
 import { parseDeliveryId, queueTestEvent } from './webhook-events';
 import { endpointAudit, ownEndpoint } from './endpoint-access';
@@ -52,7 +53,7 @@ export async function redeliver(
   input: { delivery_id?: string; event_id?: string },
   meta: RequestMeta,
 ): Promise<QueuedDeliveries> {
-  let eventId: string;
+  let event: StoredWebhookEvent;
   let targets: WebhookEndpointItem[];
   if (input.delivery_id !== undefined) {
     const named = parseDeliveryId(input.delivery_id);
@@ -63,19 +64,21 @@ export async function redeliver(
         { field: 'delivery_id', issue: `not found: ${input.delivery_id}` },
       ]);
     if (!endpoint.is_active) throw disabled(endpoint);
-    eventId = delivery.event_id;
+    const found = await services.deliveries.getEvent(delivery.event_id);
+    if (!found) throw noEvent('delivery_id', delivery.event_id);
+    event = found;
     targets = [endpoint];
   } else {
-    eventId = input.event_id as string;
-    const event = await services.deliveries.getEvent(eventId);
-    if (!event || event.team_id !== caller.team_id) throw noEvent('event_id', eventId);
-    const endpoints = (await services.webhooks.listEndpoints(caller.team_id, 25)).items;
-    targets = event.endpoint_id
-      ? endpoints.filter((endpoint) => endpoint.id === event.endpoint_id && endpoint.is_active)
-      : endpoints.filter((endpoint) => subscribes(endpoint, event.type));
+    const eventId = input.event_id as string;
+    const found = await services.deliveries.getEvent(eventId);
+    if (!found || found.team_id !== caller.team_id) throw noEvent('event_id', eventId);
+    const endpoints = await services.webhooks.allEndpoints(caller.team_id);
+    event = found;
+    targets = found.endpoint_id
+      ? endpoints.filter((endpoint) => endpoint.id === found.endpoint_id && endpoint.is_active)
+      : endpoints.filter((endpoint) => subscribes(endpoint, found.type));
   }
-  const event = await services.deliveries.getEvent(eventId);
-  if (!event) throw noEvent(input.delivery_id !== undefined ? 'delivery_id' : 'event_id', eventId);
+  const eventId = event.id;
   const now = services.clock.now();
   for (const endpoint of targets) {
     await services.webhookPorts().queue.later({ event_id: eventId, endpoint_id: endpoint.id, attempt: 1, manual: true }, 0);

@@ -9,6 +9,7 @@
 import { DELIVERY_RETENTION_DAYS } from '../contract/webhooks';
 import { keyTableKeys } from '../contract/tables';
 import { AuditEventType } from '../domain/audit-events';
+import { systemActor } from '../domain/actor';
 import type { LifecycleEvent } from '../domain/lifecycle-events';
 import { nextStep, subscribes, type DeliveryItem, type DeliveryJob, type DeliveryOutcome, type WebhookEndpointItem } from '../domain/webhook-endpoints';
 import type { WebhookServices as Services } from '../composition/webhook-services';
@@ -18,20 +19,8 @@ import { signedHeaders } from '../platform/webhook-signing';
 import { endpointAudit } from './endpoint-access';
 import { deliveryIdOf, storedEvent } from './webhook-events';
 
-/** The system actor of what the delivery itself does (a disable). */
-const DELIVERY_ACTOR = { user_id: 'system', key_id: null, source_ip: null, user_agent: null, request_id: 'webhook-delivery' };
-
-/** Every endpoint of a team (at most 10: one or two pages). */
-async function teamEndpoints(services: Services, teamId: string): Promise<WebhookEndpointItem[]> {
-  const all: WebhookEndpointItem[] = [];
-  let start: Record<string, string> | undefined;
-  do {
-    const page = await services.webhooks.listEndpoints(teamId, 25, start);
-    all.push(...page.items);
-    start = page.last;
-  } while (start);
-  return all;
-}
+/** The actor of what the delivery itself does (a disable). */
+const DELIVERY_ACTOR = systemActor('webhook-delivery');
 
 /**
  * Keeps `event` and makes the first attempt to each subscribed endpoint at
@@ -40,7 +29,7 @@ async function teamEndpoints(services: Services, teamId: string): Promise<Webhoo
  */
 export async function acceptEvent(services: Services, event: LifecycleEvent): Promise<DeliveryJob[]> {
   // An endpoint hears of what happened after it was added, not before (the stream may run behind).
-  const endpoints = (await teamEndpoints(services, event.team_id)).filter(
+  const endpoints = (await services.webhooks.allEndpoints(event.team_id)).filter(
     (endpoint) => subscribes(endpoint, event.type) && Date.parse(endpoint.created_at) <= Date.parse(event.timestamp),
   );
   if (endpoints.length === 0) return [];
