@@ -369,6 +369,11 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             last_used_at: components["schemas"]["Timestamp"] | null;
             description: string;
+            /**
+             * @description What a report of the value as leaked does: `disable` stops the key at once, `notify` leaves it working (both audit it and send `key.leaked`)
+             * @enum {string}
+             */
+            on_leak: "disable" | "notify";
             /** @description The full value: shown here once, never again (null when an `Idempotency-Key` replays the answer) */
             key: string | null;
         };
@@ -492,6 +497,11 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             last_used_at: components["schemas"]["Timestamp"] | null;
             description: string;
+            /**
+             * @description What a report of the value as leaked does: `disable` stops the key at once, `notify` leaves it working (both audit it and send `key.leaked`)
+             * @enum {string}
+             */
+            on_leak: "disable" | "notify";
             /** @enum {string} */
             state: "active" | "in_transition" | "disabled" | "expired" | "deleted";
             /** @description End of the grace period while the old value still works */
@@ -576,6 +586,8 @@ export interface components {
                 ip_whitelist: string[];
                 rate_limit: number;
                 expires_at: string | null;
+                /** @enum {string} */
+                on_leak?: "disable" | "notify";
                 key_prefix: string;
                 last_four: string;
             };
@@ -1193,6 +1205,8 @@ export interface operations {
                     expires_at?: string | null;
                     /** @description Free-text notes (up to 1,000 characters) */
                     description?: string;
+                    /** @enum {string} */
+                    on_leak?: "disable" | "notify";
                 };
             };
         };
@@ -1504,6 +1518,8 @@ export interface operations {
                     rate_limit?: number;
                     /** @description When the key stops working (ISO 8601 with a time zone, in the future); null or absent: never */
                     expires_at?: string | null;
+                    /** @enum {string} */
+                    on_leak?: "disable" | "notify";
                     /** @description False disables every value of the key until it is enabled again */
                     is_active?: boolean;
                 };

@@ -153,7 +153,15 @@ export interface EditableText {
   ip_whitelist: string;
   /** A `datetime-local` value read as UTC (format.ts); empty: never. */
   expires_at: string;
+  /** `disable` or `notify`; empty (create only): the type's default. */
+  on_leak: string;
 }
+
+/** The choices of `on_leak`, as the create and edit forms offer them. */
+const ON_LEAK_CHOICES: Array<[string, string]> = [
+  ['disable', 'disable: a reported leak stops the key at once'],
+  ['notify', 'notify: a reported leak is audited and sent as an event; the key keeps working'],
+];
 
 /** `afterName`: the create form's own fields (type, environment), in their place. */
 export function EditableFields({
@@ -171,6 +179,8 @@ export function EditableFields({
   rateLimitHint: string;
   afterName?: ComponentChildren;
 }) {
+  const onLeakChoices: Array<[string, string]> =
+    form.on_leak === '' ? [['', `the type’s default (${isPublic ? 'notify' : 'disable'})`], ...ON_LEAK_CHOICES] : ON_LEAK_CHOICES;
   return (
     <>
       <TextField id={`${prefix}-name`} label="name" required maxLength={100} value={form.name} onInput={set('name')} />
@@ -207,6 +217,14 @@ export function EditableFields({
         hint="Comma-separated addresses or CIDR blocks; empty: any"
         value={form.ip_whitelist}
         onInput={set('ip_whitelist')}
+      />
+      <SelectField
+        id={`${prefix}-on-leak`}
+        label="on_leak"
+        hint="What a report of the value as leaked (GitHub secret scanning, or your team) does"
+        value={form.on_leak}
+        onChange={set('on_leak')}
+        options={onLeakChoices}
       />
     </>
   );

@@ -19,6 +19,7 @@ export function CreateKey({ api, session }: { api: ApiClient; session: Session }
     expires_at: '',
     domains: '',
     ip_whitelist: '',
+    on_leak: '',
   });
   const [problem, setProblem] = useState<Problem>();
   const [created, setCreated] = useState<{ id: string; name: string; key: string } | undefined>();
@@ -40,6 +41,7 @@ export function CreateKey({ api, session }: { api: ApiClient; session: Session }
       ...(form.expires_at ? { expires_at: fromUtcInput(form.expires_at) } : {}),
       ...(form.type === 'pk' ? { domains: entries(form.domains) } : {}),
       ip_whitelist: entries(form.ip_whitelist),
+      ...(form.on_leak === 'disable' || form.on_leak === 'notify' ? { on_leak: form.on_leak as 'disable' | 'notify' } : {}),
     };
     try {
       const { data, error, response } = await api.POST('/functions/v1/generate-api-key', { body });

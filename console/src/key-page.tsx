@@ -105,6 +105,8 @@ export function KeyPage({
         <dd>{when(key.created_at)}</dd>
         <dt>expires_at</dt>
         <dd>{key.expires_at ? when(key.expires_at) : 'never'}</dd>
+        <dt>on_leak</dt>
+        <dd>{key.on_leak === 'disable' ? 'disable (a reported leak stops the key)' : 'notify (a reported leak is audited; the key keeps working)'}</dd>
       </dl>
 
       <section aria-labelledby="usage-title">
@@ -217,6 +219,7 @@ function Settings({ api, apiKey, entityTag, onChanged }: { api: ApiClient; apiKe
     domains: apiKey.domains.join(', '),
     ip_whitelist: apiKey.ip_whitelist.join(', '),
     expires_at: utcInputValue(apiKey.expires_at),
+    on_leak: apiKey.on_leak,
   };
   const [form, setForm] = useState(initial);
   const [problem, setProblem] = useState<Problem>();
@@ -255,6 +258,7 @@ function Settings({ api, apiKey, entityTag, onChanged }: { api: ApiClient; apiKe
     if (form.ip_whitelist !== initial.ip_whitelist) changes.ip_whitelist = entries(form.ip_whitelist);
     // Emptied: the key no longer expires (the API's null).
     if (form.expires_at !== initial.expires_at) changes.expires_at = form.expires_at ? fromUtcInput(form.expires_at) : null;
+    if (form.on_leak !== initial.on_leak) changes.on_leak = form.on_leak;
     if (Object.keys(changes).length === 0) {
       setProblem('Nothing to save: no field was changed.');
       return;

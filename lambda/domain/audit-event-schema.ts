@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { KEY_ID_PATTERN } from '../platform/ids';
 import { EDITABLE_FIELDS } from './editable-fields';
+import { ON_LEAK_VALUES } from './model';
 import {
   AuditEventType,
   type AuditActor,
@@ -70,6 +71,7 @@ const keyCreatedSchema = schemaFor<KeyCreatedEvent>()(
       ip_whitelist: z.array(z.string()),
       rate_limit: z.number(),
       expires_at: z.nullable(instant),
+      on_leak: z.optional(z.enum(ON_LEAK_VALUES)),
       key_prefix: z.string(),
       last_four: z.string(),
     }),

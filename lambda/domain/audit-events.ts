@@ -10,7 +10,7 @@ import { newEventId } from '../platform/ids';
 import { AUDIT_TABLE_TTL_DAYS } from '../contract/retention';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { Environment, KeyType } from './key-values';
-import type { KeyConfiguration } from './model';
+import type { KeyConfiguration, OnLeak } from './model';
 import type { EditableField } from './editable-fields';
 
 export const AuditEventType = {
@@ -55,7 +55,8 @@ interface AuditEventBase {
 
 export interface KeyCreatedEvent extends AuditEventBase {
   event_type: typeof AuditEventType.KEY_CREATED;
-  key: Omit<KeyConfiguration, 'team_id' | 'created_by'> & ValueFingerprint;
+  /** `on_leak` is absent from records written before it existed. */
+  key: Omit<KeyConfiguration, 'team_id' | 'created_by'> & ValueFingerprint & { on_leak?: OnLeak };
   /** `api` for the create endpoint, `bootstrap` for the operator command. */
   via: 'api' | 'bootstrap';
 }

@@ -2,7 +2,7 @@
 import type { KeyItem } from './model';
 
 /** The fields an update may change; their before and after values are audited. */
-export const EDITABLE_FIELDS = ['name', 'description', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'expires_at', 'is_active'] as const;
+export const EDITABLE_FIELDS = ['name', 'description', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'expires_at', 'on_leak', 'is_active'] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 export type EditableKeyFields = Pick<KeyItem, EditableField>;
 

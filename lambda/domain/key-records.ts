@@ -3,14 +3,14 @@
  * decides what a key item, a value lookup and a usage item hold.
  */
 import { keyTableKeys } from '../contract/tables';
-import type { KeyAuthSnapshot, KeyConfiguration, KeyItem, ValueLookupItem, ValueSlot } from './model';
+import type { KeyAuthSnapshot, KeyConfiguration, KeyItem, OnLeak, ValueLookupItem, ValueSlot } from './model';
 import { keyPrefixOf, lastFourOf } from './key-values';
 import { KEYS_MANAGE } from '../contract/scopes';
 
 /** A new key's item: generation 1, active, holding only the hash of its value. */
 export function newKeyItem(
   id: string,
-  spec: KeyConfiguration & { description: string },
+  spec: KeyConfiguration & { description: string; on_leak: OnLeak },
   value: string,
   valueHash: string,
   createdAt: Date,
@@ -35,6 +35,7 @@ export function newKeyItem(
     description: spec.description,
     state: 'active',
     generation: 1,
+    on_leak: spec.on_leak,
     key_prefix: keyPrefixOf(value),
     last_four: lastFourOf(value),
     current_hash: valueHash,

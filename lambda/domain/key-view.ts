@@ -48,6 +48,7 @@ export function keyResource(key: KeyItem, usage: Pick<UsageSummary, 'last_used_a
     created_at: key.created_at,
     last_used_at: usage.last_used_at,
     description: key.description,
+    on_leak: key.on_leak,
     state,
     transition_ends_at: state !== 'deleted' && inLiveTransition(key, now) ? (key.transition_ends_at as string) : null,
     updated_at: updatedAtOf(key),

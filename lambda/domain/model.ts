@@ -27,6 +27,19 @@ export interface KeyAuthSnapshot extends KeyConfiguration {
 
 export type KeyState = 'active' | 'deleted';
 
+/**
+ * What a report of the key's value as leaked does (docs/secret-scanning.md):
+ * `disable` stops the key at once; `notify` leaves it working. Both audit the
+ * report and send `key.leaked`.
+ */
+export type OnLeak = 'disable' | 'notify';
+export const ON_LEAK_VALUES = ['disable', 'notify'] as const satisfies readonly OnLeak[];
+
+/** A key's `on_leak` unless set: secret keys stop, public keys (public by design) keep working. */
+export function defaultOnLeak(type: KeyType): OnLeak {
+  return type === 'sk' ? 'disable' : 'notify';
+}
+
 /** Key metadata item (`KEY#<id>` / `KEY`). */
 export interface KeyItem extends KeyConfiguration {
   pk: string;
@@ -39,6 +52,8 @@ export interface KeyItem extends KeyConfiguration {
   state: KeyState;
   /** Rotation generation: 1 at creation, +1 per regeneration. */
   generation: number;
+  /** What a leak report does to the key (items written before the field read as their type's default). */
+  on_leak: OnLeak;
   /** First 20 characters and last four of the current value. */
   key_prefix: string;
   last_four: string;

@@ -56,6 +56,7 @@ export async function bootstrapTeamKey(services: Services, input: BootstrapInput
       rate_limit: services.settings.planRateLimit,
       expires_at: null,
       description: 'Created by the bootstrap command.',
+      on_leak: 'disable',
       created_by: input.userId.toLowerCase(),
     },
     {

@@ -8,6 +8,7 @@
 import * as z from 'zod';
 import { ErrorCode } from '../contract/errors';
 import { KEY_STATES } from '../domain/key-view';
+import { ON_LEAK_VALUES } from '../domain/model';
 
 export const instant = z.iso.datetime({ offset: true }).meta({ id: 'Timestamp', description: 'ISO 8601 timestamp', example: '2026-11-23T12:00:00.000Z' });
 export const keyId = z.string().meta({ description: 'Key id (a 26-character ULID)', example: '01JDQ4W1V8T6Y3M2K9P0RS5XYZ' });
@@ -57,6 +58,9 @@ export const keyFields = {
   created_at: instant,
   last_used_at: instant.nullable(),
   description: z.string(),
+  on_leak: z.enum(ON_LEAK_VALUES).meta({
+    description: 'What a report of the value as leaked does: `disable` stops the key at once, `notify` leaves it working (both audit it and send `key.leaked`)',
+  }),
 };
 
 export const apiKeySchema = z

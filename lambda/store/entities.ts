@@ -5,7 +5,7 @@
  * declaration to its type in domain/model.ts (the audit table's records are
  * parsed by their own schema, domain/audit-event.ts).
  */
-import type { KeyConfiguration, KeyItem, TeamItem, UsageItem, UsageMonthItem, ValueLookupItem } from '../domain/model';
+import { defaultOnLeak, type KeyConfiguration, type KeyItem, type TeamItem, type UsageItem, type UsageMonthItem, type ValueLookupItem } from '../domain/model';
 import type { IdempotencyRecord } from './idempotency-record';
 import type { DeliveryItem, WebhookEndpointItem } from '../domain/webhook-endpoints';
 import type { StoredWebhookEvent } from './webhook-store';
@@ -42,35 +42,40 @@ const CONFIGURATION = {
   created_by: STRING,
 } as const satisfies Attributes<KeyConfiguration>;
 
-export const KEY = /* @__PURE__ */ entity<KeyItem>('key', {
-  ...CONFIGURATION,
-  ...ITEM_KEY,
-  entity: ['key'],
-  id: STRING,
-  is_active: BOOLEAN,
-  created_at: STRING,
-  description: STRING,
-  state: ['active', 'deleted'],
-  generation: NUMBER,
-  key_prefix: STRING,
-  last_four: STRING,
-  current_hash: OPTIONAL_STRING,
-  previous_hash: OPTIONAL_STRING,
-  previous_last_four: OPTIONAL_STRING,
-  previous_key_prefix: OPTIONAL_STRING,
-  transition_ends_at: OPTIONAL_STRING,
-  regenerated_at: OPTIONAL_STRING,
-  revision: OPTIONAL_NUMBER,
-  updated_at: OPTIONAL_STRING,
-  is_manager: BOOLEAN,
-  deleted_at: OPTIONAL_STRING,
-  deleted_by: OPTIONAL_STRING,
-  deletion_reason: OPTIONAL_STRING_OR_NULL,
-  ttl: OPTIONAL_NUMBER,
-  expiry_notices: OPTIONAL_STRINGS,
-  gsi1pk: STRING,
-  gsi1sk: STRING,
-});
+export const KEY = /* @__PURE__ */ entity<KeyItem>(
+  'key',
+  {
+    ...CONFIGURATION,
+    ...ITEM_KEY,
+    entity: ['key'],
+    id: STRING,
+    is_active: BOOLEAN,
+    created_at: STRING,
+    description: STRING,
+    state: ['active', 'deleted'],
+    generation: NUMBER,
+    on_leak: ['disable', 'notify'],
+    key_prefix: STRING,
+    last_four: STRING,
+    current_hash: OPTIONAL_STRING,
+    previous_hash: OPTIONAL_STRING,
+    previous_last_four: OPTIONAL_STRING,
+    previous_key_prefix: OPTIONAL_STRING,
+    transition_ends_at: OPTIONAL_STRING,
+    regenerated_at: OPTIONAL_STRING,
+    revision: OPTIONAL_NUMBER,
+    updated_at: OPTIONAL_STRING,
+    is_manager: BOOLEAN,
+    deleted_at: OPTIONAL_STRING,
+    deleted_by: OPTIONAL_STRING,
+    deletion_reason: OPTIONAL_STRING_OR_NULL,
+    ttl: OPTIONAL_NUMBER,
+    expiry_notices: OPTIONAL_STRINGS,
+    gsi1pk: STRING,
+    gsi1sk: STRING,
+  },
+  { defaults: { on_leak: (item) => defaultOnLeak(item.type === 'pk' ? 'pk' : 'sk') } },
+);
 
 export const VALUE_LOOKUP = /* @__PURE__ */ entity<ValueLookupItem>('value lookup', {
   ...CONFIGURATION,
@@ -101,7 +106,7 @@ export const USAGE = /* @__PURE__ */ entity<UsageItem>('usage', {
 export const USAGE_MONTH = /* @__PURE__ */ entity<UsageMonthItem>(
   'usage month',
   { ...ITEM_KEY, entity: ['usage-month'], key_id: STRING, month: STRING, total: NUMBER },
-  { pattern: /^d\d\d$/, kind: NUMBER },
+  { rest: { pattern: /^d\d\d$/, kind: NUMBER } },
 );
 
 export const TEAM = /* @__PURE__ */ entity<TeamItem>('team', {

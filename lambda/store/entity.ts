@@ -79,11 +79,21 @@ export interface Entity<T> {
   readAll(items: readonly Record<string, unknown>[] | undefined): T[];
 }
 
-/**
- * Declares an entity. `rest`: the kind of every further attribute whose name
- * matches `pattern` (the day counts of a month item).
- */
-export function entity<T>(name: string, attributes: Attributes<T> & Readonly<Record<string, Declared>>, rest?: { pattern: RegExp; kind: Kind }): Entity<T> {
+/** What an entity declares beyond its attributes. */
+export interface EntityOptions<T> {
+  /** The kind of every further attribute whose name matches `pattern` (the day counts of a month item). */
+  readonly rest?: { pattern: RegExp; kind: Kind };
+  /**
+   * Attributes added after items were first written: the value an item
+   * written before them reads as (the item is not rewritten).
+   */
+  readonly defaults?: { readonly [K in keyof T]?: (item: Record<string, unknown>) => T[K] };
+}
+
+/** Declares an entity. */
+export function entity<T>(name: string, attributes: Attributes<T> & Readonly<Record<string, Declared>>, options: EntityOptions<T> = {}): Entity<T> {
+  const { rest } = options;
+  const defaults = Object.entries(options.defaults ?? {}) as [string, (item: Record<string, unknown>) => unknown][];
   const checks = Object.entries<Declared>(attributes).map(([attribute, declared]): [string, (value: unknown) => boolean, boolean] =>
     typeof declared === 'string'
       ? [attribute, (value) => isOfKind(value, declared.replace('?', '')), declared.endsWith('?')]
@@ -96,7 +106,12 @@ export function entity<T>(name: string, attributes: Attributes<T> & Readonly<Rec
     if (rest) for (const attribute in item) if (rest.pattern.test(attribute) && !isOfKind(item[attribute], rest.kind)) return attribute;
   };
   const conforms = (item: Record<string, unknown>): item is Record<string, unknown> & T => !brokenAttribute(item);
-  const must = (item: Record<string, unknown>): T => {
+  const withDefaults = (item: Record<string, unknown>): Record<string, unknown> => {
+    const missing = defaults.filter(([attribute]) => item[attribute] === undefined);
+    return missing.length === 0 ? item : { ...item, ...Object.fromEntries(missing.map(([attribute, of]) => [attribute, of(item)])) };
+  };
+  const must = (stored: Record<string, unknown>): T => {
+    const item = withDefaults(stored);
     if (conforms(item)) return item;
     throw new Error(`A stored ${name} item has no valid ${brokenAttribute(item)} attribute`);
   };

@@ -13,12 +13,13 @@ import { newKeyId } from '../platform/ids';
 import type { Services } from '../composition/services';
 import { newKeyItem } from '../domain/key-records';
 import { generateCreatedValue, hashKeyValue } from '../domain/key-values';
-import type { KeyConfiguration } from '../domain/model';
+import { defaultOnLeak, type KeyConfiguration, type OnLeak } from '../domain/model';
 import { armExpiry } from './expiry-schedules';
 
 /** A fully validated and authorized request to create a key. */
 export interface NewKeySpec extends KeyConfiguration {
   description: string;
+  on_leak: OnLeak;
 }
 
 /** What a caller asks to create: a configuration, its plan's rate limit and no expiry unless given. */
@@ -26,6 +27,8 @@ export interface CreateKeyInput extends Omit<KeyConfiguration, 'created_by' | 'r
   rate_limit?: number;
   expires_at?: string | null;
   description?: string;
+  /** Default: the type's (defaultOnLeak). */
+  on_leak?: OnLeak;
 }
 
 /** The API key resource as the create response shows it (with the value, once). */
@@ -38,6 +41,7 @@ export interface CreatedKey extends KeyConfiguration {
   created_at: string;
   last_used_at: string | null;
   description: string;
+  on_leak: OnLeak;
 }
 
 /**
@@ -72,6 +76,7 @@ export async function createKey(
       rate_limit: input.rate_limit ?? services.settings.planRateLimit,
       expires_at: input.expires_at ?? null,
       description: input.description ?? '',
+      on_leak: input.on_leak ?? defaultOnLeak(input.type),
       created_by: caller.created_by,
     },
     actorOf(caller, meta),
@@ -91,7 +96,7 @@ export async function createKeyRecord(
   const value = generateCreatedValue(spec.type, spec.environment, spec.team_id);
   const key = newKeyItem(newKeyId(), spec, value, hashKeyValue(value, services.settings.pepper), services.clock.now());
   const { key_prefix, last_four } = key;
-  const { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at } = spec;
+  const { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, on_leak } = spec;
   const created: CreatedKey = {
     id: key.id,
     name,
@@ -111,6 +116,7 @@ export async function createKeyRecord(
     created_at: key.created_at,
     last_used_at: null,
     description: key.description,
+    on_leak,
   };
   const answer = idempotent
     ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...created, key: null }), new Date(key.created_at))
@@ -125,7 +131,7 @@ export async function createKeyRecord(
       team_id: key.team_id,
       actor,
       via,
-      key: { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, key_prefix, last_four },
+      key: { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, on_leak, key_prefix, last_four },
     }),
     answer,
   );

@@ -84,6 +84,7 @@ describe('entity reads', () => {
       expires_at: null,
       created_by: 'x',
       description: '',
+      on_leak: 'notify' as const,
     };
     const key = newKeyItem('01J0000000000000000000000A', spec, 'sk_live_0000000000000000000000000000000000000000', 'hash', new Date(0));
     expect(KEY.read(stored(key))).toEqual(key);
@@ -95,6 +96,30 @@ describe('entity reads', () => {
     expect(KEY.read(tombstone)).toBe(tombstone);
     expect(() => KEY.read({ ...stored(key), state: 'gone' })).toThrow('A stored key item has no valid state attribute');
   });
+
+  it("reads an item written before an attribute existed with the attribute's default, and refuses a wrong stored value", () => {
+    const older: Record<string, unknown> = stored(newKeyItem('01J0000000000000000000000B', { ...KEY_SPEC, type: 'sk' }, 'v', 'hash', new Date(0)));
+    delete older.on_leak;
+    expect(KEY.read(older)?.on_leak).toBe('disable');
+    expect(KEY.read({ ...older, type: 'pk' })?.on_leak).toBe('notify');
+    expect(KEY.read({ ...older, on_leak: 'notify' })?.on_leak).toBe('notify');
+    expect(() => KEY.read({ ...older, on_leak: 'ignore' })).toThrow('A stored key item has no valid on_leak attribute');
+  });
+
+  const KEY_SPEC = {
+    team_id: 'team-a',
+    name: 'n',
+    type: 'sk' as 'pk' | 'sk',
+    environment: 'live' as const,
+    scopes: ['keys.read'],
+    domains: [],
+    ip_whitelist: [],
+    rate_limit: 10,
+    expires_at: null,
+    created_by: 'x',
+    description: '',
+    on_leak: 'notify' as const,
+  };
 
   it('is held to its type by the compiler', () => {
     // @ts-expect-error an attribute of the type is missing from the declaration

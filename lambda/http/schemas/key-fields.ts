@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { normaliseDomainEntry } from '../../domain/domains';
 import { normaliseIpEntry } from '../../domain/ip-allowlist';
 import { int32, scopeSchema, text, then } from './common';
+import { ON_LEAK_VALUES } from '../../domain/model';
 
 const MAX_LIST = 100;
 /** The longest origin entry: a 253-character host, the scheme, a wildcard label and a port, with room for surrounding spaces. */
@@ -81,5 +82,6 @@ export function keyFieldSchemas(now: () => Date) {
       ),
     ),
     description: text(1000),
+    on_leak: z.enum(ON_LEAK_VALUES, { error: 'must be "disable" or "notify"' }),
   };
 }

@@ -22,6 +22,7 @@ export function createKeyRequestSchema(now: () => Date) {
       rate_limit: z.optional(fields.rate_limit),
       expires_at: z.optional(fields.expires_at),
       description: z.optional(fields.description),
+      on_leak: z.optional(fields.on_leak),
     })
     .check(
       z.superRefine((body, ctx) => {

@@ -20,6 +20,7 @@ export function updateKeyRequestSchema(now: () => Date) {
       ip_whitelist: z.optional(fields.ip_whitelist),
       rate_limit: z.optional(fields.rate_limit),
       expires_at: z.optional(fields.expires_at),
+      on_leak: z.optional(fields.on_leak),
       is_active: z.optional(z.boolean({ error: 'must be true or false' })),
     })
     .check(
@@ -29,7 +30,8 @@ export function updateKeyRequestSchema(now: () => Date) {
             ctx.addIssue({
               code: 'custom',
               path: [],
-              message: 'no field to change was sent (send at least one of name, description, scopes, domains, ip_whitelist, rate_limit, expires_at, is_active)',
+              message:
+                'no field to change was sent (send at least one of name, description, scopes, domains, ip_whitelist, rate_limit, expires_at, on_leak, is_active)',
             });
           }
         },

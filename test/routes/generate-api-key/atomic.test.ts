@@ -28,6 +28,7 @@ describe('creation is all or nothing', () => {
       rate_limit: 10,
       expires_at: null,
       description: '',
+      on_leak: 'disable' as const,
       created_by: randomUUID(),
     };
     const actor = { user_id: spec.created_by, key_id: null, source_ip: null, user_agent: null, request_id: randomUUID() };

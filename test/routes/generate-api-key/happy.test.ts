@@ -18,6 +18,7 @@ const API_KEY_FIELDS = [
   'last_four',
   'last_used_at',
   'name',
+  'on_leak',
   'rate_limit',
   'scopes',
   'team_id',
@@ -26,6 +27,23 @@ const API_KEY_FIELDS = [
 
 describe('POST /functions/v1/generate-api-key — happy path', () => {
   const team = teamPerSuite();
+
+  it('on_leak: disable for sk and notify for pk unless sent; sent, it is kept, shown and audited', async () => {
+    // Prepare
+    const base = { environment: 'live', team_id: team.teamId };
+    // Act
+    const sk = await call('generate-api-key', { key: team.key, body: { ...base, name: 'sk default', type: 'sk' } });
+    const pk = await call('generate-api-key', { key: team.key, body: { ...base, name: 'pk default', type: 'pk' } });
+    const notifying = await call('generate-api-key', { key: team.key, body: { ...base, name: 'sk notify', type: 'sk', on_leak: 'notify' } });
+    const wrong = await call('generate-api-key', { key: team.key, body: { ...base, name: 'bad', type: 'sk', on_leak: 'ignore' } });
+    // Assess
+    expect([sk.body.data.on_leak, pk.body.data.on_leak, notifying.body.data.on_leak]).toEqual(['disable', 'notify', 'notify']);
+    expect((await keyItem(notifying.body.data.id))?.on_leak).toBe('notify');
+    expect((await call('get-api-key', { key: team.key, query: { key_id: pk.body.data.id } })).body.data.on_leak).toBe('notify');
+    expect((await auditRecordsOf(notifying.body.data.id))[0]).toMatchObject({ key: { on_leak: 'notify' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.details).toEqual([{ field: 'on_leak', issue: 'must be "disable" or "notify"' }]);
+  });
 
   it('creates a pk key with a wildcard domain and answers 201 with every field of the resource', async () => {
     // Prepare

@@ -27,6 +27,7 @@ describe('update-api-key: changes', () => {
       ip_whitelist: ['203.0.113.0/24'],
       rate_limit: 77,
       expires_at: expiresAt,
+      on_leak: 'disable',
     };
     clock().advance(1000);
 
@@ -240,7 +241,7 @@ describe('update-api-key: refusals', () => {
     const response = await call('update-api-key', { key: team.key, body: { key_id: team.keyId } });
     expectStatus(response, 400);
     expect(response.body.error.message).toBe(
-      'The request is invalid: no field to change was sent (send at least one of name, description, scopes, domains, ip_whitelist, rate_limit, expires_at, is_active).',
+      'The request is invalid: no field to change was sent (send at least one of name, description, scopes, domains, ip_whitelist, rate_limit, expires_at, on_leak, is_active).',
     );
   });
 });
