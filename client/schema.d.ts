@@ -174,6 +174,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/functions/v1/report-leaked-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a value found leaked
+         * @description A value of a key of the calling key’s team, found where it should not be (a ticket, a log). By the key’s `on_leak`, the key is disabled at once or keeps working; a leaked old value of a transition stops at once whatever `on_leak` says. Audited as `key.leaked` and sent as the `key.leaked` event. A value of another team answers 404 as an unknown value does.
+         */
+        post: operations["reportLeakedKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/github-secret-scanning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * GitHub secret scanning's partner endpoint
+         * @description GitHub sends values of this service’s shape found in public code (docs/secret-scanning.md). No API key: the body must be signed by a published GitHub secret-scanning key (ECDSA P-256, SHA-256, base64 DER, over the raw bytes), checked before the body is read. Each value of a key of this service is acted on by the key’s `on_leak` at once and audited as `key.leaked`.
+         */
+        post: operations["githubSecretScanning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/functions/v1/create-webhook-endpoint": {
         parameters: {
             query?: never;
@@ -765,6 +805,45 @@ export interface components {
             event_id: string;
             /** Format: date-time */
             occurred_at: string;
+            key_id: string;
+            team_id: string;
+            actor: {
+                user_id: string;
+                key_id: string | null;
+                source_ip: string | null;
+                user_agent: string | null;
+                request_id: string;
+            };
+            /** @constant */
+            event_type: "key.leaked";
+            key: {
+                name: string;
+                /** @enum {string} */
+                type: "pk" | "sk";
+                /** @enum {string} */
+                environment: "test" | "live";
+            };
+            leaked_value: {
+                key_prefix: string;
+                last_four: string;
+            };
+            /** @enum {string} */
+            value: "current" | "previous";
+            /** @enum {string} */
+            on_leak: "disable" | "notify";
+            /** @enum {string} */
+            action: "disabled" | "notified" | "already_disabled" | "old_value_revoked";
+            report: {
+                /** @enum {string} */
+                reporter: "github" | "team";
+                url: string | null;
+                source: string | null;
+                reason: string | null;
+            };
+        } | {
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
             team_id: string;
             actor: {
                 user_id: string;
@@ -812,6 +891,36 @@ export interface components {
                 reset: number;
             };
         };
+        ReportLeakedKeyResponse: {
+            data: {
+                /**
+                 * @description `disabled`: the key stopped (on_leak `disable`); `already_disabled`: it was; `notified`: on_leak `notify`, the key keeps working; `old_value_revoked`: the old value of a transition stopped, the new value works on
+                 * @enum {string}
+                 */
+                action: "disabled" | "notified" | "already_disabled" | "old_value_revoked";
+                /**
+                 * @description Which of the key’s values was reported: its current value, or the old value of a transition
+                 * @enum {string}
+                 */
+                value: "current" | "previous";
+                key: components["schemas"]["ApiKey"];
+            };
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+            };
+        };
+        GithubSecretScanningResponse: {
+            /** @description SHA-256 (hex) of the reported token: the token itself is never echoed */
+            token_hash: string;
+            /** @description The `type` GitHub sent */
+            token_type: string;
+            /**
+             * @description `true_positive`: a value of a key of this service (live, disabled, or the old value of a transition); `false_positive`: anything else
+             * @enum {string}
+             */
+            label: "true_positive" | "false_positive";
+        }[];
         CreatedWebhookEndpointResponse: {
             data: {
                 /**
@@ -1714,6 +1823,165 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportLeakedKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer (with the value nulled) to a repeat of the same request for 24 hours; 422 for a different request */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The presented key value */
+                    key: string;
+                    /** @description Why, kept in the audit trail */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What the report did, and the key as it now is */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportLeakedKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    githubSecretScanning: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the GitHub key that signed the body */
+                "Github-Public-Key-Identifier": string;
+                /** @description Base64 DER ECDSA P-256 SHA-256 signature of the raw body */
+                "Github-Public-Key-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    type: string;
+                    /** @default  */
+                    url?: string;
+                    source?: string;
+                    Source?: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Every reported token labelled, in the order sent */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GithubSecretScanningResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `UNAUTHORIZED`: unsigned, signed by no published key, or a signature that does not sign this body; nothing was read or changed */
+            401: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description `PAYLOAD_TOO_LARGE`: a body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `THROTTLED`: the endpoint’s own throttle */
+            429: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description `SERVICE_UNAVAILABLE`: GitHub's keys could not be read; retry later */
+            503: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     createWebhookEndpoint: {

@@ -75,6 +75,7 @@ export class ApiKeyServiceStack extends Stack {
       verifyGuessLimitPerMinute: config.verifyGuessLimitPerMinute,
       authorizerRouteScopes: config.authorizerRouteScopes,
       authorizerScope: config.authorizerScope,
+      githubSecretScanningKeysUrl: config.githubSecretScanningKeysUrl,
       production: config.production,
       logRetention,
     });

@@ -5,6 +5,7 @@ import { parseRouteScopeTable } from '../lambda/contract/route-scopes';
 import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../lambda/contract/retention';
 import { isValidScope } from '../lambda/contract/scopes';
 import { DEFAULT_METRICS_NAMESPACE } from '../lambda/contract/metrics';
+import { GITHUB_SECRET_SCANNING_KEYS_URL } from '../lambda/contract/partners';
 
 /**
  * The one typed reader of CDK context. Every setting has a default; a bad
@@ -95,6 +96,15 @@ const SETTINGS = {
   authorizerRouteScopes: ((key, read) => read.routeScopes(key)) satisfies Setting<Readonly<Record<string, string>>>,
   /** Authorizer: a scope every route needs (`AUTHORIZER_SCOPE`); none means no such scope. */
   authorizerScope: ((key, read) => read.authorizerScope(key)) satisfies Setting<string | undefined>,
+  /**
+   * Platform API stages whose authorizer cache is flushed when a key stops
+   * (disabled, deleted, leaked, an old value ended), as `<restApiId>:<stage>`;
+   * the `planApiStages` are flushed too.
+   */
+  authorizerCacheStages: ((key, read) => read.apiStages(key)) satisfies Setting<readonly string[]>,
+  /** Where the partner endpoint fetches GitHub's secret-scanning public keys (an https URL). */
+  githubSecretScanningKeysUrl: ((key, read) =>
+    read.string(key, GITHUB_SECRET_SCANNING_KEYS_URL, /^https:\/\/[^\s]{1,2000}$/, 'an https URL')) satisfies Setting<string>,
   /** Secrets Manager secret whose SecretString is the value-hash pepper; none: plain SHA-256. */
   keyHashPepperSecretArn: ((key, read) =>
     read.optionalString(

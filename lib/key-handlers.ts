@@ -3,7 +3,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { TEAM_INDEX } from '../lambda/contract/tables';
-import { ENV, type Env } from '../lambda/contract/function-environment';
+import { ENV, FUNCTION_ENVIRONMENT, type Env } from '../lambda/contract/function-environment';
 import { pascalCaseOf } from '../lambda/contract/routes';
 import { ROUTES, type FunctionWithStore, type RouteName } from '../lambda/routes';
 import { grantStoreOperations, HouseFunction } from './house-function';
@@ -31,6 +31,8 @@ export interface KeyHandlersProps {
   readonly authorizerRouteScopes: Readonly<Record<string, string>>;
   /** Authorizer: a scope every route needs. Default: none. */
   readonly authorizerScope?: string;
+  /** Where the partner endpoint fetches GitHub's secret-scanning keys. Required. */
+  readonly githubSecretScanningKeysUrl: string;
   /** Retention of every handler's log group. Default: the house function default (one year). */
   readonly logRetention?: logs.RetentionDays;
   /** Production: log groups are retained on stack deletion. Default: false. */
@@ -67,15 +69,18 @@ export class KeyHandlers extends Construct {
       AUDIT_TABLE_NAME: auditTable.tableName,
       PLAN_RATE_LIMIT: String(props.planRateLimit),
       VERIFY_GUESS_LIMIT_PER_MINUTE: String(props.verifyGuessLimitPerMinute),
+      GITHUB_SECRET_SCANNING_KEYS_URL: props.githubSecretScanningKeysUrl,
       ...props.webhooks.settings,
     };
     const environmentOf = (names: readonly Env[]): Record<string, string> =>
       Object.fromEntries(
-        names.map((name) => {
-          const value = settings[name];
-          if (value === undefined) throw new Error(`No value for the setting ${name}`);
-          return [ENV[name], value];
-        }),
+        names
+          .map((name) => {
+            const value = settings[name];
+            if (value === undefined && FUNCTION_ENVIRONMENT[name] !== 'optional') throw new Error(`No value for the setting ${name}`);
+            return [ENV[name], value];
+          })
+          .filter((entry): entry is [Env, string] => entry[1] !== undefined),
       );
 
     // Every function here: the house defaults, and exactly its declared storage operations.

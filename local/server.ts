@@ -29,6 +29,8 @@ import type { PageSource } from './pages';
 import { MAX_BODY_BYTES, allowedMethods } from '../lambda/contract/routes';
 import { ROUTES, functionEntry } from '../lambda/routes';
 import { jsonResponse } from '../lambda/contract/response';
+import { THROTTLED_MESSAGE } from '../lambda/contract/defaults';
+import { TokenBucket, type BucketLimits } from './token-bucket';
 import type { Services } from '../lambda/composition/services';
 
 /** A Lambda proxy handler as the handler modules export it. */
@@ -47,6 +49,10 @@ export interface LocalRoute {
   readonly management?: boolean;
   /** The handler answers the path's CORS preflight; elsewhere OPTIONS is 405, as in API Gateway. */
   readonly preflight?: boolean;
+  /** The route's own body limit (the server's otherwise). */
+  readonly maxBodyBytes?: number;
+  /** The method's own throttle across callers, as the stage's per-method setting in AWS. */
+  readonly methodThrottle?: BucketLimits;
 }
 
 export type RouteResolution =
@@ -376,6 +382,7 @@ export function createRequestListener(
   const log = options.logger ?? terminalObservability().logger;
   const loadHandler = options.loadHandler ?? moduleHandlerLoader();
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const methodBuckets = new Map<string, TokenBucket>();
 
   async function answer(request: IncomingMessage, requestId: string, receivedAt: Date): Promise<Reply> {
     // Prefixing a fixed origin keeps a target such as `//x` a path, not a host.
@@ -399,20 +406,27 @@ export function createRequestListener(
         requestId,
       );
     }
-    const read = await readBody(request, maxBodyBytes);
+    const { route } = resolution;
+    if (route.methodThrottle) {
+      const bucketKey = `${route.method} ${route.path}`;
+      const bucket = methodBuckets.get(bucketKey) ?? new TokenBucket(route.methodThrottle, receivedAt.getTime());
+      methodBuckets.set(bucketKey, bucket);
+      const taken = bucket.take(receivedAt.getTime());
+      if (!taken.admitted) {
+        return apiErrorReply(new ApiError(ErrorCode.THROTTLED, THROTTLED_MESSAGE, [], { 'Retry-After': String(taken.retryAfterSeconds) }), requestId);
+      }
+    }
+    const bodyLimit = route.maxBodyBytes ?? maxBodyBytes;
+    const read = await readBody(request, bodyLimit);
     if (read.aborted) {
       // Nobody is left to read the answer; the access line says what happened (a client error, not ours).
       log.info('request body cut short by the client', { request_id: requestId });
       return apiErrorReply(new ApiError(ErrorCode.VALIDATION_FAILED, 'The request body ended before it was complete.'), requestId);
     }
     if (read.tooLarge) {
-      return apiErrorReply(
-        new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, `The request body exceeds ${maxBodyBytes} bytes.`, [], { Connection: 'close' }),
-        requestId,
-      );
+      return apiErrorReply(new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, `The request body exceeds ${bodyLimit} bytes.`, [], { Connection: 'close' }), requestId);
     }
 
-    const { route } = resolution;
     const handler = await loadHandler(route);
     if (!handler) {
       log.error('handler not implemented', { request_id: requestId, handler: route.name });

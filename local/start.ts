@@ -47,6 +47,7 @@ import { terminalObservability } from './terminal-observability';
 import { localWebhooks, webhookEventsPart } from './webhooks';
 import { localExpiryScheduler } from './expiry';
 import { withWebhooks, type WebhookServices } from '../lambda/composition/webhook-services';
+import { localGithubKeys } from '../lambda/composition/github-keys';
 
 /** `.data/` at the repository root. */
 export const DEFAULT_DATA_DIR = path.resolve(__dirname, '..', '.data');
@@ -118,6 +119,15 @@ export function readSettings(env: LocalEnvironment = process.env): LocalSettings
       }
     })(),
   };
+}
+
+/** GitHub's keys as `GITHUB_SECRET_SCANNING_KEYS` pins them (none when unset); a document that cannot be read stops the start. */
+function githubKeysOf(env: LocalEnvironment): ReturnType<typeof localGithubKeys> {
+  try {
+    return localGithubKeys({ GITHUB_SECRET_SCANNING_KEYS: env.GITHUB_SECRET_SCANNING_KEYS });
+  } catch (error) {
+    throw new SettingsError(`GITHUB_SECRET_SCANNING_KEYS must be GitHub's keys document ({"public_keys":[…]}): ${(error as Error).message}`);
+  }
 }
 
 /** What the parts have started so far; each part adds its own piece. */
@@ -233,6 +243,8 @@ export const servicesPart: LocalRuntimePart = {
       }),
       () => webhooks.ports,
     );
+    // GitHub's keys: the pinned document, or none (a laptop never fetches them).
+    Object.assign(services, { githubKeys: githubKeysOf(process.env) });
     context.services = services;
     const summary = await scheduler.rearmFromStore({ db, keyTableName: settings.keyTableName });
     if (summary.armed + summary.firedAtOnce > 0) {
@@ -396,6 +408,10 @@ export const LOCAL_ENVIRONMENT = [
   {
     name: 'USAGE_PLANS',
     help: `usage plans as JSON (default: cdk.json's "plans"), e.g.\n'{"default":{"rateLimit":1,"burstLimit":3,"quota":{"limit":8,"period":"DAY"}}}'`,
+  },
+  {
+    name: 'GITHUB_SECRET_SCANNING_KEYS',
+    help: 'GitHub\'s secret-scanning public keys, as GitHub publishes them:\n\'{"public_keys":[{"key_identifier":"…","key":"-----BEGIN PUBLIC KEY-----…","is_current":true}]}\'\n(unset: every GitHub secret-scanning report is refused; nothing is fetched)',
   },
   { name: 'ARCHIVE_DIR', help: 'write the audit archive as files here instead of the S3 API' },
   { name: 'KEY_HASH_PEPPER', help: 'HMAC pepper of stored value hashes (set once, or never)' },

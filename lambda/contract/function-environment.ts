@@ -40,6 +40,15 @@ const SET_BY_THE_STACK = {
   ARCHIVE_BUCKET_NAME: 'required',
   /** Verify endpoint: unknown values one source may verify per minute (`lambda/verification/guess-limiter.ts`). */
   VERIFY_GUESS_LIMIT_PER_MINUTE: 'positive integer',
+  /**
+   * GitHub secret scanning: GitHub's public-keys document itself,
+   * `{"public_keys":[{"key_identifier","key","is_current"}]}`, pinned (the
+   * local runtime and the tests; in AWS only when context pins it). Set, it
+   * is the only source of keys: nothing is fetched.
+   */
+  GITHUB_SECRET_SCANNING_KEYS: 'optional',
+  /** GitHub secret scanning: where the public-keys document is fetched (GitHub's endpoint unless context names another). */
+  GITHUB_SECRET_SCANNING_KEYS_URL: 'optional',
   /** Authorizer: a scope every route needs (`lambda/handlers/authorizer.ts`). */
   AUTHORIZER_SCOPE: 'optional',
   /** Authorizer: JSON `{"<METHOD> /<path>": "<scope>"}` (`lambda/handlers/authorizer.ts`). */

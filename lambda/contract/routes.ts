@@ -18,8 +18,10 @@ export interface RouteDeclaration {
    * `manager`: a Bearer `sk` key holding `keys.manage` (the management
    * authorizer, the team's usage plan, the management throttle).
    * `public`: no Authorization header (the value to check is in the body).
+   * `partner`: no Authorization header; the body is signed by a partner
+   * (GitHub's secret scanning), and the handler checks the signature first.
    */
-  readonly caller: 'manager' | 'public';
+  readonly caller: 'manager' | 'public' | 'partner';
   /** Where the input is: a JSON body, or the query string (GET). */
   readonly input: 'body' | 'query';
   /** The handler answers the path's CORS preflight (OPTIONS) itself. Default: no OPTIONS on the path (405). */
@@ -38,6 +40,10 @@ export interface RouteDeclaration {
    * managementBurstLimit). Default: only the plan's own throttle.
    */
   readonly throttle?: 'write';
+  /** A throttle of the method's own, across all callers (API Gateway's per-method stage throttle); for routes no usage plan meters. */
+  readonly methodThrottle?: { readonly rateLimit: number; readonly burstLimit: number };
+  /** Largest body accepted, in bytes (413 beyond). Default `MAX_BODY_BYTES`. */
+  readonly maxBodyBytes?: number;
 }
 
 /** A declared route with its path: what the stack, the local server and the tests serve. */

@@ -89,6 +89,14 @@ export const STORE_OPERATIONS = {
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
   },
+  /** Many value lookups by hash, 100 to a BatchGetItem (a leak report's values). */
+  readValueLookups: { keyTable: ['dynamodb:BatchGetItem'] },
+  /** A leak report: the key disabled or its old value ended (or nothing changed), the `key.leaked` record, the idempotent answer. */
+  recordLeak: {
+    keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'],
+    auditTable: ['dynamodb:PutItem'],
+    transactional: true,
+  },
   /** An expiry notice noted on the key with its audit record (key.expiring, key.expired). */
   recordExpiryNotice: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** A webhook endpoint, the team's endpoint count and the audit record, in one transaction. */

@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { KEY_ID_PATTERN } from '../platform/ids';
 import { EDITABLE_FIELDS } from './editable-fields';
 import { ON_LEAK_VALUES } from './model';
+import { LEAK_ACTIONS } from './leaks';
 import {
   AuditEventType,
   type AuditActor,
@@ -15,6 +16,7 @@ import {
   type KeyCreatedEvent,
   type KeyDeletedEvent,
   type KeyExpiryEvent,
+  type KeyLeakedEvent,
   type WebhookEndpointEvent,
   type KeyOldValueExpiredEvent,
   type KeyRegeneratedEvent,
@@ -139,6 +141,24 @@ const keyExpirySchema = schemaFor<KeyExpiryEvent>()(
   }),
 );
 
+const keyLeakedSchema = schemaFor<KeyLeakedEvent>()(
+  z.strictObject({
+    ...base,
+    event_type: z.literal(AuditEventType.KEY_LEAKED),
+    key: z.strictObject({ name: z.string(), type: keyType, environment }),
+    leaked_value: fingerprintSchema,
+    value: z.enum(['current', 'previous']),
+    on_leak: z.enum(ON_LEAK_VALUES),
+    action: z.enum(LEAK_ACTIONS),
+    report: z.strictObject({
+      reporter: z.enum(['github', 'team']),
+      url: z.nullable(z.string()),
+      source: z.nullable(z.string()),
+      reason: z.nullable(z.string()),
+    }),
+  }),
+);
+
 const withoutKey = { event_id: base.event_id, occurred_at: base.occurred_at, team_id: base.team_id, actor: base.actor };
 const webhookEndpointSchema = schemaFor<WebhookEndpointEvent>()(
   z.strictObject({
@@ -172,6 +192,7 @@ export const auditEventSchema = z.discriminatedUnion('event_type', [
   keyDeletedSchema,
   keyUpdatedSchema,
   keyExpirySchema,
+  keyLeakedSchema,
   webhookEndpointSchema,
 ]);
 

@@ -11,6 +11,7 @@ import { AUDIT_TABLE_TTL_DAYS } from '../contract/retention';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { Environment, KeyType } from './key-values';
 import type { KeyConfiguration, OnLeak } from './model';
+import type { LeakAction, LeakedValue, LeakReport } from './leaks';
 import type { EditableField } from './editable-fields';
 
 export const AuditEventType = {
@@ -23,6 +24,7 @@ export const AuditEventType = {
   KEY_ENABLED: 'key.enabled',
   KEY_EXPIRING: 'key.expiring',
   KEY_EXPIRED: 'key.expired',
+  KEY_LEAKED: 'key.leaked',
   WEBHOOK_ENDPOINT_CREATED: 'webhook_endpoint.created',
   WEBHOOK_ENDPOINT_UPDATED: 'webhook_endpoint.updated',
   WEBHOOK_ENDPOINT_DELETED: 'webhook_endpoint.deleted',
@@ -126,6 +128,20 @@ export interface KeyExpiryEvent extends AuditEventBase {
   notice: '7d' | '1d' | 'expired';
 }
 
+/** A report that one of the key's values leaked (GitHub secret scanning, or the team), and what it did (domain/leaks.ts). */
+export interface KeyLeakedEvent extends AuditEventBase {
+  event_type: typeof AuditEventType.KEY_LEAKED;
+  key: { name: string; type: KeyType; environment: Environment };
+  /** The reported value's fingerprint. */
+  leaked_value: ValueFingerprint;
+  /** `current`, or `previous`: the old value of a transition. */
+  value: LeakedValue;
+  /** The key's `on_leak` when the report came. */
+  on_leak: OnLeak;
+  action: LeakAction;
+  report: LeakReport;
+}
+
 /**
  * What was done to a webhook endpoint, by a manager key or by the service
  * (`webhook_endpoint.disabled` after a 410 or five days of failures). Kept
@@ -149,7 +165,8 @@ export interface WebhookEndpointEvent extends Omit<AuditEventBase, 'key_id' | 'e
 }
 
 /** The events about keys: each names its key. */
-export type KeyAuditEvent = KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent | KeyUpdatedEvent | KeyExpiryEvent;
+export type KeyAuditEvent =
+  KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent | KeyUpdatedEvent | KeyExpiryEvent | KeyLeakedEvent;
 export type AuditEvent = KeyAuditEvent | WebhookEndpointEvent;
 
 /** Distributes Omit over a union so each event keeps its own fields. */

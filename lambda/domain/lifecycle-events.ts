@@ -9,6 +9,7 @@
  */
 import type { WebhookEventType } from '../contract/webhooks';
 import type { AuditEvent } from './audit-events';
+import type { LeakAction, LeakedValue, LeakReporter } from './leaks';
 
 /** What `data` says about the key and the change. */
 export interface KeyEventData {
@@ -30,6 +31,8 @@ export interface KeyEventData {
   old_value_ends_at?: string;
   /** key.expiring, key.expired: the key's expiry. */
   expires_at?: string;
+  /** key.leaked: what the report did, which value, who reported it and where the value was found. */
+  leak?: { action: LeakAction; value: LeakedValue; reporter: LeakReporter; url: string | null; source: string | null };
 }
 
 export interface TestEventData {
@@ -88,6 +91,13 @@ export function lifecycleEventOf(event: AuditEvent): LifecycleEvent | undefined 
     case 'key.expiring':
     case 'key.expired':
       data = { ...base(event.key, event.key), expires_at: event.expires_at };
+      break;
+    case 'key.leaked':
+      data = {
+        ...base(event.key, event.leaked_value),
+        reason: event.report.reason,
+        leak: { action: event.action, value: event.value, reporter: event.report.reporter, url: event.report.url, source: event.report.source },
+      };
       break;
   }
   return { id: messageIdOf(event.event_id), type: event.event_type, timestamp: event.occurred_at, team_id: event.team_id, data };

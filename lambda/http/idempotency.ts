@@ -39,8 +39,18 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The claim of this request, or undefined without the header; 400 for a malformed key. */
-export function idempotencyClaimOf(event: ManagementEvent<unknown>, caller: VerifiedKey, route: string): IdempotencyClaim | undefined {
+/**
+ * The claim of this request, or undefined without the header; 400 for a
+ * malformed key. `fingerprinted`: what the request is recognised by, when
+ * the input itself must not be (a body holding a key value gives it with the
+ * value's hash in its place).
+ */
+export function idempotencyClaimOf(
+  event: ManagementEvent<unknown>,
+  caller: VerifiedKey,
+  route: string,
+  fingerprinted: unknown = event.input,
+): IdempotencyClaim | undefined {
   const key = header(event, IDEMPOTENCY_HEADER);
   if (key === undefined) return undefined;
   if (!VALID_KEY.test(key)) {
@@ -50,7 +60,7 @@ export function idempotencyClaimOf(event: ManagementEvent<unknown>, caller: Veri
   }
   return {
     itemKey: keyTableKeys.idempotency(caller.id, sha256(key)),
-    fingerprint: sha256(`${route}\n${canonical(event.input)}`),
+    fingerprint: sha256(`${route}\n${canonical(fingerprinted)}`),
   };
 }
 

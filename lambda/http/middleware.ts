@@ -136,6 +136,10 @@ export interface BodyOptions {
   confirmationField?: string;
   /** Top-level names that are the resource's own but not settable here: "cannot be changed" instead of "not a field". */
   readOnlyFields?: Readonly<Record<string, string>>;
+  /** Largest body, in bytes (413 beyond). Default `MAX_BODY_BYTES`. */
+  maxBytes?: number;
+  /** The body is a JSON array (a partner's report), not an object. */
+  array?: boolean;
 }
 
 /** How the input is read: its names are a body's fields or a query's parameters, the names the schema accepts. */
@@ -212,8 +216,9 @@ export function jsonBody<TSchema extends z.ZodMiniType>(schemaFor: () => TSchema
       }
       const raw = event.body ?? '';
       const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-      if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) {
-        throw new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+      const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
+      if (Buffer.byteLength(text, 'utf8') > maxBytes) {
+        throw new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, `The request body exceeds ${maxBytes} bytes.`);
       }
       if (text.trim() === '') {
         throw new ApiError(ErrorCode.VALIDATION_FAILED, 'A JSON request body is required.');
@@ -224,8 +229,8 @@ export function jsonBody<TSchema extends z.ZodMiniType>(schemaFor: () => TSchema
       } catch {
         throw new ApiError(ErrorCode.INVALID_JSON, 'The request body is not valid JSON.');
       }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw new ApiError(ErrorCode.VALIDATION_FAILED, 'The request body must be a JSON object.');
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) !== (options.array ?? false)) {
+        throw new ApiError(ErrorCode.VALIDATION_FAILED, `The request body must be a JSON ${options.array ? 'array' : 'object'}.`);
       }
       const repeated = duplicateNames(text).map((field) => ({ field: withoutKeyValues(field), issue: 'must be given once' }));
       if (repeated.length > 0) throw invalidRequest(repeated);

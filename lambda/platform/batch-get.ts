@@ -1,5 +1,8 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
+/** The most keys one BatchGetItem may ask for. */
+export const BATCH_GET_LIMIT = 100;
+
 /**
  * Every item of `keys` in one table, strongly consistent, by BatchGetItem
  * (at most 100 keys). BatchGetItem may leave keys unprocessed under

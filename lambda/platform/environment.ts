@@ -7,7 +7,7 @@
  */
 import type { EnvOfKind, FunctionEnv } from '../contract/function-environment';
 
-type Environment = Readonly<Record<string, string | undefined>>;
+export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** The variable, or undefined when absent or empty. */
 export function optionalSetting(name: FunctionEnv, env: Environment = process.env): string | undefined {

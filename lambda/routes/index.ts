@@ -27,6 +27,8 @@ import { route as rotateWebhookSecret } from './rotate-webhook-secret/route';
 import { route as sendTestWebhook } from './send-test-webhook/route';
 import { route as listWebhookDeliveries } from './list-webhook-deliveries/route';
 import { route as redeliverWebhook } from './redeliver-webhook/route';
+import { route as reportLeakedKey } from './report-leaked-key/route';
+import { route as githubSecretScanning } from './github-secret-scanning/route';
 
 /** Every route, in the order the API reference lists them. */
 export const ROUTES = [
@@ -39,6 +41,8 @@ export const ROUTES = [
   getApiKeyUsage,
   listAuditEvents,
   verifyApiKey,
+  reportLeakedKey,
+  githubSecretScanning,
   createWebhookEndpoint,
   listWebhookEndpoints,
   updateWebhookEndpoint,

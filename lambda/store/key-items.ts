@@ -71,6 +71,46 @@ export interface KeyUpdate {
   readonly audit: AuditRecord;
 }
 
+/**
+ * A leak's change to write (domain/leaks.ts): `disable` is a configuration
+ * change (`is_active: false`, every authenticating lookup with it);
+ * `end-transition` stops the old value of a live transition now (the key
+ * item forgets it, its lookup is dropped, the new value's lookup ends its
+ * transition); `none` writes the audit record alone.
+ */
+export type KeyLeak =
+  | { readonly kind: 'disable'; readonly update: KeyUpdate }
+  | { readonly kind: 'end-transition'; readonly key: KeyItem & { previous_hash: string; current_hash: string }; readonly at: Date; readonly audit: AuditRecord }
+  | { readonly kind: 'none'; readonly audit: AuditRecord };
+
+/** `recordLeak`'s items for an ended transition (before the audit record): compare-and-set on the key's revision and the very old value. */
+export function endTransitionItems(key: KeyItem & { previous_hash: string; current_hash: string }, at: Date, table: string, tx: Transactions): TransactItem[] {
+  const values: Record<string, unknown> = { ':active': 'active', ':expected': key.generation, ':previousHash': key.previous_hash, ':now': at.toISOString() };
+  const revision = revisionStep(key, values);
+  return [
+    {
+      Update: {
+        TableName: table,
+        Key: keyTableKeys.key(key.id),
+        UpdateExpression: `SET transition_ends_at = :now, updated_at = :now, ${revision.set} REMOVE ${PREVIOUS_VALUE_FIELDS}`,
+        ConditionExpression: `${LIVE_AT_GENERATION} AND previous_hash = :previousHash AND ${revision.condition}`,
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: values,
+      },
+    },
+    tx.dropLookup(key.previous_hash),
+    {
+      Update: {
+        TableName: table,
+        Key: keyTableKeys.valueLookup(key.current_hash),
+        UpdateExpression: 'SET transition_ends_at = :now',
+        ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
+        ExpressionAttributeValues: { ':now': at.toISOString(), ':keyId': key.id },
+      },
+    },
+  ];
+}
+
 /** `rotateValue`'s items: the key item's compare-and-set, the new lookup, the old one kept or dropped, the audit record, the idempotent answer (last). */
 export function rotationItems(rotation: ValueRotation, table: string, tx: Transactions): TransactItem[] {
   const { before, after, transition } = rotation;

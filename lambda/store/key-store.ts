@@ -24,9 +24,11 @@ import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';
 import {
   LIVE_AT_GENERATION,
   PREVIOUS_VALUE_FIELDS,
+  endTransitionItems,
   rotationItems,
   tombstoneItems,
   updateItems,
+  type KeyLeak,
   type KeyTombstone,
   type KeyUpdate,
   type ValueRotation,
@@ -164,6 +166,26 @@ export class KeyStore {
   }
 
   /**
+   * `recordLeak`: what a leak report does to the key (key-items.ts
+   * `KeyLeak`) and its `key.leaked` record, in one transaction, with the
+   * idempotent answer when there is one. Not committed: the key changed
+   * since it was read (read it again and decide again).
+   */
+  async recordLeak(leak: KeyLeak, idempotency?: IdempotencyRecord): Promise<WriteOutcome> {
+    const table = this.tables.keyTableName;
+    const items: TransactItem[] =
+      leak.kind === 'disable'
+        ? [...updateItems(leak.update, table), this.transactions.putAudit(leak.update.audit)]
+        : leak.kind === 'end-transition'
+          ? [...endTransitionItems(leak.key, leak.at, table, this.transactions), this.transactions.putAudit(leak.audit)]
+          : [this.transactions.putAudit(leak.audit)];
+    if (idempotency) items.push(this.transactions.putIdempotency(idempotency));
+    const outcome = await this.transactions.transact(items);
+    if (!outcome.committed && idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') throw new IdempotencyRace();
+    return outcome;
+  }
+
+  /**
    * `listTeamKeys` (team index, newest first: ids are ULIDs): one page of
    * the team's key items after `startAfter`. The index is eventually
    * consistent; a key created a moment ago may show on the next call.
@@ -194,5 +216,6 @@ export const KEY_STORE_OPERATIONS = {
   expirePreviousValue: 'expirePreviousValue',
   tombstoneKey: 'tombstoneKey',
   updateKey: 'updateKey',
+  recordLeak: 'recordLeak',
   teamKeysPage: 'listTeamKeys',
 } as const satisfies OperationsOf<KeyStore>;

@@ -8,7 +8,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keyTableKeys, type ItemKey } from '../contract/tables';
 import type { ValueLookupItem } from '../domain/model';
-import { batchGetAll } from '../platform/batch-get';
+import { BATCH_GET_LIMIT, batchGetAll } from '../platform/batch-get';
 import type { SeenLookups } from './seen-lookups';
 import type { StoreTables } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
@@ -44,6 +44,21 @@ export class ValueLookupStore {
     return { lookup, companions: found.filter((item) => !isLookup(item)) };
   }
 
+  /**
+   * `readValueLookups`: the lookups of many value hashes (a leak report),
+   * strongly consistent, 100 to a BatchGetItem, the batches in parallel;
+   * hashes with no lookup are absent from the answer.
+   */
+  async getValueLookups(valueHashes: readonly string[]): Promise<Map<string, ValueLookupItem>> {
+    const unique = [...new Set(valueHashes)];
+    const batches: string[][] = [];
+    for (let i = 0; i < unique.length; i += BATCH_GET_LIMIT) batches.push(unique.slice(i, i + BATCH_GET_LIMIT));
+    const found = await Promise.all(batches.map((hashes) => this.getItems(hashes.map((hash) => keyTableKeys.valueLookup(hash)))));
+    const lookups = new Map<string, ValueLookupItem>();
+    for (const item of VALUE_LOOKUP.readAll(found.flat())) lookups.set(item.pk.slice(item.pk.indexOf('#') + 1), item);
+    return lookups;
+  }
+
   /** `readPrefetched`: key-table items by key, strongly consistent, in one BatchGetItem (absent ones are left out). */
   async getItems(keys: readonly ItemKey[]): Promise<Record<string, unknown>[]> {
     return batchGetAll(
@@ -58,5 +73,6 @@ export class ValueLookupStore {
 export const VALUE_LOOKUP_STORE_OPERATIONS = {
   getValueLookup: 'readValueLookup',
   getValueLookupWith: 'readValueLookupAndGuessCounter',
+  getValueLookups: 'readValueLookups',
   getItems: 'readTargetKey',
 } as const satisfies OperationsOf<ValueLookupStore>;

@@ -33,6 +33,7 @@ const RESOURCE_FIELDS = [
   'last_four',
   'last_used_at',
   'name',
+  'on_leak',
   'rate_limit',
   'scopes',
   'state',

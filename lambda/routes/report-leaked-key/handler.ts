@@ -1,0 +1,34 @@
+/**
+ * POST /functions/v1/report-leaked-key — a value the team found leaked (a
+ * ticket, a log): what its key's `on_leak` says is done at once and audited
+ * as `key.leaked`. Honours `Idempotency-Key` (the stored fingerprint is of
+ * the value's hash, never the value).
+ */
+import { jsonResponse } from '../../contract/response';
+import { idempotencyClaimOf, underIdempotency } from '../../http/idempotency';
+import { managementHandler } from '../../http/management-handler';
+import { reportLeakedKeyRequestSchema } from './schema';
+import { reportLeakedKey } from '../../use-cases/leak-reports';
+import { route } from './route';
+import type { Services } from '../../composition/services';
+import { environmentServices } from '../../composition/services';
+import { hashKeyValue } from '../../domain/key-values';
+
+export const makeHandler = (services: () => Services) =>
+  managementHandler(
+    route,
+    services,
+    () => reportLeakedKeyRequestSchema,
+    async (event, deps) => {
+      const fingerprinted = { ...event.input, key: hashKeyValue(event.input.key, deps.settings.pepper) };
+      const claim = idempotencyClaimOf(event, event.caller, route.name, fingerprinted);
+      const requestId = event.meta.requestId;
+      const bodyOf = (data: unknown) => ({ data, meta: { timestamp: deps.clock.now().toISOString(), request_id: requestId } });
+      return underIdempotency(deps, claim, requestId, async () => {
+        const data = await reportLeakedKey(deps, event.caller, event.input, event.meta, claim && { claim, status: 200, bodyOf });
+        return jsonResponse(200, bodyOf(data), requestId);
+      });
+    },
+  );
+
+export const handler = makeHandler(environmentServices);

@@ -1,0 +1,87 @@
+/**
+ * GitHub secret scanning as a test sends it: a P-256 key pair standing in
+ * for GitHub's (its public half published in a keys document of GitHub's
+ * shape), bodies signed as GitHub signs them, and the partner endpoint's
+ * handler called as API Gateway calls it. Nothing reaches the internet.
+ */
+import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import fixture from '../fixtures/apigw-rest-event.json';
+import { makeHandler } from '../../lambda/routes/github-secret-scanning/handler';
+import { pinnedKeySource } from '../../lambda/platform/github-signatures';
+import type { GithubServices } from '../../lambda/composition/github-keys';
+import type { CallResult } from './api';
+import { expectDocumentedResponse } from './openapi-responses';
+import { testServices } from './services';
+
+export interface GithubSigner {
+  readonly identifier: string;
+  readonly privateKey: KeyObject;
+  readonly publicPem: string;
+}
+
+/** A new key pair, named `identifier`. */
+export function githubSigner(identifier = `${randomUUID().replace(/-/g, '')}${randomUUID().replace(/-/g, '')}`): GithubSigner {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  return { identifier, privateKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+}
+
+/** GitHub's keys document publishing these signers' public keys. */
+export function keysDocument(...signers: GithubSigner[]): string {
+  return JSON.stringify({
+    public_keys: signers.map((signer, index) => ({ key_identifier: signer.identifier, key: signer.publicPem, is_current: index === 0 })),
+  });
+}
+
+/** The headers GitHub sends with `body` signed by `signer`. */
+export function signedHeaders(body: string, signer: GithubSigner): Record<string, string> {
+  return {
+    'Github-Public-Key-Identifier': signer.identifier,
+    'Github-Public-Key-Signature': sign('sha256', Buffer.from(body, 'utf8'), { key: signer.privateKey, dsaEncoding: 'der' }).toString('base64'),
+  };
+}
+
+/** One reported token as GitHub sends it. */
+export function reported(token: string, url = 'https://github.com/octo/repo/blob/abc/config.env', source = 'content') {
+  return { token, type: 'api_key_service_secret_key', url, source };
+}
+
+export const PUBLISHED = githubSigner();
+
+/** The tests' services with GitHub's keys: `PUBLISHED` only. */
+export function githubServices(services = testServices()): GithubServices {
+  return Object.assign(Object.create(services) as GithubServices, { githubKeys: pinnedKeySource(keysDocument(PUBLISHED)) });
+}
+
+const handler = makeHandler(() => githubServices()) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+const PATH = '/functions/v1/github-secret-scanning';
+
+/** POSTs `body` (text as sent) with `headers` to the partner endpoint's handler. */
+export async function callGithub(body: string, headers: Record<string, string>, using = handler): Promise<CallResult & { text: string }> {
+  const requestId = randomUUID();
+  const allHeaders: Record<string, string> = { ...fixture.headers, ...headers };
+  delete allHeaders.Authorization;
+  const event = {
+    ...fixture,
+    resource: PATH,
+    path: PATH,
+    httpMethod: 'POST',
+    headers: allHeaders,
+    multiValueHeaders: Object.fromEntries(Object.entries(allHeaders).map(([name, value]) => [name, [value]])),
+    body,
+    requestContext: { ...fixture.requestContext, resourcePath: PATH, httpMethod: 'POST', requestId, authorizer: null },
+  } as unknown as APIGatewayProxyEvent;
+  const result = await using(event, { awsRequestId: requestId, getRemainingTimeInMillis: () => 30_000 } as unknown as Context);
+  const text = result.body ?? '';
+  const answer = { status: result.statusCode, headers: (result.headers ?? {}) as Record<string, string>, body: JSON.parse(text) as unknown };
+  expectDocumentedResponse(PATH, 'POST', answer);
+  return { ...answer, text };
+}
+
+/** A report signed by `PUBLISHED`, as GitHub sends it. */
+export function callGithubSigned(entries: unknown, signer: GithubSigner = PUBLISHED): Promise<CallResult & { text: string }> {
+  const body = JSON.stringify(entries);
+  return callGithub(body, { 'Content-Type': 'application/json', ...signedHeaders(body, signer) });
+}
+
+export { handler as githubHandler, makeHandler as makeGithubHandler };
