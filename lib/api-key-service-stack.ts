@@ -17,6 +17,7 @@ import { Webhooks } from './webhooks';
 import { ServiceDashboard } from './dashboard';
 import { HouseFunction } from './house-function';
 import { configureObservability, grantPepper, observabilitySettings } from './observability';
+import { AuthorizerCache } from './authorizer-cache';
 
 export interface ApiKeyServiceStackProps extends StackProps {
   /** Validated configuration (see `readServiceConfig`). Required. */
@@ -32,6 +33,7 @@ export class ApiKeyServiceStack extends Stack {
   readonly auditArchive: AuditArchive;
   readonly rotation: Rotation;
   readonly webhooks: Webhooks;
+  readonly authorizerCache: AuthorizerCache;
   readonly handlers: KeyHandlers;
   readonly api: Api;
   readonly alarms: Alarms;
@@ -62,6 +64,15 @@ export class ApiKeyServiceStack extends Stack {
       keyTable: this.keyStore.table,
       auditTable: this.auditArchive.table,
       rotation: this.rotation,
+      production: config.production,
+      logRetention,
+    });
+
+    this.authorizerCache = new AuthorizerCache(this, 'AuthorizerCache', {
+      bus: this.webhooks.bus,
+      keyTable: this.keyStore.table,
+      auditTable: this.auditArchive.table,
+      stages: [...new Set([...config.authorizerCacheStages, ...config.planApiStages])],
       production: config.production,
       logRetention,
     });
@@ -120,6 +131,7 @@ export class ApiKeyServiceStack extends Stack {
       ArchiveAudit: this.auditArchive.archiver,
       PublishEvents: this.webhooks.publisher,
       DeliverWebhooks: this.webhooks.deliverer,
+      FlushAuthorizerCache: this.authorizerCache.flusher,
     };
     const tables = [
       {
@@ -136,6 +148,7 @@ export class ApiKeyServiceStack extends Stack {
       AuditArchive: this.auditArchive.deadLetterQueue,
       Webhooks: this.webhooks.deadLetterQueue,
       EventPublishing: this.webhooks.publishFailures,
+      AuthorizerCacheFlush: this.authorizerCache.deadLetterQueue,
     };
 
     this.alarms = new Alarms(this, 'Alarms', {

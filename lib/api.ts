@@ -147,6 +147,15 @@ export class Api extends Construct {
         tracingEnabled: true,
         throttlingRateLimit: props.stageThrottle.rateLimit,
         throttlingBurstLimit: props.stageThrottle.burstLimit,
+        // Routes no usage plan meters (a partner's) get a throttle of their own, across all callers.
+        methodOptions: Object.fromEntries(
+          routes
+            .filter((route) => route.methodThrottle)
+            .map((route) => [
+              `${route.path}/${route.method}`,
+              { ...STAGE_METHOD_SETTINGS, throttlingRateLimit: route.methodThrottle?.rateLimit, throttlingBurstLimit: route.methodThrottle?.burstLimit },
+            ]),
+        ),
       },
     });
 
@@ -176,11 +185,18 @@ export class Api extends Construct {
         route.management ? { operationName: route.name, authorizer: managementAuthorizer, apiKeyRequired: true } : { operationName: route.name },
       );
       if (route.throttle === 'write') writeMethods.push(method);
-      if (!route.management) {
+      if (route.caller === 'public') {
         acknowledge(
           cfnOf(method),
           'AwsSolutions-APIG4',
           `${route.name} authenticates the key it is given in its body (that is its purpose); an authorizer on it would need the very key it verifies.`,
+        );
+      }
+      if (route.caller === 'partner') {
+        acknowledge(
+          cfnOf(method),
+          'AwsSolutions-APIG4',
+          `${route.name} is called by GitHub, which holds no key of this service: the handler checks GitHub's ECDSA signature over the raw body before reading it, and the method has its own throttle.`,
         );
       }
       acknowledge(

@@ -49,6 +49,8 @@ const SET_BY_THE_STACK = {
   GITHUB_SECRET_SCANNING_KEYS: 'optional',
   /** GitHub secret scanning: where the public-keys document is fetched (GitHub's endpoint unless context names another). */
   GITHUB_SECRET_SCANNING_KEYS_URL: 'optional',
+  /** Platform stages whose authorizer cache is flushed when a key stops: JSON `["<restApiId>:<stage>"]` (`lambda/handlers/flush-authorizer-cache.ts`). */
+  AUTHORIZER_CACHE_STAGES: 'optional',
   /** Authorizer: a scope every route needs (`lambda/handlers/authorizer.ts`). */
   AUTHORIZER_SCOPE: 'optional',
   /** Authorizer: JSON `{"<METHOD> /<path>": "<scope>"}` (`lambda/handlers/authorizer.ts`). */

@@ -97,6 +97,8 @@ export const STORE_OPERATIONS = {
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
   },
+  /** A platform stage's next authorizer-cache flush claimed (at most one a second, whatever the concurrency). */
+  claimCacheFlush: { keyTable: ['dynamodb:UpdateItem'] },
   /** An expiry notice noted on the key with its audit record (key.expiring, key.expired). */
   recordExpiryNotice: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** A webhook endpoint, the team's endpoint count and the audit record, in one transaction. */
@@ -140,6 +142,7 @@ export const HANDLER_OPERATIONS = {
   'management-authorizer': ['readValueLookup', 'readTeam'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
   'notify-key-expiry': ['readKey', 'recordExpiryNotice'],
+  'flush-authorizer-cache': ['claimCacheFlush'],
   'deliver-webhooks': [
     'listWebhookEndpoints',
     'readWebhookEndpoint',

@@ -118,6 +118,8 @@ export const keyTableKeys = {
   webhookTeamPartition: (teamId: string) => `WEBHOOKS#${teamId}`,
   /** How many endpoints a team has (the cap). */
   webhookCount: (teamId: string) => ({ pk: `TEAM#${teamId}`, sk: 'WEBHOOKS' }),
+  /** When the next flush of a platform stage's authorizer cache may start (`<restApiId>:<stage>`). */
+  cacheFlush: (stage: string) => ({ pk: `FLUSH#${stage}`, sk: 'FLUSH' }),
   /** One delivery attempt of an endpoint (ULID sort key: oldest first). */
   delivery: (endpointId: string, deliveryId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: `${SK_DELIVERY_PREFIX}${deliveryId}` }),
   /** A delivered event, kept for redelivery. */

@@ -67,6 +67,7 @@ export const HANDLER_FUNCTIONS = [
   'publish-events',
   'deliver-webhooks',
   'notify-key-expiry',
+  'flush-authorizer-cache',
 ] as const;
 export type FunctionName = RouteName | (typeof HANDLER_FUNCTIONS)[number];
 /** Every Lambda function of the service, routes first. */

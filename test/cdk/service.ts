@@ -80,6 +80,7 @@ export function functionsByHandler(stack: ApiKeyServiceStack): Record<FunctionNa
     'publish-events': stack.webhooks.publisher,
     'deliver-webhooks': stack.webhooks.deliverer,
     'notify-key-expiry': stack.rotation.expiryNoticeFunction,
+    'flush-authorizer-cache': stack.authorizerCache.flusher,
   };
 }
 

@@ -18,6 +18,8 @@ import { ARCHIVE_RETENTION_DAYS } from '../../lambda/contract/retention';
 import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
 import { DEFAULTS } from '../../lib/config';
 import { ENV } from '../../lambda/contract/function-environment';
+import { FLUSHING_EVENT_TYPES } from '../../lambda/contract/authorizer-cache';
+import { EVENT_SOURCE } from '../../lambda/contract/webhooks';
 import {
   actionsOf,
   functionsByHandler,
@@ -108,6 +110,7 @@ function resourceNames(): Record<string, string> {
     [ids.scheduleGroup]: '<group>',
     [logicalIdOf(service.stack.webhooks.queue)]: 'WebhookQueue',
     [logicalIdOf(service.stack.webhooks.publishFailures)]: 'PublishDLQ',
+    [logicalIdOf(service.stack.authorizerCache.deadLetterQueue)]: 'FlushDLQ',
     [logicalIdOf(service.stack.webhooks.secretKey)]: 'WebhookKey',
     [logicalIdOf(service.stack.webhooks.bus)]: 'Bus',
   };
@@ -367,18 +370,23 @@ describe('API', () => {
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('\\$context\\.requestId') },
     });
     const [stage] = Object.values(resourcesOf(service.template, 'AWS::ApiGateway::Stage'));
-    // One setting for every method: no method setting throttles one route for every team together.
+    // One setting for every method, and one per route that no usage plan meters (its own throttle, across callers):
+    // no method setting throttles a planned route for every team together.
+    const logging = { LoggingLevel: 'ERROR', DataTraceEnabled: false, MetricsEnabled: true };
     expect(stage?.Properties?.MethodSettings).toEqual([
-      {
-        HttpMethod: '*',
-        ResourcePath: '/*',
-        ThrottlingRateLimit: DEFAULTS.apiRateLimit,
-        ThrottlingBurstLimit: DEFAULTS.apiBurstLimit,
-        LoggingLevel: 'ERROR',
-        DataTraceEnabled: false,
-        MetricsEnabled: true,
-      },
+      { HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: DEFAULTS.apiRateLimit, ThrottlingBurstLimit: DEFAULTS.apiBurstLimit, ...logging },
+      ...ROUTES.filter((route) => route.methodThrottle).map((route) => {
+        expect(route.caller).toBe('partner');
+        return {
+          HttpMethod: route.method,
+          ResourcePath: `/${route.path.replaceAll('/', '~1')}`,
+          ThrottlingRateLimit: route.methodThrottle?.rateLimit,
+          ThrottlingBurstLimit: route.methodThrottle?.burstLimit,
+          ...logging,
+        };
+      }),
     ]);
+    expect(ROUTES.filter((route) => route.methodThrottle).map((route) => route.name)).toEqual(['github-secret-scanning']);
     for (const plan of Object.values(DEFAULTS.plans)) {
       expect(DEFAULTS.apiRateLimit).toBeGreaterThanOrEqual(plan.rateLimit);
       expect(DEFAULTS.apiBurstLimit).toBeGreaterThanOrEqual(plan.burstLimit);
@@ -392,6 +400,7 @@ describe('API', () => {
       'delete-api-key',
       'generate-api-key',
       'regenerate-api-key',
+      'report-leaked-key',
       'rotate-webhook-secret',
     ]);
     const plan = DEFAULTS.plans.default;
@@ -647,6 +656,10 @@ describe('least privilege', () => {
       ),
       'expire-old-value': { ...own('expire-old-value'), '*': xray, ...declared('expire-old-value'), RotationDLQ: ['sqs:SendMessage'] },
       'notify-key-expiry': { ...own('notify-key-expiry'), '*': xray, ...declared('notify-key-expiry'), RotationDLQ: ['sqs:SendMessage'] },
+      // No platform stage configured: no flush grant at all (test/cdk/variants.test.ts: the grant names exactly the stages given).
+      'flush-authorizer-cache': { ...own('flush-authorizer-cache'), '*': xray, ...declared('flush-authorizer-cache'), FlushDLQ: ['sqs:SendMessage'] },
+      // Leak reports: the value lookups (GitHub's in batches), the key, and the leak's one transaction.
+      ...Object.fromEntries((['report-leaked-key', 'github-secret-scanning'] as const).map((name) => [name, { ...own(name), '*': xray, ...declared(name) }])),
       ...Object.fromEntries(
         (['list-webhook-endpoints', 'update-webhook-endpoint', 'delete-webhook-endpoint', 'list-webhook-deliveries'] as const).map((name) => [
           name,
@@ -822,5 +835,40 @@ describe('outputs', () => {
     expect(documented).toEqual(expect.arrayContaining(['ApiUrl', 'UsagePlanIds', 'ScheduleGroupName']));
     const outputs = Object.keys(service.template.toJSON().Outputs as Record<string, unknown>);
     expect(documented.filter((name) => !outputs.includes(name!))).toEqual([]);
+  });
+});
+
+describe('authorizer cache flush, with platform stages configured', () => {
+  const configured = synthesizeService({ authorizerCacheStages: ['a1b2c3d4e5:prod'], planApiStages: ['f6g7h8i9j0:live', 'a1b2c3d4e5:prod'] });
+  const flusherId = logicalIdOf(configured.stack.authorizerCache.flusher);
+
+  it('a rule on the bus sends exactly the flushing event types to the flush function, with retries and a dead-letter queue', () => {
+    const rules = Object.values(resourcesOf(configured.template, 'AWS::Events::Rule')).filter((rule) =>
+      JSON.stringify(rule.Properties?.Targets ?? []).includes(flusherId),
+    );
+    expect(rules).toHaveLength(1);
+    expect(rules[0]?.Properties?.EventPattern).toEqual({ source: [EVENT_SOURCE], detail: { type: [...FLUSHING_EVENT_TYPES] } });
+    expect((rules[0]?.Properties?.Targets as Array<Record<string, unknown>>)[0]).toMatchObject({
+      RetryPolicy: { MaximumRetryAttempts: 10 },
+      DeadLetterConfig: expect.anything(),
+    });
+  });
+
+  it('the flush function knows both lists of stages once each, and may flush exactly their authorizer caches', () => {
+    const fn = resourcesOf(configured.template, 'AWS::Lambda::Function')[flusherId];
+    const variables = (fn?.Properties?.Environment as { Variables: Record<string, string> }).Variables;
+    expect(JSON.parse(variables[ENV.AUTHORIZER_CACHE_STAGES] as string)).toEqual(['a1b2c3d4e5:prod', 'f6g7h8i9j0:live']);
+    const flushing = statementsOfFunction(configured.template, flusherId).filter((statement) => JSON.stringify(statement.Action).includes('apigateway'));
+    expect(flushing).toHaveLength(1);
+    expect(flushing[0]?.Action).toBe('apigateway:DELETE');
+    expect(JSON.stringify(flushing[0]?.Resource)).toMatch(
+      /\/restapis\/a1b2c3d4e5\/stages\/prod\/cache\/authorizers".*\/restapis\/f6g7h8i9j0\/stages\/live\/cache\/authorizers"/,
+    );
+  });
+
+  it('without stages: the function exists, but no rule invokes it and it may flush nothing', () => {
+    const id = logicalIdOf(service.stack.authorizerCache.flusher);
+    expect(JSON.stringify(resourcesOf(service.template, 'AWS::Events::Rule'))).not.toContain(id);
+    expect(JSON.stringify(statementsOfFunction(service.template, id))).not.toContain('apigateway');
   });
 });

@@ -134,6 +134,9 @@ const CHECKS: Record<string, Check> = {
     for (const [id, stage] of resources(template, 'AWS::ApiGateway::Stage')) {
       for (const setting of (stage.Properties?.MethodSettings ?? []) as Json[]) {
         if (setting.ThrottlingRateLimit === undefined) continue;
+        // A route no plan meters (a partner's, no team key) has its own throttle for all its callers.
+        const unplanned = ROUTES.filter((route) => route.caller === 'partner').map((route) => `/${route.path.replaceAll('/', '~1')}`);
+        if (unplanned.includes(String(setting.ResourcePath))) continue;
         for (const [name, plan] of Object.entries(config.plans)) {
           if (Number(setting.ThrottlingRateLimit) < plan.rateLimit)
             problems.push(`${id} ${String(setting.ResourcePath)}: ${String(setting.ThrottlingRateLimit)}/s for all teams, below plan ${name}`);
