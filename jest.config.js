@@ -31,6 +31,7 @@ const unit = [
   'test/platform/pepper.test.ts',
   'test/platform/recent-map.test.ts',
   'test/store/entity.test.ts',
+  'test/local/platform-stage.test.ts',
   'test/verify/matchers.property.test.ts',
 ];
 const e2e = [

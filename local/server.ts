@@ -26,6 +26,7 @@ import { errorBodyWithoutKeyValues } from '../lambda/platform/redaction';
 import { clientNamedMap } from '../lambda/platform/client-named-map';
 import { terminalObservability } from './terminal-observability';
 import type { PageSource } from './pages';
+import { PLATFORM_PREFIX, type PlatformAnswer, type PlatformRequest } from './platform-stage';
 import { MAX_BODY_BYTES, allowedMethods } from '../lambda/contract/routes';
 import { ROUTES, functionEntry } from '../lambda/routes';
 import { jsonResponse } from '../lambda/contract/response';
@@ -348,6 +349,8 @@ export interface LocalServerOptions {
   readonly gateway?: (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult | undefined>;
   /** Pages served beside the API on GET and HEAD (local/pages.ts: the OpenAPI document, the reference, the console). Default: none. */
   readonly pages?: PageSource;
+  /** A platform API behind the platform authorizer under `/platform/` (local/platform-stage.ts). Default: none (404). */
+  readonly platform?: (request: PlatformRequest) => Promise<PlatformAnswer>;
 }
 
 /** What the access log records of a request. */
@@ -392,6 +395,16 @@ export function createRequestListener(
     if (options.pages && (method === 'GET' || method === 'HEAD')) {
       const page = options.pages(url.pathname);
       if (page) return page;
+    }
+    if (options.platform && isPlatformPath(url.pathname)) {
+      const answer = await options.platform({
+        method,
+        path: url.pathname.slice(PLATFORM_PREFIX.length),
+        rawHeaders: request.rawHeaders,
+        sourceIp: sourceIpOf(request.socket.remoteAddress),
+        requestId,
+      });
+      return { status: answer.status, headers: answer.headers, body: answer.body };
     }
     const resolution = resolveRoute(routes, method, url.pathname);
     if (resolution.kind === 'not-found') {
@@ -474,14 +487,25 @@ export function createRequestListener(
     send(response, reply, requestId);
     const pathname = (request.url ?? '/').split('?')[0] ?? '';
     const known = routes.some((route) => route.path === pathname) || (options.pages !== undefined && knownPage(options.pages, pathname));
+    // A platform path is the platform team's own (it may hold anything): logged by its resource, as API Gateway's access log does.
+    const platform = options.platform !== undefined && isPlatformPath(pathname);
     options.logRequest?.({
       method: request.method ?? '',
-      ...(known ? { path: pathname } : { path: 'unknown', path_length: pathname.length }),
+      ...(platform
+        ? { path: `${PLATFORM_PREFIX}/{proxy+}`, path_length: pathname.length }
+        : known
+          ? { path: pathname }
+          : { path: 'unknown', path_length: pathname.length }),
       status: reply.status,
       duration_ms: Date.now() - receivedAt.getTime(),
       request_id: requestId,
     });
   };
+}
+
+/** Whether `pathname` is under the platform stage's prefix. */
+function isPlatformPath(pathname: string): boolean {
+  return pathname === PLATFORM_PREFIX || pathname.startsWith(`${PLATFORM_PREFIX}/`);
 }
 
 /** Whether `pathname` is one of the pages (asked as GET, whatever the request's method); a page source answers from memory. */

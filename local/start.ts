@@ -48,6 +48,11 @@ import { localWebhooks, webhookEventsPart } from './webhooks';
 import { localExpiryScheduler } from './expiry';
 import { withWebhooks, type WebhookServices } from '../lambda/composition/webhook-services';
 import { localGithubKeys } from '../lambda/composition/github-keys';
+import { authorizerWith, routeScopesFromEnv } from '../lambda/handlers/authorizer';
+import { makeHandler as makePublishHandler } from '../lambda/handlers/publish-events';
+import type { RouteScope } from '../lambda/contract/route-scopes';
+import { flushOwnCacheAfter } from '../lambda/handlers/flush-authorizer-cache';
+import { DEFAULT_CACHE_TTL_SECONDS, MAX_CACHE_TTL_SECONDS, createPlatformStage, type PlatformStage } from './platform-stage';
 
 /** `.data/` at the repository root. */
 export const DEFAULT_DATA_DIR = path.resolve(__dirname, '..', '.data');
@@ -67,6 +72,10 @@ export interface LocalSettings {
   readonly plans: UsagePlans;
   /** Webhooks may target loopback (`WEBHOOK_ALLOW_LOOPBACK`, default true); false: as in AWS. */
   readonly webhookAllowLoopback: boolean;
+  /** The platform stage's authorizer result TTL in seconds (`AUTHORIZER_CACHE_TTL`, default 300; 0: no cache). */
+  readonly authorizerCacheTtl: number;
+  /** The platform authorizer's route table (`AUTHORIZER_SCOPE`, `AUTHORIZER_ROUTE_SCOPES`), read as the deployed authorizer reads it. */
+  readonly routeScopes: readonly RouteScope[];
 }
 
 /** A setting that cannot be used: printed as one line, exit code 2. */
@@ -102,7 +111,19 @@ export function readSettings(env: LocalEnvironment = process.env): LocalSettings
   if (allowLoopback !== undefined && allowLoopback !== '' && allowLoopback !== 'true' && allowLoopback !== 'false') {
     throw new SettingsError(`WEBHOOK_ALLOW_LOOPBACK must be true or false, got "${allowLoopback}"`);
   }
+  const cacheTtl = env.AUTHORIZER_CACHE_TTL;
+  if (cacheTtl !== undefined && cacheTtl !== '' && !(/^(0|[1-9][0-9]*)$/.test(cacheTtl) && Number(cacheTtl) <= MAX_CACHE_TTL_SECONDS)) {
+    throw new SettingsError(`AUTHORIZER_CACHE_TTL must be a whole number of seconds from 0 to ${MAX_CACHE_TTL_SECONDS}, got "${cacheTtl}"`);
+  }
+  let routeScopes: RouteScope[];
+  try {
+    routeScopes = routeScopesFromEnv({ AUTHORIZER_SCOPE: env.AUTHORIZER_SCOPE, AUTHORIZER_ROUTE_SCOPES: env.AUTHORIZER_ROUTE_SCOPES });
+  } catch (error) {
+    throw new SettingsError((error as Error).message);
+  }
   return {
+    authorizerCacheTtl: cacheTtl ? Number(cacheTtl) : DEFAULT_CACHE_TTL_SECONDS,
+    routeScopes,
     webhookAllowLoopback: allowLoopback !== 'false',
     port: portFrom(env, 'PORT', 3000) as number,
     host: env.HOST || '127.0.0.1',
@@ -140,6 +161,8 @@ export interface LocalRuntimeContext {
   dataDirClaim?: DataDirClaim;
   dynamo?: DynamoLocal;
   services?: WebhookServices;
+  /** The platform API behind the platform authorizer (`/platform/<path>`). */
+  platformStage?: PlatformStage;
   server?: LocalServer;
 }
 
@@ -299,6 +322,42 @@ export const auditArchivePart: LocalRuntimePart = {
   },
 };
 
+/**
+ * A platform API behind the platform authorizer, with API Gateway's result
+ * cache (`/platform/<path>`, local/platform-stage.ts), and what flushes it:
+ * the lifecycle events that stop a key, read from the audit stream as the
+ * stack's rule reads them from the bus. Clearing a map costs nothing, so
+ * every such event clears it (AWS coalesces its API calls to one a second).
+ */
+export const platformStagePart: LocalRuntimePart = {
+  name: 'platform stage',
+  async start(context) {
+    const services = required(context.services, 'services');
+    const { settings } = context;
+    const stage = createPlatformStage({
+      authorizer: authorizerWith(
+        () => settings.routeScopes,
+        () => services,
+      ) as unknown as Parameters<typeof createPlatformStage>[0]['authorizer'],
+      ttlSeconds: settings.authorizerCacheTtl,
+      clock: systemClock,
+    });
+    context.platformStage = stage;
+    const flushing = makePublishHandler(async (events) => {
+      await flushOwnCacheAfter(() => stage.flush(), events);
+    }, context.observe);
+    const reader = await startAuditStreamArchiver({
+      dynamoEndpoint: required(context.dynamo, 'DynamoDB Local').endpoint,
+      auditTableName: settings.auditTableName,
+      handler: flushing,
+      logger: context.runtimeLog,
+      // A cached answer outlives a revocation by at most this (plus the read).
+      pollMs: 100,
+    });
+    return () => reader.stop();
+  },
+};
+
 /** The API on HOST:PORT; one log line per request. */
 export const httpServerPart: LocalRuntimePart = {
   name: 'HTTP server',
@@ -321,6 +380,7 @@ export const httpServerPart: LocalRuntimePart = {
       logger: context.runtimeLog,
       logRequest: (entry) => context.runtimeLog.info('request', { ...entry }),
       pages: await localPages(),
+      platform: context.platformStage ? (request) => (context.platformStage as PlatformStage).answer(request) : undefined,
     });
     context.server = server;
     context.dataDirClaim?.update({ baseUrl: server.url });
@@ -339,6 +399,7 @@ export const LOCAL_RUNTIME_PARTS: readonly LocalRuntimePart[] = [
   servicesPart,
   auditArchivePart,
   webhookEventsPart,
+  platformStagePart,
   httpServerPart,
 ];
 
@@ -412,6 +473,15 @@ export const LOCAL_ENVIRONMENT = [
   {
     name: 'GITHUB_SECRET_SCANNING_KEYS',
     help: 'GitHub\'s secret-scanning public keys, as GitHub publishes them:\n\'{"public_keys":[{"key_identifier":"…","key":"-----BEGIN PUBLIC KEY-----…","is_current":true}]}\'\n(unset: every GitHub secret-scanning report is refused; nothing is fetched)',
+  },
+  {
+    name: 'AUTHORIZER_CACHE_TTL',
+    help: 'seconds the /platform/<path> stage keeps an authorizer answer per Authorization header\n(default 300, as API Gateway; 0: no cache; at most 3600); revocations flush it',
+  },
+  { name: 'AUTHORIZER_SCOPE', help: 'a scope the platform authorizer requires on every /platform/ route' },
+  {
+    name: 'AUTHORIZER_ROUTE_SCOPES',
+    help: 'the platform authorizer\'s route table, e.g. \'{"GET /tiles/*":"enc.tiles:read"}\'\n(unset: any valid key is allowed everywhere)',
   },
   { name: 'ARCHIVE_DIR', help: 'write the audit archive as files here instead of the S3 API' },
   { name: 'KEY_HASH_PEPPER', help: 'HMAC pepper of stored value hashes (set once, or never)' },

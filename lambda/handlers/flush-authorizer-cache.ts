@@ -12,6 +12,7 @@ import type { EventBridgeEvent } from 'aws-lambda';
 import { STAGE_PATTERN } from '../contract/authorizer-cache';
 import type { LifecycleEvent } from '../domain/lifecycle-events';
 import { observed } from '../platform/observed';
+import { systemClock } from '../platform/clock';
 import { optionalSetting } from '../platform/environment';
 import { apiGatewayFlusher } from '../platform/authorizer-cache-apigateway';
 import { environmentServices, type Services } from '../composition/services';
@@ -38,6 +39,15 @@ export function flushForEvents(
 ): Promise<FlushOutcome> {
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   return flushAfter({ claims: new FlushClaimStore(services.tables), flush, clock: services.clock, sleep }, stages, events);
+}
+
+/**
+ * A cache whose flush costs nothing (the local runtime's own stage): flushed
+ * after every event that calls for it, no claim, no wait.
+ */
+export function flushOwnCacheAfter(flush: () => void, events: readonly LifecycleEvent[]): Promise<FlushOutcome> {
+  const always = { claimFlush: async () => ({ claimed: true as const }) };
+  return flushAfter({ claims: always, flush: async () => flush(), clock: systemClock, sleep: async () => undefined }, ['local'], events);
 }
 
 type BusEvent = EventBridgeEvent<string, LifecycleEvent>;

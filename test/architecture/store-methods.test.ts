@@ -19,6 +19,7 @@ import { VALUE_LOOKUP_STORE_OPERATIONS } from '../../lambda/store/value-lookup-s
 import { WEBHOOK_STORE_OPERATIONS } from '../../lambda/store/webhook-store';
 import { DELIVERY_STORE_OPERATIONS } from '../../lambda/store/delivery-store';
 import { EXPIRY_NOTICE_STORE_OPERATIONS } from '../../lambda/store/expiry-notice-store';
+import { FLUSH_CLAIM_STORE_OPERATIONS } from '../../lambda/store/flush-claim-store';
 
 const STORE_DIR = path.resolve(__dirname, '..', '..', 'lambda', 'store');
 const maps: Record<string, Record<string, StoreMethodOperation>> = {
@@ -32,6 +33,7 @@ const maps: Record<string, Record<string, StoreMethodOperation>> = {
   WebhookStore: WEBHOOK_STORE_OPERATIONS,
   DeliveryStore: DELIVERY_STORE_OPERATIONS,
   ExpiryNoticeStore: EXPIRY_NOTICE_STORE_OPERATIONS,
+  FlushClaimStore: FLUSH_CLAIM_STORE_OPERATIONS,
   UsageMonths: USAGE_MONTHS_OPERATIONS,
 };
 

@@ -90,6 +90,7 @@ describe('local gateway stage', () => {
       'generate-api-key',
       'regenerate-api-key',
       'delete-api-key',
+      'report-leaked-key',
       'create-webhook-endpoint',
       'rotate-webhook-secret',
     ]);

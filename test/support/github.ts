@@ -4,7 +4,8 @@
  * shape), bodies signed as GitHub signs them, and the partner endpoint's
  * handler called as API Gateway calls it. Nothing reaches the internet.
  */
-import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { githubSigner, keysDocument, reported, signedHeaders, type GithubSigner } from './github-signing';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import fixture from '../fixtures/apigw-rest-event.json';
 import { makeHandler } from '../../lambda/routes/github-secret-scanning/handler';
@@ -13,38 +14,6 @@ import type { GithubServices } from '../../lambda/composition/github-keys';
 import type { CallResult } from './api';
 import { expectDocumentedResponse } from './openapi-responses';
 import { testServices } from './services';
-
-export interface GithubSigner {
-  readonly identifier: string;
-  readonly privateKey: KeyObject;
-  readonly publicPem: string;
-}
-
-/** A new key pair, named `identifier`. */
-export function githubSigner(identifier = `${randomUUID().replace(/-/g, '')}${randomUUID().replace(/-/g, '')}`): GithubSigner {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  return { identifier, privateKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
-}
-
-/** GitHub's keys document publishing these signers' public keys. */
-export function keysDocument(...signers: GithubSigner[]): string {
-  return JSON.stringify({
-    public_keys: signers.map((signer, index) => ({ key_identifier: signer.identifier, key: signer.publicPem, is_current: index === 0 })),
-  });
-}
-
-/** The headers GitHub sends with `body` signed by `signer`. */
-export function signedHeaders(body: string, signer: GithubSigner): Record<string, string> {
-  return {
-    'Github-Public-Key-Identifier': signer.identifier,
-    'Github-Public-Key-Signature': sign('sha256', Buffer.from(body, 'utf8'), { key: signer.privateKey, dsaEncoding: 'der' }).toString('base64'),
-  };
-}
-
-/** One reported token as GitHub sends it. */
-export function reported(token: string, url = 'https://github.com/octo/repo/blob/abc/config.env', source = 'content') {
-  return { token, type: 'api_key_service_secret_key', url, source };
-}
 
 export const PUBLISHED = githubSigner();
 
@@ -85,3 +54,4 @@ export function callGithubSigned(entries: unknown, signer: GithubSigner = PUBLIS
 }
 
 export { handler as githubHandler, makeHandler as makeGithubHandler };
+export { githubSigner, keysDocument, reported, signedHeaders, type GithubSigner };
