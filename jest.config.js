@@ -32,6 +32,7 @@ const unit = [
   'test/platform/recent-map.test.ts',
   'test/store/entity.test.ts',
   'test/local/platform-stage.test.ts',
+  'test/leaks/secret-patterns.test.ts',
   'test/verify/matchers.property.test.ts',
 ];
 const e2e = [
