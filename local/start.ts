@@ -342,19 +342,34 @@ export const platformStagePart: LocalRuntimePart = {
       ttlSeconds: settings.authorizerCacheTtl,
       clock: systemClock,
     });
-    context.platformStage = stage;
     const flushing = makePublishHandler(async (events) => {
       await flushOwnCacheAfter(() => stage.flush(), events);
     }, context.observe);
-    const reader = await startAuditStreamArchiver({
-      dynamoEndpoint: required(context.dynamo, 'DynamoDB Local').endpoint,
-      auditTableName: settings.auditTableName,
-      handler: flushing,
-      logger: context.runtimeLog,
-      // A cached answer outlives a revocation by at most this (plus the read).
-      pollMs: 100,
-    });
-    return () => reader.stop();
+    // Read the stream only once the stage is used (most runs never call it): from the start of the stream, so no
+    // revocation after the first kept answer is missed.
+    let reader: Promise<{ stop(): Promise<void> }> | undefined;
+    const startReader = () =>
+      (reader ??= startAuditStreamArchiver({
+        dynamoEndpoint: required(context.dynamo, 'DynamoDB Local').endpoint,
+        auditTableName: settings.auditTableName,
+        handler: flushing,
+        logger: context.runtimeLog,
+        // A kept answer outlives a revocation by at most this (plus the read).
+        pollMs: 200,
+      }));
+    context.platformStage = {
+      answer: async (request) => {
+        await startReader();
+        return stage.answer(request);
+      },
+      flush: () => stage.flush(),
+      get size() {
+        return stage.size;
+      },
+    };
+    return async () => {
+      await (await reader)?.stop();
+    };
   },
 };
 

@@ -151,7 +151,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     created = { id: page.url().split('/').pop() as string, value };
 
     // Assess
-    expect(labels).toEqual(['name', 'type', 'environment', 'description', 'scopes', 'rate_limit', 'expires_at', 'ip_whitelist']);
+    expect(labels).toEqual(['name', 'type', 'environment', 'description', 'scopes', 'rate_limit', 'expires_at', 'ip_whitelist', 'on_leak']);
     expect(copied).toBe(value);
     expect(warning).toContain('this is the only time the value is shown');
     expect(await verify(value)).toMatchObject({ valid: true, key: { scopes: ['enc.tiles:read', 'enc.*:read'] } });
