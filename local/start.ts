@@ -345,8 +345,8 @@ export const platformStagePart: LocalRuntimePart = {
     const flushing = makePublishHandler(async (events) => {
       await flushOwnCacheAfter(() => stage.flush(), events);
     }, context.observe);
-    // Read the stream only once the stage is used (most runs never call it): from the start of the stream, so no
-    // revocation after the first kept answer is missed.
+    // Read the stream only once the stage is used (most runs never call it), and answer only once the records
+    // already there are read: every record after that is a change that a kept answer may predate.
     let reader: Promise<{ stop(): Promise<void> }> | undefined;
     const startReader = () =>
       (reader ??= startAuditStreamArchiver({
@@ -356,6 +356,9 @@ export const platformStagePart: LocalRuntimePart = {
         logger: context.runtimeLog,
         // A kept answer outlives a revocation by at most this (plus the read).
         pollMs: 200,
+      }).then(async (started) => {
+        await started.drain();
+        return started;
       }));
     context.platformStage = {
       answer: async (request) => {
