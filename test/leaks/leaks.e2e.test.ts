@@ -7,7 +7,10 @@
  * 25 ms.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { bootstrap, npmStart, tempDataDir, type Running } from '../support/local-runtime';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { bootstrap, npmStart, type Running } from '../support/local-runtime';
 import { githubSigner, keysDocument, reported, signedHeaders } from '../support/github-signing';
 import { recordIssuedValue } from '../support/issued-values';
 import { generateCreatedValue } from '../../lambda/domain/key-values';
@@ -16,7 +19,8 @@ const GITHUB = githubSigner();
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('leaked keys stop within a second (npm start)', () => {
-  const dataDir = tempDataDir('leaks-e2e-');
+  let dir: string;
+  const dataDir = () => dir;
   let running: Running;
   let manager: string;
   let teamId: string;
@@ -62,12 +66,15 @@ describe('leaked keys stop within a second (npm start)', () => {
   };
 
   beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'leaks-e2e-'));
     running = await npmStart(dataDir(), { GITHUB_SECRET_SCANNING_KEYS: keysDocument(GITHUB), AUTHORIZER_CACHE_TTL: '300' });
     teamId = randomUUID();
     manager = bootstrap(dataDir(), teamId).key;
   });
+  // The runtime stops before its data directory goes (DynamoDB Local writes there until it stops).
   afterAll(async () => {
     await running?.stop('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('a platform route admits a valid key and keeps the answer; forged, unknown-key and unsigned reports → 401 and the key still works', async () => {
