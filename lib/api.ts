@@ -4,11 +4,15 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import * as xray from 'aws-cdk-lib/aws-xray';
 import { allowedMethods, type RouteDefinition } from '../lambda/contract/routes';
 import { ROUTES } from '../lambda/routes';
 import type { UsagePlans } from '../lambda/contract/plans';
 import { acknowledge, cfnOf } from './nag';
 import { THROTTLED_MESSAGE } from '../lambda/contract/defaults';
+
+/** The share of this API's requests X-Ray traces (its sampling rule; the hot path's functions pass the decision through). */
+export const STAGE_TRACE_RATE = 0.01;
 
 /** A steady-state rate (requests per second) and a burst (requests). */
 export interface Throttle {
@@ -156,6 +160,24 @@ export class Api extends Construct {
               { ...STAGE_METHOD_SETTINGS, throttlingRateLimit: route.methodThrottle?.rateLimit, throttlingBurstLimit: route.methodThrottle?.burstLimit },
             ]),
         ),
+      },
+    });
+
+    // X-Ray: this stage samples 1 % of requests, none by reservoir (the default rule would take the first request
+    // each second and 5 % of the rest). The verify function traces only what the stage sampled (PassThrough).
+    new xray.CfnSamplingRule(this, 'Sampling', {
+      samplingRule: {
+        ruleName: `api-keys-${props.stageName}`,
+        priority: 100,
+        fixedRate: STAGE_TRACE_RATE,
+        reservoirSize: 0,
+        serviceName: `api-key-service-${props.stageName}/${props.stageName}`,
+        serviceType: 'AWS::ApiGateway::Stage',
+        host: '*',
+        httpMethod: '*',
+        urlPath: '*',
+        resourceArn: '*',
+        version: 1,
       },
     });
 

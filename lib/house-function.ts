@@ -45,6 +45,13 @@ export interface HouseFunctionProps {
    * Manager client that reads it. Default: false (no client in the bundle).
    */
   readonly hashesKeyValues?: boolean;
+  /**
+   * X-Ray: `ACTIVE` samples by Lambda's default rule (the first request each
+   * second and 5 % of the rest); `PASS_THROUGH` traces only what the caller
+   * sampled (the hot path: API Gateway's stage samples 1 %, lib/api.ts).
+   * Default: ACTIVE.
+   */
+  readonly tracing?: lambda.Tracing;
 }
 
 /**
@@ -92,7 +99,7 @@ export class HouseFunction extends NodejsFunction {
       // writes to stdout itself, without the runtime's prefix), and EMF metrics are read from them as before.
       // Lambda's own START, END and REPORT lines (duration, memory, init) are kept, as text.
       loggingFormat: lambda.LoggingFormat.TEXT,
-      tracing: lambda.Tracing.ACTIVE,
+      tracing: props.tracing ?? lambda.Tracing.ACTIVE,
       deadLetterQueue: props.deadLetterQueue,
       environment: { ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}), ...props.environment },
       projectRoot: PROJECT_ROOT,

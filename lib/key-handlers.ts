@@ -1,5 +1,6 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { TEAM_INDEX } from '../lambda/contract/tables';
@@ -84,8 +85,25 @@ export class KeyHandlers extends Construct {
       );
 
     // Every function here: the house defaults, and exactly its declared storage operations.
+    // The hot path (the verify endpoint, the platform authorizer) traces what its caller sampled: 1 % on this API's
+    // stage (lib/api.ts), the platform API's own rule for the authorizer. Everything else: Lambda's default sampling.
+    const hotPath = (handlerName: FunctionWithStore) =>
+      handlerName === 'authorizer' || ROUTES.some((route) => route.name === handlerName && route.caller === 'public');
     const storeFunction = (id: string, handlerName: FunctionWithStore, description: string, environment: Record<string, string>) => {
-      const fn = new HouseFunction(this, id, { ...common, handlerName, description, environment });
+      const fn = new HouseFunction(this, id, {
+        ...common,
+        handlerName,
+        description,
+        environment,
+        ...(hotPath(handlerName) ? { tracing: lambda.Tracing.PASS_THROUGH } : {}),
+      });
+      if (hotPath(handlerName)) {
+        acknowledge(
+          cfnOf(fn),
+          'Serverless-LambdaTracing',
+          "The hot path traces what its caller sampled (PassThrough): this API's stage samples 1 % by its X-Ray sampling rule, a platform API its own; Active would trace the first call each second and 5 % of the rest, 5 times the traces at volume (docs/cost.md).",
+        );
+      }
       grantStoreOperations(fn, handlerName, stores);
       return fn;
     };

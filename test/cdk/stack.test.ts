@@ -462,6 +462,8 @@ describe('API', () => {
 
 describe('functions', () => {
   it('every function runs on Node.js 24, ARM64, traced, logging (Powertools’ JSON lines, Lambda’s text lines) into its own log group', () => {
+    // The hot path passes its caller's sampling decision through (1 % on this stage); every other function samples actively.
+    const HOT_PATH = ['verify-api-key', 'authorizer'];
     for (const [name, id] of Object.entries(ids.functions)) {
       const fn = resourcesOf(service.template, 'AWS::Lambda::Function')[id];
       const logGroupId = logicalIdOf(functionsByHandler(service.stack)[name as (typeof HANDLER_NAMES)[number]].logGroup);
@@ -469,10 +471,23 @@ describe('functions', () => {
         name,
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
-        TracingConfig: { Mode: 'Active' },
+        TracingConfig: { Mode: HOT_PATH.includes(name) ? 'PassThrough' : 'Active' },
         LoggingConfig: { LogFormat: 'Text', LogGroup: { Ref: logGroupId } },
       });
     }
+  });
+
+  it('the API stage samples 1 % of requests for X-Ray by its own rule (no reservoir), and traces them', () => {
+    const rules = Object.values(resourcesOf(service.template, 'AWS::XRay::SamplingRule'));
+    expect(rules).toHaveLength(1);
+    expect(rules[0]?.Properties?.SamplingRule).toMatchObject({
+      FixedRate: 0.01,
+      ReservoirSize: 0,
+      ServiceName: 'api-key-service-dev/dev',
+      ServiceType: 'AWS::ApiGateway::Stage',
+      URLPath: '*',
+    });
+    service.template.hasResourceProperties('AWS::ApiGateway::Stage', { TracingEnabled: true });
   });
 
   it(`every log group expires after the configured ${DEFAULTS.logRetentionDays} days`, () => {

@@ -71,22 +71,23 @@ describe('entity reads', () => {
     expect(() => USAGE_MONTH.read({ ...month, d03: 'x' })).toThrow('A stored usage month item has no valid d03 attribute');
   });
 
+  const KEY_SPEC = {
+    team_id: 'team-a',
+    name: 'n',
+    type: 'sk' as 'pk' | 'sk',
+    environment: 'live' as const,
+    scopes: ['keys.read'],
+    domains: [],
+    ip_whitelist: [],
+    rate_limit: 10,
+    expires_at: null,
+    created_by: 'x',
+    description: '',
+    on_leak: 'notify' as const,
+  };
+
   it('reads the items the domain builds (the declarations match what is written)', () => {
-    const spec = {
-      team_id: 'team-a',
-      name: 'n',
-      type: 'sk' as const,
-      environment: 'live' as const,
-      scopes: ['keys.read'],
-      domains: [],
-      ip_whitelist: [],
-      rate_limit: 10,
-      expires_at: null,
-      created_by: 'x',
-      description: '',
-      on_leak: 'notify' as const,
-    };
-    const key = newKeyItem('01J0000000000000000000000A', spec, 'sk_live_0000000000000000000000000000000000000000', 'hash', new Date(0));
+    const key = newKeyItem('01J0000000000000000000000A', KEY_SPEC, 'sk_live_0000000000000000000000000000000000000000', 'hash', new Date(0));
     expect(KEY.read(stored(key))).toEqual(key);
     const lookup = valueLookupItem(key, 'hash', 'previous', 1, { endsAt: '2026-01-01T00:00:00.000Z', generation: 2 });
     expect(VALUE_LOOKUP.read(stored(lookup))).toEqual(lookup);
@@ -105,21 +106,6 @@ describe('entity reads', () => {
     expect(KEY.read({ ...older, on_leak: 'notify' })?.on_leak).toBe('notify');
     expect(() => KEY.read({ ...older, on_leak: 'ignore' })).toThrow('A stored key item has no valid on_leak attribute');
   });
-
-  const KEY_SPEC = {
-    team_id: 'team-a',
-    name: 'n',
-    type: 'sk' as 'pk' | 'sk',
-    environment: 'live' as const,
-    scopes: ['keys.read'],
-    domains: [],
-    ip_whitelist: [],
-    rate_limit: 10,
-    expires_at: null,
-    created_by: 'x',
-    description: '',
-    on_leak: 'notify' as const,
-  };
 
   it('is held to its type by the compiler', () => {
     // @ts-expect-error an attribute of the type is missing from the declaration
