@@ -18,6 +18,7 @@ import { ServiceDashboard } from './dashboard';
 import { HouseFunction } from './house-function';
 import { configureObservability, grantPepper, observabilitySettings } from './observability';
 import { AuthorizerCache } from './authorizer-cache';
+import { VerifyDoor } from './verify-door';
 
 export interface ApiKeyServiceStackProps extends StackProps {
   /** Validated configuration (see `readServiceConfig`). Required. */
@@ -34,6 +35,7 @@ export class ApiKeyServiceStack extends Stack {
   readonly rotation: Rotation;
   readonly webhooks: Webhooks;
   readonly authorizerCache: AuthorizerCache;
+  readonly verifyDoor: VerifyDoor;
   readonly handlers: KeyHandlers;
   readonly api: Api;
   readonly alarms: Alarms;
@@ -104,6 +106,18 @@ export class ApiKeyServiceStack extends Stack {
       logRetention,
       cloudWatchRole: config.apiGatewayCloudWatchRole,
       webAclArn: config.webAclArn,
+      production: config.production,
+    });
+
+    // A cheaper front door for verify (the one route no caller authenticates to), by context (docs/cost.md).
+    const verifyRoute = ROUTES.find((route) => route.caller === 'public');
+    if (!verifyRoute) throw new Error('No public route to put behind a front door');
+    this.verifyDoor = new VerifyDoor(this, 'VerifyDoor', {
+      door: config.verifyFrontDoor,
+      verifyFunction: this.handlers.byRoute[verifyRoute.name],
+      stageName: config.stage,
+      throttle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
+      logRetention,
       production: config.production,
     });
 

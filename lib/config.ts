@@ -105,6 +105,14 @@ const SETTINGS = {
   /** Where the partner endpoint fetches GitHub's secret-scanning public keys (an https URL). */
   githubSecretScanningKeysUrl: ((key, read) =>
     read.string(key, GITHUB_SECRET_SCANNING_KEYS_URL, /^https:\/\/[^\s]{1,2000}$/, 'an https URL')) satisfies Setting<string>,
+  /**
+   * Where callers reach the verify endpoint besides the REST API: `rest-api`
+   * (only there), `http-api` (an HTTP API with the same throttle ceiling) or
+   * `function-url` (a Lambda function URL); docs/deploy.md says what each gives up.
+   */
+  verifyFrontDoor: ((key, read) => read.oneOf(key, 'rest-api', ['rest-api', 'http-api', 'function-url'] as const)) satisfies Setting<
+    'rest-api' | 'http-api' | 'function-url'
+  >,
   /** Secrets Manager secret whose SecretString is the value-hash pepper; none: plain SHA-256. */
   keyHashPepperSecretArn: ((key, read) =>
     read.optionalString(

@@ -23,8 +23,14 @@ const LONGEST_REGION = 'ap-southeast-7';
 /** The documented variants (docs/deploy.md): the defaults, production with alarms and WAF, the console with a pepper and the tracer, the longest stage name. */
 const VARIANTS: Record<string, Record<string, string>> = {
   defaults: {},
-  'production with alarms and WAF': { stage: 'prod', ...EU_WEST },
-  'console, pepper, tracer, logLevel WARN': { console: 'true', keyHashPepperSecretArn: SHORT_PEPPER, tracer: 'true', logLevel: 'WARN' },
+  'production with alarms and WAF': { stage: 'prod', ...EU_WEST, verifyFrontDoor: 'function-url' },
+  'console, pepper, tracer, logLevel WARN, verify on an HTTP API': {
+    console: 'true',
+    keyHashPepperSecretArn: SHORT_PEPPER,
+    tracer: 'true',
+    logLevel: 'WARN',
+    verifyFrontDoor: 'http-api',
+  },
   'longest stage name, console, production': {
     stage: LONGEST_STAGE,
     production: 'true',
@@ -161,6 +167,29 @@ const CHECKS: Record<string, Check> = {
         const level = effectiveLogLevel({ ...variables, ...lambdaSets });
         return level === config.logLevel ? [] : [`${id} logs at ${level}, configured ${config.logLevel}`];
       }),
+
+  "the verify endpoint's front door is the context's, with the REST stage's throttle ceiling": (template, config) => {
+    const problems: string[] = [];
+    const stages = resources(template, 'AWS::ApiGatewayV2::Stage');
+    const urls = resources(template, 'AWS::Lambda::Url');
+    const routes = resources(template, 'AWS::ApiGatewayV2::Route').map(([, route]) => String(route.Properties?.RouteKey));
+    const output = (template.Outputs as Record<string, unknown> | undefined)?.VerifyUrl;
+    if (config.verifyFrontDoor === 'http-api') {
+      const settings = stages[0]?.[1].Properties?.DefaultRouteSettings as Json | undefined;
+      if (stages.length !== 1 || settings?.ThrottlingRateLimit !== config.apiRateLimit || settings?.ThrottlingBurstLimit !== config.apiBurstLimit)
+        problems.push("no HTTP API stage with the REST stage's throttle");
+      if (!stages[0]?.[1].Properties?.AccessLogSettings) problems.push('the HTTP API stage keeps no access log');
+      if (JSON.stringify(routes.sort()) !== JSON.stringify(['OPTIONS /functions/v1/verify-api-key', 'POST /functions/v1/verify-api-key']))
+        problems.push(`HTTP API routes ${routes.join(', ')}`);
+      const integrations = resources(template, 'AWS::ApiGatewayV2::Integration');
+      if (integrations.some(([, integration]) => integration.Properties?.PayloadFormatVersion !== '2.0')) problems.push('an integration is not payload 2.0');
+    } else if (stages.length > 0) problems.push('an HTTP API the context did not ask for');
+    if (config.verifyFrontDoor === 'function-url') {
+      if (urls.length !== 1 || urls[0]?.[1].Properties?.AuthType !== 'NONE') problems.push('no function URL for verify');
+    } else if (urls.length > 0) problems.push('a function URL the context did not ask for');
+    if ((config.verifyFrontDoor === 'rest-api') !== (output === undefined)) problems.push('the VerifyUrl output does not match the door');
+    return problems;
+  },
 
   'an unknown method gets the house-shaped 405 whatever its content type': (template) =>
     resources(template, 'AWS::ApiGateway::Method')

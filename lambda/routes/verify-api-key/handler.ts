@@ -25,6 +25,7 @@ import { jsonResponse } from '../../contract/response';
 import { verifyWithGuessLimit } from '../../verification/guess-limiter';
 import { environmentServices, type Services } from '../../composition/services';
 import { preflight, varyOnOrigin } from '../../http/cors';
+import { eitherPayload } from '../../http/payload-v2';
 import { verifyKeyRequestSchema, type VerifyKeyRequest, type VerifyKeyResponse } from './schema';
 import type { VerifyResult } from '../../verification/verify';
 import { rateLimitHeaders } from '../../domain/rate-window';
@@ -82,6 +83,8 @@ async function verifyApiKey(services: Services, event: VerifyEvent): Promise<API
 
 export const makeHandler = (services: () => Services) =>
   middy<AnyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
+    // The REST API's payload 1.0, or 2.0 from an HTTP API or a function URL (context verifyFrontDoor).
+    .use(eitherPayload())
     .use(
       observedApi<AnyEvent, APIGatewayProxyResult>(services, {
         route: apiRoute,

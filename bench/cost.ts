@@ -50,6 +50,9 @@ const PRICES = JSON.parse(readFileSync(path.join(ROOT, 'cost', 'prices.json'), '
 const TABLES = { keyTable: KEY_TABLE.logicalName, auditTable: AUDIT_TABLE.logicalName };
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
+/** The hot path's own log lines and metrics per call, at most (docs/performance.md): a run that exceeds it exits 1. */
+export const HOT_PATH_APP_LOG_BUDGET_BYTES = 400;
+
 /** Billed duration assumption: per invocation, and per DynamoDB round trip (in-Region p50, single-digit ms). */
 export const LAMBDA_MS_PER_INVOCATION = 3;
 export const LAMBDA_MS_PER_ROUND_TRIP = 4;
@@ -60,12 +63,12 @@ import type { FunctionFacts } from './cost-template';
 
 /**
  * Memory, tracing and logging of every function, as the default synthesis
- * has them: scripts/cost-template.ts, in a process of its own (the CDK app
+ * has them: bench/cost-template.ts, in a process of its own (the CDK app
  * loads without the `import` condition this script runs under).
  */
 function templateFacts(): { functions: Record<string, FunctionFacts>; stageTraceRate: number } {
   const tsx = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-  const output = execFileSync(process.execPath, [tsx, path.join(ROOT, 'scripts', 'cost-template.ts')], { cwd: ROOT, encoding: 'utf8' });
+  const output = execFileSync(process.execPath, [tsx, path.join(ROOT, 'bench', 'cost-template.ts')], { cwd: ROOT, encoding: 'utf8' });
   return JSON.parse(output) as { functions: Record<string, FunctionFacts>; stageTraceRate: number };
 }
 
@@ -182,6 +185,8 @@ interface Row {
   usd_per_million: number;
   units: { read_units: number; write_units: number; log_bytes: number; lambda_ms: number; trace_rate: number };
   invocations: number;
+  /** The functions' own lines (Powertools JSON and EMF, sampled DEBUG included), CloudWatch's per-event bytes included. */
+  app_log_bytes: number;
   dynamodb_round_trips: number;
   measured_in_process_ms: number;
   usd: Record<string, number>;
@@ -231,6 +236,7 @@ function priced(
       trace_rate: facts.traceRate,
     },
     invocations,
+    app_log_bytes: Math.round(appLogs),
     dynamodb_round_trips: round(measured.requests, 3),
     measured_in_process_ms: round(measured.ms, 2),
     usd: Object.fromEntries(Object.entries(usd).map(([name, value]) => [name, round(value, 3)])),
@@ -481,7 +487,14 @@ async function main(): Promise<void> {
   say(
     `lambda_ms: ${LAMBDA_MS_PER_INVOCATION} ms per invocation + ${LAMBDA_MS_PER_ROUND_TRIP} ms per DynamoDB round trip (assumed); in_process_ms: measured here against DynamoDB Local`,
   );
-  process.stdout.write(`${JSON.stringify({ prices_date: PRICES.date, region: PRICES.region, operations: rows })}\n`);
+  const hotPath = rows.filter((row) => row.front_door !== 'function-url' && (row.operation === 'verify-api-key' || row.operation === 'platform-authorizer'));
+  const over = hotPath.filter((row) => row.app_log_bytes > HOT_PATH_APP_LOG_BUDGET_BYTES);
+  const budget = { hot_path_app_log_bytes: HOT_PATH_APP_LOG_BUDGET_BYTES, within: over.length === 0 };
+  say(
+    `Hot path's own log lines and metrics: ${[...new Set(hotPath.map((row) => `${row.operation} ${row.key}: ${row.app_log_bytes} B`))].join(', ')} (budget ${HOT_PATH_APP_LOG_BUDGET_BYTES} B): ${budget.within ? 'within' : 'OVER'}`,
+  );
+  process.stdout.write(`${JSON.stringify({ prices_date: PRICES.date, region: PRICES.region, budget, operations: rows })}\n`);
+  process.exitCode = budget.within ? 0 : 1;
 }
 
 void main().catch((error: unknown) => {
