@@ -33,6 +33,7 @@ const unit = [
   'test/store/entity.test.ts',
   'test/local/platform-stage.test.ts',
   'test/leaks/secret-patterns.test.ts',
+  'test/platform/github-keys.test.ts',
   'test/verify/matchers.property.test.ts',
 ];
 const e2e = [

@@ -401,3 +401,32 @@ describe('what the access log and the runtime log keep of odd requests', () => {
     expect([logged.includes(value), logged.includes(value.slice(-20))]).toEqual([false, false]);
   });
 });
+
+describe('a route with a throttle and a body limit of its own (the partner endpoint)', () => {
+  it('takes its own body limit, and throttles its method for every caller together: the burst passes, then 429 THROTTLED with Retry-After', async () => {
+    // Prepare: burst 3, one token a second, bodies up to 64 KB (the server's own limit is 16 KB).
+    const called: string[] = [];
+    const routes: LocalRoute[] = [
+      { method: 'POST', path: '/partner', name: 'partner', methodThrottle: { rateLimit: 1, burstLimit: 3 }, maxBodyBytes: 64 * 1024 },
+    ];
+    const server = await startTestServer({
+      routes,
+      loadHandler: async () => async () => (called.push('partner'), { statusCode: 200, headers: {}, body: '[]' }),
+      logger: testObservability.logger,
+    });
+    try {
+      // Act
+      const big = await server.request('POST', '/partner', { rawBody: 'x'.repeat(40 * 1024), undocumented: true });
+      const burst = await Promise.all(Array.from({ length: 4 }, () => server.request('POST', '/partner', { rawBody: '[]', undocumented: true })));
+      // Assess
+      expect(big.status).toBe(200);
+      expect(burst.map((answer) => answer.status).sort()).toEqual([200, 200, 429, 429]);
+      const throttled = burst.find((answer) => answer.status === 429);
+      expect((throttled?.body as { error: { code: string } }).error.code).toBe('THROTTLED');
+      expect(throttled?.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+      expect(called).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
+  });
+});
