@@ -12,6 +12,9 @@ import { acknowledge, cfnOf } from './nag';
 import type { Rotation } from './rotation';
 import type { Webhooks } from './webhooks';
 
+/** The verify function's and the platform authorizer's memory (bench/memory.ts picks it). */
+export const HOT_PATH_MEMORY_MB = 512;
+
 export interface KeyHandlersProps {
   /** The key table. Required. */
   readonly keyTable: dynamodb.ITable;
@@ -95,7 +98,9 @@ export class KeyHandlers extends Construct {
         handlerName,
         description,
         environment,
-        ...(hotPath(handlerName) ? { tracing: lambda.Tracing.PASS_THROUGH } : {}),
+        // 512 MB on the hot path, from `npm run bench:memory` (docs/performance.md, 0c): at 128 and 256 MB the CPU
+        // share runs out and p90 verifications wait 75-95 ms; 1024 MB costs more for the same time.
+        ...(hotPath(handlerName) ? { tracing: lambda.Tracing.PASS_THROUGH, memorySize: HOT_PATH_MEMORY_MB } : {}),
       });
       if (hotPath(handlerName)) {
         acknowledge(
