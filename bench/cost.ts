@@ -130,7 +130,12 @@ function logMeter() {
   const overhead = PRICES.cloudwatch_logs_bytes_per_event_overhead;
   const line = (level: string, json: string) => {
     // A measured duration is as long in AWS as its digits say: counted at two digits, so two runs count the same bytes.
-    const steady = json.replace(/("[A-Za-z_]*(?:_ms|Ms|Duration|Latency)"\s*:\s*)[0-9.]+/g, '$110');
+    // The local runtime's function names (`local-<route>`) are shorter than CloudFormation's generated ones (up to 64
+    // characters): counted at 64, an upper bound.
+    const steady = json
+      .replace(/("[A-Za-z_]*(?:_ms|Ms|Duration|Latency)"\s*:\s*)[0-9.]+/g, '$110')
+      .replace(/"function_name":"[^"]*"/g, `"function_name":"${'F'.repeat(64)}"`)
+      .replace(/"function_arn":"[^"]*"/g, `"function_arn":"arn:aws:lambda:us-east-1:123456789012:function:${'F'.repeat(64)}"`);
     bytes[level === 'DEBUG' ? 'debug' : 'always'] += Buffer.byteLength(steady) + 1 + overhead;
   };
   const observe = sinkObservability(line, (emf) => line('EMF', JSON.stringify(emf)), { logLevel: 'DEBUG' });
