@@ -23,14 +23,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, rmdirSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { build } from 'esbuild';
 import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
 import { createServices } from '../lambda/composition/services';
 import { documentClientOf } from '../lambda/platform/dynamo';
 import { systemClock } from '../lambda/platform/clock';
 import { sinkObservability } from '../lambda/platform/observability-sinks';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
-import { LAMBDA_CREDENTIALS } from '../lib/house-function';
+import { stackLikeBundle } from './bundle';
 import { localDynamoClient, startDynamoLocal } from '../local/dynamodb-local';
 import { ensureTables } from '../local/tables';
 
@@ -53,22 +52,9 @@ const FUNCTIONS = [
 ] as const;
 
 /** The bundle the stack would deploy (no tracer, no pepper client). */
-async function bundle(entry: string, outdir: string): Promise<string> {
+function bundle(entry: string, outdir: string): Promise<string> {
   const outfile = path.join(outdir, `${path.basename(path.dirname(entry))}-${path.basename(entry, '.ts')}.js`);
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    target: 'node24',
-    format: 'cjs',
-    minify: true,
-    mainFields: ['module', 'main'],
-    outfile,
-    alias: { '@aws-sdk/credential-provider-node': path.join(ROOT, LAMBDA_CREDENTIALS) },
-    define: { 'process.env.TRACER_BUNDLE': '"off"', 'process.env.PEPPER_BUNDLE': '"off"' },
-    logLevel: 'error',
-  });
-  return outfile;
+  return stackLikeBundle(entry, outfile, { sameChain: true, define: { 'process.env.TRACER_BUNDLE': '"off"', 'process.env.PEPPER_BUNDLE': '"off"' } });
 }
 
 /** The child: load the bundle (timed), then call its handler `CALLS` times (each timed); results to `RESULT_FILE`. */

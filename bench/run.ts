@@ -35,7 +35,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { build } from 'esbuild';
+import { stackLikeBundle } from './bundle';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import {
   BatchGetCommand,
@@ -58,7 +58,6 @@ import { authorizerWith } from '../lambda/handlers/authorizer';
 import { verifyWithGuessLimit } from '../lambda/verification/guess-limiter';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { itemSizeBytes } from './item-size';
-import { LAMBDA_CREDENTIALS } from '../lib/house-function';
 import { localHttpPath, requestsPerOperation } from './local-http';
 import { webhookFigures } from './webhooks';
 
@@ -109,20 +108,7 @@ async function baselineBundle(dir: string, sameChain = false): Promise<Bundle> {
       'export const handler = async () => client.config.region;',
     ].join('\n'),
   );
-  const file = path.join(dir, sameChain ? 'baseline-same-chain' : 'baseline', 'index.js');
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    target: 'node24',
-    format: 'cjs',
-    minify: true,
-    mainFields: ['module', 'main'],
-    outfile: file,
-    nodePaths: [path.join(ROOT, 'node_modules')],
-    ...(sameChain ? { alias: { '@aws-sdk/credential-provider-node': path.join(ROOT, LAMBDA_CREDENTIALS) } } : {}),
-    logLevel: 'error',
-  });
+  const file = await stackLikeBundle(entry, path.join(dir, sameChain ? 'baseline-same-chain' : 'baseline', 'index.js'), { sameChain });
   return { name: sameChain ? "baseline, functions' credential chain" : 'baseline (document client only)', file };
 }
 

@@ -4,6 +4,7 @@
  * headers, the API proxied uncached on the same origin, access logs, and no
  * unacknowledged cdk-nag finding. Off by default.
  */
+import { HANDLER_FUNCTIONS } from '../../lambda/routes';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CONSOLE_SECURITY_HEADERS } from '../../console/build';
@@ -129,17 +130,8 @@ describe('context console=true', () => {
       const variables = (
         resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties?.Environment as { Variables: Record<string, unknown> }
       ).Variables;
-      const expected = [
-        'authorizer',
-        'expire-old-value',
-        'archive-audit',
-        'publish-events',
-        'deliver-webhooks',
-        'notify-key-expiry',
-        'flush-authorizer-cache',
-      ].includes(name)
-        ? undefined
-        : JSON.parse(reference);
+      // Every function behind CloudFront reads it: the routes and the management authorizer; none of the others.
+      const expected = HANDLER_FUNCTIONS.filter((handler) => handler !== 'management-authorizer').includes(name as never) ? undefined : JSON.parse(reference);
       expect({ name, secret: variables.ORIGIN_VERIFY_SECRET }).toEqual({ name, secret: expected });
     }
     // The API behavior's viewer-request function puts the viewer's address in, replacing one the viewer sent.
