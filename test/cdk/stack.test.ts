@@ -18,8 +18,6 @@ import { ARCHIVE_RETENTION_DAYS } from '../../lambda/contract/retention';
 import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
 import { DEFAULTS } from '../../lib/config';
 import { ENV } from '../../lambda/contract/function-environment';
-import { FLUSHING_EVENT_TYPES } from '../../lambda/contract/authorizer-cache';
-import { EVENT_SOURCE } from '../../lambda/contract/webhooks';
 import {
   actionsOf,
   functionsByHandler,
@@ -853,34 +851,8 @@ describe('outputs', () => {
   });
 });
 
-describe('authorizer cache flush, with platform stages configured', () => {
-  const configured = synthesizeService({ authorizerCacheStages: ['a1b2c3d4e5:prod'], planApiStages: ['f6g7h8i9j0:live', 'a1b2c3d4e5:prod'] });
-  const flusherId = logicalIdOf(configured.stack.authorizerCache.flusher);
-
-  it('a rule on the bus sends exactly the flushing event types to the flush function, with retries and a dead-letter queue', () => {
-    const rules = Object.values(resourcesOf(configured.template, 'AWS::Events::Rule')).filter((rule) =>
-      JSON.stringify(rule.Properties?.Targets ?? []).includes(flusherId),
-    );
-    expect(rules).toHaveLength(1);
-    expect(rules[0]?.Properties?.EventPattern).toEqual({ source: [EVENT_SOURCE], detail: { type: [...FLUSHING_EVENT_TYPES] } });
-    expect((rules[0]?.Properties?.Targets as Array<Record<string, unknown>>)[0]).toMatchObject({
-      RetryPolicy: { MaximumRetryAttempts: 10 },
-      DeadLetterConfig: expect.anything(),
-    });
-  });
-
-  it('the flush function knows both lists of stages once each, and may flush exactly their authorizer caches', () => {
-    const fn = resourcesOf(configured.template, 'AWS::Lambda::Function')[flusherId];
-    const variables = (fn?.Properties?.Environment as { Variables: Record<string, string> }).Variables;
-    expect(JSON.parse(variables[ENV.AUTHORIZER_CACHE_STAGES] as string)).toEqual(['a1b2c3d4e5:prod', 'f6g7h8i9j0:live']);
-    const flushing = statementsOfFunction(configured.template, flusherId).filter((statement) => JSON.stringify(statement.Action).includes('apigateway'));
-    expect(flushing).toHaveLength(1);
-    expect(flushing[0]?.Action).toBe('apigateway:DELETE');
-    expect(JSON.stringify(flushing[0]?.Resource)).toMatch(
-      /\/restapis\/a1b2c3d4e5\/stages\/prod\/cache\/authorizers".*\/restapis\/f6g7h8i9j0\/stages\/live\/cache\/authorizers"/,
-    );
-  });
-
+// With stages configured (the rule, the grant): test/cdk/variants.test.ts, the production variant.
+describe('authorizer cache flush', () => {
   it('without stages: the function exists, but no rule invokes it and it may flush nothing', () => {
     const id = logicalIdOf(service.stack.authorizerCache.flusher);
     expect(JSON.stringify(resourcesOf(service.template, 'AWS::Events::Rule'))).not.toContain(id);

@@ -5,6 +5,8 @@
  * the defaults"). Each trap is one check over the template; a variant passes
  * when no check finds anything, so the next trap is one more check here.
  */
+import { FLUSHING_EVENT_TYPES } from '../../lambda/contract/authorizer-cache';
+import { EVENT_SOURCE } from '../../lambda/contract/webhooks';
 import { ROUTES } from '../../lambda/routes';
 import { CONSOLE_PATHS_FUNCTION } from '../../lib/console';
 import { regionOfArn } from '../../lib/deploy-guards';
@@ -23,7 +25,13 @@ const LONGEST_REGION = 'ap-southeast-7';
 /** The documented variants (docs/deploy.md): the defaults, production with alarms and WAF, the console with a pepper and the tracer, the longest stage name. */
 const VARIANTS: Record<string, Record<string, string>> = {
   defaults: {},
-  'production with alarms and WAF': { stage: 'prod', ...EU_WEST, verifyFrontDoor: 'function-url' },
+  'production with alarms, WAF, platform stages to flush': {
+    stage: 'prod',
+    ...EU_WEST,
+    verifyFrontDoor: 'function-url',
+    authorizerCacheStages: '["a1b2c3d4e5:prod"]',
+    planApiStages: '["f6g7h8i9j0:live","a1b2c3d4e5:prod"]',
+  },
   'console, pepper, tracer, logLevel WARN, verify on an HTTP API': {
     console: 'true',
     keyHashPepperSecretArn: SHORT_PEPPER,
@@ -188,6 +196,38 @@ const CHECKS: Record<string, Check> = {
       if (urls.length !== 1 || urls[0]?.[1].Properties?.AuthType !== 'NONE') problems.push('no function URL for verify');
     } else if (urls.length > 0) problems.push('a function URL the context did not ask for');
     if ((config.verifyFrontDoor === 'rest-api') !== (output === undefined)) problems.push('the VerifyUrl output does not match the door');
+    return problems;
+  },
+
+  "the flush function may flush exactly the configured stages' authorizer caches, fed by a rule only when there are stages": (template, config) => {
+    const stages = [...new Set([...config.authorizerCacheStages, ...config.planApiStages])];
+    const [flusherId, flusher] = resources(template, 'AWS::Lambda::Function').find(([, fn]) =>
+      JSON.stringify(fn.Properties?.Environment ?? {}).includes('AUTHORIZER_CACHE_STAGES'),
+    ) ?? ['', undefined];
+    if (!flusher) return ['no flush function'];
+    const problems: string[] = [];
+    const variables = (flusher.Properties?.Environment as { Variables: Record<string, string> }).Variables;
+    if (JSON.stringify(JSON.parse(variables.AUTHORIZER_CACHE_STAGES ?? '[]')) !== JSON.stringify(stages))
+      problems.push(`stages ${variables.AUTHORIZER_CACHE_STAGES}`);
+    const roleId = (flusher.Properties?.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
+    const statements = resources(template, 'AWS::IAM::Policy')
+      .filter(([, policy]) => JSON.stringify(policy.Properties?.Roles).includes(roleId))
+      .flatMap(([, policy]) => (policy.Properties?.PolicyDocument as { Statement: Json[] }).Statement)
+      .filter((statement) => JSON.stringify(statement.Action).includes('apigateway'));
+    const granted = statements
+      .flatMap((statement) => [statement.Resource].flat())
+      .map((resource) => rendered(resource, 'region').replace('{"Ref":"AWS::Partition"}', 'aws'));
+    const wanted = stages.map((entry) => `arn:aws:apigateway:region::/restapis/${entry.replace(':', '/stages/')}/cache/authorizers`);
+    if (statements.some((statement) => statement.Action !== 'apigateway:DELETE') || JSON.stringify(granted.sort()) !== JSON.stringify(wanted.sort()))
+      problems.push(`grant ${JSON.stringify(granted)}`);
+    const rules = resources(template, 'AWS::Events::Rule').filter(([, rule]) => JSON.stringify(rule.Properties?.Targets ?? []).includes(flusherId));
+    if (rules.length !== (stages.length > 0 ? 1 : 0)) problems.push(`${rules.length} rules feed the flush function`);
+    for (const [, rule] of rules) {
+      if (JSON.stringify(rule.Properties?.EventPattern) !== JSON.stringify({ source: [EVENT_SOURCE], detail: { type: [...FLUSHING_EVENT_TYPES] } }))
+        problems.push('the rule matches other events');
+      const target = (rule.Properties?.Targets as Json[])[0] as { RetryPolicy?: { MaximumRetryAttempts?: number }; DeadLetterConfig?: unknown };
+      if (target.RetryPolicy?.MaximumRetryAttempts !== 10 || !target.DeadLetterConfig) problems.push('the rule target has no retries or dead-letter queue');
+    }
     return problems;
   },
 

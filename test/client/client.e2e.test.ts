@@ -2,20 +2,23 @@
  * The typed client (client/, openapi-fetch over the types generated from
  * docs/openapi.json) against `npm start`: a key's whole life through it,
  * every answer checked against the document; and the document and the API
- * reference as `npm start` serves them.
+ * reference as `npm start` serves them. The same runtime then runs the
+ * leaked-key suite (test/leaks/leaks-suite.ts): one `npm start` for both.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createApiClient, errorText, type ApiClient } from '../../client';
-import { bootstrap, npmStart, tempDataDir, type Running } from '../support/local-runtime';
+import { bootstrap, sharedNpmStart, type Running } from '../support/local-runtime';
+import { LEAKS_RUNTIME_ENV, describeLeaks } from '../leaks/leaks-suite';
 import { recordIssuedValue } from '../support/issued-values';
 import { expectDocumentedResponse } from '../support/openapi-responses';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
+const runtime = sharedNpmStart('apikeys-client-', LEAKS_RUNTIME_ENV);
+
 describe('the typed client against npm start', () => {
-  const dataDirOf = tempDataDir('apikeys-client-');
   let running: Running;
   let api: ApiClient;
   let teamId: string;
@@ -32,16 +35,11 @@ describe('the typed client against npm start', () => {
     return { data, error, status: response.status };
   }
 
-  beforeAll(async () => {
-    const dataDir = dataDirOf();
+  beforeAll(() => {
+    running = runtime.running();
     teamId = randomUUID();
-    running = await npmStart(dataDir);
-    const boot = bootstrap(dataDir, teamId);
+    const boot = bootstrap(runtime.dataDir(), teamId);
     api = createApiClient({ baseUrl: running.baseUrl, key: () => boot.key });
-  }, 90_000);
-
-  afterAll(async () => {
-    await running?.stop('SIGTERM');
   });
 
   it('creates, reads, lists, changes, rolls, reports and deletes a key, every answer as documented', async () => {
@@ -123,3 +121,5 @@ describe('the typed client against npm start', () => {
     expect(assets).toEqual([200, 200, 200]);
   });
 });
+
+describeLeaks(runtime);

@@ -136,3 +136,37 @@ export async function killHard(running: Running, dataDir: string, engineFirst: b
   killEngines(dataDir, holder);
   return engineDiedAt;
 }
+
+/** A runtime shared by every describe of a test file. */
+export interface SharedRuntime {
+  running(): Running;
+  dataDir(): string;
+}
+
+/**
+ * `npm start` once for the whole test file (file-level hooks: call it at the
+ * top of the file), on a data directory of its own, removed after the
+ * runtime has stopped (DynamoDB Local writes there until it stops).
+ */
+export function sharedNpmStart(prefix: string, extraEnv: NodeJS.ProcessEnv = {}): SharedRuntime {
+  let dir: string | undefined;
+  let running: Running | undefined;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), prefix));
+    running = await npmStart(dir, extraEnv);
+  }, 90_000);
+  afterAll(async () => {
+    await running?.stop('SIGTERM');
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    running: () => {
+      if (!running) throw new Error('sharedNpmStart: read it inside a test or a hook');
+      return running;
+    },
+    dataDir: () => {
+      if (!dir) throw new Error('sharedNpmStart: read it inside a test or a hook');
+      return dir;
+    },
+  };
+}
