@@ -20,15 +20,27 @@ function event(type: LifecycleEvent['type'], data: Record<string, unknown> = {})
   return { id: `msg_${randomUUID()}`, type, timestamp: new Date().toISOString(), team_id: 't', data: data as never };
 }
 
-/** A manual clock, a sleep that moves it, and a flusher that records (stage, time). */
+/**
+ * A manual clock, a sleep that moves it, claims on DynamoDB Local, and a
+ * flusher that records each flush with the time its claim was granted (the
+ * clock may move on, by another run's sleep, between the claim and the flush).
+ */
 function harness(start = 1_800_000_000_000) {
   const clock = new ManualClock(new Date(start));
   const flushed: Array<{ stage: string; at: number }> = [];
+  const store = new FlushClaimStore(testServices().tables);
+  const granted = new Map<string, number[]>();
   return {
     clock,
     flushed,
     deps: {
-      claims: new FlushClaimStore(testServices().tables),
+      claims: {
+        claimFlush: async (stage: string, now: number, intervalMs: number) => {
+          const claim = await store.claimFlush(stage, now, intervalMs);
+          if (claim.claimed) granted.set(stage, [...(granted.get(stage) ?? []), now]);
+          return claim;
+        },
+      },
       clock,
       // Sleeping until a time: concurrent sleepers wake together, the clock moved once to the latest of their times.
       sleep: async (ms: number) => {
@@ -36,7 +48,10 @@ function harness(start = 1_800_000_000_000) {
         await new Promise((resolve) => setImmediate(resolve));
         if (clock.now().getTime() < until) clock.set(until);
       },
-      flush: async (stage: string) => void flushed.push({ stage, at: clock.now().getTime() }),
+      flush: async (stage: string) => {
+        const claims = granted.get(stage) ?? [];
+        flushed.push({ stage, at: claims[flushed.filter((entry) => entry.stage === stage).length] ?? Number.NaN });
+      },
     },
   };
 }
