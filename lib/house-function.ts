@@ -59,7 +59,7 @@ export interface HouseFunctionProps {
  * runtime CDK offers, ARM64, esbuild (local, never Docker) with minification
  * and source maps, JSON logs (Powertools, lib/observability.ts) into an
  * explicit log group with retention,
- * active X-Ray tracing, and a role that starts with nothing but permission
+ * X-Ray tracing (active unless `tracing` says PassThrough), and a role that starts with nothing but permission
  * to write its own logs. Every other permission is granted explicitly with
  * `grantTableActions` and friends.
  */
@@ -131,7 +131,8 @@ export class HouseFunction extends NodejsFunction {
       },
     });
     this.hashesKeyValues = props.hashesKeyValues ?? false;
-    const xray = 'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so they are granted on "*".';
+    const xray =
+      'X-Ray tracing (Active, or PassThrough on the hot path): xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so they are granted on "*".';
     acknowledge(
       policyOf(role),
       'AwsSolutions-IAM5[Resource::*]',
