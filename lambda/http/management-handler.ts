@@ -54,6 +54,16 @@ export function managementHandler<TSchema extends z.ZodMiniType, S extends Servi
     });
 }
 
+/** The envelope of a route's answer: `{data, meta: {timestamp, request_id, …}}` (also what an idempotent answer stores). */
+export function dataBody(
+  data: unknown,
+  event: Pick<ManagementEvent<unknown>, 'meta'>,
+  services: Pick<Services, 'clock'>,
+  meta: Record<string, unknown> = {},
+): { data: unknown; meta: Record<string, unknown> } {
+  return { data, meta: { timestamp: services.clock.now().toISOString(), request_id: event.meta.requestId, ...meta } };
+}
+
 /**
  * The answer of a read or edit route: `{data, meta: {timestamp, request_id, …}}`
  * (the create response's envelope), `meta` extended with e.g. `next_cursor`.
@@ -66,8 +76,7 @@ export function dataResponse(
   meta: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): APIGatewayProxyResult {
-  const requestId = event.meta.requestId;
-  return jsonResponse(status, { data, meta: { timestamp: services.clock.now().toISOString(), request_id: requestId, ...meta } }, requestId, headers);
+  return jsonResponse(status, dataBody(data, event, services, meta), event.meta.requestId, headers);
 }
 
 /**

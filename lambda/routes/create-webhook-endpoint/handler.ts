@@ -1,8 +1,7 @@
 /** POST /functions/v1/create-webhook-endpoint — adds an endpoint; its signing secret is returned once. Honours `Idempotency-Key`. */
-import { jsonResponse } from '../../contract/response';
 import type { WebhookEventType } from '../../contract/webhooks';
 import { idempotencyClaimOf, underIdempotency } from '../../http/idempotency';
-import { managementHandler } from '../../http/management-handler';
+import { dataResponse, managementHandler } from '../../http/management-handler';
 import { createEndpointRequestSchema } from './schema';
 import { createEndpoint } from '../../use-cases/webhook-endpoints';
 import { route } from './route';
@@ -17,11 +16,10 @@ export const makeHandler = (services: () => WebhookServices) =>
     () => createEndpointRequestSchema,
     async (event, deps) => {
       const requestId = event.meta.requestId;
-      const bodyOf = (data: unknown) => ({ data, meta: { timestamp: deps.clock.now().toISOString(), request_id: requestId } });
       const claim = idempotencyClaimOf(event, event.caller, route.name);
       return underIdempotency(deps, claim, requestId, async () => {
         const input = { ...event.input, events: event.input.events as WebhookEventType[] | undefined };
-        return jsonResponse(201, bodyOf(await createEndpoint(deps, event.caller, input, event.meta)), requestId);
+        return dataResponse(201, await createEndpoint(deps, event.caller, input, event.meta), event, deps);
       });
     },
   );

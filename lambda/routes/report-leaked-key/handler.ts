@@ -4,9 +4,8 @@
  * as `key.leaked`. Honours `Idempotency-Key` (the stored fingerprint is of
  * the value's hash, never the value).
  */
-import { jsonResponse } from '../../contract/response';
 import { idempotencyClaimOf, underIdempotency } from '../../http/idempotency';
-import { managementHandler } from '../../http/management-handler';
+import { dataBody, dataResponse, managementHandler } from '../../http/management-handler';
 import { reportLeakedKeyRequestSchema } from './schema';
 import { reportLeakedKey } from '../../use-cases/leak-reports';
 import { route } from './route';
@@ -23,10 +22,10 @@ export const makeHandler = (services: () => Services) =>
       const fingerprinted = { ...event.input, key: hashKeyValue(event.input.key, deps.settings.pepper) };
       const claim = idempotencyClaimOf(event, event.caller, route.name, fingerprinted);
       const requestId = event.meta.requestId;
-      const bodyOf = (data: unknown) => ({ data, meta: { timestamp: deps.clock.now().toISOString(), request_id: requestId } });
+      const bodyOf = (data: unknown) => dataBody(data, event, deps);
       return underIdempotency(deps, claim, requestId, async () => {
         const data = await reportLeakedKey(deps, event.caller, event.input, event.meta, claim && { claim, status: 200, bodyOf });
-        return jsonResponse(200, bodyOf(data), requestId);
+        return dataResponse(200, data, event, deps);
       });
     },
   );
