@@ -6,6 +6,7 @@ import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../lambda/contract
 import { isValidScope } from '../lambda/contract/scopes';
 import { DEFAULT_METRICS_NAMESPACE } from '../lambda/contract/metrics';
 import { GITHUB_SECRET_SCANNING_KEYS_URL } from '../lambda/contract/partners';
+import { STAGE_PATTERN as API_STAGE_PATTERN } from '../lambda/contract/authorizer-cache';
 
 /**
  * The one typed reader of CDK context. Every setting has a default; a bad
@@ -331,7 +332,7 @@ class ContextReader {
         // reported below
       }
     }
-    const valid = Array.isArray(value) && value.every((entry) => typeof entry === 'string' && /^[a-z0-9]{10}:[A-Za-z0-9_-]{1,128}$/.test(entry));
+    const valid = Array.isArray(value) && value.every((entry) => typeof entry === 'string' && API_STAGE_PATTERN.test(entry));
     if (!valid) {
       this.problems.push(`${key} must be a list of "<restApiId>:<stage>", e.g. ["a1b2c3d4e5:prod"]; got ${JSON.stringify(this.raw(key))}`);
       return [];

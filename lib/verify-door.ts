@@ -6,6 +6,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ROUTES } from '../lambda/routes';
+import { ACCESS_LOG_FIELDS } from './api';
 import { acknowledge, cfnOf } from './nag';
 
 /** Where callers reach the verify endpoint besides the REST API (context verifyFrontDoor). */
@@ -22,18 +23,10 @@ export interface VerifyDoorProps {
   readonly production?: boolean;
 }
 
-/** The access-log line of the HTTP API stage: the REST stage's fields (lib/api.ts), never a path or a body. */
-const HTTP_ACCESS_LOG_FIELDS = {
-  requestId: '$context.requestId',
-  ip: '$context.identity.sourceIp',
-  requestTime: '$context.requestTime',
-  httpMethod: '$context.httpMethod',
-  routeKey: '$context.routeKey',
-  status: '$context.status',
-  protocol: '$context.protocol',
-  responseLength: '$context.responseLength',
-  errorType: '$context.error.responseType',
-} as const;
+/** The access-log line of the HTTP API stage: the REST stage's fields (lib/api.ts), the route key in place of the resource id; never a path or a body. */
+const HTTP_ACCESS_LOG_FIELDS = Object.fromEntries(
+  Object.entries(ACCESS_LOG_FIELDS).map(([name, value]) => (name === 'resourceId' ? ['routeKey', '$context.routeKey'] : [name, value])),
+);
 
 /**
  * A cheaper front door for the verify endpoint (docs/deploy.md, "The verify
