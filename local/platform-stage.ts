@@ -21,11 +21,10 @@
  * (local/start.ts: the lifecycle events that stop a key, as in AWS).
  */
 import { createHash } from 'node:crypto';
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { ApiError, ErrorCode, errorBody } from '../lambda/contract/errors';
 import { jsonResponse } from '../lambda/contract/response';
 import type { Clock } from '../lambda/platform/clock';
-import { clientNamedMap } from '../lambda/platform/client-named-map';
 
 /** The path prefix of the local platform stage. */
 export const PLATFORM_PREFIX = '/platform';
@@ -43,7 +42,9 @@ export interface PlatformRequest {
   readonly method: string;
   /** The path after `/platform` (`/tiles/1`), decoded as the server read it. */
   readonly path: string;
-  readonly rawHeaders: readonly string[];
+  /** The headers as the server read them (local/server.ts), in the client's casing: the last value, and every value. */
+  readonly headers: APIGatewayProxyEvent['headers'];
+  readonly multiValueHeaders: APIGatewayProxyEvent['multiValueHeaders'];
   readonly sourceIp: string;
   readonly requestId: string;
 }
@@ -83,12 +84,6 @@ export function policyAllows(result: APIGatewayAuthorizerResult, arn: string): b
   return statements.some((statement) => statement.Effect === 'Allow' && covers(statement));
 }
 
-function headersOf(rawHeaders: readonly string[]): Record<string, string> {
-  const headers = clientNamedMap<string>();
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) headers[rawHeaders[i] as string] = rawHeaders[i + 1] as string;
-  return headers;
-}
-
 export function createPlatformStage(options: { authorizer: AuthorizerHandler; ttlSeconds: number; clock: Clock }): PlatformStage {
   const kept = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
   const refusal = (error: ApiError, requestId: string, cached = false): PlatformAnswer => {
@@ -102,8 +97,10 @@ export function createPlatformStage(options: { authorizer: AuthorizerHandler; tt
     },
     flush: () => kept.clear(),
     async answer(request) {
-      const headers = headersOf(request.rawHeaders);
-      const identity = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+      const { headers } = request;
+      // Header names are the client's casing; HTTP compares them without case.
+      const headerNamed = (wanted: string) => Object.entries(headers).find(([name]) => name.toLowerCase() === wanted)?.[1];
+      const identity = headerNamed('authorization');
       if (identity === undefined || identity === '') {
         return refusal(new ApiError(ErrorCode.UNAUTHORIZED, 'Unauthorized: send the key as Authorization: Bearer <value>.'), request.requestId);
       }
@@ -125,7 +122,7 @@ export function createPlatformStage(options: { authorizer: AuthorizerHandler; tt
           path: request.path || '/',
           httpMethod: method,
           headers,
-          multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+          multiValueHeaders: request.multiValueHeaders,
           pathParameters: {},
           queryStringParameters: {},
           multiValueQueryStringParameters: {},
@@ -134,7 +131,7 @@ export function createPlatformStage(options: { authorizer: AuthorizerHandler; tt
             accountId: '000000000000',
             apiId: 'platform',
             httpMethod: method,
-            identity: { sourceIp: request.sourceIp, userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null },
+            identity: { sourceIp: request.sourceIp, userAgent: headerNamed('user-agent') ?? null },
             path: `/local${request.path}`,
             stage: 'local',
             requestId: request.requestId,

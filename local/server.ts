@@ -400,7 +400,7 @@ export function createRequestListener(
       const answer = await options.platform({
         method,
         path: url.pathname.slice(PLATFORM_PREFIX.length),
-        rawHeaders: request.rawHeaders,
+        ...headersOf(request.rawHeaders),
         sourceIp: sourceIpOf(request.socket.remoteAddress),
         requestId,
       });

@@ -28,7 +28,14 @@ function harness(ttlSeconds: number, decide: (event: APIGatewayRequestAuthorizer
     },
   });
   const ask = (authorization: string | undefined, method = 'GET', path = '/tiles/1') =>
-    stage.answer({ method, path, rawHeaders: authorization === undefined ? [] : ['Authorization', authorization], sourceIp: '127.0.0.1', requestId: 'r' });
+    stage.answer({
+      method,
+      path,
+      headers: authorization === undefined ? {} : { Authorization: authorization },
+      multiValueHeaders: authorization === undefined ? {} : { Authorization: [authorization] },
+      sourceIp: '127.0.0.1',
+      requestId: 'r',
+    });
   return { clock, calls, stage, ask };
 }
 
