@@ -24,9 +24,18 @@ export const AUDIT_USER_AGENT_CHARS = 512;
  * it is cut to AUDIT_USER_AGENT_CHARS.
  */
 export function actorOf(caller: VerifiedKey, meta: RequestMeta): AuditActor {
+  return requestActor(caller.created_by, caller.id, meta);
+}
+
+/** The audit actor of a partner's signed request (GitHub's): no key of this service; its address and request, as for a key. */
+export function partnerActor(userId: string, meta: RequestMeta): AuditActor {
+  return requestActor(userId, null, meta);
+}
+
+function requestActor(userId: string, keyId: string | null, meta: RequestMeta): AuditActor {
   return {
-    user_id: caller.created_by,
-    key_id: caller.id,
+    user_id: userId,
+    key_id: keyId,
     source_ip: meta.sourceIp,
     user_agent: meta.userAgent === null ? null : redactText(meta.userAgent).slice(0, AUDIT_USER_AGENT_CHARS),
     request_id: meta.requestId,

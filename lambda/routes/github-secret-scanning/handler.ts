@@ -9,7 +9,6 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError, ErrorCode } from '../../contract/errors';
 import { jsonResponse } from '../../contract/response';
 import { requestMetaOf, type ManagementEvent } from '../../http/event';
 import { errorResponses, jsonBody } from '../../http/middleware';
@@ -19,6 +18,7 @@ import { environmentServices } from '../../composition/services';
 import { githubKeysFromEnvironment, type GithubServices } from '../../composition/github-keys';
 import { answerGithubReport } from '../../use-cases/leak-reports';
 import { GITHUB_USER_ID } from '../../domain/leaks';
+import { partnerActor } from '../../domain/actor';
 import { githubReportSchema, type GithubReport } from './schema';
 import { route } from './route';
 
@@ -26,14 +26,7 @@ type AnyEvent = ManagementEvent<unknown>;
 
 async function answerReport(services: GithubServices, event: ManagementEvent<GithubReport>): Promise<APIGatewayProxyResult> {
   const meta = requestMetaOf(event, event.requestContext?.requestId ?? '');
-  const actor = {
-    user_id: GITHUB_USER_ID,
-    key_id: null,
-    source_ip: meta.sourceIp,
-    user_agent: meta.userAgent?.slice(0, 512) ?? null,
-    request_id: meta.requestId,
-  };
-  const labels = await answerGithubReport(services, event.input, actor);
+  const labels = await answerGithubReport(services, event.input, partnerActor(GITHUB_USER_ID, meta));
   return jsonResponse(200, labels, meta.requestId);
 }
 
@@ -43,10 +36,8 @@ export const makeHandler = (services: () => GithubServices) =>
     .use(errorResponses(() => services().observe))
     .use(githubSignature(() => services().githubKeys, route.maxBodyBytes))
     .use(jsonBody(() => githubReportSchema, { array: true, maxBytes: route.maxBodyBytes }))
-    .handler((event) => {
-      if (!Array.isArray(event.input)) throw new ApiError(ErrorCode.VALIDATION_FAILED, 'The request body must be a JSON array.');
-      return answerReport(services(), event as ManagementEvent<GithubReport>);
-    });
+    // jsonBody refused anything but an array of reported tokens.
+    .handler((event) => answerReport(services(), event as ManagementEvent<GithubReport>));
 
 let withKeys: GithubServices | undefined;
 export const handler = makeHandler(
