@@ -2111,6 +2111,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    /** @description The endpoint's revision, quoted (`"3"`): send it back as `If-Match` to change the endpoint only if nobody changed it since */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,7 +2124,38 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            412: components["responses"]["PreconditionFailed"];
+            /** @description `CONFLICT`: another change of the endpoint (by the team or by the service) won a race with this one; read it again and retry */
+            409: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `PRECONDITION_FAILED`: the endpoint changed since the `If-Match` tag was read (its current tag in `ETag`) */
+            412: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The endpoint's current entity tag */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

@@ -37,22 +37,26 @@ function preconditionFailed(current: string, message: string, issue: string): Ap
   return new ApiError(ErrorCode.PRECONDITION_FAILED, message, [{ field: IF_MATCH_HEADER, issue }], { [ETAG_HEADER]: current });
 }
 
-/** Throws the 412 unless `key` satisfies the request's `If-Match` (no header: always). */
-export function assertPrecondition(precondition: Precondition | undefined, key: Pick<KeyItem, 'revision'>): void {
+/**
+ * Throws the 412 unless `item` satisfies the request's `If-Match` (no
+ * header: always); `noun` names what was changed in the answer (a key, a
+ * webhook endpoint).
+ */
+export function assertPrecondition(precondition: Precondition | undefined, item: Pick<KeyItem, 'revision'>, noun = 'key'): void {
   if (precondition === undefined || precondition.any) return;
-  const current = entityTagOf(key);
+  const current = entityTagOf(item);
   if (precondition.tags.includes(current)) return;
   // The key's own tag, weakened on the way (a proxy that compresses may do so): say that, not that the key changed.
   if (precondition.weak.includes(current)) {
     throw preconditionFailed(
       current,
-      `If-Match named the key's ETag as a weak tag (W/${current}), which never matches: send it as the ETag header gave it, ${current}.`,
+      `If-Match named the ${noun}'s ETag as a weak tag (W/${current}), which never matches: send it as the ETag header gave it, ${current}.`,
       `is a weak tag (W/${current}), which never matches`,
     );
   }
   throw preconditionFailed(
     current,
-    `The key changed since it was read: If-Match does not match the key's ETag ${current}. Read it again, then send the change again if it still applies.`,
-    `does not match the key's ETag ${current}`,
+    `The ${noun} changed since it was read: If-Match does not match the ${noun}'s ETag ${current}. Read it again, then send the change again if it still applies.`,
+    `does not match the ${noun}'s ETag ${current}`,
   );
 }

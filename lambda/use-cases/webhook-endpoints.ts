@@ -22,6 +22,9 @@ export { endpointAudit, ownEndpoint, type TaggedEndpoint };
 import type { VerifiedKey } from '../verification/verify';
 import type { EndpointChanges } from '../store/webhook-store';
 
+/** What a 412 calls the thing that changed. */
+const ENDPOINT = 'webhook endpoint';
+
 export type NewEndpoint = WebhookEndpointResource & { secret: string };
 
 /** The URL as stored, or the 400 that says why it cannot be. */
@@ -102,7 +105,7 @@ export async function updateEndpoint(
   precondition?: Precondition,
 ): Promise<TaggedEndpoint> {
   const endpoint = await ownEndpoint(services, caller, input.endpoint_id);
-  assertPrecondition(precondition, endpoint);
+  assertPrecondition(precondition, endpoint, ENDPOINT);
   const changes: EndpointChanges & { disabled_reason?: null; failing_since?: null } = {};
   if (input.url !== undefined && input.url !== endpoint.url) changes.url = await checkedUrl(services, input.url);
   if (input.description !== undefined && input.description !== endpoint.description) changes.description = input.description;
@@ -118,14 +121,14 @@ export async function updateEndpoint(
   const now = services.clock.now();
   const after: WebhookEndpointItem = { ...endpoint, ...changes, updated_at: now.toISOString(), revision: endpoint.revision + 1 };
   const audit = endpointAudit(AuditEventType.WEBHOOK_ENDPOINT_UPDATED, after, actorOf(caller, meta), now, { changed_fields: changed });
-  if (!(await services.webhooks.changeEndpoint(endpoint, changes, now, audit))) throw changedMeanwhile(services, caller, input.endpoint_id, precondition);
+  if (!(await services.webhooks.changeEndpoint(endpoint, changes, now, audit))) throw await changedMeanwhile(services, caller, input.endpoint_id, precondition);
   return tagged(after);
 }
 
 /** The answer to a change that lost a race: 404 when the endpoint went, 412 when If-Match no longer holds, else 409. */
 async function changedMeanwhile(services: Services, caller: VerifiedKey, endpointId: string, precondition?: Precondition): Promise<ApiError> {
   const current = await ownEndpoint(services, caller, endpointId);
-  assertPrecondition(precondition, current);
+  assertPrecondition(precondition, current, ENDPOINT);
   return new ApiError(ErrorCode.CONFLICT, 'The webhook endpoint changed while this request was being processed; read it again and retry.');
 }
 
