@@ -48,6 +48,26 @@ const runtimeShell = {
   message: 'local/ may import lambda/contract/, lambda/platform/, lambda/composition/, lambda/handlers/ and lambda/routes/ only (see docs/architecture.md).',
 };
 
+/**
+ * Promises handled, errors thrown as errors: the rules that need the type
+ * checker, over the code that runs (the service, the CDK app, the local
+ * runtime, the bench and the scripts). A Promise thrown or left floating is
+ * an unhandled rejection: in Lambda it ends the sandbox, locally it would
+ * end the runtime.
+ */
+const typedFolders = ['lambda', 'lib', 'local', 'bench', 'scripts'];
+export const typedRules = {
+  '@typescript-eslint/only-throw-error': 'error',
+  '@typescript-eslint/no-floating-promises': 'error',
+  '@typescript-eslint/no-misused-promises': 'error',
+  '@typescript-eslint/await-thenable': 'error',
+};
+const typedLint = {
+  files: typedFolders.map((folder) => `${folder}/**/*.ts`),
+  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  rules: typedRules,
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'cdk.out/**', '.data/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -58,6 +78,7 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error', 'info', 'log'] }],
     },
   },
+  typedLint,
   ...layerRules,
   {
     files: ['lib/**/*.ts', 'bin/**/*.ts'],

@@ -368,11 +368,11 @@ export async function startAuditStreamArchiver(options: AuditStreamArchiverOptio
       log.warn('audit stream poll failed; retrying', errorField(error));
     }
     if (!stopped) {
-      timer = setTimeout(loop, pollMs);
+      timer = setTimeout(() => void loop(), pollMs);
       timer.unref();
     }
   };
-  timer = setTimeout(loop, 0);
+  timer = setTimeout(() => void loop(), 0);
   timer.unref();
 
   let stopping: Promise<void> | undefined;

@@ -44,6 +44,7 @@ import { LOCAL_ARCHIVE_BUCKET, startLocalS3 } from './s3-local';
 import { startAuditStreamArchiver } from './audit-stream';
 import type { Observability } from '../lambda/platform/observability';
 import { terminalObservability } from './terminal-observability';
+import { keepRunningOnStrayRejections } from './stray-rejections';
 import { localWebhooks, webhookEventsPart } from './webhooks';
 import { localExpiryScheduler } from './expiry';
 import { withWebhooks, type WebhookServices } from '../lambda/composition/webhook-services';
@@ -587,6 +588,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  keepRunningOnStrayRejections(terminalObservability().logger);
 
   try {
     runtime = await startLocalRuntime(readSettings());
