@@ -940,8 +940,8 @@ export interface components {
                 failing_since: components["schemas"]["Timestamp"] | null;
                 /** @description Why the service disabled the endpoint (a 410, five days of failures) */
                 disabled_reason: string | null;
-                /** @description The signing secret (`whsec_` and base64): shown once, never again */
-                secret: string;
+                /** @description The signing secret (`whsec_` and base64): shown in this answer only; null when an `Idempotency-Key` replays the answer */
+                secret: string | null;
             };
             meta: {
                 timestamp: components["schemas"]["Timestamp"];
@@ -2010,7 +2010,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The endpoint, with its signing secret (shown once) */
+            /** @description The endpoint, with its signing secret (shown once; a replay under the same `Idempotency-Key` answers `secret: null`) */
             201: {
                 headers: {
                     /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
@@ -2029,8 +2029,24 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            /** @description `CONFLICT`: a request with this Idempotency-Key is being processed */
+            409: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -11,7 +11,8 @@ import { MAX_ENDPOINTS_PER_TEAM, type WebhookEventType } from '../contract/webho
 import type { AuditRecord } from '../domain/audit-events';
 import type { WebhookEndpointItem } from '../domain/webhook-endpoints';
 import type { OperationsOf } from '../contract/store-operations';
-import { ABSENT, Transactions, type StoreTables } from './transactions';
+import { ABSENT, Transactions, type StoreTables, type TransactItem } from './transactions';
+import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';
 import { WEBHOOK_ENDPOINT } from './entities';
 
 /** A delivered event as kept for redelivery (its body exactly as first sent). */
@@ -40,9 +41,13 @@ export class WebhookStore {
     this.transactions = new Transactions(tables);
   }
 
-  /** `createWebhookEndpoint`: the endpoint, the team's count (refused at the cap) and the audit record; false at the cap. */
-  async createEndpoint(item: WebhookEndpointItem, audit: AuditRecord): Promise<boolean> {
-    const outcome = await this.transactions.transact([
+  /**
+   * `createWebhookEndpoint`: the endpoint, the team's count (refused at the
+   * cap), the audit record and the idempotent answer if any; false at the
+   * cap, IdempotencyRace when a twin committed first.
+   */
+  async createEndpoint(item: WebhookEndpointItem, audit: AuditRecord, idempotency?: IdempotencyRecord): Promise<boolean> {
+    const items: TransactItem[] = [
       {
         Update: {
           TableName: this.tables.keyTableName,
@@ -54,8 +59,12 @@ export class WebhookStore {
       },
       { Put: { TableName: this.tables.keyTableName, Item: item, ConditionExpression: ABSENT } },
       this.transactions.putAudit(audit),
-    ]);
+    ];
+    if (idempotency) items.push(this.transactions.putIdempotency(idempotency));
+    const outcome = await this.transactions.transact(items);
     if (outcome.committed) return true;
+    // A twin under the same Idempotency-Key committed first: it is replayed, whatever else failed.
+    if (idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') throw new IdempotencyRace();
     if (outcome.reasons[0] === 'ConditionalCheckFailed') return false;
     throw new Error(`creating a webhook endpoint was cancelled: ${outcome.reasons.join(', ')}`);
   }

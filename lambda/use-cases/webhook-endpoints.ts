@@ -21,11 +21,15 @@ import { endpointAudit, notFound, ownEndpoint, tagged, type TaggedEndpoint } fro
 export { endpointAudit, ownEndpoint, type TaggedEndpoint };
 import type { VerifiedKey } from '../verification/verify';
 import type { EndpointChanges } from '../store/webhook-store';
+import { idempotencyRecord } from '../store/idempotency-record';
+import type { IdempotentAnswer } from './create-key';
 
 /** What a 412 calls the thing that changed. */
 const ENDPOINT = 'webhook endpoint';
 
 export type NewEndpoint = WebhookEndpointResource & { secret: string };
+/** What a replay under the same Idempotency-Key answers: the endpoint, its secret not shown again. */
+export type ReplayedEndpoint = WebhookEndpointResource & { secret: null };
 
 /** The URL as stored, or the 400 that says why it cannot be. */
 async function checkedUrl(services: Services, url: string): Promise<string> {
@@ -44,7 +48,18 @@ export interface CreateEndpointInput {
   events?: WebhookEventType[];
 }
 
-export async function createEndpoint(services: Services, caller: VerifiedKey, input: CreateEndpointInput, meta: RequestMeta): Promise<NewEndpoint> {
+/**
+ * Adds an endpoint and returns it with its signing secret. Under an
+ * `Idempotency-Key` (`idempotent`), the answer is stored with the change,
+ * the secret replaced by null: a replay never shows the secret again.
+ */
+export async function createEndpoint(
+  services: Services,
+  caller: VerifiedKey,
+  input: CreateEndpointInput,
+  meta: RequestMeta,
+  idempotent?: IdempotentAnswer<ReplayedEndpoint>,
+): Promise<NewEndpoint> {
   if (input.team_id !== caller.team_id) {
     throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot add webhook endpoints to another team.', [
       { field: 'team_id', issue: 'must be the calling key’s team' },
@@ -72,7 +87,9 @@ export async function createEndpoint(services: Services, caller: VerifiedKey, in
     disabled_reason: null,
     secret: await services.webhookPorts().secrets.seal(secret, id),
   };
-  const created = await services.webhooks.createEndpoint(item, endpointAudit(AuditEventType.WEBHOOK_ENDPOINT_CREATED, item, actorOf(caller, meta), now));
+  const answer = idempotent && idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...endpointResource(item), secret: null }), now);
+  const audit = endpointAudit(AuditEventType.WEBHOOK_ENDPOINT_CREATED, item, actorOf(caller, meta), now);
+  const created = await services.webhooks.createEndpoint(item, audit, answer);
   if (!created) {
     throw invalidRequest([{ field: 'team_id', issue: 'the team has 10 webhook endpoints, the most it may have: delete one first' }]);
   }

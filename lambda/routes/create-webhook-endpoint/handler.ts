@@ -1,7 +1,7 @@
 /** POST /functions/v1/create-webhook-endpoint — adds an endpoint; its signing secret is returned once. Honours `Idempotency-Key`. */
 import type { WebhookEventType } from '../../contract/webhooks';
 import { idempotencyClaimOf, underIdempotency } from '../../http/idempotency';
-import { dataResponse, managementHandler } from '../../http/management-handler';
+import { dataBody, dataResponse, managementHandler } from '../../http/management-handler';
 import { createEndpointRequestSchema } from './schema';
 import { createEndpoint } from '../../use-cases/webhook-endpoints';
 import { route } from './route';
@@ -17,9 +17,10 @@ export const makeHandler = (services: () => WebhookServices) =>
     async (event, deps) => {
       const requestId = event.meta.requestId;
       const claim = idempotencyClaimOf(event, event.caller, route.name);
+      const bodyOf = (data: unknown) => dataBody(data, event, deps);
       return underIdempotency(deps, claim, requestId, async () => {
         const input = { ...event.input, events: event.input.events as WebhookEventType[] | undefined };
-        return dataResponse(201, await createEndpoint(deps, event.caller, input, event.meta), event, deps);
+        return dataResponse(201, await createEndpoint(deps, event.caller, input, event.meta, claim && { claim, status: 201, bodyOf }), event, deps);
       });
     },
   );

@@ -5,10 +5,17 @@ import { idempotencyKey, json, managementErrors, ok, type Fits } from '../../htt
 import { meta } from '../../http/response-schemas';
 import { secret, webhookEndpointSchema } from '../../http/webhook-response-schemas';
 import { createEndpointRequestSchema } from './schema';
-import type { NewEndpoint } from '../../use-cases/webhook-endpoints';
+import type { NewEndpoint, ReplayedEndpoint } from '../../use-cases/webhook-endpoints';
 
 export const createdEndpointResponseSchema = z
-  .strictObject({ data: webhookEndpointSchema.extend({ secret }), meta })
+  .strictObject({
+    data: webhookEndpointSchema.extend({
+      secret: secret.nullable().meta({
+        description: 'The signing secret (`whsec_` and base64): shown in this answer only; null when an `Idempotency-Key` replays the answer',
+      }),
+    }),
+    meta,
+  })
   .meta({ id: 'CreatedWebhookEndpointResponse' });
 
 export const operation: ZodOpenApiOperationObject = {
@@ -19,7 +26,14 @@ export const operation: ZodOpenApiOperationObject = {
   tags: ['Webhooks'],
   requestParams: { header: idempotencyKey },
   requestBody: { required: true, content: json(createEndpointRequestSchema) },
-  responses: { ...ok('201', 'The endpoint, with its signing secret (shown once)', createdEndpointResponseSchema), ...managementErrors({}) },
+  responses: {
+    ...ok(
+      '201',
+      'The endpoint, with its signing secret (shown once; a replay under the same `Idempotency-Key` answers `secret: null`)',
+      createdEndpointResponseSchema,
+    ),
+    ...managementErrors({ '409': '`CONFLICT`: a request with this Idempotency-Key is being processed', '422': true }),
+  },
 };
 
-export const answerFitsReference = true satisfies Fits<NewEndpoint, z.output<typeof createdEndpointResponseSchema>['data']>;
+export const answerFitsReference = true satisfies Fits<NewEndpoint | ReplayedEndpoint, z.output<typeof createdEndpointResponseSchema>['data']>;
