@@ -22,6 +22,13 @@ export interface RouteDeclaration {
    * (GitHub's secret scanning), and the handler checks the signature first.
    */
   readonly caller: 'manager' | 'public' | 'partner';
+  /**
+   * Which managers may call it. `live`: a live key only (a test key gets
+   * 403, whatever the request): the route reaches what live keys do, such
+   * as webhook endpoints, which receive every key's events. Default: a key
+   * of either environment (what it may act on is checked per key).
+   */
+  readonly reach?: 'live';
   /** Where the input is: a JSON body, or the query string (GET). */
   readonly input: 'body' | 'query';
   /** The handler answers the path's CORS preflight (OPTIONS) itself. Default: no OPTIONS on the path (405). */

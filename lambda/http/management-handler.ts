@@ -5,7 +5,7 @@ import type { Services } from '../composition/services';
 import { jsonResponse } from '../contract/response';
 import type { RouteDeclaration } from '../contract/routes';
 import type { ManagementEvent } from './event';
-import { authenticateAndMeter, errorResponses, jsonBody, queryInput, type BodyOptions } from './middleware';
+import { authenticateAndMeter, errorResponses, jsonBody, liveReachOnly, queryInput, type BodyOptions } from './middleware';
 import { apiRoute, observedApi } from '../platform/observed';
 import { signals } from '../platform/observability';
 import { namedKeyId, withPrefetched, type PrefetchedItems } from '../store/prefetch';
@@ -26,14 +26,14 @@ export type ManagementStep<TSchema extends z.ZodMiniType, S extends Services = S
  * handlers are made at import without reading the environment.
  */
 export function managementHandler<TSchema extends z.ZodMiniType, S extends Services = Services>(
-  route: Pick<RouteDeclaration, 'name' | 'input'>,
+  route: Pick<RouteDeclaration, 'name' | 'input' | 'reach'>,
   services: () => S,
   schemaFor: (services: S) => TSchema,
   step: ManagementStep<TSchema, S>,
   options: BodyOptions = {},
 ) {
   const schema = () => schemaFor(services());
-  return middy<ManagementEvent<unknown>, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
+  const handler = middy<ManagementEvent<unknown>, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
     .use(
       observedApi<ManagementEvent<unknown>, APIGatewayProxyResult>(services, {
         route: apiRoute,
@@ -46,12 +46,12 @@ export function managementHandler<TSchema extends z.ZodMiniType, S extends Servi
       authenticateAndMeter(services, {
         targetKeyId: (event) => namedKeyId({ body: event.body, query: event.queryStringParameters }, route.input),
       }),
-    )
-    .use(route.input === 'query' ? queryInput(schema) : jsonBody(schema, options))
-    .handler((event, context) => {
-      const typed = event as ManagementEvent<z.output<TSchema>> & { prefetched?: PrefetchedItems };
-      return step(typed, withPrefetched(services(), typed.prefetched, typed.caller.id), context);
-    });
+    );
+  if (route.reach === 'live') handler.use(liveReachOnly(route.name));
+  return handler.use(route.input === 'query' ? queryInput(schema) : jsonBody(schema, options)).handler((event, context) => {
+    const typed = event as ManagementEvent<z.output<TSchema>> & { prefetched?: PrefetchedItems };
+    return step(typed, withPrefetched(services(), typed.prefetched, typed.caller.id), context);
+  });
 }
 
 /** The envelope of a route's answer: `{data, meta: {timestamp, request_id, …}}` (also what an idempotent answer stores). */
@@ -84,7 +84,7 @@ export function dataResponse(
  * envelope (a page's `next_cursor` in `meta`).
  */
 export function readRoute<TSchema extends z.ZodMiniType, S extends Services = Services>(
-  route: Pick<RouteDeclaration, 'name' | 'input'>,
+  route: Pick<RouteDeclaration, 'name' | 'input' | 'reach'>,
   services: () => S,
   schema: TSchema,
   read: (services: S, caller: ManagementEvent<unknown>['caller'], input: z.output<TSchema>) => Promise<unknown>,

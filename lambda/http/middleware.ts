@@ -121,6 +121,24 @@ export function authenticateAndMeter(
   };
 }
 
+/**
+ * Refuses (403) a test key on a route declared `reach: 'live'`, after its
+ * use is counted and before its input is read.
+ */
+export function liveReachOnly(routeName: string): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
+  return {
+    name: 'liveReachOnly',
+    before: (request: HttpRequest) => {
+      if (request.event.caller.environment === 'live') return;
+      throw new ApiError(
+        ErrorCode.FORBIDDEN,
+        `A test key cannot call ${routeName}: webhook endpoints receive every key's events, live keys' included, so only a live manager key manages them.`,
+        [{ field: 'Authorization', issue: 'needs a live key' }],
+      );
+    },
+  };
+}
+
 /** Whether the body holds a value (even a wrong one) at the path. */
 function present(body: unknown, path: ReadonlyArray<PropertyKey>): boolean {
   let node: unknown = body;

@@ -7,6 +7,7 @@ export const route = defineRoute({
   name: 'create-webhook-endpoint',
   method: 'POST',
   caller: 'manager',
+  reach: 'live',
   input: 'body',
   summary: 'adds a webhook endpoint and returns its signing secret once',
   operations: [...AUTHENTICATED, 'readIdempotencyRecord', 'createWebhookEndpoint'],

@@ -7,6 +7,7 @@ export const route = defineRoute({
   name: 'delete-webhook-endpoint',
   method: 'DELETE',
   caller: 'manager',
+  reach: 'live',
   input: 'body',
   summary: 'removes a webhook endpoint',
   operations: [...AUTHENTICATED, 'readWebhookEndpoint', 'deleteWebhookEndpoint'],

@@ -7,6 +7,7 @@ export const route = defineRoute({
   name: 'list-webhook-deliveries',
   method: 'GET',
   caller: 'manager',
+  reach: 'live',
   input: 'query',
   summary: 'an endpoint’s delivery attempts, newest first, paged',
   operations: [...AUTHENTICATED, 'readWebhookEndpoint', 'readDeliveries'],

@@ -7,6 +7,7 @@ export const route = defineRoute({
   name: 'list-webhook-endpoints',
   method: 'GET',
   caller: 'manager',
+  reach: 'live',
   input: 'query',
   summary: "the team's webhook endpoints, paged",
   operations: [...AUTHENTICATED, 'listWebhookEndpoints'],

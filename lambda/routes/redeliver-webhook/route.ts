@@ -7,6 +7,7 @@ export const route = defineRoute({
   name: 'redeliver-webhook',
   method: 'POST',
   caller: 'manager',
+  reach: 'live',
   input: 'body',
   summary: 'sends an event again at once with its original webhook-id',
   operations: [...AUTHENTICATED, 'readWebhookEndpoint', 'listWebhookEndpoints', 'readDeliveries', 'readWebhookEvent', 'auditWebhookAction'],

@@ -7,6 +7,7 @@ export const route = defineRoute({
   name: 'rotate-webhook-secret',
   method: 'POST',
   caller: 'manager',
+  reach: 'live',
   input: 'body',
   summary: 'gives a webhook endpoint a new signing secret, the old one signing beside it for 24 hours',
   operations: [...AUTHENTICATED, 'readWebhookEndpoint', 'changeWebhookEndpoint'],

@@ -7,6 +7,7 @@ export const route = defineRoute({
   name: 'send-test-webhook',
   method: 'POST',
   caller: 'manager',
+  reach: 'live',
   input: 'body',
   summary: 'delivers a webhook.test event to one endpoint',
   operations: [...AUTHENTICATED, 'readWebhookEndpoint', 'keepWebhookEvent', 'auditWebhookAction'],

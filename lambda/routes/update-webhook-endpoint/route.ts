@@ -7,6 +7,7 @@ export const route = defineRoute({
   name: 'update-webhook-endpoint',
   method: 'PATCH',
   caller: 'manager',
+  reach: 'live',
   input: 'body',
   summary: 'changes a webhook endpoint (URL, filter, description, on or off)',
   operations: [...AUTHENTICATED, 'readWebhookEndpoint', 'changeWebhookEndpoint'],
