@@ -14,6 +14,7 @@
 const unit = [
   'test/domain/**/*.test.ts',
   'test/webhooks/webhook-address.test.ts',
+  'test/webhooks/ipv6-embedded.test.ts',
   'test/webhooks/delivery-rules.test.ts',
   'test/webhooks/aws-requests.test.ts',
   'test/api/api-error.test.ts',

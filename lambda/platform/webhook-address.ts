@@ -7,7 +7,9 @@
  * Spellings: the WHATWG URL parser writes every IPv4 host in one form
  * (`2130706433`, `0x7f.1`, `017700000001` and `127.1` are all `127.0.0.1`)
  * and IPv6 hosts in their compressed form; ipaddr.js then reads an
- * IPv4-mapped IPv6 address (`::ffff:7f00:1`) as the IPv4 address it maps.
+ * IPv4-mapped IPv6 address (`::ffff:7f00:1`) as the IPv4 address it maps,
+ * and every other IPv6 form that carries an IPv4 address (IPv4-compatible,
+ * SIIT, NAT64, 6to4, Teredo) is judged by the address it carries.
  * Only public unicast addresses pass; loopback only where allowed (the local
  * runtime, for a developer's receiver on 127.0.0.1).
  */
@@ -25,18 +27,70 @@ export interface AddressPolicy {
 /** AWS: https only, public addresses only. */
 export const STRICT_POLICY: AddressPolicy = { httpsOnly: true, allowLoopback: false };
 
-/** Why an address is refused, or undefined when it may be reached. */
-export function refusedAddress(address: string, policy: AddressPolicy): string | undefined {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.process(address);
-  } catch {
-    return 'is not an IP address';
+/**
+ * The IPv4 addresses an IPv6 address carries, by the forms that embed one
+ * (what a NAT64 gateway, a 6to4 relay or a dual stack would reach), or
+ * undefined for a plain IPv6 address. `::` and `::1` are IPv6's own
+ * unspecified and loopback addresses and are judged as such.
+ */
+export function carriedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const bytes = address.toByteArray();
+  const ipv4At = (offset: number) => new ipaddr.IPv4(bytes.slice(offset, offset + 4));
+  const zeros = (from: number, to: number) => bytes.slice(from, to).every((byte) => byte === 0);
+  const startsWith = (...prefix: number[]) => prefix.every((byte, index) => bytes[index] === byte);
+  // ::a.b.c.d, IPv4-compatible (RFC 4291 §2.5.5.1, deprecated but still routed by some stacks).
+  if (zeros(0, 12)) return ['0.0.0.0', '0.0.0.1'].includes(ipv4At(12).toString()) ? undefined : [ipv4At(12)];
+  // ::ffff:a.b.c.d, IPv4-mapped (RFC 4291 §2.5.5.2), and ::ffff:0:a.b.c.d, IPv4-translated (RFC 2765, SIIT).
+  if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return [ipv4At(12)];
+  if (zeros(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zeros(10, 12)) return [ipv4At(12)];
+  // 64:ff9b::/96, NAT64's well-known prefix (RFC 6052).
+  if (startsWith(0x00, 0x64, 0xff, 0x9b) && zeros(4, 12)) return [ipv4At(12)];
+  // 2002::/16, 6to4 (RFC 3056): the relay's IPv4 in bits 16-47.
+  if (startsWith(0x20, 0x02)) return [ipv4At(2)];
+  // 2001::/32, Teredo (RFC 4380): the server in bits 32-63, the client's address inverted in the last 32.
+  if (startsWith(0x20, 0x01, 0x00, 0x00)) {
+    const client = new ipaddr.IPv4(bytes.slice(12, 16).map((byte) => byte ^ 0xff));
+    return [ipv4At(4), client];
   }
+  return undefined;
+}
+
+/** 64:ff9b:1::/48, NAT64 for local use (RFC 8215): where it puts the IPv4 address depends on a prefix length nobody states. */
+const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+
+/** Why a parsed address is refused by its own range, or undefined when it may be reached. */
+function refusedRange(parsed: ipaddr.IPv4 | ipaddr.IPv6, policy: AddressPolicy): string | undefined {
   const range = parsed.range();
   if (range === 'unicast') return undefined;
   if (range === 'loopback') return policy.allowLoopback ? undefined : 'resolves to a loopback address';
   return `resolves to a ${RANGE_WORDS[range] ?? 'reserved'} address`;
+}
+
+/**
+ * Why an address is refused, or undefined when it may be reached. An IPv6
+ * address that carries IPv4 addresses (`carriedIPv4`) is judged by each of
+ * them: `::a9fe:a9fe` is 169.254.169.254, whatever its spelling.
+ */
+export function refusedAddress(address: string, policy: AddressPolicy): string | undefined {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return 'is not an IP address';
+  }
+  if (parsed.kind() === 'ipv6') {
+    const ipv6 = parsed as ipaddr.IPv6;
+    if (ipv6.match(LOCAL_NAT64)) return 'resolves to a reserved address (local-use NAT64)';
+    const carried = carriedIPv4(ipv6);
+    if (carried) {
+      for (const ipv4 of carried) {
+        const refused = refusedRange(ipv4, policy);
+        if (refused) return `${refused} (${ipv4.toString()} inside an IPv6 address)`;
+      }
+      return undefined;
+    }
+  }
+  return refusedRange(parsed, policy);
 }
 
 const RANGE_WORDS: Record<string, string> = {

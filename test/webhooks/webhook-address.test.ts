@@ -76,8 +76,8 @@ describe('checkEndpointUrl', () => {
   });
 
   it('reads IPv4-mapped IPv6 as the address it maps', () => {
-    expect(refusedAddress('::ffff:127.0.0.1', LOCAL_STRICT)).toBe('resolves to a loopback address');
-    expect(refusedAddress('::ffff:169.254.169.254', LOCAL)).toBe('resolves to a link-local address');
+    expect(refusedAddress('::ffff:127.0.0.1', LOCAL_STRICT)).toBe('resolves to a loopback address (127.0.0.1 inside an IPv6 address)');
+    expect(refusedAddress('::ffff:169.254.169.254', LOCAL)).toBe('resolves to a link-local address (169.254.169.254 inside an IPv6 address)');
     expect(refusedAddress('93.184.215.14', AWS)).toBeUndefined();
   });
 });
