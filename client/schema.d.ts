@@ -1097,6 +1097,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                /** @description `Bearer realm="api-keys", error="invalid_token"` (RFC 6750) */
+                "WWW-Authenticate": string;
                 [name: string]: unknown;
             };
             content: {
@@ -1924,6 +1926,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    /** @description `GitHub-Signature realm="github-secret-scanning", headers="Github-Public-Key-Identifier Github-Public-Key-Signature"` */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -84,6 +84,14 @@ export function policyAllows(result: APIGatewayAuthorizerResult, arn: string): b
   return statements.some((statement) => statement.Effect === 'Allow' && covers(statement));
 }
 
+/**
+ * The challenge of a 401 (RFC 9110 §11.6.1, RFC 6750 §3): with no key, no
+ * error code; with a key that does not verify, `invalid_token`. In AWS, a
+ * platform API's UNAUTHORIZED gateway response carries it
+ * (docs/verification.md).
+ */
+export const PLATFORM_CHALLENGE = 'Bearer realm="platform"';
+
 export function createPlatformStage(options: { authorizer: AuthorizerHandler; ttlSeconds: number; clock: Clock }): PlatformStage {
   const kept = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
   const refusal = (error: ApiError, requestId: string, cached = false): PlatformAnswer => {
@@ -102,7 +110,10 @@ export function createPlatformStage(options: { authorizer: AuthorizerHandler; tt
       const headerNamed = (wanted: string) => Object.entries(headers).find(([name]) => name.toLowerCase() === wanted)?.[1];
       const identity = headerNamed('authorization');
       if (identity === undefined || identity === '') {
-        return refusal(new ApiError(ErrorCode.UNAUTHORIZED, 'Unauthorized: send the key as Authorization: Bearer <value>.'), request.requestId);
+        return refusal(
+          new ApiError(ErrorCode.UNAUTHORIZED, 'Unauthorized: send the key as Authorization: Bearer <value>.', [], { 'WWW-Authenticate': PLATFORM_CHALLENGE }),
+          request.requestId,
+        );
       }
       const method = request.method.toUpperCase();
       const resource = `${method}${request.path === '' ? '/' : request.path}`;
@@ -144,7 +155,12 @@ export function createPlatformStage(options: { authorizer: AuthorizerHandler; tt
         } catch (error) {
           // API Gateway turns exactly this message into 401 (lambda/handlers/authorizer.ts).
           if (error instanceof Error && error.message === 'Unauthorized') {
-            return refusal(new ApiError(ErrorCode.UNAUTHORIZED, 'Unauthorized: the key is unknown, disabled, expired or revoked.'), request.requestId);
+            return refusal(
+              new ApiError(ErrorCode.UNAUTHORIZED, 'Unauthorized: the key is unknown, disabled, expired or revoked.', [], {
+                'WWW-Authenticate': `${PLATFORM_CHALLENGE}, error="invalid_token"`,
+              }),
+              request.requestId,
+            );
           }
           throw error;
         }

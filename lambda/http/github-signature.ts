@@ -17,7 +17,13 @@ export const SIGNATURE_HEADER = 'Github-Public-Key-Signature';
 /** The longest key identifier looked up (GitHub's are 64 hex digits). */
 const MAX_IDENTIFIER_LENGTH = 200;
 
-const unsigned = (message: string) => new ApiError(ErrorCode.UNAUTHORIZED, message);
+/**
+ * The challenge of a 401 (RFC 9110 §11.6.1 requires one): the scheme is
+ * GitHub's signature, its two headers named.
+ */
+export const GITHUB_CHALLENGE = `GitHub-Signature realm="github-secret-scanning", headers="${KEY_IDENTIFIER_HEADER} ${SIGNATURE_HEADER}"`;
+
+const unsigned = (message: string) => new ApiError(ErrorCode.UNAUTHORIZED, message, [], { 'WWW-Authenticate': GITHUB_CHALLENGE });
 
 export function githubSignature(keys: () => GithubKeySource | undefined, maxBytes: number): MiddlewareObj<ManagementEvent<unknown>, APIGatewayProxyResult> {
   return {

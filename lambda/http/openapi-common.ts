@@ -40,7 +40,11 @@ export function error(description: string, extraHeaders: Record<string, z.ZodTyp
 /** Error answers shared by routes, registered once under `components.responses`. */
 export const shared = {
   '400': error('`VALIDATION_FAILED` (each problem in `details`), `INVALID_JSON` or `CONFIRMATION_REQUIRED`', {}, 'BadRequest'),
-  '401': error('`UNAUTHORIZED`: no, a malformed, an unknown, a revoked or a disabled key', {}, 'Unauthorized'),
+  '401': error(
+    '`UNAUTHORIZED`: no, a malformed, an unknown, a revoked or a disabled key',
+    { 'WWW-Authenticate': header('`Bearer realm="api-keys", error="invalid_token"` (RFC 6750)') },
+    'Unauthorized',
+  ),
   '403': error('`FORBIDDEN`: the key may not make this request (scope, IP, origin, environment, team)', {}, 'Forbidden'),
   '404': error("`NOT_FOUND`: no such key, or not the caller's team (the same answer either way)", {}, 'KeyNotFound'),
   '405': error('`METHOD_NOT_ALLOWED`', { Allow: header('The methods the path answers') }, 'MethodNotAllowed'),

@@ -90,10 +90,17 @@ describe('docs/openapi.json', () => {
 describe('the response checker every test runs', () => {
   const path401 = '/functions/v1/get-api-key';
   const houseError = { error: { code: 'UNAUTHORIZED', message: 'no key', details: [], request_id: 'r' } };
-  const headers = { 'X-Request-Id': 'r', 'Cache-Control': 'no-store' };
+  const headers = { 'X-Request-Id': 'r', 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Bearer realm="api-keys", error="invalid_token"' };
 
   it('accepts a documented answer', () => {
     expect(responseProblems(path401, 'GET', { status: 401, headers, body: houseError })).toEqual([]);
+  });
+
+  it('a 401 without its challenge (RFC 9110 §11.6.1) is a problem', () => {
+    const { 'WWW-Authenticate': _challenge, ...without } = headers;
+    expect(responseProblems(path401, 'GET', { status: 401, headers: without, body: houseError })).toEqual([
+      'GET /functions/v1/get-api-key 401: header WWW-Authenticate missing',
+    ]);
   });
 
   it.each([

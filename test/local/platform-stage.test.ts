@@ -42,7 +42,8 @@ function harness(ttlSeconds: number, decide: (event: APIGatewayRequestAuthorizer
 describe('local platform stage', () => {
   it('no Authorization header: 401 without calling the authorizer', async () => {
     const { ask, calls } = harness(300);
-    expect((await ask(undefined)).status).toBe(401);
+    const refused = await ask(undefined);
+    expect({ status: refused.status, challenge: refused.headers['WWW-Authenticate'] }).toEqual({ status: 401, challenge: 'Bearer realm="platform"' });
     expect(calls).toHaveLength(0);
   });
 
@@ -69,7 +70,11 @@ describe('local platform stage', () => {
     const refusing = harness(300, () => {
       throw new Error('Unauthorized');
     });
-    expect((await refusing.ask('Bearer x')).status).toBe(401);
+    const refused = await refusing.ask('Bearer x');
+    expect({ status: refused.status, challenge: refused.headers['WWW-Authenticate'] }).toEqual({
+      status: 401,
+      challenge: 'Bearer realm="platform", error="invalid_token"',
+    });
     expect((await refusing.ask('Bearer x')).status).toBe(401);
     expect(refusing.calls).toHaveLength(2);
   });

@@ -1,7 +1,7 @@
 /** The reference of github-secret-scanning: its response schema and its OpenAPI operation (read by api/openapi.ts only). */
 import * as z from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import { commonHeaders, error, json, ok, retryAfter, shared, type Fits } from '../../http/openapi-common';
+import { commonHeaders, error, header, json, ok, retryAfter, shared, type Fits } from '../../http/openapi-common';
 import { KEY_IDENTIFIER_HEADER, SIGNATURE_HEADER } from '../../http/github-signature';
 import { githubReportSchema } from './schema';
 import type { TokenLabel } from '../../use-cases/leak-reports';
@@ -38,7 +38,9 @@ export const operation: ZodOpenApiOperationObject = {
   responses: {
     ...ok('200', 'Every reported token labelled, in the order sent', githubReportResponseSchema),
     '400': shared['400'],
-    '401': error('`UNAUTHORIZED`: unsigned, signed by no published key, or a signature that does not sign this body; nothing was read or changed'),
+    '401': error('`UNAUTHORIZED`: unsigned, signed by no published key, or a signature that does not sign this body; nothing was read or changed', {
+      'WWW-Authenticate': header(`\`GitHub-Signature realm="github-secret-scanning", headers="${KEY_IDENTIFIER_HEADER} ${SIGNATURE_HEADER}"\``),
+    }),
     '405': shared['405'],
     '413': error('`PAYLOAD_TOO_LARGE`: a body over 1 MiB'),
     '415': shared['415'],
