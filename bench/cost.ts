@@ -60,6 +60,7 @@ export const LAMBDA_MS_PER_ROUND_TRIP = 4;
 // ------------------------------------------------------------ the template
 
 import type { FunctionFacts } from './cost-template';
+import { BENCH_CURSOR_KEY } from './local-http';
 
 /**
  * Memory, tracing and logging of every function, as the default synthesis
@@ -266,7 +267,13 @@ async function main(): Promise<void> {
         createServices({
           db: documentClientOf(localDynamoClient(proxy.endpoint)),
           clock: systemClock,
-          settings: { keyTableName: TABLES.keyTable, auditTableName: TABLES.auditTable, planRateLimit: 1_000_000, guessLimitPerMinute: 1_000_000 },
+          settings: {
+            keyTableName: TABLES.keyTable,
+            auditTableName: TABLES.auditTable,
+            planRateLimit: 1_000_000,
+            guessLimitPerMinute: 1_000_000,
+            cursorSigningKey: BENCH_CURSOR_KEY,
+          },
           observe: logs.observe,
           usageLeases: { enabled: leases },
         }),

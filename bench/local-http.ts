@@ -11,7 +11,7 @@
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { localDynamoClient } from '../local/dynamodb-local';
 import { createLocalServer, moduleHandlerLoader, type LocalServer } from '../local/server';
 import { terminalObservability } from '../local/terminal-observability';
@@ -79,13 +79,22 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
   };
 }
 
+/** The cursor signing key of a bench run (the stack generates one per deployment). */
+export const BENCH_CURSOR_KEY = randomBytes(32).toString('base64url');
+
 const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 
 export function servicesOn(endpoint: string, tables: Tables): Services {
   return createServices({
     db: documentClientOf(localDynamoClient(endpoint)),
     clock: systemClock,
-    settings: { keyTableName: tables.keyTable, auditTableName: tables.auditTable, planRateLimit: 1_000_000, guessLimitPerMinute: 1_000_000 },
+    settings: {
+      keyTableName: tables.keyTable,
+      auditTableName: tables.auditTable,
+      planRateLimit: 1_000_000,
+      guessLimitPerMinute: 1_000_000,
+      cursorSigningKey: BENCH_CURSOR_KEY,
+    },
     // What npm start writes (access and request lines through the same Logger), into a sink.
     observe: terminalObservability({ out: discard(), err: discard(), pretty: false }),
     // Every request writes its own use: the per-request cost of a key at a low rate.

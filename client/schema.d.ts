@@ -1926,7 +1926,7 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
-                    /** @description `GitHub-Signature realm="github-secret-scanning", headers="Github-Public-Key-Identifier Github-Public-Key-Signature"` */
+                    /** @description `GitHub-Signature realm="secret-scanning-reports", headers="Github-Public-Key-Identifier Github-Public-Key-Signature"` */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };

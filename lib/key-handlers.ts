@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { TEAM_INDEX } from '../lambda/contract/tables';
@@ -57,6 +58,8 @@ export class KeyHandlers extends Construct {
   readonly authorizer: HouseFunction;
   /** REQUEST authorizer of the management routes (usage plans). */
   readonly managementAuthorizer: HouseFunction;
+  /** The key the list routes sign their page cursors with (generated; resolved into their environment at deploy). */
+  readonly cursorSigningKey: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: KeyHandlersProps) {
     super(scope, id);
@@ -68,7 +71,18 @@ export class KeyHandlers extends Construct {
       logRemovalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     };
     const stores = { keyTable, auditTable, teamIndexName: TEAM_INDEX };
+    this.cursorSigningKey = new secretsmanager.Secret(this, 'CursorSigningKey', {
+      description: 'Signs the page cursors of the list routes (HMAC-SHA256): only a cursor the service issued is accepted',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledge(
+      cfnOf(this.cursorSigningKey),
+      'AwsSolutions-SMG4',
+      'It proves a page cursor was issued by this service and grants nothing else; the list functions receive it at deploy. Rotate by replacing the secret (a new logical id) and deploying: outstanding cursors then answer 400 INVALID_CURSOR and the caller lists again.',
+    );
     const settings: Partial<Record<Env, string>> = {
+      CURSOR_SIGNING_KEY: this.cursorSigningKey.secretValue.unsafeUnwrap(),
       KEY_TABLE_NAME: keyTable.tableName,
       AUDIT_TABLE_NAME: auditTable.tableName,
       PLAN_RATE_LIMIT: String(props.planRateLimit),

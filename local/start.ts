@@ -45,7 +45,7 @@ import { startAuditStreamArchiver } from './audit-stream';
 import type { Observability } from '../lambda/platform/observability';
 import { terminalObservability } from './terminal-observability';
 import { keepRunningOnStrayRejections } from './stray-rejections';
-import { localWebhooks, webhookEventsPart } from './webhooks';
+import { localCursorKey, localWebhooks, webhookEventsPart } from './webhooks';
 import { localExpiryScheduler } from './expiry';
 import { withWebhooks, type WebhookServices } from '../lambda/composition/webhook-services';
 import { localGithubKeys } from '../lambda/composition/github-keys';
@@ -262,6 +262,7 @@ export const servicesPart: LocalRuntimePart = {
           planRateLimit: settings.planRateLimit,
           guessLimitPerMinute: config.guessLimitPerMinute,
           pepper: config.pepper,
+          cursorSigningKey: localCursorKey(settings.dataDir),
         },
         observe: context.observe,
       }),

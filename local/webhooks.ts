@@ -23,9 +23,9 @@ import { createLocalJobQueue, type LocalJobQueue } from './job-queue';
 import type { DeliveryJob } from '../lambda/domain/webhook-endpoints';
 import type { LocalRuntimePart, LocalSettings } from './start';
 
-/** The key that seals webhook secrets in a data directory: read, or made on first use. */
-export function localSecretKey(dataDir: string): Buffer {
-  const file = path.join(dataDir, 'webhook-secret.key');
+/** A 32-byte key kept in a file of the data directory (mode 0600): read, or made on first use. */
+export function dataDirKey(dataDir: string, fileName: string): Buffer {
+  const file = path.join(dataDir, fileName);
   try {
     return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
   } catch (error) {
@@ -36,6 +36,12 @@ export function localSecretKey(dataDir: string): Buffer {
     return key;
   }
 }
+
+/** The key that seals webhook secrets in a data directory. */
+export const localSecretKey = (dataDir: string): Buffer => dataDirKey(dataDir, 'webhook-secret.key');
+
+/** The key page cursors are signed with (what the stack generates in AWS): one per data directory, so cursors survive a restart. */
+export const localCursorKey = (dataDir: string): string => dataDirKey(dataDir, 'cursor-signing.key').toString('base64url');
 
 export interface LocalWebhooks {
   readonly ports: WebhookPorts;

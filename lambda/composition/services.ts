@@ -37,6 +37,8 @@ export interface ServiceSettings {
   readonly guessLimitPerMinute: number;
   /** Server-side pepper of value hashes (HMAC-SHA256), when set. */
   readonly pepper?: string;
+  /** The key page cursors are signed with (lambda/platform/cursor.ts); only the list routes need it. */
+  readonly cursorSigningKey?: string;
 }
 
 export interface ServiceDeps {

@@ -61,6 +61,12 @@ const SET_BY_THE_STACK = {
    * taken from the viewer's address (`lambda/http/source-address.ts`).
    */
   ORIGIN_VERIFY_SECRET: 'optional',
+  /**
+   * The key page cursors are signed with (HMAC-SHA256, `lambda/platform/cursor.ts`): a
+   * Secrets Manager secret the stack generates, resolved at deploy; locally a
+   * key made in the data directory. Changing it only makes outstanding cursors 400.
+   */
+  CURSOR_SIGNING_KEY: 'required',
   /** Secrets Manager secret holding the value-hash pepper (optional; `lambda/platform/pepper.ts`). */
   KEY_HASH_PEPPER_SECRET_ARN: 'optional',
   /** Powertools: the `service` of every log line and metric. */

@@ -21,7 +21,7 @@ const MAX_IDENTIFIER_LENGTH = 200;
  * The challenge of a 401 (RFC 9110 §11.6.1 requires one): the scheme is
  * GitHub's signature, its two headers named.
  */
-export const GITHUB_CHALLENGE = `GitHub-Signature realm="github-secret-scanning", headers="${KEY_IDENTIFIER_HEADER} ${SIGNATURE_HEADER}"`;
+export const GITHUB_CHALLENGE = `GitHub-Signature realm="secret-scanning-reports", headers="${KEY_IDENTIFIER_HEADER} ${SIGNATURE_HEADER}"`;
 
 const unsigned = (message: string) => new ApiError(ErrorCode.UNAUTHORIZED, message, [], { 'WWW-Authenticate': GITHUB_CHALLENGE });
 

@@ -36,6 +36,10 @@ export const config: ServiceSettings & { readonly dynamoEndpoint: string | undef
   get guessLimitPerMinute(): number {
     return positiveIntegerSetting('VERIFY_GUESS_LIMIT_PER_MINUTE', DEFAULT_GUESS_LIMIT_PER_MINUTE);
   },
+  /** The key page cursors are signed with: a secret the stack generates (`CURSOR_SIGNING_KEY`); read by the list routes. */
+  get cursorSigningKey(): string {
+    return requiredSetting('CURSOR_SIGNING_KEY');
+  },
   /** Endpoint override for DynamoDB (DynamoDB Local); unset in AWS. */
   get dynamoEndpoint(): string | undefined {
     return optionalSetting('DYNAMODB_ENDPOINT');

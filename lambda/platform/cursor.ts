@@ -1,17 +1,33 @@
 /**
  * Opaque page cursors: the position after the last item of a page, as
- * base64url JSON. A cursor is decoded only into the exact key shape of the
- * query it is used with (lambda/contract/tables.ts `pagePositions`: every
- * attribute present, a non-empty string of the query's own form, the
- * caller's own partition), so a forged, altered, foreign or stale cursor is
- * a 400 INVALID_CURSOR before anything reaches the store, never a read
- * elsewhere and never a storage error.
+ * base64url JSON, then `.` and a MAC of it (HMAC-SHA256 under the stack's
+ * cursor signing key, 128 bits, base64url). Only a cursor the service
+ * issued is accepted: a position written by hand, even a well-formed one in
+ * the caller's own listing, is refused. A signed cursor is then decoded
+ * only into the exact key shape of the query it is used with
+ * (lambda/contract/tables.ts `pagePositions`: every attribute present, a
+ * non-empty string of the query's own form, the caller's own partition), so
+ * a forged, altered, foreign or stale cursor is a 400 INVALID_CURSOR before
+ * anything reaches the store, never a read elsewhere and never a storage
+ * error.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError, ErrorCode } from '../contract/errors';
 import type { PositionShape } from '../contract/tables';
 
-export function encodeCursor(position: Readonly<Record<string, string>>): string {
-  return Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
+/** Bytes of the MAC kept in a cursor (128 bits). */
+const TAG_BYTES = 16;
+
+function tagOf(payload: string, signingKey: string | undefined): Buffer {
+  // The stack sets it on every function that lists (a route's declared settings): missing is a deployment error.
+  if (!signingKey) throw new Error('No cursor signing key: CURSOR_SIGNING_KEY is not set for this function');
+  return createHmac('sha256', signingKey).update(`cursor\n${payload}`).digest().subarray(0, TAG_BYTES);
+}
+
+/** The cursor of a position, signed with `signingKey` (the settings' `cursorSigningKey`). */
+export function encodeCursor(position: Readonly<Record<string, string>>, signingKey: string | undefined): string {
+  const payload = Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
+  return `${payload}.${tagOf(payload, signingKey).toString('base64url')}`;
 }
 
 const invalidCursor = () =>
@@ -23,11 +39,15 @@ const invalidCursor = () =>
 const fits = (value: unknown, expected: string | RegExp): value is string =>
   typeof value === 'string' && value !== '' && value.length <= 512 && (typeof expected === 'string' ? value === expected : expected.test(value));
 
-/** The position a cursor names, when it has exactly `shape`; otherwise a 400 INVALID_CURSOR. */
-export function decodeCursor(cursor: string, shape: PositionShape): Record<string, string> {
+/** The position a cursor names, when the service signed it and it has exactly `shape`; otherwise a 400 INVALID_CURSOR. */
+export function decodeCursor(cursor: string, shape: PositionShape, signingKey: string | undefined): Record<string, string> {
+  const dot = cursor.lastIndexOf('.');
+  const payload = cursor.slice(0, Math.max(dot, 0));
+  const tag = Buffer.from(cursor.slice(dot + 1), 'base64url');
+  if (dot < 1 || tag.length !== TAG_BYTES || !timingSafeEqual(tag, tagOf(payload, signingKey))) throw invalidCursor();
   let position: unknown;
   try {
-    position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     throw invalidCursor();
   }

@@ -62,12 +62,17 @@ export async function listAuditEvents(services: Services, caller: VerifiedKey, i
       position: pagePositions.teamAudit(caller.team_id),
     };
   }
-  const startAfter = input.cursor ? decodeCursor(input.cursor, partition.position) : undefined;
+  const startAfter = input.cursor ? decodeCursor(input.cursor, partition.position, services.settings.cursorSigningKey) : undefined;
   const page = await services.audit.auditPage({ ...partition, startAfter, limit: input.limit });
   const last = page.items[page.items.length - 1];
   return {
     data: page.items.map(eventOf),
     next_cursor:
-      page.more && last ? encodeCursor(Object.fromEntries(Object.keys(partition.position.attributes).map((name) => [name, String(last[name])]))) : null,
+      page.more && last
+        ? encodeCursor(
+            Object.fromEntries(Object.keys(partition.position.attributes).map((name) => [name, String(last[name])])),
+            services.settings.cursorSigningKey,
+          )
+        : null,
   };
 }

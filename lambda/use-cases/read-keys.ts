@@ -87,7 +87,7 @@ export async function listKeys(services: Services, caller: VerifiedKey, input: L
   // A test key sees test keys only: asking for live keys is refused, not answered empty.
   const environment = input.environment ?? (caller.environment === 'test' ? 'test' : undefined);
   if (environment !== undefined) assertEnvironmentReach(caller, environment);
-  let startAfter = input.cursor ? decodeCursor(input.cursor, pagePositions.teamKeys(caller.team_id)) : undefined;
+  let startAfter = input.cursor ? decodeCursor(input.cursor, pagePositions.teamKeys(caller.team_id), services.settings.cursorSigningKey) : undefined;
   const now = services.clock.now();
   const wanted = (key: KeyItem) => {
     if (key.entity !== 'key' || ttlExpired(key, now)) return false;
@@ -117,6 +117,6 @@ export async function listKeys(services: Services, caller: VerifiedKey, input: L
   return {
     data: found.map((key) => keyResource(key, { last_used_at: lastUses.get(key.id) ?? null }, now)),
     // The last key examined, matched or not: a page cut short by MAX_INDEX_PAGES goes on from there.
-    next_cursor: more && startAfter ? encodeCursor(startAfter) : null,
+    next_cursor: more && startAfter ? encodeCursor(startAfter, services.settings.cursorSigningKey) : null,
   };
 }

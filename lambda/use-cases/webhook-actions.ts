@@ -93,7 +93,8 @@ export async function listDeliveries(
   input: { endpoint_id: string; limit: number; cursor?: string },
 ): Promise<{ data: DeliveryResource[]; next_cursor: string | null }> {
   const endpoint = await ownEndpoint(services, caller, input.endpoint_id);
-  const start = input.cursor === undefined ? undefined : decodeCursor(input.cursor, pagePositions.endpointDeliveries(endpoint.id));
+  const start =
+    input.cursor === undefined ? undefined : decodeCursor(input.cursor, pagePositions.endpointDeliveries(endpoint.id), services.settings.cursorSigningKey);
   const page = await services.deliveries.listDeliveries(endpoint.id, input.limit, start);
-  return { data: page.items.map(deliveryResource), next_cursor: page.last ? encodeCursor(page.last) : null };
+  return { data: page.items.map(deliveryResource), next_cursor: page.last ? encodeCursor(page.last, services.settings.cursorSigningKey) : null };
 }

@@ -105,9 +105,10 @@ export async function listEndpoints(
     throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot list another team’s webhook endpoints.', [
       { field: 'team_id', issue: 'must be the calling key’s team' },
     ]);
-  const start = input.cursor === undefined ? undefined : decodeCursor(input.cursor, pagePositions.teamWebhooks(input.team_id));
+  const start =
+    input.cursor === undefined ? undefined : decodeCursor(input.cursor, pagePositions.teamWebhooks(input.team_id), services.settings.cursorSigningKey);
   const page = await services.webhooks.listEndpoints(input.team_id, input.limit, start);
-  return { data: page.items.map(endpointResource), next_cursor: page.last ? encodeCursor(page.last) : null };
+  return { data: page.items.map(endpointResource), next_cursor: page.last ? encodeCursor(page.last, services.settings.cursorSigningKey) : null };
 }
 
 export interface UpdateEndpointInput extends EndpointChanges {

@@ -507,6 +507,23 @@ describe('functions', () => {
     expect(DEFAULTS.verifyGuessLimitPerMinute).toBe(DEFAULT_GUESS_LIMIT_PER_MINUTE);
   });
 
+  it('the list routes, and only they, get the generated cursor signing key, resolved from its secret at deploy', () => {
+    const secrets = Object.entries(resourcesOf(service.template, 'AWS::SecretsManager::Secret')).filter(([id]) => id.includes('CursorSigningKey'));
+    expect(secrets).toHaveLength(1);
+    const [secretId, secret] = secrets[0] as [string, { Properties?: Record<string, unknown> }];
+    expect(secret.Properties?.GenerateSecretString).toEqual({ ExcludePunctuation: true, PasswordLength: 64 });
+    const functions = resourcesOf(service.template, 'AWS::Lambda::Function');
+    const variablesOf = (id: string) => (functions[id]?.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+    const withKey = Object.entries(ids.functions)
+      .filter(([, id]) => variablesOf(id)[ENV.CURSOR_SIGNING_KEY] !== undefined)
+      .map(([name]) => name)
+      .sort();
+    expect(withKey).toEqual(['list-api-keys', 'list-audit-events', 'list-webhook-deliveries', 'list-webhook-endpoints']);
+    const value = JSON.stringify(variablesOf(ids.functions['list-api-keys'])[ENV.CURSOR_SIGNING_KEY]);
+    expect(value).toContain('{{resolve:secretsmanager:');
+    expect(value).toContain(secretId);
+  });
+
   it('the authorizer gets the key table and an empty route table by default (every valid key allowed), and no audit table', () => {
     const authorizer = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions.authorizer];
     expect(authorizer?.Properties?.Environment).toEqual({

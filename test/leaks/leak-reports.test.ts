@@ -161,7 +161,7 @@ describe('github-secret-scanning: signed partner reports', () => {
     expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401]);
     // RFC 9110 §11.6.1: every 401 names its scheme.
     expect(answers.map((answer) => answer.headers['WWW-Authenticate'])).toEqual(
-      Array(5).fill('GitHub-Signature realm="github-secret-scanning", headers="Github-Public-Key-Identifier Github-Public-Key-Signature"'),
+      Array(5).fill('GitHub-Signature realm="secret-scanning-reports", headers="Github-Public-Key-Identifier Github-Public-Key-Signature"'),
     );
     for (const answer of answers) expect(answer.text).not.toContain(target.key);
     expect((await checkValue(target.key)).valid).toBe(true);

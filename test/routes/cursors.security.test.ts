@@ -8,7 +8,8 @@
  * cursor the listing returned still works.
  */
 import openapi from '../../docs/openapi.json';
-import { encodeCursor } from '../../lambda/platform/cursor';
+import { encodeCursor as encodeWith } from '../../lambda/platform/cursor';
+import { config } from '../../lambda/platform/config';
 import { newKeyId } from '../../lambda/platform/ids';
 import { ENDPOINTS, call, createKey, newTeam, type TestTeam } from '../support/api';
 import { testServices } from '../support/services';
@@ -22,6 +23,8 @@ const LISTS = Object.entries(openapi.paths as Record<string, Record<string, { pa
   .map(([path]) => path.split('/').pop() as Endpoint);
 
 const ISO = '2026-11-26T03:11:11.123Z';
+/** Positions signed with the service's own key: what is left to refuse them is the shape check (a key that leaked would allow no more). */
+const encodeCursor = (position: Record<string, string>) => encodeWith(position, config.cursorSigningKey);
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
 /** Two webhook endpoints of the team (on a loopback port nothing listens on), and two delivery items of the first. */
@@ -65,14 +68,20 @@ async function queriesOf(route: Endpoint, team: TestTeam, keyId: string): Promis
 
 /**
  * Cursors no listing returned, for a team and a key of it, and a real cursor
- * of the listing (to alter). A well-formed position in the caller's own
- * listing is not among them: it names a place in the caller's own data, and
- * is answered as one.
+ * of the listing (to alter). Most are signed with the service's own key, so
+ * the shape check must refuse them; the last ones are a well-formed position
+ * in the caller's own listing that the service never issued (unsigned,
+ * signed with another key, a real tag on another position), refused by the
+ * signature alone.
  */
 function forgeries(route: Endpoint, listing: string, team: TestTeam, other: TestTeam, keyId: string, real: string): Record<string, string> {
   const id = newKeyId();
   const sk = `${ISO}#${newKeyId()}`;
-  const decoded = JSON.parse(Buffer.from(real, 'base64url').toString('utf8')) as Record<string, string>;
+  const [payload, tag] = real.split('.') as [string, string];
+  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, string>;
+  // The next position of the caller's own listing, one item on: well-formed, in its own partition, never issued.
+  const ownPosition = Object.fromEntries(Object.entries(decoded).map(([name, value]) => [name, name.includes('sk') ? `${value}0` : value]));
+  const ownPayload = b64(JSON.stringify(decoded));
   const flipped = real.slice(0, 10) + (real[10] === 'A' ? 'B' : 'A') + real.slice(11);
   return {
     'empty key strings (team index)': encodeCursor({ pk: `KEY#${id}`, sk: '', gsi1pk: `TEAM#${team.teamId}`, gsi1sk: '' }),
@@ -99,6 +108,14 @@ function forgeries(route: Endpoint, listing: string, team: TestTeam, other: Test
     'an empty object': 'e30',
     'a JSON array': b64('[]'),
     'a JSON string': b64('"KEY#x"'),
+    'the issued position, unsigned': payload,
+    'the issued position, signed with another key': encodeWith(decoded, 'not the service key'),
+    'the issued position, an empty tag': `${payload}.`,
+    'the issued position, the tag cut short': `${payload}.${tag.slice(0, -2)}`,
+    'an own-team position never issued, unsigned': b64(JSON.stringify(ownPosition)),
+    'an own-team position never issued, with the real tag': `${b64(JSON.stringify(ownPosition))}.${tag}`,
+    'an own-team position never issued, signed with another key': encodeWith(ownPosition, 'not the service key'),
+    'the issued payload re-encoded (same JSON), with the real tag': `${ownPayload}=.${tag}`,
   };
 }
 

@@ -26,6 +26,7 @@ import { ROUTES } from '../../lambda/routes';
 import { createDynamoClient, documentClient } from '../../lambda/platform/dynamo';
 import { systemClock } from '../../lambda/platform/clock';
 import { config } from '../../lambda/platform/config';
+import { encodeCursor } from '../../lambda/platform/cursor';
 import { createServices, type Services } from '../../lambda/composition/services';
 import { containsKeyValue, generateCreatedValue, generateRegeneratedValue } from '../../lambda/domain/key-values';
 import { newKeyId } from '../../lambda/platform/ids';
@@ -205,7 +206,11 @@ const paths = fc.oneof(
     ),
   },
 );
-/** Page cursors as an attacker forges them: empty key strings, wrong types, another team's, another listing's, truncated, bit-flipped, oversize. */
+/**
+ * Page cursors as an attacker forges them: empty key strings, wrong types,
+ * another team's, another listing's, truncated, bit-flipped, oversize;
+ * unsigned, and signed with the service's key.
+ */
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 const cursorLike = fc
   .tuple(
@@ -223,11 +228,13 @@ const cursorLike = fc
       () => ({}),
       () => ({ pk: `KEY#${'A'.repeat(600)}`, sk: 'KEY', gsi1pk: `TEAM#${caller.teamId}`, gsi1sk: `KEY#${'A'.repeat(600)}` }),
     ),
-    fc.constantFrom('whole', 'truncated', 'flipped', 'raw'),
+    fc.constantFrom('whole', 'signed', 'truncated', 'flipped', 'raw'),
     fc.nat(),
   )
   .map(([make, form, at]) => {
-    const cursor = b64(JSON.stringify(make()));
+    const position = make();
+    // Unsigned (refused by the signature), or signed with the service's own key (refused by the shape check: a key that leaked allows no more).
+    const cursor = form === 'whole' ? b64(JSON.stringify(position)) : encodeCursor(position as Record<string, string>, config.cursorSigningKey);
     if (form === 'truncated') return cursor.slice(0, at % cursor.length);
     if (form === 'flipped')
       return `${cursor.slice(0, at % cursor.length)}${cursor[at % cursor.length] === 'A' ? 'B' : 'A'}${cursor.slice((at % cursor.length) + 1)}`;

@@ -5,6 +5,7 @@
  * (inherited) and, as a fallback, a JSON file named after the jest process
  * id (read by test/setup/env.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,8 @@ export default async function globalSetup(): Promise<void> {
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
       [ISSUED_VALUES_FILE_ENV]: path.join(runDir, 'issued-values.txt'),
+      // What the stack generates per deployment: a fresh key per run.
+      CURSOR_SIGNING_KEY: randomBytes(32).toString('base64url'),
     };
     // Dummy credentials only: a session token or profile from the shell must not mix in.
     delete process.env.AWS_SESSION_TOKEN;

@@ -39,7 +39,7 @@ export const operation: ZodOpenApiOperationObject = {
     ...ok('200', 'Every reported token labelled, in the order sent', githubReportResponseSchema),
     '400': shared['400'],
     '401': error('`UNAUTHORIZED`: unsigned, signed by no published key, or a signature that does not sign this body; nothing was read or changed', {
-      'WWW-Authenticate': header(`\`GitHub-Signature realm="github-secret-scanning", headers="${KEY_IDENTIFIER_HEADER} ${SIGNATURE_HEADER}"\``),
+      'WWW-Authenticate': header(`\`GitHub-Signature realm="secret-scanning-reports", headers="${KEY_IDENTIFIER_HEADER} ${SIGNATURE_HEADER}"\``),
     }),
     '405': shared['405'],
     '413': error('`PAYLOAD_TOO_LARGE`: a body over 1 MiB'),

@@ -1,6 +1,6 @@
 /** The declaration of GET /functions/v1/list-api-keys: dependency-free, read by the CDK app at synth. */
 import { defineRoute } from '../../contract/routes';
-import { MANAGEMENT_SETTINGS } from '../../contract/env-names';
+import { LIST_SETTINGS } from '../../contract/env-names';
 import { AUTHENTICATED } from '../../contract/store-operations';
 
 export const route = defineRoute({
@@ -10,5 +10,5 @@ export const route = defineRoute({
   input: 'query',
   summary: "the team's keys, newest first, paged",
   operations: [...AUTHENTICATED, 'listTeamKeys', 'readUsageBatch'],
-  settings: MANAGEMENT_SETTINGS,
+  settings: LIST_SETTINGS,
 });

@@ -1,6 +1,6 @@
 /** The declaration of GET /functions/v1/list-audit-events: dependency-free, read by the CDK app at synth. */
 import { defineRoute } from '../../contract/routes';
-import { MANAGEMENT_SETTINGS } from '../../contract/env-names';
+import { LIST_SETTINGS } from '../../contract/env-names';
 import { AUTHENTICATED } from '../../contract/store-operations';
 
 export const route = defineRoute({
@@ -10,5 +10,5 @@ export const route = defineRoute({
   input: 'query',
   summary: 'the audit trail, newest first',
   operations: [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readAuditTrail'],
-  settings: MANAGEMENT_SETTINGS,
+  settings: LIST_SETTINGS,
 });

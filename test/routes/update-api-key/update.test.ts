@@ -4,7 +4,8 @@
  * guard, the audit record with before and after, and races with regenerate
  * and delete that never lose an update.
  */
-import { encodeCursor } from '../../../lambda/platform/cursor';
+import { encodeCursor as encodeWith } from '../../../lambda/platform/cursor';
+import { config } from '../../../lambda/platform/config';
 import { call, createKey, newTeam } from '../../support/api';
 import { runCommonManagementTests } from '../../support/management-matrix';
 import { MANAGER_SCOPES, checkValue, expectOnlyOneUse, expectStatus, manualClockPerTest, storedKeyState, useValue } from '../../support/keys';
@@ -303,6 +304,8 @@ describe('list-api-keys: refusals', () => {
     expectStatus(await call('list-api-keys', { key: testManager.key, query: { team_id: team.teamId, environment: 'live' } }), 403);
   });
 
+  /** Signed with the service's key: the shape check refuses these. */
+  const encodeCursor = (position: Record<string, string>) => encodeWith(position, config.cursorSigningKey);
   it.each([
     ['a cursor that is not base64 JSON', () => 'not-a-cursor!'],
     ['a cursor of another team', () => encodeCursor({ pk: 'KEY#X', sk: 'KEY', gsi1pk: 'TEAM#00000000-0000-0000-0000-000000000000', gsi1sk: 'KEY#X' })],
