@@ -30,6 +30,9 @@ import { deliverEvent } from '../lambda/handlers/deliver-webhooks';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { localDynamoClient } from '../local/dynamodb-local';
 import { startAuditStreamArchiver } from '../local/audit-stream';
+import { localDeliveryQueue } from '../local/webhooks';
+import type { LocalJobQueue } from '../local/job-queue';
+import type { DeliveryJob } from '../lambda/domain/webhook-endpoints';
 import { countingProxy, localServer, send, servicesOn, type Tables } from './local-http';
 
 const percentile = (values: readonly number[], p: number) =>
@@ -54,17 +57,13 @@ async function receiver(): Promise<{ url: string; received(): number; close(): P
   };
 }
 
-/** The delivery side's services: on the engine itself (not through the proxy), loopback allowed, every job run at once. */
-function deliveryServices(engineEndpoint: string, tables: Tables): WebhookServices {
+/**
+ * The delivery side's services: on the engine itself (not through the
+ * proxy), loopback allowed, jobs on the local runtime's queue (one attempt
+ * per endpoint at a time, as npm start runs them).
+ */
+function deliveryServices(engineEndpoint: string, tables: Tables): WebhookServices & { queue: LocalJobQueue<DeliveryJob> } {
   const policy = { httpsOnly: false, allowLoopback: true };
-  // Only loopback addresses here: no name is ever looked up.
-  const ports = {
-    policy,
-    secrets: localSecretBox(randomBytes(32)),
-    post: httpPoster({ policy }),
-    resolve: systemResolver,
-    queue: { later: async () => undefined },
-  };
   const services = createServices({
     db: documentClientOf(localDynamoClient(engineEndpoint)),
     clock: systemClock,
@@ -74,7 +73,11 @@ function deliveryServices(engineEndpoint: string, tables: Tables): WebhookServic
       () => undefined,
     ),
   });
-  return withWebhooks(services, () => ports);
+  const queue = localDeliveryQueue({ clock: systemClock, services: () => delivery });
+  // Only loopback addresses here: no name is ever looked up.
+  const ports = { policy, secrets: localSecretBox(randomBytes(32)), post: httpPoster({ policy }), resolve: systemResolver, queue };
+  const delivery = withWebhooks(services, () => ports);
+  return Object.assign(delivery, { queue });
 }
 
 export async function webhookFigures(engineEndpoint: string, tables: Tables, quick: boolean): Promise<Record<string, unknown>> {
@@ -139,6 +142,7 @@ export async function webhookFigures(engineEndpoint: string, tables: Tables, qui
       for (let i = 0; i < rounds / 5; i++) await once('with');
       await pipeline.drain(60_000);
       await pipeline.stop();
+      await delivery.queue.runDue();
       deliveredDuring += sink.received() - deliveredBefore;
     }
     const perCall = (variant: 'without' | 'with') =>
@@ -189,6 +193,7 @@ export async function webhookFigures(engineEndpoint: string, tables: Tables, qui
         }
       }),
     );
+    await delivery.queue.runDue();
     const seconds = (performance.now() - started) / 1000;
     const delivered = sink.received() - before;
     return {
@@ -196,6 +201,7 @@ export async function webhookFigures(engineEndpoint: string, tables: Tables, qui
       delivery: { events, endpoints: 5, in_flight_events: 8, deliveries: delivered, deliveries_per_second: round(delivered / seconds, 1) },
     };
   } finally {
+    await delivery.queue.stop();
     await server.close();
     await proxy.close();
     await sink.close();

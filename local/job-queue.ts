@@ -27,6 +27,12 @@ export interface LocalJobQueueOptions<J> {
   readonly nameOf: (job: J) => string;
   /** Where pending jobs are kept; default: memory only. */
   readonly file?: string;
+  /**
+   * Jobs of one group run at most `limit` at a time, the earliest due first;
+   * the others wait in the queue (a webhook endpoint's attempts: a slow
+   * receiver holds its own group only). Default: no limit.
+   */
+  readonly perGroup?: { readonly groupOf: (job: J) => string; readonly limit: number };
   readonly logger?: Pick<Logger, 'warn'>;
 }
 
@@ -83,8 +89,18 @@ export function createLocalJobQueue<J>(options: LocalJobQueueOptions<J>): LocalJ
     timer.unref?.();
   };
 
+  /** Attempts running now, by group. */
+  const runningIn = new Map<string, number>();
+  const groupOf = (job: J) => options.perGroup?.groupOf(job) ?? '';
+
+  /** Attempts started so far (what `runDue` counts). */
+  let starts = 0;
+
   const runOne = (name: string, entry: Pending<J>) => {
+    starts += 1;
     inFlight.add(name);
+    const group = groupOf(entry.job);
+    runningIn.set(group, (runningIn.get(group) ?? 0) + 1);
     const attempt = options.run(entry.job).then(
       () => {
         // Kept until it ran: a crash before this line runs it again on the next start.
@@ -98,21 +114,34 @@ export function createLocalJobQueue<J>(options: LocalJobQueueOptions<J>): LocalJ
     );
     const settled = attempt.then(() => {
       inFlight.delete(name);
+      runningIn.set(group, (runningIn.get(group) ?? 1) - 1);
       save();
+      // A place in its group is free: the next due job of the group may start.
+      if (!stopped) startDue();
     });
     running.add(settled);
     void settled.finally(() => running.delete(settled));
     return settled;
   };
 
-  const runDue = async (): Promise<number> => {
+  /** Starts every due job its group has room for, earliest due first. */
+  const startDue = (): void => {
     const now = clock.now().getTime();
-    const due = [...pending].filter(([name, entry]) => entry.at <= now && !inFlight.has(name));
-    const runs = due.map(([name, entry]) => runOne(name, entry));
-    // Also those a timer started a moment ago: when this resolves, every due attempt has run.
+    const limit = options.perGroup?.limit ?? Number.POSITIVE_INFINITY;
+    const due = [...pending].filter(([name, entry]) => entry.at <= now && !inFlight.has(name)).sort(([, a], [, b]) => a.at - b.at);
+    for (const [name, entry] of due) {
+      // Awaited by runDue and stop through `running`.
+      if ((runningIn.get(groupOf(entry.job)) ?? 0) < limit) void runOne(name, entry);
+    }
+  };
+
+  const runDue = async (): Promise<number> => {
+    const before = starts;
+    startDue();
+    // Also those a timer or a freed group place started meanwhile: when this resolves, every due attempt has run.
     while (running.size > 0) await Promise.all([...running]);
     arm();
-    return runs.length;
+    return starts - before;
   };
 
   if (file) {

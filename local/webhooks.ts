@@ -62,6 +62,9 @@ export function localDeliveryQueue(options: {
   return createLocalJobQueue({
     clock: options.clock,
     nameOf: deliveryJobName,
+    // One attempt per endpoint at a time, oldest first: a hanging receiver holds its own endpoint only, and a
+    // receiver gets its events in order here (in AWS, at most ENDPOINT_CONCURRENCY at once, in no set order).
+    perGroup: { groupOf: (job) => job.endpoint_id, limit: 1 },
     run: (job) => runJob(options.services(), job),
     file: options.file,
     logger: options.logger,

@@ -121,6 +121,8 @@ export const STORE_OPERATIONS = {
   readWebhookEvent: { keyTable: ['dynamodb:GetItem'] },
   /** One delivery attempt. */
   recordDelivery: { keyTable: ['dynamodb:PutItem'] },
+  /** A slot of an endpoint's attempts in flight, claimed before an attempt and given back after it. */
+  claimDeliverySlot: { keyTable: ['dynamodb:UpdateItem'] },
   /** An endpoint's delivery attempts. */
   readDeliveries: { keyTable: ['dynamodb:Query', 'dynamodb:GetItem'] },
 } as const satisfies Record<string, OperationAccess>;
@@ -149,6 +151,7 @@ export const HANDLER_OPERATIONS = {
     'keepWebhookEvent',
     'readWebhookEvent',
     'recordDelivery',
+    'claimDeliverySlot',
     'recordWebhookOutcome',
     'changeWebhookEndpoint',
   ],

@@ -15,6 +15,7 @@
  * | idempotency     | `IDEMPOTENCY#<caller>#<sha256>` | `IDEMPOTENCY` | a replayable answer; TTL 24 h       |
  * | webhook endpoint| `WEBHOOK#<id>`    | `WEBHOOK`         | URL, filter, sealed secret; team index `WEBHOOKS#<team>` |
  * | delivery        | `WEBHOOK#<id>`    | `DELIVERY#<ulid>` | one attempt; TTL 30 d                          |
+ * | delivery slots  | `WEBHOOK#<id>`    | `SLOTS`           | attempts in flight (`slot<n>`: held until); TTL a day after use |
  * | endpoint count  | `TEAM#<team_id>`  | `WEBHOOKS`        | the team's endpoints (the cap of 10)          |
  * | webhook event   | `WHEVENT#<msg id>`| `EVENT`           | a delivered event's body (redelivery); TTL 30 d |
  *
@@ -118,6 +119,8 @@ export const keyTableKeys = {
   webhookTeamPartition: (teamId: string) => `WEBHOOKS#${teamId}`,
   /** How many endpoints a team has (the cap). */
   webhookCount: (teamId: string) => ({ pk: `TEAM#${teamId}`, sk: 'WEBHOOKS' }),
+  /** The endpoint's delivery slots: the attempts in flight to it (at most ENDPOINT_CONCURRENCY). */
+  deliverySlots: (endpointId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: 'SLOTS' }),
   /** When the next flush of a platform stage's authorizer cache may start (`<restApiId>:<stage>`). */
   cacheFlush: (stage: string) => ({ pk: `FLUSH#${stage}`, sk: 'FLUSH' }),
   /** One delivery attempt of an endpoint (ULID sort key: oldest first). */

@@ -41,6 +41,16 @@ export const MAX_RETRY_AFTER_SECONDS = 10 * 3600;
 
 /** One attempt's time limit (connect, send and the answer). */
 export const DELIVERY_TIMEOUT_MS = 15_000;
+/**
+ * Attempts in flight to one endpoint at a time, in AWS and locally: a slow
+ * or hanging receiver holds at most this many delivery slots (and Lambda
+ * invocations), so it never delays another endpoint's deliveries.
+ */
+export const ENDPOINT_CONCURRENCY = 2;
+/** How long a delivery slot is held at most: an attempt's time limit and a margin, so a slot a crashed attempt held frees itself. */
+export const DELIVERY_SLOT_LEASE_MS = DELIVERY_TIMEOUT_MS + 15_000;
+/** A job that found its endpoint's slots taken waits between these many seconds (spread, so waiting jobs do not return together). */
+export const BUSY_WAIT_SECONDS = { min: 1, max: 5 } as const;
 /** Bytes of a receiver's answer read (the rest is discarded unread). */
 export const RESPONSE_BYTES_READ = 4 * 1024;
 /** An endpoint failing without a success for this long is disabled. */

@@ -14,8 +14,18 @@ import type { DeliveryJob } from '../domain/webhook-endpoints';
 /** The queue message of a job: `{"webhook_job": …}` (a message from the bus carries `detail-type` instead). */
 export const jobMessage = (job: DeliveryJob) => JSON.stringify({ webhook_job: job });
 
+/**
+ * The message of a job, grouped by its endpoint: on a standard queue the
+ * group is SQS's fair-queue tenant, so an endpoint with a backlog (or slow
+ * to answer) does not lengthen the wait of other endpoints' deliveries.
+ */
 export function sendMessageInput(queueUrl: string, job: DeliveryJob, delaySeconds: number): SendMessageCommandInput {
-  return { QueueUrl: queueUrl, MessageBody: jobMessage(job), DelaySeconds: Math.max(0, Math.min(QUEUE_MAX_DELAY_SECONDS, Math.round(delaySeconds))) };
+  return {
+    QueueUrl: queueUrl,
+    MessageBody: jobMessage(job),
+    DelaySeconds: Math.max(0, Math.min(QUEUE_MAX_DELAY_SECONDS, Math.round(delaySeconds))),
+    MessageGroupId: job.endpoint_id,
+  };
 }
 
 export function sqsDeliveryQueue(

@@ -6,7 +6,7 @@
  * no more, or the endpoint disabled. The same code runs in the AWS delivery
  * function and in the local runtime; only the ports differ.
  */
-import { DELIVERY_RETENTION_DAYS } from '../contract/webhooks';
+import { BUSY_WAIT_SECONDS, DELIVERY_RETENTION_DAYS, DELIVERY_SLOT_LEASE_MS, ENDPOINT_CONCURRENCY } from '../contract/webhooks';
 import { keyTableKeys } from '../contract/tables';
 import { AuditEventType } from '../domain/audit-events';
 import { systemActor } from '../domain/actor';
@@ -18,14 +18,18 @@ import { newEventId } from '../platform/ids';
 import { signedHeaders } from '../platform/webhook-signing';
 import { endpointAudit } from './endpoint-access';
 import { deliveryIdOf, storedEvent } from './webhook-events';
+import type { StoredWebhookEvent } from '../store/webhook-store';
 
 /** The actor of what the delivery itself does (a disable). */
 const DELIVERY_ACTOR = systemActor('webhook-delivery');
 
 /**
- * Keeps `event` and makes the first attempt to each subscribed endpoint at
- * once; returns the jobs. An event seen twice (a stream replay) is sent
- * again with the same `webhook-id`, which receivers deduplicate by.
+ * Keeps `event` and queues the first attempt to each subscribed endpoint,
+ * due at once; returns the jobs. Queued, not made here: each attempt then
+ * runs on its own and waits only for its own endpoint's slots, so a slow
+ * receiver never holds another team's delivery. An event seen twice (a
+ * stream replay) is sent again with the same `webhook-id`, which receivers
+ * deduplicate by.
  */
 export async function acceptEvent(services: Services, event: LifecycleEvent): Promise<DeliveryJob[]> {
   // An endpoint hears of what happened after it was added, not before (the stream may run behind).
@@ -35,7 +39,8 @@ export async function acceptEvent(services: Services, event: LifecycleEvent): Pr
   if (endpoints.length === 0) return [];
   await services.deliveries.keepEvent(storedEvent(event, services.clock.now()));
   const jobs = endpoints.map((endpoint) => ({ event_id: event.id, endpoint_id: endpoint.id, attempt: 1 }));
-  await Promise.all(jobs.map((job) => attemptDelivery(services, job)));
+  const queue = services.webhookPorts().queue;
+  await Promise.all(jobs.map((job) => queue.later(job, 0)));
   return jobs;
 }
 
@@ -49,10 +54,31 @@ async function signingSecrets(services: Services, endpoint: WebhookEndpointItem,
   return secrets;
 }
 
-/** One attempt of `job`; what came of it, or `skipped` when the event or the endpoint is gone or the endpoint is disabled. */
-export async function attemptDelivery(services: Services, job: DeliveryJob): Promise<DeliveryOutcome | 'skipped'> {
+/**
+ * One attempt of `job`; what came of it, `skipped` when the event or the
+ * endpoint is gone or the endpoint is disabled, or `busy` when the endpoint
+ * already has ENDPOINT_CONCURRENCY attempts in flight: the job then goes
+ * back on the queue a few seconds later, the same attempt.
+ */
+export async function attemptDelivery(services: Services, job: DeliveryJob): Promise<DeliveryOutcome | 'skipped' | 'busy'> {
   const [event, endpoint] = await Promise.all([services.deliveries.getEvent(job.event_id), services.webhooks.getEndpoint(job.endpoint_id)]);
   if (!event || !endpoint || !endpoint.is_active || endpoint.team_id !== event.team_id) return 'skipped';
+  const first = Math.floor(Math.random() * ENDPOINT_CONCURRENCY);
+  const slot = await services.deliveries.claimSlot(endpoint.id, services.clock.now().getTime(), DELIVERY_SLOT_LEASE_MS, first);
+  if (!slot) {
+    const { min, max } = BUSY_WAIT_SECONDS;
+    await services.webhookPorts().queue.later(job, min + Math.floor(Math.random() * (max - min + 1)));
+    return 'busy';
+  }
+  try {
+    return await attemptHolding(services, job, event, endpoint);
+  } finally {
+    await services.deliveries.releaseSlot(slot);
+  }
+}
+
+/** The attempt itself, while it holds one of the endpoint's slots. */
+async function attemptHolding(services: Services, job: DeliveryJob, event: StoredWebhookEvent, endpoint: WebhookEndpointItem): Promise<DeliveryOutcome> {
   const ports = services.webhookPorts();
   const now = services.clock.now();
   const headers = signedHeaders(event.id, now, event.payload, await signingSecrets(services, endpoint, now));

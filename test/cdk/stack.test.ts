@@ -18,6 +18,7 @@ import { ARCHIVE_RETENTION_DAYS } from '../../lambda/contract/retention';
 import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
 import { DEFAULTS } from '../../lib/config';
 import { ENV } from '../../lambda/contract/function-environment';
+import { ENDPOINT_CONCURRENCY } from '../../lambda/contract/webhooks';
 import {
   actionsOf,
   functionsByHandler,
@@ -284,6 +285,16 @@ describe('audit archive', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [ids.archiveQueue, 'Arn'] } } },
     });
+  });
+
+  it('the webhook deliverer reads its queue 10 messages a batch, at most 20 invocations at once, reporting item failures (a hanging endpoint holds at most ENDPOINT_CONCURRENCY of them)', () => {
+    service.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: ids.functions['deliver-webhooks'] },
+      BatchSize: 10,
+      ScalingConfig: { MaximumConcurrency: 20 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(ENDPOINT_CONCURRENCY).toBeLessThan(20 / 5);
   });
 });
 

@@ -28,11 +28,14 @@ const JOB: DeliveryJob = { event_id: 'msg_01JDQ4W1V8T6Y3M2K9P0RS5XYZ', endpoint_
 const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/webhooks';
 
 describe('webhook retries', () => {
-  it('up to 15 minutes ahead: one SendMessage with that delay and the job as body', async () => {
+  it('up to 15 minutes ahead: one SendMessage with that delay, the job as body, grouped by its endpoint (the fair-queue tenant)', async () => {
     const sqs = recording();
     await sqsDeliveryQueue({ queueUrl: QUEUE_URL }, { sqs: sqs.client as never }).later(JOB, 300);
     expect(sqs.sent).toEqual([
-      { command: 'SendMessageCommand', input: { QueueUrl: QUEUE_URL, MessageBody: JSON.stringify({ webhook_job: JOB }), DelaySeconds: 300 } },
+      {
+        command: 'SendMessageCommand',
+        input: { QueueUrl: QUEUE_URL, MessageBody: JSON.stringify({ webhook_job: JOB }), DelaySeconds: 300, MessageGroupId: JOB.endpoint_id },
+      },
     ]);
     expect(sendMessageInput(QUEUE_URL, JOB, 0).DelaySeconds).toBe(0);
   });
