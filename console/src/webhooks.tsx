@@ -3,7 +3,7 @@
  * shown once, and an endpoint's page with its deliveries (status, attempt,
  * outcome), a test, a redelivery, a secret rotation, on/off and delete.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiClient, WebhookDelivery, WebhookEndpoint } from '../../client';
 import { ErrorMessage, TextField, ValueOnce, problemOf, type Problem } from './components';
 import { list, when } from './format';
@@ -13,6 +13,9 @@ import { WEBHOOK_EVENT_TYPES } from '../../lambda/contract/webhooks';
 /** The event types an endpoint may take (webhook.test always reaches the endpoint it is sent to). */
 const EVENT_TYPES = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'webhook.test');
 type EventType = (typeof EVENT_TYPES)[number];
+
+/** When an endpoint's page is read again after an action: its attempts run from the queue, usually within a second. */
+const FOLLOW_UP_MS = [500, 1_500, 4_000];
 
 const SECRET_KEPT = 'The service keeps it sealed, only to sign deliveries, and never shows it again.';
 
@@ -51,6 +54,8 @@ export function Webhooks({ api, session }: { api: ApiClient; session: Session })
       const body = { team_id: session.teamId, url, ...(description ? { description } : {}), ...(events.length ? { events } : {}) };
       const { data, error, response } = await api.POST('/functions/v1/create-webhook-endpoint', { body });
       if (error || !data) setProblem(problemOf(error, response));
+      // Null only when an Idempotency-Key replays an earlier answer, which this page never sends.
+      else if (data.data.secret === null) setProblem(problemOf(new Error('The endpoint exists already; its secret was shown once. Rotate it for a new one.')));
       else {
         setCreated({ id: data.data.id, secret: data.data.secret });
         setUrl('');
@@ -182,7 +187,11 @@ export function WebhookPage({ api, session, endpointId }: { api: ApiClient; sess
     };
   }, [api, session.teamId, endpointId, reload]);
 
-  /** Runs an action; its outcome in words in the live region, then the page read again. */
+  // Attempts are made from the queue, a moment after the request that asked for them: the page is read again a few times after an action.
+  const followUps = useRef<number[]>([]);
+  useEffect(() => () => followUps.current.forEach((timer) => clearTimeout(timer)), []);
+
+  /** Runs an action; its outcome in words in the live region, then the page read again (now, and as its attempts land). */
   const act = async (done: string, action: () => Promise<{ error?: unknown; response: Response }>) => {
     setProblem(undefined);
     setStatus('');
@@ -194,6 +203,8 @@ export function WebhookPage({ api, session, endpointId }: { api: ApiClient; sess
       setProblem(problemOf(failure));
     }
     setReload((value) => value + 1);
+    followUps.current.forEach((timer) => clearTimeout(timer));
+    followUps.current = FOLLOW_UP_MS.map((wait) => window.setTimeout(() => setReload((value) => value + 1), wait));
   };
 
   const body = { endpoint_id: endpointId };
