@@ -17,6 +17,10 @@ const { layers } = JSON.parse(readFileSync(new URL('./lambda/layers.json', impor
 function layerRule(index) {
   const higher = layers.slice(index + 1).flatMap((layer) => layer.folders);
   const layer = layers[index];
+  const refused = (layer.packagesRefused ?? []).map((pattern) => ({
+    group: [pattern],
+    message: `lambda/${layer.folders.join(', lambda/')} (layer "${layer.name}") imports no ${pattern}: code that talks to AWS lives in lambda/adapters/ or, for DynamoDB, lambda/store/ (lambda/layers.json).`,
+  }));
   return {
     files: layer.folders.map((folder) => `lambda/${folder}/**/*.ts`),
     rules: {
@@ -29,6 +33,7 @@ function layerRule(index) {
               allowTypeImports: true,
               message: `lambda/${layer.folders.join(', lambda/')} (layer "${layer.name}") may import only lower layers: not ${higher.join(', ')} (lambda/layers.json, docs/architecture.md).`,
             },
+            ...refused,
           ],
         },
       ],

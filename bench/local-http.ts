@@ -15,7 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { localDynamoClient } from '../local/dynamodb-local';
 import { createLocalServer, moduleHandlerLoader, type LocalServer } from '../local/server';
 import { terminalObservability } from '../local/terminal-observability';
-import { documentClientOf } from '../lambda/platform/dynamo';
+import { documentClientOf } from '../lambda/composition/dynamo';
 import { createServices, type Services } from '../lambda/composition/services';
 import { systemClock } from '../lambda/platform/clock';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';

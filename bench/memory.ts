@@ -25,7 +25,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
 import { createServices } from '../lambda/composition/services';
-import { documentClientOf } from '../lambda/platform/dynamo';
+import { documentClientOf } from '../lambda/composition/dynamo';
 import { systemClock } from '../lambda/platform/clock';
 import { sinkObservability } from '../lambda/platform/observability-sinks';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';

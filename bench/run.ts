@@ -49,7 +49,7 @@ import {
 import { KEY_TABLE, AUDIT_TABLE, SK_HASH, keyTableKeys } from '../lambda/contract/tables';
 import { localDynamoClient, startDynamoLocal, type DynamoLocal } from '../local/dynamodb-local';
 import { ensureTables } from '../local/tables';
-import { documentClientOf } from '../lambda/platform/dynamo';
+import { documentClientOf } from '../lambda/composition/dynamo';
 import { createServices, type Services } from '../lambda/composition/services';
 import { systemClock } from '../lambda/platform/clock';
 import { sinkObservability } from '../lambda/platform/observability-sinks';

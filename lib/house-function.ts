@@ -15,7 +15,7 @@ import { acknowledge, policyOf } from './nag';
 /** Repository root: the esbuild project root and home of the lock file. */
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 /** The credential chain the bundles use in place of the SDK's (relative to PROJECT_ROOT). */
-export const LAMBDA_CREDENTIALS = 'lambda/platform/lambda-credentials.ts';
+export const LAMBDA_CREDENTIALS = 'lambda/adapters/lambda-credentials.ts';
 
 export interface HouseFunctionProps {
   /** The function's name: a route's (`lambda/routes/<name>/handler.ts`) or another handler's (`lambda/handlers/<name>.ts`); the file exports `handler`. Required. */
@@ -111,13 +111,13 @@ export class HouseFunction extends NodejsFunction {
         sourceMap: sourceMaps,
         ...(sourceMaps ? { sourceMapMode: SourceMapMode.DEFAULT, sourcesContent: false } : {}),
         // "off": esbuild drops Powertools Tracer and the X-Ray SDK (lambda/platform/tracing.ts),
-        // and the Secrets Manager client unless the function hashes values under a pepper (lambda/platform/pepper.ts).
+        // and the Secrets Manager client unless the function hashes values under a pepper (lambda/adapters/pepper.ts).
         define: {
           'process.env.TRACER_BUNDLE': JSON.stringify(tracer ? 'on' : 'off'),
           'process.env.PEPPER_BUNDLE': JSON.stringify(keyHashPepperSecretArn && props.hashesKeyValues ? 'on' : 'off'),
         },
         // The SDK's default credential chain, less the providers a function never uses (profiles, SSO, web
-        // identity files: the STS and SSO clients, about 115 KB per bundle); see lambda/platform/lambda-credentials.ts.
+        // identity files: the STS and SSO clients, about 115 KB per bundle); see lambda/adapters/lambda-credentials.ts.
         // Resolved from the project root, where local bundling runs esbuild.
         esbuildArgs: { '--alias': `@aws-sdk/credential-provider-node=./${LAMBDA_CREDENTIALS}` },
         target: 'node24',

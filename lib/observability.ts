@@ -42,7 +42,7 @@ export function configureObservability(functions: readonly HouseFunction[], sett
 /**
  * Gives each function that hashes key values the pepper secret: its ARN in
  * `KEY_HASH_PEPPER_SECRET_ARN` and `secretsmanager:GetSecretValue` on it
- * (read once per cold start, lambda/platform/pepper.ts).
+ * (read once per cold start, lambda/adapters/pepper.ts).
  */
 export function grantPepper(functions: readonly HouseFunction[], secretArn: string): void {
   for (const fn of functions) {

@@ -45,15 +45,15 @@ import {
 } from './dynamodb-local';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { readPepperSecret } from '../lambda/platform/pepper';
+import { readPepperSecret } from '../lambda/adapters/pepper';
 import { closestName } from '../lambda/platform/closest-name';
 import { DEFAULT_PLAN_NAME } from '../lambda/contract/plans';
 import { assignTeamPlan, bootstrapKeyName, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
 import { apiGatewayUsageKeys, operatorApiGatewayClient, usagePlanIdsFrom } from './api-gateway-usage-keys';
 import { plansFrom } from './usage-plans';
 import { systemClock } from '../lambda/platform/clock';
-import { config } from '../lambda/platform/config';
-import { documentClientOf } from '../lambda/platform/dynamo';
+import { config } from '../lambda/composition/config';
+import { documentClientOf } from '../lambda/composition/dynamo';
 import { environmentObservability } from '../lambda/platform/observability';
 import { createServices } from '../lambda/composition/services';
 import { dataDirFrom, dynamoDbPath } from './start';

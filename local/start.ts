@@ -8,7 +8,7 @@
  *
  * Environment: PORT (3000), HOST (127.0.0.1), DATA_DIR (`.data/` in the repo),
  * KEY_TABLE_NAME (api-keys), AUDIT_TABLE_NAME (api-key-audit),
- * DYNAMODB_PORT (a free port), PLAN_RATE_LIMIT (see lambda/platform/config.ts),
+ * DYNAMODB_PORT (a free port), PLAN_RATE_LIMIT (see lambda/composition/config.ts),
  * USAGE_PLANS (JSON; else cdk.json's `plans`; see local/usage-plans.ts).
  */
 import path from 'node:path';
@@ -27,8 +27,8 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { makeHandler as makeExpireHandler } from '../lambda/handlers/expire-old-value';
-import { config } from '../lambda/platform/config';
-import { documentClientOf } from '../lambda/platform/dynamo';
+import { config } from '../lambda/composition/config';
+import { documentClientOf } from '../lambda/composition/dynamo';
 import { createServices } from '../lambda/composition/services';
 import { localPages } from './pages';
 import { createLocalServer, moduleHandlerLoader, type LocalServer } from './server';

@@ -21,7 +21,7 @@ import { DEFAULT_USAGE_PLANS, parseUsagePlans, quotaPeriodOf, type UsagePlans } 
 import { jsonResponse } from '../lambda/contract/response';
 import { TTL_ATTRIBUTE, keyTableKeys } from '../lambda/contract/tables';
 import type { Clock } from '../lambda/platform/clock';
-import { documentClientOf } from '../lambda/platform/dynamo';
+import { documentClientOf } from '../lambda/composition/dynamo';
 import { TokenBucket } from './token-bucket';
 import { DEFAULT_WRITE_THROTTLE, THROTTLED_MESSAGE } from '../lambda/contract/defaults';
 import { ROUTES } from '../lambda/routes';

@@ -16,7 +16,7 @@ import type { WebhookPorts } from '../lambda/domain/webhook-ports';
 import { makeHandler as makePublishHandler } from '../lambda/handlers/publish-events';
 import { localSecretBox } from '../lambda/platform/secret-box';
 import { systemResolver, type AddressPolicy, type Resolver } from '../lambda/platform/webhook-address';
-import { httpPoster } from '../lambda/platform/webhook-transport';
+import { httpPoster } from '../lambda/adapters/webhook-transport';
 import { deliverEvent, runJob } from '../lambda/handlers/deliver-webhooks';
 import { startAuditStreamArchiver } from './audit-stream';
 import { createLocalJobQueue, type LocalJobQueue } from './job-queue';

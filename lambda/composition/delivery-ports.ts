@@ -1,11 +1,11 @@
 /** The deliverer's ports: KMS to open secrets, HTTPS to public addresses only, SQS and (past 15 minutes) EventBridge Scheduler for retries. */
 import { partialPorts } from './webhook-services';
 import { requiredSetting } from '../platform/environment';
-import { kmsSecretBox } from '../platform/secret-box-kms';
+import { kmsSecretBox } from '../adapters/secret-box-kms';
 import { STRICT_POLICY, systemResolver } from '../platform/webhook-address';
-import { sqsDeliveryQueue } from '../platform/webhook-queue-sqs';
-import { scheduledRetries } from '../platform/webhook-retry-schedules';
-import { httpPoster } from '../platform/webhook-transport';
+import { sqsDeliveryQueue } from '../adapters/webhook-queue-sqs';
+import { scheduledRetries } from '../adapters/webhook-retry-schedules';
+import { httpPoster } from '../adapters/webhook-transport';
 
 export function deliveringPorts() {
   const later = scheduledRetries({

@@ -5,7 +5,7 @@
  * runtime never fetches: it pins the document or has no key at all.
  */
 import { optionalSetting, type Environment } from '../platform/environment';
-import { GITHUB_SECRET_SCANNING_KEYS_URL, fetchedKeySource, pinnedKeySource, type GithubKeySource } from '../platform/github-signatures';
+import { GITHUB_SECRET_SCANNING_KEYS_URL, fetchedKeySource, pinnedKeySource, type GithubKeySource } from '../domain/github-signatures';
 import type { Services } from './services';
 
 /** The services of the partner endpoint: the service's own, and GitHub's keys. */

@@ -16,7 +16,7 @@ import { eventBridgeSchedulingConfigured } from '../platform/scheduler-config';
  * transition, a regenerate with `revoke_immediately`) does not pay for it.
  */
 function lazyEventBridgeScheduler(): RevocationScheduler {
-  const scheduler = loadedOnFirstUse(() => import('../platform/scheduler-eventbridge').then((module) => module.createEventBridgeRevocationScheduler()));
+  const scheduler = loadedOnFirstUse(() => import('../adapters/scheduler-eventbridge').then((module) => module.createEventBridgeRevocationScheduler()));
   return {
     schedule: async (request) => (await scheduler()).schedule(request),
     cancel: async (request) => (await scheduler()).cancel(request),
@@ -42,7 +42,7 @@ let withScheduler: Services | undefined;
 
 /** Expiry notices through EventBridge Scheduler, loaded on first use (as the revocation scheduler is). */
 function lazyEventBridgeExpiry(): ExpiryScheduler {
-  const expiry = loadedOnFirstUse(() => import('../platform/expiry-scheduler-eventbridge').then((module) => module.createEventBridgeExpiryScheduler()));
+  const expiry = loadedOnFirstUse(() => import('../adapters/expiry-scheduler-eventbridge').then((module) => module.createEventBridgeExpiryScheduler()));
   return {
     arm: async (requests) => (await expiry()).arm(requests),
     disarm: async (keyId, expiresAt) => (await expiry()).disarm(keyId, expiresAt),

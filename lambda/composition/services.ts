@@ -21,13 +21,13 @@ import type { StoreTables } from '../store/transactions';
 import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
 import { systemClock, type Clock } from '../platform/clock';
 import { RecentMap } from '../platform/recent-map';
-import { config } from '../platform/config';
-import { documentClientOf, createDynamoClient } from '../platform/dynamo';
+import { config } from './config';
+import { documentClientOf, createDynamoClient } from './dynamo';
 import { environmentObservability, type Observability } from '../platform/observability';
-import { loadPepperSecret } from '../platform/pepper';
+import { loadPepperSecret } from '../adapters/pepper';
 import { environmentTracer } from '../platform/tracing';
 
-/** Settings the services read; in Lambda, `config` reads each from the environment on first use (platform/config.ts). */
+/** Settings the services read; in Lambda, `config` reads each from the environment on first use (composition/config.ts). */
 export interface ServiceSettings {
   readonly keyTableName: string;
   readonly auditTableName: string;

@@ -8,9 +8,9 @@
  */
 import { partialPorts } from './webhook-services';
 import { requiredSetting } from '../platform/environment';
-import { kmsSecretBox } from '../platform/secret-box-kms';
+import { kmsSecretBox } from '../adapters/secret-box-kms';
 import { STRICT_POLICY, systemResolver } from '../platform/webhook-address';
-import { sqsDeliveryQueue } from '../platform/webhook-queue-sqs';
+import { sqsDeliveryQueue } from '../adapters/webhook-queue-sqs';
 
 export const sealingPorts = () => partialPorts({ policy: STRICT_POLICY, resolve: systemResolver, secrets: kmsSecretBox() });
 export const queueingPorts = () => partialPorts({ queue: sqsDeliveryQueue({ queueUrl: requiredSetting('WEBHOOK_QUEUE_URL') }) });

@@ -67,7 +67,7 @@ const SET_BY_THE_STACK = {
    * key made in the data directory. Changing it only makes outstanding cursors 400.
    */
   CURSOR_SIGNING_KEY: 'required',
-  /** Secrets Manager secret holding the value-hash pepper (optional; `lambda/platform/pepper.ts`). */
+  /** Secrets Manager secret holding the value-hash pepper (optional; `lambda/adapters/pepper.ts`). */
   KEY_HASH_PEPPER_SECRET_ARN: 'optional',
   /** Powertools: the `service` of every log line and metric. */
   POWERTOOLS_SERVICE_NAME: 'optional',

@@ -7,8 +7,19 @@
  */
 import type { AddressPolicy, Resolver } from '../platform/webhook-address';
 import type { SecretBox } from '../platform/secret-box';
-import type { WebhookPoster } from '../platform/webhook-transport';
 import type { DeliveryJob } from './webhook-endpoints';
+
+/** What one attempt came to: the receiver's status, or a network error in words. */
+export interface AttemptResult {
+  status: number | null;
+  error: string | null;
+  /** `Retry-After` in seconds, when the receiver sent one. */
+  retryAfterSeconds: number | null;
+  durationMs: number;
+}
+
+/** One HTTP attempt of a delivery (lambda/adapters/webhook-transport.ts in AWS and locally; a stub in tests). */
+export type WebhookPoster = (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
 
 export interface DeliveryQueue {
   /** Runs `job` after `delaySeconds` (0: as soon as it can), surviving a restart of the process that asked. */

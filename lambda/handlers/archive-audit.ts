@@ -12,7 +12,7 @@ import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { archiveConfig, type ArchiveTarget } from '../platform/archive-config';
 import { archiveStreamBatch } from '../use-cases/audit-archive';
-import { archiveWriterFor } from '../platform/archive-writers';
+import { archiveWriterFor } from '../composition/archive';
 import { environmentObservability, type Observability } from '../platform/observability';
 import { observed } from '../platform/observed';
 import { environmentTracer } from '../platform/tracing';

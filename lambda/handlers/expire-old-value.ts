@@ -22,7 +22,7 @@ import { observed } from '../platform/observed';
 import { environmentServices, type Services } from '../composition/services';
 import { expireOldValue, type ExpireOldValueOutcome } from '../use-cases/expire-old-value';
 
-/** The schedule's input (lambda/platform/scheduler-eventbridge.ts `expireEventOf`). */
+/** The schedule's input (lambda/adapters/scheduler-eventbridge.ts `expireEventOf`). */
 export const expireEventSchema = z.strictObject({
   key_id: z.string().check(z.regex(KEY_ID_PATTERN)),
   // Generation 1 is the created value; only a regeneration (2+) opens a transition.

@@ -14,7 +14,7 @@ import type { LifecycleEvent } from '../domain/lifecycle-events';
 import { observed } from '../platform/observed';
 import { systemClock } from '../platform/clock';
 import { optionalSetting } from '../platform/environment';
-import { apiGatewayFlusher } from '../platform/authorizer-cache-apigateway';
+import { environmentFlusher } from '../composition/authorizer-cache';
 import { environmentServices, type Services } from '../composition/services';
 import { FlushClaimStore } from '../store/flush-claim-store';
 import { flushAfter, type CacheFlusher, type FlushOutcome } from '../use-cases/authorizer-cache';
@@ -61,10 +61,5 @@ export const makeHandler = (services: () => Services, flush: () => CacheFlusher,
       return outcome;
     });
 
-let flusher: CacheFlusher | undefined;
 let configured: string[] | undefined;
-export const handler = makeHandler(
-  environmentServices,
-  () => (flusher ??= apiGatewayFlusher()),
-  () => (configured ??= stagesFromEnvironment()),
-);
+export const handler = makeHandler(environmentServices, environmentFlusher, () => (configured ??= stagesFromEnvironment()));

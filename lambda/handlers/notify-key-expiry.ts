@@ -17,7 +17,7 @@ import { environmentServices, type Services } from '../composition/services';
 import { notifyExpiry, type ExpiryNoticeOutcome } from '../use-cases/key-expiry';
 import { ExpiryNoticeStore } from '../store/expiry-notice-store';
 
-/** The schedule's input (lambda/platform/expiry-scheduler-eventbridge.ts). */
+/** The schedule's input (lambda/adapters/expiry-scheduler-eventbridge.ts). */
 export const expiryEventSchema = z.strictObject({
   key_id: z.string().check(z.regex(KEY_ID_PATTERN)),
   expires_at: z.iso.datetime({ offset: true }),

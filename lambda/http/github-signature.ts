@@ -1,13 +1,13 @@
 /**
  * The partner endpoint's authentication: GitHub's signature over the raw
- * body bytes (lambda/platform/github-signatures.ts), checked before the body
+ * body bytes (lambda/domain/github-signatures.ts), checked before the body
  * is parsed or anything is read. A report without both headers, signed by
  * no published key or not signing these bytes is 401, and nothing changes.
  */
 import type { MiddlewareObj, Request as HttpRequest } from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError, ErrorCode } from '../contract/errors';
-import { signatureHolds, type GithubKeySource } from '../platform/github-signatures';
+import { signatureHolds, type GithubKeySource } from '../domain/github-signatures';
 import { header } from './headers';
 import type { ManagementEvent } from './event';
 

@@ -19,7 +19,7 @@ import { ttlExpired } from '../domain/key-lifetime';
 import { valueLookupItem } from '../domain/key-records';
 import type { KeyItem } from '../domain/model';
 import { newUsageItem } from '../domain/usage-figures';
-import { queryAll } from '../platform/query-all';
+import { queryAll } from './query-all';
 import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';
 import {
   LIVE_AT_GENERATION,

@@ -12,7 +12,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SK_USAGE_MONTH_PREFIX, keyTableKeys } from '../contract/tables';
 import type { UsageItem, UsageMonthItem } from '../domain/model';
 import { staleDaysOf } from '../domain/usage-figures';
-import { queryAll } from '../platform/query-all';
+import { queryAll } from './query-all';
 import { USAGE_MONTH } from './entities';
 import type { StoreTables } from './transactions';
 import { MAX_COPIED_DAYS_REMOVED_PER_WRITE } from './usage-writes';

@@ -17,7 +17,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetAll } from '../platform/batch-get';
+import { batchGetAll } from './batch-get';
 import { keyTableKeys } from '../contract/tables';
 import type { RecordUseResult, UseToRecord } from '../domain/recording';
 import { INLINE_TIDY_WINDOWS, MAX_WINDOWS_REMOVED_PER_WRITE, admittedAtAfter, countedOf, decidedLocally, refusedUntil, usageClauses } from './usage-writes';

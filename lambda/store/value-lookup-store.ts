@@ -8,7 +8,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keyTableKeys, type ItemKey } from '../contract/tables';
 import type { ValueLookupItem } from '../domain/model';
-import { BATCH_GET_LIMIT, batchGetAll } from '../platform/batch-get';
+import { BATCH_GET_LIMIT, batchGetAll } from './batch-get';
 import type { SeenLookups } from './seen-lookups';
 import type { StoreTables } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';

@@ -47,7 +47,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { AuditEvent } from '../domain/audit-events';
 import { parseAuditEvent, type AuditEventProblem } from '../domain/audit-event-schema';
-import type { ArchiveWriter } from '../platform/archive-writers';
+import type { ArchiveWriter } from '../domain/archive-writer';
 import { errorField, signals, type Observability } from '../platform/observability';
 import { redactText } from '../platform/redaction';
 import { ARCHIVE_PREFIX } from '../contract/archive';

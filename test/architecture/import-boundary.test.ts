@@ -71,6 +71,9 @@ const downward: Array<[string, string]> = layers
   .slice(1)
   .flatMap((layer, index) => layer.folders.flatMap((from) => layers[index].folders.map((to): [string, string] => [from, to])));
 
+/** AWS SDK packages a leaf utility might reach for. */
+const AWS_PACKAGES = ['@aws-sdk/client-sqs', '@aws-sdk/lib-dynamodb', '@smithy/core'];
+
 const outside: Array<[Probe, boolean]> = [
   [{ file: 'lib/probe.ts', source: valueImport('../lambda/platform/observability') }, false],
   [{ file: 'lib/probe.ts', source: valueImport('../lambda/handlers/authorizer') }, false],
@@ -95,6 +98,8 @@ describe('import boundary', () => {
     ...upward.map(([from, to]) => ({ file: `lambda/${from}/nested/probe.ts`, source: typeImport(`../../${to}/target`) })),
     ...downward.map(([from, to]) => ({ file: `lambda/${from}/probe.ts`, source: valueImport(`../${to}/target`) })),
     ...outside.map(([probe]) => probe),
+    ...AWS_PACKAGES.map((specifier) => ({ file: 'lambda/platform/probe.ts', source: valueImport(specifier) })),
+    ...AWS_PACKAGES.map((specifier) => ({ file: 'lambda/adapters/probe.ts', source: valueImport(specifier) })),
   ];
   let errors: string[][];
   beforeAll(() => {
@@ -102,20 +107,30 @@ describe('import boundary', () => {
   });
   const errorsOf = (index: number) => errors[index];
 
-  it('declares at least the nine layers of docs/architecture.md, lowest first', () => {
+  it('declares the ten layers of docs/architecture.md, lowest first', () => {
     expect(layers.map((layer) => layer.name)).toEqual([
       'contract',
       'platform',
       'domain',
       'store',
-      'verification',
-      'policy',
+      'adapters',
+      'verification and policy',
       'use-cases',
       'http',
       'composition',
       'entry points',
     ]);
   });
+
+  it.each(AWS_PACKAGES.map((specifier, index) => [specifier, index] as const))(
+    'lambda/platform/ may not import %s (the AWS SDK lives in adapters/ and store/)',
+    (_specifier, index) => {
+      const offset = 2 * upward.length + downward.length + outside.length;
+      expect(errorsOf(offset + index)).toEqual([expect.stringContaining('lambda/adapters/')]);
+      // The same import is allowed one layer up.
+      expect(errorsOf(offset + AWS_PACKAGES.length + index)).toEqual([]);
+    },
+  );
 
   it.each(upward.map(([from, to], index) => [from, to, index] as const))('lambda/%s may not import lambda/%s by value', (_from, _to, index) => {
     expect(errorsOf(index)).toEqual([expect.stringContaining('lambda/layers.json')]);

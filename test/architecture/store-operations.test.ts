@@ -14,8 +14,8 @@ import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-o
 import { authorizerWith } from '../../lambda/handlers/authorizer';
 import { makeHandler as makeManagementAuthorizer } from '../../lambda/handlers/management-authorizer';
 import { MS_PER_DAY } from '../../lambda/platform/clock';
-import { config } from '../../lambda/platform/config';
-import { createDynamoClient } from '../../lambda/platform/dynamo';
+import { config } from '../../lambda/composition/config';
+import { createDynamoClient } from '../../lambda/composition/dynamo';
 import { call, createKey, newTeam } from '../support/api';
 import { expectStatus, installManualClock, keyInTransition, restoreSystemClock } from '../support/keys';
 import { testServices, useTestServices } from '../support/services';

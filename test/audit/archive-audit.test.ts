@@ -12,7 +12,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { auditItem, type NewAuditEvent } from '../../lambda/domain/audit-events';
 import { AUDIT_STORAGE_ATTRIBUTES } from '../../lambda/domain/audit-event-schema';
 import { archiveStreamBatch } from '../../lambda/use-cases/audit-archive';
-import { folderArchiveWriter, type ArchiveWriter } from '../../lambda/platform/archive-writers';
+import { folderArchiveWriter, type ArchiveWriter } from '../../lambda/adapters/archive-writers';
 import { hashKeyValue } from '../../lambda/domain/key-values';
 import { startLocalS3, type LocalS3 } from '../../local/s3-local';
 import { linesOf, loopbackS3, readArchive, sampleEvents, streamRecord } from './helpers';

@@ -13,7 +13,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { auditItem } from '../../lambda/domain/audit-events';
-import { documentClient } from '../../lambda/platform/dynamo';
+import { documentClient } from '../../lambda/composition/dynamo';
 import { AUDIT_TABLE } from '../../lambda/contract/tables';
 import { startAuditStreamArchiver, readCheckpoint, type AuditStreamArchiver } from '../../local/audit-stream';
 import { localDynamoClient } from '../../local/dynamodb-local';

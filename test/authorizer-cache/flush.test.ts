@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { FLUSHING_EVENT_TYPES } from '../../lambda/contract/authorizer-cache';
 import { WEBHOOK_EVENT_TYPES } from '../../lambda/contract/webhooks';
 import type { LifecycleEvent } from '../../lambda/domain/lifecycle-events';
-import { apiGatewayFlusher } from '../../lambda/platform/authorizer-cache-apigateway';
+import { apiGatewayFlusher } from '../../lambda/adapters/authorizer-cache-apigateway';
 import { ManualClock } from '../../lambda/platform/clock';
 import { FlushClaimStore } from '../../lambda/store/flush-claim-store';
 import { flushAfter, invalidatesCachedAnswers } from '../../lambda/use-cases/authorizer-cache';

@@ -5,8 +5,8 @@
  * challenges.
  */
 import { paginateScan } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../lambda/platform/config';
-import { documentClient } from '../../lambda/platform/dynamo';
+import { config } from '../../lambda/composition/config';
+import { documentClient } from '../../lambda/composition/dynamo';
 import { call, createKey, newTeam } from '../support/api';
 import { runCommonManagementTests } from '../support/management-matrix';
 import { MANAGER_SCOPES, expectStatus, manualClockPerTest } from '../support/keys';

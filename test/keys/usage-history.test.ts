@@ -6,8 +6,8 @@
  */
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keyTableKeys, SK_USAGE_MONTH_PREFIX } from '../../lambda/contract/tables';
-import { documentClient } from '../../lambda/platform/dynamo';
-import { config } from '../../lambda/platform/config';
+import { documentClient } from '../../lambda/composition/dynamo';
+import { config } from '../../lambda/composition/config';
 import { MS_PER_DAY } from '../../lambda/platform/clock';
 import { USAGE_DAYS_KEPT } from '../../lambda/domain/usage-figures';
 import { itemSizeBytes } from '../../bench/item-size';

@@ -13,8 +13,8 @@ import { makeHandler as makeManagementAuthorizer } from '../../lambda/handlers/m
 import { assignTeamPlan, localUsageKeys } from '../../lambda/handlers/bootstrap-team-key';
 import { quotaPeriodOf } from '../../lambda/contract/plans';
 import { MS_PER_DAY } from '../../lambda/platform/clock';
-import { config } from '../../lambda/platform/config';
-import { createDynamoClient } from '../../lambda/platform/dynamo';
+import { config } from '../../lambda/composition/config';
+import { createDynamoClient } from '../../lambda/composition/dynamo';
 import { apiGatewayUsageKeys, usagePlanIdsFrom } from '../../local/api-gateway-usage-keys';
 import { ROUTES } from '../../lambda/routes';
 import { THROTTLED_MESSAGE } from '../../lambda/contract/defaults';

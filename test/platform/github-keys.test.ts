@@ -6,7 +6,7 @@
  * leaves the machine.
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { REFETCH_INTERVAL_MS, fetchedKeySource, keysOfDocument, signatureHolds } from '../../lambda/platform/github-signatures';
+import { REFETCH_INTERVAL_MS, fetchedKeySource, keysOfDocument, signatureHolds } from '../../lambda/domain/github-signatures';
 
 const pem = () => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
 const documentOf = (...ids: string[]) => JSON.stringify({ public_keys: ids.map((id) => ({ key_identifier: id, key: pem(), is_current: true })) });

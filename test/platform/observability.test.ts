@@ -11,7 +11,7 @@ import { makeHandler as makeGenerateHandler } from '../../lambda/routes/generate
 import { REDACTED } from '../../lambda/platform/redaction';
 import { generateCreatedValue } from '../../lambda/domain/key-values';
 import { sinkObservability } from '../../lambda/platform/observability-sinks';
-import { createDynamoClient } from '../../lambda/platform/dynamo';
+import { createDynamoClient } from '../../lambda/composition/dynamo';
 import { call, createKey, newTeam } from '../support/api';
 import { captured, servicesWith, testObservability, testServices } from '../support/services';
 import { callVerify, randomSourceIp } from '../verify/helpers';
@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';
 import { archiveStreamBatch } from '../../lambda/use-cases/audit-archive';
-import { folderArchiveWriter } from '../../lambda/platform/archive-writers';
+import { folderArchiveWriter } from '../../lambda/adapters/archive-writers';
 import { auditItem } from '../../lambda/domain/audit-events';
 import { sampleEvents, streamRecord } from '../audit/helpers';
 import { installManualClock, restoreSystemClock } from '../support/keys';

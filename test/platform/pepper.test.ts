@@ -5,8 +5,8 @@
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { forgetPepperSecret, loadPepperSecret, pepperFromSecret } from '../../lambda/platform/pepper';
-import { config } from '../../lambda/platform/config';
+import { forgetPepperSecret, loadPepperSecret, pepperFromSecret } from '../../lambda/adapters/pepper';
+import { config } from '../../lambda/composition/config';
 import { hashKeyValue } from '../../lambda/domain/key-values';
 
 const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:api-key-pepper-AbCdEf';

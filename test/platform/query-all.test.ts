@@ -4,10 +4,10 @@
  * search of a manager removing itself reads no more of its team than that).
  */
 import { TEAM_INDEX, keyTableKeys } from '../../lambda/contract/tables';
-import { config } from '../../lambda/platform/config';
-import { documentClient } from '../../lambda/platform/dynamo';
+import { config } from '../../lambda/composition/config';
+import { documentClient } from '../../lambda/composition/dynamo';
 import { KEY } from '../../lambda/store/entities';
-import { queryAll } from '../../lambda/platform/query-all';
+import { queryAll } from '../../lambda/store/query-all';
 import { createKey, newTeam } from '../support/api';
 
 describe('queryAll', () => {

@@ -5,7 +5,7 @@
  * races with regenerate and delete leave one consistent state.
  */
 import { captured, servicesWith, testServices } from '../support/services';
-import { documentClient } from '../../lambda/platform/dynamo';
+import { documentClient } from '../../lambda/composition/dynamo';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -13,7 +13,7 @@ import { MS_PER_DAY, type ManualClock } from '../../lambda/platform/clock';
 import { parseAuditEvent } from '../../lambda/domain/audit-event-schema';
 import { ExpiryNotDueError, makeHandler, NOT_DUE_RETRY_WINDOW_MS } from '../../lambda/handlers/expire-old-value';
 import { hashKeyValue } from '../../lambda/domain/key-values';
-import { config } from '../../lambda/platform/config';
+import { config } from '../../lambda/composition/config';
 import { expireOldValue, type ExpireOldValueOutcome } from '../../lambda/use-cases/expire-old-value';
 import { call, createKey, newTeam } from '../support/api';
 import {

@@ -25,8 +25,8 @@ import {
 } from '../support/keys';
 import { auditRecordsOfType, keyItem, lookupItemOf } from '../support/store';
 import { expireOldValue } from '../../lambda/use-cases/expire-old-value';
-import { documentClient } from '../../lambda/platform/dynamo';
-import { config } from '../../lambda/platform/config';
+import { documentClient } from '../../lambda/composition/dynamo';
+import { config } from '../../lambda/composition/config';
 
 const EXPIRED = 'key.old_value_expired';
 

@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-scheduler';
 import { MS_PER_DAY, type ManualClock } from '../../lambda/platform/clock';
 import { schedulerFromEnvironment } from '../../lambda/composition/scheduling-services';
-import { createEventBridgeRevocationScheduler, EXPIRY_RETRY_POLICY, scheduleExpressionOf, scheduleNameOf } from '../../lambda/platform/scheduler-eventbridge';
+import { createEventBridgeRevocationScheduler, EXPIRY_RETRY_POLICY, scheduleExpressionOf, scheduleNameOf } from '../../lambda/adapters/scheduler-eventbridge';
 import { call, createKey, newTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, restoreSystemClock, storedKeyState } from '../support/keys';
 import { auditRecordsOf } from '../support/store';

@@ -9,7 +9,7 @@
  */
 import openapi from '../../docs/openapi.json';
 import { encodeCursor as encodeWith } from '../../lambda/platform/cursor';
-import { config } from '../../lambda/platform/config';
+import { config } from '../../lambda/composition/config';
 import { newKeyId } from '../../lambda/platform/ids';
 import { ENDPOINTS, call, createKey, newTeam, type TestTeam } from '../support/api';
 import { testServices } from '../support/services';

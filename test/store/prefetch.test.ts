@@ -6,8 +6,8 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keyTableKeys } from '../../lambda/contract/tables';
-import { config } from '../../lambda/platform/config';
-import { documentClient } from '../../lambda/platform/dynamo';
+import { config } from '../../lambda/composition/config';
+import { documentClient } from '../../lambda/composition/dynamo';
 import { PrefetchedItems, withPrefetched } from '../../lambda/store/prefetch';
 import { createKey, newTeam } from '../support/api';
 import { servicesWith } from '../support/services';

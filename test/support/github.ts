@@ -9,7 +9,7 @@ import { githubSigner, keysDocument, reported, signedHeaders, type GithubSigner 
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import fixture from '../fixtures/apigw-rest-event.json';
 import { makeHandler } from '../../lambda/routes/github-secret-scanning/handler';
-import { pinnedKeySource } from '../../lambda/platform/github-signatures';
+import { pinnedKeySource } from '../../lambda/domain/github-signatures';
 import type { GithubServices } from '../../lambda/composition/github-keys';
 import type { CallResult } from './api';
 import { expectDocumentedResponse } from './openapi-responses';

@@ -10,7 +10,7 @@ import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyR
 import { call, createKey, newTeam, type CallResult, type TestTeam } from './api';
 import { keyItem, lookupItemsForKey, usageItem } from './store';
 import { hashKeyValue } from '../../lambda/domain/key-values';
-import { config } from '../../lambda/platform/config';
+import { config } from '../../lambda/composition/config';
 
 /** Scopes of a key that can itself call the management endpoints. */
 export const MANAGER_SCOPES = ['keys.manage', 'enc.*:read'];

@@ -4,7 +4,7 @@
  * characters (its random part), which would be just as bad.
  */
 import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
-import { createDynamoClient } from '../../lambda/platform/dynamo';
+import { createDynamoClient } from '../../lambda/composition/dynamo';
 
 export interface PlaintextFinding {
   readonly table: string;

@@ -6,8 +6,8 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { systemClock, type Clock } from '../../lambda/platform/clock';
-import { config } from '../../lambda/platform/config';
-import { documentClient } from '../../lambda/platform/dynamo';
+import { config } from '../../lambda/composition/config';
+import { documentClient } from '../../lambda/composition/dynamo';
 import { createServices } from '../../lambda/composition/services';
 import { withWebhooks, type WebhookServices } from '../../lambda/composition/webhook-services';
 import { sinkObservability } from '../../lambda/platform/observability-sinks';
@@ -18,7 +18,7 @@ import type { ExpiryScheduler } from '../../lambda/domain/expiry-notices';
 import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
 import { randomBytes } from 'node:crypto';
 import { localSecretBox } from '../../lambda/platform/secret-box';
-import { httpPoster } from '../../lambda/platform/webhook-transport';
+import { httpPoster } from '../../lambda/adapters/webhook-transport';
 import type { Resolver } from '../../lambda/platform/webhook-address';
 
 /** A clock that delegates to the one a test installed (the system clock by default). */

@@ -1,10 +1,10 @@
 /** Direct reads of the tables, for assertions about what is (and is not) stored. */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../lambda/platform/dynamo';
+import { documentClient } from '../../lambda/composition/dynamo';
 import { testServices } from './services';
 import { keyTableKeys } from '../../lambda/contract/tables';
 import { hashKeyValue } from '../../lambda/domain/key-values';
-import { config } from '../../lambda/platform/config';
+import { config } from '../../lambda/composition/config';
 import { summariseUsage } from '../../lambda/domain/usage-figures';
 import type { UsageItem } from '../../lambda/domain/model';
 

@@ -8,7 +8,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import fixture from '../fixtures/apigw-rest-event.json';
 import { makeHandler as makeVerifyHandler } from '../../lambda/routes/verify-api-key/handler';
-import { createDynamoClient } from '../../lambda/platform/dynamo';
+import { createDynamoClient } from '../../lambda/composition/dynamo';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallResult } from '../support/api';
 import { expectDocumentedResponse } from '../support/openapi-responses';

@@ -7,7 +7,7 @@
  * path would have left it.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDynamoClient } from '../../lambda/platform/dynamo';
+import { createDynamoClient } from '../../lambda/composition/dynamo';
 import { generateCreatedValue } from '../../lambda/domain/key-values';
 import { dayOf } from '../../lambda/domain/usage-figures';
 import { windowIndex } from '../../lambda/domain/rate-window';

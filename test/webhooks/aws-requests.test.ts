@@ -5,10 +5,10 @@
  */
 import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
 import { busEntryOf, eventBridgePublisher } from '../../lambda/handlers/publish-events';
-import { createEventBridgeExpiryScheduler, expiryScheduleInput } from '../../lambda/platform/expiry-scheduler-eventbridge';
-import { kmsSecretBox } from '../../lambda/platform/secret-box-kms';
-import { sendMessageInput, sqsDeliveryQueue } from '../../lambda/platform/webhook-queue-sqs';
-import { retryScheduleInput, scheduledRetries } from '../../lambda/platform/webhook-retry-schedules';
+import { createEventBridgeExpiryScheduler, expiryScheduleInput } from '../../lambda/adapters/expiry-scheduler-eventbridge';
+import { kmsSecretBox } from '../../lambda/adapters/secret-box-kms';
+import { sendMessageInput, sqsDeliveryQueue } from '../../lambda/adapters/webhook-queue-sqs';
+import { retryScheduleInput, scheduledRetries } from '../../lambda/adapters/webhook-retry-schedules';
 
 /** A client whose `send` records each command's name and input, answering `answer`. */
 function recording(answer: (name: string) => unknown = () => ({})) {

@@ -13,14 +13,14 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { systemClock } from '../../lambda/platform/clock';
 import { localSecretBox } from '../../lambda/platform/secret-box';
-import { httpPoster } from '../../lambda/platform/webhook-transport';
+import { httpPoster } from '../../lambda/adapters/webhook-transport';
 import { makeHandler as makePublishHandler } from '../../lambda/handlers/publish-events';
 import { deliverEvent, runJob } from '../../lambda/handlers/deliver-webhooks';
 import { BUSY_WAIT_SECONDS, DELIVERY_SLOT_LEASE_MS, ENDPOINT_CONCURRENCY } from '../../lambda/contract/webhooks';
 import { localDeliveryQueue } from '../../local/webhooks';
 import type { LocalJobQueue } from '../../local/job-queue';
 import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
-import type { AttemptResult } from '../../lambda/platform/webhook-transport';
+import type { AttemptResult } from '../../lambda/adapters/webhook-transport';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { stubResolver, testObservability, testServices, useTestServices } from '../support/services';
 

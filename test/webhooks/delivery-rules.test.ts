@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../lambda/contract/webhooks';
 import { nextStep } from '../../lambda/domain/webhook-endpoints';
 import { localSecretBox } from '../../lambda/platform/secret-box';
-import { httpPoster, retryAfterSeconds } from '../../lambda/platform/webhook-transport';
+import { httpPoster, retryAfterSeconds } from '../../lambda/adapters/webhook-transport';
 
 const NOW = new Date('2026-11-26T12:00:00.000Z');
 const answer = (status: number | null, retryAfter: number | null = null) => ({ status, retryAfterSeconds: retryAfter });

@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkEndpointHost, checkEndpointUrl, guardedLookup, refusedAddress, type AddressPolicy, type Resolver } from '../../lambda/platform/webhook-address';
-import { httpPoster } from '../../lambda/platform/webhook-transport';
+import { httpPoster } from '../../lambda/adapters/webhook-transport';
 
 const AWS: AddressPolicy = { httpsOnly: true, allowLoopback: false };
 const LOCAL_STRICT: AddressPolicy = { httpsOnly: false, allowLoopback: false };

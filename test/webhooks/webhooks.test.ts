@@ -12,7 +12,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../../lambda/platform/clock';
 import { localSecretBox } from '../../lambda/platform/secret-box';
-import { httpPoster } from '../../lambda/platform/webhook-transport';
+import { httpPoster } from '../../lambda/adapters/webhook-transport';
 import { makeHandler as makePublishHandler } from '../../lambda/handlers/publish-events';
 import { deliverEvent } from '../../lambda/handlers/deliver-webhooks';
 import { RETRY_DELAYS_SECONDS } from '../../lambda/contract/webhooks';

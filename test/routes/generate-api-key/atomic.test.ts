@@ -1,8 +1,8 @@
 import { testObservability, testServices } from '../../support/services';
 import { randomUUID } from 'node:crypto';
 import { createKeyRecord } from '../../../lambda/use-cases/create-key';
-import { config } from '../../../lambda/platform/config';
-import { documentClient } from '../../../lambda/platform/dynamo';
+import { config } from '../../../lambda/composition/config';
+import { documentClient } from '../../../lambda/composition/dynamo';
 import { createServices } from '../../../lambda/composition/services';
 import { teamKeyCount, lookupItemOf } from '../../support/store';
 import { recordIssuedValue } from '../../support/issued-values';

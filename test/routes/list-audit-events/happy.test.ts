@@ -5,7 +5,7 @@
  */
 import { parseAuditEvent } from '../../../lambda/domain/audit-event-schema';
 import { hashKeyValue } from '../../../lambda/domain/key-values';
-import { config } from '../../../lambda/platform/config';
+import { config } from '../../../lambda/composition/config';
 import { call, createKey, newTeam, type Endpoint } from '../../support/api';
 import { MANAGER_SCOPES, expectStatus, manualClockPerTest } from '../../support/keys';
 

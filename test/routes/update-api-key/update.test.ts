@@ -5,7 +5,7 @@
  * and delete that never lose an update.
  */
 import { encodeCursor as encodeWith } from '../../../lambda/platform/cursor';
-import { config } from '../../../lambda/platform/config';
+import { config } from '../../../lambda/composition/config';
 import { call, createKey, newTeam } from '../../support/api';
 import { runCommonManagementTests } from '../../support/management-matrix';
 import { MANAGER_SCOPES, checkValue, expectOnlyOneUse, expectStatus, manualClockPerTest, storedKeyState, useValue } from '../../support/keys';

@@ -5,8 +5,8 @@
  * CloudTrail. Loaded only by the functions that sign or issue secrets.
  */
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
-import type { SecretBox } from './secret-box';
-import { requiredSetting } from './environment';
+import type { SecretBox } from '../platform/secret-box';
+import { requiredSetting } from '../platform/environment';
 
 const KMS_PREFIX = 'kms:';
 

@@ -9,7 +9,7 @@
  * set at once is a configuration error.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { optionalSetting } from './environment';
+import { optionalSetting } from '../platform/environment';
 
 let loaded: string | undefined;
 

@@ -1,7 +1,7 @@
 import { DEFAULT_GUESS_LIMIT_PER_MINUTE, DEFAULT_PLAN_RATE_LIMIT } from '../contract/defaults';
-import { pepperFromSecret } from './pepper';
-import { optionalSetting, positiveIntegerSetting, requiredSetting } from './environment';
-import type { ServiceSettings } from '../composition/services';
+import { pepperFromSecret } from '../adapters/pepper';
+import { optionalSetting, positiveIntegerSetting, requiredSetting } from '../platform/environment';
+import type { ServiceSettings } from './services';
 
 /**
  * The services' settings, read from the environment through getters
@@ -27,7 +27,7 @@ export const config: ServiceSettings & { readonly dynamoEndpoint: string | undef
    * HMAC-SHA256 under it instead of plain SHA-256. Changing it invalidates
    * every issued key, so it is set once per deployment or never. In AWS it
    * comes from the Secrets Manager secret `KEY_HASH_PEPPER_SECRET_ARN`
-   * (platform/pepper.ts); locally from `KEY_HASH_PEPPER`.
+   * (adapters/pepper.ts); locally from `KEY_HASH_PEPPER`.
    */
   get pepper(): string | undefined {
     return pepperFromSecret() ?? optionalSetting('KEY_HASH_PEPPER');

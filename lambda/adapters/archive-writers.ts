@@ -7,16 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { LOCAL_S3_CREDENTIALS, type ArchiveTarget } from './archive-config';
-import { optionalSetting } from './environment';
+import { LOCAL_S3_CREDENTIALS } from '../platform/archive-config';
+import type { ArchiveWriter } from '../domain/archive-writer';
 
-/** Where archived objects are written. `put` is write-once and idempotent. */
-export interface ArchiveWriter {
-  /** For logs: `s3://bucket` or `file:///folder`. */
-  readonly location: string;
-  /** Stores `body` under `key`; an existing object under `key` counts as done. */
-  put(key: string, body: Buffer): Promise<void>;
-}
+export type { ArchiveWriter };
+import { optionalSetting } from '../platform/environment';
 
 /**
  * The S3 client of the archiver. With `endpoint` (an S3 API on loopback):
@@ -85,9 +80,4 @@ export function folderArchiveWriter(directory: string): ArchiveWriter {
       }
     },
   };
-}
-
-/** The writer for a configured target (see `archiveConfig.target`). */
-export function archiveWriterFor(target: ArchiveTarget): ArchiveWriter {
-  return target.kind === 'folder' ? folderArchiveWriter(target.directory) : s3ArchiveWriter(createArchiveS3Client(target.endpoint), target.bucket);
 }

@@ -17,8 +17,8 @@ import {
 import { expiryScheduleName, noticeTime, type ExpiryRequest } from '../contract/expiry-schedules';
 import type { ExpiryScheduler } from '../domain/expiry-notices';
 import { EXPIRY_RETRY_POLICY, scheduleExpressionOf } from './scheduler-eventbridge';
-import { requiredSetting } from './environment';
-import { schedulerSettingsFromEnvironment, type SchedulerSettings } from './scheduler-config';
+import { requiredSetting } from '../platform/environment';
+import { schedulerSettingsFromEnvironment, type SchedulerSettings } from '../platform/scheduler-config';
 
 /** The revocation scheduler's settings (the group, the role, the dead-letter queue), and the notify function. */
 export type ExpirySchedulerSettings = Omit<SchedulerSettings, 'expireFunctionArn'> & { readonly functionArn: string };

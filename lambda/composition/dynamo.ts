@@ -5,7 +5,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config';
-import { optionalSetting } from './environment';
+import { optionalSetting } from '../platform/environment';
 
 let shared: DynamoDBDocumentClient | undefined;
 

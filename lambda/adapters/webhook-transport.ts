@@ -8,18 +8,10 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { DELIVERY_TIMEOUT_MS, RESPONSE_BYTES_READ } from '../contract/webhooks';
-import { checkEndpointUrl, guardedLookup, systemResolver, type AddressPolicy, type Resolver } from './webhook-address';
+import { checkEndpointUrl, guardedLookup, systemResolver, type AddressPolicy, type Resolver } from '../platform/webhook-address';
+import type { AttemptResult, WebhookPoster } from '../domain/webhook-ports';
 
-/** What one attempt came to: the receiver's status, or a network error in words. */
-export interface AttemptResult {
-  status: number | null;
-  error: string | null;
-  /** `Retry-After` in seconds, when the receiver sent one. */
-  retryAfterSeconds: number | null;
-  durationMs: number;
-}
-
-export type WebhookPoster = (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
+export type { AttemptResult, WebhookPoster };
 
 export interface PosterOptions {
   readonly policy: AddressPolicy;

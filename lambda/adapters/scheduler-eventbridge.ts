@@ -21,7 +21,7 @@ import {
   type DeleteScheduleCommandInput,
 } from '@aws-sdk/client-scheduler';
 import type { RevocationRequest, RevocationScheduler } from '../domain/revocation-scheduler';
-import { schedulerSettingsFromEnvironment, type SchedulerSettings } from './scheduler-config';
+import { schedulerSettingsFromEnvironment, type SchedulerSettings } from '../platform/scheduler-config';
 
 /** Built once per process and reused across invocations. */
 const schedulerClient = new SchedulerClient({});

@@ -19,7 +19,7 @@
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { chain, CredentialsProviderError, memoize } from '@smithy/core/config';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import { optionalSetting } from './environment';
+import { optionalSetting } from '../platform/environment';
 
 type ProviderInit = NonNullable<Parameters<typeof fromEnv>[0]>;
 
