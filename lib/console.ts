@@ -3,7 +3,8 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { generatedSecret } from './generated-secret';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -157,16 +158,12 @@ export class KeyConsole extends Construct {
       },
     });
 
-    this.originVerify = new secretsmanager.Secret(this, 'OriginVerify', {
+    this.originVerify = generatedSecret(this, 'OriginVerify', {
       description: 'Sent by the key console distribution to the API (X-Origin-Verify): requests proven to come through it are taken from the viewer address',
-      generateSecretString: { passwordLength: 48, excludePunctuation: true },
-      removalPolicy: RemovalPolicy.DESTROY,
+      length: 48,
+      rotation:
+        'Rotating it would need the distribution and the functions changed together (a deploy); it proves a request came through this distribution and grants nothing by itself. Rotate by replacing the secret (a new logical id) and deploying.',
     });
-    acknowledge(
-      cfnOf(this.originVerify),
-      'AwsSolutions-SMG4',
-      'Rotating it would need the distribution and the functions changed together (a deploy); it proves a request came through this distribution and grants nothing by itself. Rotate by replacing the secret (a new logical id) and deploying.',
-    );
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'API key console and API',

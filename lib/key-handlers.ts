@@ -1,7 +1,8 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { generatedSecret } from './generated-secret';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { TEAM_INDEX } from '../lambda/contract/tables';
@@ -71,16 +72,12 @@ export class KeyHandlers extends Construct {
       logRemovalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     };
     const stores = { keyTable, auditTable, teamIndexName: TEAM_INDEX };
-    this.cursorSigningKey = new secretsmanager.Secret(this, 'CursorSigningKey', {
+    this.cursorSigningKey = generatedSecret(this, 'CursorSigningKey', {
       description: 'Signs the page cursors of the list routes (HMAC-SHA256): only a cursor the service issued is accepted',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-      removalPolicy: RemovalPolicy.DESTROY,
+      length: 64,
+      rotation:
+        'It proves a page cursor was issued by this service and grants nothing else; the list functions receive it at deploy. Rotate by replacing the secret (a new logical id) and deploying: outstanding cursors then answer 400 INVALID_CURSOR and the caller lists again.',
     });
-    acknowledge(
-      cfnOf(this.cursorSigningKey),
-      'AwsSolutions-SMG4',
-      'It proves a page cursor was issued by this service and grants nothing else; the list functions receive it at deploy. Rotate by replacing the secret (a new logical id) and deploying: outstanding cursors then answer 400 INVALID_CURSOR and the caller lists again.',
-    );
     const settings: Partial<Record<Env, string>> = {
       CURSOR_SIGNING_KEY: this.cursorSigningKey.secretValue.unsafeUnwrap(),
       KEY_TABLE_NAME: keyTable.tableName,

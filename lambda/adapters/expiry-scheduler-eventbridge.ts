@@ -6,17 +6,11 @@
  * the schedules of the old one until the change has committed.
  */
 import { createHash } from 'node:crypto';
-import {
-  ConflictException,
-  CreateScheduleCommand,
-  DeleteScheduleCommand,
-  ResourceNotFoundException,
-  SchedulerClient,
-  type CreateScheduleCommandInput,
-} from '@aws-sdk/client-scheduler';
+import { SchedulerClient, type CreateScheduleCommandInput } from '@aws-sdk/client-scheduler';
 import { expiryScheduleName, noticeTime, type ExpiryRequest } from '../contract/expiry-schedules';
 import type { ExpiryScheduler } from '../domain/expiry-notices';
-import { EXPIRY_RETRY_POLICY, scheduleExpressionOf } from './scheduler-eventbridge';
+import { EXPIRY_RETRY_POLICY } from './scheduler-eventbridge';
+import { createSchedule, deleteScheduleIfPresent, oneShotScheduleInput } from './one-shot-schedules';
 import { requiredSetting } from '../platform/environment';
 import { schedulerSettingsFromEnvironment, type SchedulerSettings } from '../platform/scheduler-config';
 
@@ -25,23 +19,20 @@ export type ExpirySchedulerSettings = Omit<SchedulerSettings, 'expireFunctionArn
 
 export function expiryScheduleInput(settings: ExpirySchedulerSettings, request: ExpiryRequest): CreateScheduleCommandInput {
   const name = expiryScheduleName(request);
-  return {
-    Name: name,
-    GroupName: settings.groupName,
-    ScheduleExpression: scheduleExpressionOf(new Date(noticeTime(request.expires_at, request.notice)).toISOString()),
-    ScheduleExpressionTimezone: 'UTC',
-    FlexibleTimeWindow: { Mode: 'OFF' },
-    ActionAfterCompletion: 'DELETE',
-    Description: `Expiry notice ${request.notice} of key ${request.key_id}`,
-    Target: {
+  return oneShotScheduleInput({
+    name,
+    groupName: settings.groupName,
+    at: new Date(noticeTime(request.expires_at, request.notice)).toISOString(),
+    description: `Expiry notice ${request.notice} of key ${request.key_id}`,
+    target: {
       Arn: settings.functionArn,
       RoleArn: settings.schedulerRoleArn,
       Input: JSON.stringify(request),
       RetryPolicy: { ...EXPIRY_RETRY_POLICY },
       DeadLetterConfig: { Arn: settings.deadLetterQueueArn },
     },
-    ClientToken: createHash('sha256').update(`${settings.groupName}/${name}`).digest('hex').slice(0, 64),
-  };
+    clientToken: createHash('sha256').update(`${settings.groupName}/${name}`).digest('hex').slice(0, 64),
+  });
 }
 
 export function createEventBridgeExpiryScheduler(
@@ -50,25 +41,13 @@ export function createEventBridgeExpiryScheduler(
 ): ExpiryScheduler {
   return {
     async arm(requests) {
-      for (const request of requests) {
-        try {
-          await client.send(new CreateScheduleCommand(expiryScheduleInput(settings, request)));
-        } catch (error) {
-          // The same notice of the same expiry is scheduled already (a retried request).
-          if (!(error instanceof ConflictException)) throw error;
-        }
-      }
+      // A notice scheduled already (a retried request) is left as it is.
+      for (const request of requests) await createSchedule(client, expiryScheduleInput(settings, request));
     },
     async disarm(keyId, expiresAt) {
+      // Already fired (deleted after completion), or never armed (its moment had passed).
       for (const notice of ['7d', '1d', 'expired'] as const) {
-        try {
-          await client.send(
-            new DeleteScheduleCommand({ GroupName: settings.groupName, Name: expiryScheduleName({ key_id: keyId, expires_at: expiresAt, notice }) }),
-          );
-        } catch (error) {
-          // Already fired (deleted after completion), or never armed (its moment had passed).
-          if (!(error instanceof ResourceNotFoundException)) throw error;
-        }
+        await deleteScheduleIfPresent(client, { GroupName: settings.groupName, Name: expiryScheduleName({ key_id: keyId, expires_at: expiresAt, notice }) });
       }
     },
   };

@@ -11,15 +11,8 @@
  * (delete + create; the function may only create and delete schedules).
  */
 import { createHash } from 'node:crypto';
-import {
-  ConflictException,
-  CreateScheduleCommand,
-  DeleteScheduleCommand,
-  ResourceNotFoundException,
-  SchedulerClient,
-  type CreateScheduleCommandInput,
-  type DeleteScheduleCommandInput,
-} from '@aws-sdk/client-scheduler';
+import { SchedulerClient, type CreateScheduleCommandInput, type DeleteScheduleCommandInput } from '@aws-sdk/client-scheduler';
+import { createSchedule, deleteScheduleIfPresent, oneShotScheduleInput, scheduleExpressionOf } from './one-shot-schedules';
 import type { RevocationRequest, RevocationScheduler } from '../domain/revocation-scheduler';
 import { schedulerSettingsFromEnvironment, type SchedulerSettings } from '../platform/scheduler-config';
 
@@ -40,17 +33,7 @@ export function scheduleNameOf(request: RevocationRequest): string {
   return name;
 }
 
-/**
- * `at(yyyy-mm-ddThh:mm:ss)` in UTC. Scheduler takes whole seconds and no
- * zone, so the instant is rounded UP: the schedule never fires before the
- * transition ends (the expire service would only log `not_due` then).
- */
-export function scheduleExpressionOf(at: string): string {
-  const instant = Date.parse(at);
-  if (Number.isNaN(instant)) throw new Error(`Not an instant: ${at}`);
-  const wholeSecond = Math.ceil(instant / 1000) * 1000;
-  return `at(${new Date(wholeSecond).toISOString().slice(0, 19)})`;
-}
+export { scheduleExpressionOf };
 
 /** The event the schedule delivers to the expire function. */
 export function expireEventOf(request: RevocationRequest): { key_id: string; generation: number } {
@@ -60,16 +43,12 @@ export function expireEventOf(request: RevocationRequest): { key_id: string; gen
 /** The exact CreateSchedule request for a transition ending at `at`. */
 export function createScheduleInput(settings: SchedulerSettings, request: RevocationRequest & { at: string }): CreateScheduleCommandInput {
   const name = scheduleNameOf(request);
-  const expression = scheduleExpressionOf(request.at);
-  return {
-    Name: name,
-    GroupName: settings.groupName,
-    ScheduleExpression: expression,
-    ScheduleExpressionTimezone: 'UTC',
-    FlexibleTimeWindow: { Mode: 'OFF' },
-    ActionAfterCompletion: 'DELETE',
-    Description: `Ends the grace period of key ${request.keyId}, generation ${request.generation}`,
-    Target: {
+  return oneShotScheduleInput({
+    name,
+    groupName: settings.groupName,
+    at: request.at,
+    description: `Ends the grace period of key ${request.keyId}, generation ${request.generation}`,
+    target: {
       Arn: settings.expireFunctionArn,
       RoleArn: settings.schedulerRoleArn,
       Input: JSON.stringify(expireEventOf(request)),
@@ -77,8 +56,11 @@ export function createScheduleInput(settings: SchedulerSettings, request: Revoca
       DeadLetterConfig: { Arn: settings.deadLetterQueueArn },
     },
     // Same request → same token (SDK retries are idempotent); another time → another token.
-    ClientToken: createHash('sha256').update(`${settings.groupName}/${name}@${expression}`).digest('hex').slice(0, 64),
-  };
+    clientToken: createHash('sha256')
+      .update(`${settings.groupName}/${name}@${scheduleExpressionOf(request.at)}`)
+      .digest('hex')
+      .slice(0, 64),
+  });
 }
 
 /** The exact DeleteSchedule request for a transition's schedule. */
@@ -98,26 +80,16 @@ export function createEventBridgeRevocationScheduler(options: EventBridgeSchedul
   const client = options.client ?? schedulerClient;
   const settings = options.settings ?? schedulerSettingsFromEnvironment();
 
-  const deleteIfPresent = async (request: RevocationRequest): Promise<void> => {
-    try {
-      await client.send(new DeleteScheduleCommand(deleteScheduleInput(settings, request)));
-    } catch (error) {
-      // Already fired (ActionAfterCompletion DELETE) or never created: nothing to cancel.
-      if (!(error instanceof ResourceNotFoundException)) throw error;
-    }
-  };
+  // Already fired (ActionAfterCompletion DELETE) or never created: nothing to cancel.
+  const deleteIfPresent = (request: RevocationRequest): Promise<void> => deleteScheduleIfPresent(client, deleteScheduleInput(settings, request));
 
   return {
     async schedule(request) {
       const input = createScheduleInput(settings, request);
-      try {
-        await client.send(new CreateScheduleCommand(input));
-      } catch (error) {
-        if (!(error instanceof ConflictException)) throw error;
-        // A schedule of the same transition is left from an attempt whose transaction failed: replace it.
-        await deleteIfPresent(request);
-        await client.send(new CreateScheduleCommand(input));
-      }
+      if (await createSchedule(client, input)) return;
+      // A schedule of the same transition is left from an attempt whose transaction failed: replace it.
+      await deleteIfPresent(request);
+      if (!(await createSchedule(client, input))) throw new Error(`The schedule ${input.Name} was made again while it was being replaced`);
     },
     cancel: deleteIfPresent,
   };

@@ -5,9 +5,9 @@
  * deliverer only.
  */
 import { createHash } from 'node:crypto';
-import { ConflictException, CreateScheduleCommand, SchedulerClient, type CreateScheduleCommandInput } from '@aws-sdk/client-scheduler';
+import { SchedulerClient, type CreateScheduleCommandInput } from '@aws-sdk/client-scheduler';
 import type { DeliveryJob } from '../domain/webhook-endpoints';
-import { scheduleExpressionOf } from './scheduler-eventbridge';
+import { createSchedule, oneShotScheduleInput } from './one-shot-schedules';
 import { jobMessage } from './webhook-queue-sqs';
 
 export interface RetryScheduleSettings {
@@ -18,32 +18,25 @@ export interface RetryScheduleSettings {
 
 export function retryScheduleInput(settings: RetryScheduleSettings, job: DeliveryJob, at: Date): CreateScheduleCommandInput {
   const digest = createHash('sha256').update(`${job.event_id}/${job.endpoint_id}/${job.attempt}`).digest('hex');
-  return {
-    Name: `webhook-${digest.slice(0, 40)}`,
-    GroupName: settings.groupName,
-    ScheduleExpression: scheduleExpressionOf(at.toISOString()),
-    ScheduleExpressionTimezone: 'UTC',
-    FlexibleTimeWindow: { Mode: 'OFF' },
-    ActionAfterCompletion: 'DELETE',
-    Description: `Webhook retry: attempt ${job.attempt} of ${job.event_id}`,
-    Target: {
+  return oneShotScheduleInput({
+    name: `webhook-${digest.slice(0, 40)}`,
+    groupName: settings.groupName,
+    at: at.toISOString(),
+    description: `Webhook retry: attempt ${job.attempt} of ${job.event_id}`,
+    target: {
       Arn: settings.queueArn,
       RoleArn: settings.schedulerRoleArn,
       Input: jobMessage(job),
       RetryPolicy: { MaximumRetryAttempts: 20, MaximumEventAgeInSeconds: 86_400 },
     },
-    ClientToken: digest.slice(0, 64),
-  };
+    clientToken: digest.slice(0, 64),
+  });
 }
 
 /** A `later` for the SQS queue: a one-shot schedule `delaySeconds` ahead. */
 export function scheduledRetries(settings: RetryScheduleSettings, client = new SchedulerClient({}), now = () => new Date()) {
+  // The same attempt scheduled already (a replayed message): one is enough.
   return async (job: DeliveryJob, delaySeconds: number): Promise<void> => {
-    try {
-      await client.send(new CreateScheduleCommand(retryScheduleInput(settings, job, new Date(now().getTime() + delaySeconds * 1000))));
-    } catch (error) {
-      // The same attempt scheduled already (a replayed message): one is enough.
-      if (!(error instanceof ConflictException)) throw error;
-    }
+    await createSchedule(client, retryScheduleInput(settings, job, new Date(now().getTime() + delaySeconds * 1000)));
   };
 }

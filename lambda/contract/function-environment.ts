@@ -11,6 +11,11 @@
 /** `required`: non-empty, or the read throws; `optional`: absent or empty reads as undefined; `positive integer`: with a default where it is read. */
 export type EnvKind = 'required' | 'optional' | 'positive integer';
 
+/** Variables read as they are, absent or empty as undefined, declared together. */
+function optional<const N extends string>(...names: N[]): { readonly [K in N]: 'optional' } {
+  return Object.fromEntries(names.map((name) => [name, 'optional'])) as { readonly [K in N]: 'optional' };
+}
+
 const SET_BY_THE_STACK = {
   /** Physical name of the key table. */
   KEY_TABLE_NAME: 'required',
@@ -69,14 +74,14 @@ const SET_BY_THE_STACK = {
   CURSOR_SIGNING_KEY: 'required',
   /** Secrets Manager secret holding the value-hash pepper (optional; `lambda/adapters/pepper.ts`). */
   KEY_HASH_PEPPER_SECRET_ARN: 'optional',
-  /** Powertools: the `service` of every log line and metric. */
-  POWERTOOLS_SERVICE_NAME: 'optional',
-  /** Powertools: the CloudWatch namespace of the custom metrics. */
-  POWERTOOLS_METRICS_NAMESPACE: 'optional',
-  /** Powertools: the lowest level written (DEBUG, INFO, WARN, ERROR); read by Powertools itself. */
-  POWERTOOLS_LOG_LEVEL: 'optional',
-  /** Powertools: the share of invocations (0–1) logged at DEBUG whatever the level; read by Powertools itself. */
-  POWERTOOLS_LOGGER_SAMPLE_RATE: 'optional',
+  /**
+   * Powertools' own settings: `POWERTOOLS_SERVICE_NAME` (the `service` of every
+   * log line and metric), `POWERTOOLS_METRICS_NAMESPACE` (the CloudWatch
+   * namespace of the custom metrics), `POWERTOOLS_LOG_LEVEL` (the lowest level
+   * written) and `POWERTOOLS_LOGGER_SAMPLE_RATE` (the share of invocations, 0–1,
+   * logged at DEBUG whatever the level); the last two are read by Powertools itself.
+   */
+  ...optional('POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_LOGGER_SAMPLE_RATE'),
 } as const satisfies Record<string, EnvKind>;
 
 const SET_LOCALLY = {
@@ -90,14 +95,18 @@ const SET_LOCALLY = {
   S3_ENDPOINT: 'optional',
 } as const satisfies Record<string, EnvKind>;
 
-const SET_BY_LAMBDA = {
-  AWS_REGION: 'optional',
-  /** Present only in Lambda: selects the Lambda-only parts (tracer, the archiver's handler). */
-  AWS_LAMBDA_FUNCTION_NAME: 'optional',
-  AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: 'optional',
-  AWS_CONTAINER_CREDENTIALS_FULL_URI: 'optional',
-  AWS_EC2_METADATA_DISABLED: 'optional',
-} as const satisfies Record<string, EnvKind>;
+/**
+ * Set by Lambda: the region; `AWS_LAMBDA_FUNCTION_NAME`, present only in
+ * Lambda (it selects the Lambda-only parts: the tracer, the archiver's
+ * handler); where the credential chain looks (lambda/adapters/lambda-credentials.ts).
+ */
+const SET_BY_LAMBDA = optional(
+  'AWS_REGION',
+  'AWS_LAMBDA_FUNCTION_NAME',
+  'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+  'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+  'AWS_EC2_METADATA_DISABLED',
+);
 
 /** Every variable a function reads, with its kind. */
 export const FUNCTION_ENVIRONMENT = { ...SET_BY_THE_STACK, ...SET_LOCALLY, ...SET_BY_LAMBDA } as const;
