@@ -1,0 +1,109 @@
+/**
+ * The house rules of size, in every folder of production code (lambda/,
+ * lib/, bin/, local/, bench/, scripts/, api/, console/src/; tests and
+ * generated type files aside): no file over 300 lines, no function over 80.
+ * What broke them when the rule reached every folder is listed below with
+ * its size then: an entry may only shrink, and goes once it complies (the
+ * test fails on a stale entry), so the list ends empty.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const FOLDERS = ['lambda', 'lib', 'bin', 'local', 'bench', 'scripts', 'api', 'console/src'];
+const MAX_FILE_LINES = 300;
+const MAX_FUNCTION_LINES = 80;
+
+/** Still over the rule, with the most lines each may have: `file` or `file function`. */
+const ALLOWED: Record<string, number> = {
+  'bench/cost.ts': 515,
+  'bench/cost.ts main': 257,
+  'bench/memory.ts main': 108,
+  'bench/run.ts': 724,
+  'bench/run.ts verifyLatency': 122,
+  'bench/webhooks.ts webhookFigures': 127,
+  'console/src/create-key.tsx CreateKey': 105,
+  'console/src/key-list.tsx KeyList': 150,
+  'console/src/key-page.tsx': 369,
+  'console/src/key-page.tsx KeyPage': 119,
+  'console/src/key-page.tsx Settings': 85,
+  'console/src/webhooks.tsx': 329,
+  'console/src/webhooks.tsx Webhooks': 132,
+  'console/src/webhooks.tsx WebhookPage': 170,
+  'lambda/use-cases/regenerate-key.ts regenerateKey': 100,
+  'lib/api-key-service-stack.ts constructor': 190,
+  'lib/api.ts': 406,
+  'lib/api.ts constructor': 264,
+  'lib/audit-archive.ts constructor': 103,
+  'lib/config.ts': 367,
+  'lib/console.ts constructor': 143,
+  'lib/dashboard.ts constructor': 101,
+  'lib/key-handlers.ts constructor': 98,
+  'lib/webhooks.ts constructor': 114,
+  'local/audit-stream.ts': 402,
+  'local/audit-stream.ts startAuditStreamArchiver': 221,
+  'local/bootstrap.ts': 395,
+  'local/bootstrap.ts main': 84,
+  'local/dynamodb-local.ts': 487,
+  'local/job-queue.ts createLocalJobQueue': 124,
+  'local/platform-stage.ts createPlatformStage': 83,
+  'local/scheduler.ts createLocalScheduler': 146,
+  'local/server.ts': 582,
+  'local/server.ts createRequestListener': 124,
+  'local/start.ts': 617,
+};
+
+const productionFiles = (): string[] =>
+  execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...FOLDERS], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts'));
+
+/** The name a function is known by: its own, its variable's or property's, `constructor`, else its line. */
+function nameOf(node: ts.FunctionLikeDeclaration, source: ts.SourceFile, line: number): string {
+  if (ts.isConstructorDeclaration(node)) return 'constructor';
+  if (node.name) return node.name.getText(source);
+  const parent = node.parent;
+  if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && parent.name) return parent.name.getText(source);
+  return `<function at line ${line}>`;
+}
+
+/** Every file over MAX_FILE_LINES and every function over MAX_FUNCTION_LINES, with its lines. */
+export function oversized(file: string, text: string): Record<string, number> {
+  const found: Record<string, number> = {};
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  if (lines > MAX_FILE_LINES) found[file] = lines;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body) {
+      const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      const length = source.getLineAndCharacterOfPosition(node.getEnd()).line + 2 - start;
+      if (length > MAX_FUNCTION_LINES) found[`${file} ${nameOf(node as ts.FunctionLikeDeclaration, source, start)}`] = length;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('the size rule, in every folder', () => {
+  const measured: Record<string, number> = Object.assign({}, ...productionFiles().map((file) => oversized(file, readFileSync(path.join(ROOT, file), 'utf8'))));
+
+  it(`no file over ${MAX_FILE_LINES} lines and no function over ${MAX_FUNCTION_LINES}, but those still listed, none grown`, () => {
+    const over = Object.entries(measured)
+      .filter(([place, lines]) => !(place in ALLOWED) || lines > (ALLOWED[place] as number))
+      .map(([place, lines]) => `${place}: ${lines} lines${place in ALLOWED ? ` (listed at ${ALLOWED[place]})` : ''}`);
+    expect(over).toEqual([]);
+  });
+
+  it('lists nothing that complies now (the list only shrinks)', () => {
+    expect(Object.keys(ALLOWED).filter((place) => !(place in measured))).toEqual([]);
+  });
+
+  it('finds a long file and a long function (so the rules above can fail)', () => {
+    const body = Array.from({ length: 90 }, (_, index) => `  const v${index} = ${index};`).join('\n');
+    const text = `export function long(): void {\n${body}\n}\n${'\n'.repeat(250)}`;
+    expect(oversized('lambda/probe.ts', text)).toEqual({ 'lambda/probe.ts': 342, 'lambda/probe.ts long': 92 });
+  });
+});
