@@ -56,7 +56,7 @@ import { config } from '../lambda/composition/config';
 import { documentClientOf } from '../lambda/composition/dynamo';
 import { environmentObservability } from '../lambda/platform/observability';
 import { createServices } from '../lambda/composition/services';
-import { dataDirFrom, dynamoDbPath } from './start';
+import { dataDirFrom, dynamoDbPath } from './settings';
 import { ensureTables } from './tables';
 
 export const USAGE =

@@ -13,15 +13,13 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clock } from '../lambda/platform/clock';
 import type { WebhookServices as Services } from '../lambda/composition/webhook-services';
 import type { WebhookPorts } from '../lambda/domain/webhook-ports';
-import { makeHandler as makePublishHandler } from '../lambda/handlers/publish-events';
 import { localSecretBox } from '../lambda/platform/secret-box';
 import { systemResolver, type AddressPolicy, type Resolver } from '../lambda/platform/webhook-address';
 import { httpPoster } from '../lambda/adapters/webhook-transport';
-import { deliverEvent, runJob } from '../lambda/handlers/deliver-webhooks';
-import { startAuditStreamArchiver } from './audit-stream';
+import { runJob } from '../lambda/handlers/deliver-webhooks';
 import { createLocalJobQueue, type LocalJobQueue } from './job-queue';
 import type { DeliveryJob } from '../lambda/domain/webhook-endpoints';
-import type { LocalRuntimePart, LocalSettings } from './start';
+import type { LocalSettings } from './settings';
 
 /** A 32-byte key kept in a file of the data directory (mode 0600): read, or made on first use. */
 export function dataDirKey(dataDir: string, fileName: string): Buffer {
@@ -98,25 +96,3 @@ export function localWebhooks(options: {
     },
   };
 }
-
-/** The local bus: the audit stream's lifecycle events, each delivered at once (its own checkpoint beside the archive's). */
-export const webhookEventsPart: LocalRuntimePart = {
-  name: 'webhook events',
-  async start(context) {
-    const services = context.services;
-    const dynamo = context.dynamo;
-    if (!services || !dynamo) throw new Error('webhook events start after the services: check the order of LOCAL_RUNTIME_PARTS');
-    const handler = makePublishHandler(async (events) => {
-      for (const event of events) await deliverEvent(services, event);
-    }, context.observe);
-    const reader = await startAuditStreamArchiver({
-      dynamoEndpoint: dynamo.endpoint,
-      auditTableName: context.settings.auditTableName,
-      handler,
-      logger: context.runtimeLog,
-      pollMs: 500,
-      checkpointFile: path.join(context.settings.dataDir, 'event-stream-checkpoint.json'),
-    });
-    return () => reader.stop();
-  },
-};

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { FUNCTION_ENVIRONMENT } from '../../lambda/contract/function-environment';
 import { optionalSetting, positiveIntegerSetting, requiredSetting } from '../../lambda/platform/environment';
-import { LOCAL_ENVIRONMENT, START_HELP } from '../../local/start';
+import { LOCAL_ENVIRONMENT, START_HELP } from '../../local/settings';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const filesUnder = (folder: string): string[] =>
@@ -59,8 +59,9 @@ describe('the function environment', () => {
 });
 
 describe('the local environment', () => {
-  it('every variable local/start.ts reads is declared, and --help lists each declared one', () => {
-    const text = readFileSync(path.join(ROOT, 'local/start.ts'), 'utf8');
+  it('every variable npm start reads (local/start.ts, settings.ts, runtime.ts, parts/) is declared, and --help lists each declared one', () => {
+    const files = ['local/start.ts', 'local/settings.ts', 'local/runtime.ts', ...filesUnder('local/parts')];
+    const text = files.map((file) => readFileSync(path.join(ROOT, file), 'utf8')).join('\n');
     const read = new Set([...text.matchAll(/\benv\.([A-Z][A-Z_]+)|portFrom\(env, '([A-Z_]+)'/g)].map((match) => match[1] ?? match[2]));
     const declared = LOCAL_ENVIRONMENT.map(({ name }) => name);
     expect(read.size).toBeGreaterThanOrEqual(7);

@@ -52,7 +52,6 @@ const ALLOWED: Record<string, number> = {
   'local/scheduler.ts createLocalScheduler': 146,
   'local/server.ts': 582,
   'local/server.ts createRequestListener': 124,
-  'local/start.ts': 617,
 };
 
 const productionFiles = (): string[] =>

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { DEFAULT_USAGE_PLANS } from '../../lambda/contract/plans';
-import { START_HELP, startBanner, type LocalSettings } from '../../local/start';
+import { START_HELP, startBanner, type LocalSettings } from '../../local/settings';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { endpointAnswers, startDynamoLocal } from '../../local/dynamodb-local';

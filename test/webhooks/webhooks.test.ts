@@ -19,7 +19,7 @@ import { RETRY_DELAYS_SECONDS } from '../../lambda/contract/webhooks';
 import type { LocalJobQueue } from '../../local/job-queue';
 import { localDeliveryQueue } from '../../local/webhooks';
 import { localExpiryScheduler, type LocalExpiry } from '../../local/expiry';
-import { readSettings } from '../../local/start';
+import { readSettings } from '../../local/settings';
 import { parseAuditEvent } from '../../lambda/domain/audit-event-schema';
 import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';

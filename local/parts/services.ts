@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { localDynamoClient } from '../dynamodb-local';
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';
+import { config } from '../../lambda/composition/config';
+import { documentClientOf } from '../../lambda/composition/dynamo';
+import { createServices } from '../../lambda/composition/services';
+import { createLocalScheduler } from '../scheduler';
+import { systemClock } from '../../lambda/platform/clock';
+import { localCursorKey, localWebhooks } from '../webhooks';
+import { localExpiryScheduler } from '../expiry';
+import { withWebhooks } from '../../lambda/composition/webhook-services';
+import { localGithubKeys } from '../../lambda/composition/github-keys';
+import { required, type LocalRuntimePart } from './part';
+import type { LocalEnvironment } from '../settings';
+import { SettingsError } from '../settings';
+
+/** GitHub's keys as `GITHUB_SECRET_SCANNING_KEYS` pins them (none when unset); a document that cannot be read stops the start. */
+function githubKeysOf(env: LocalEnvironment): ReturnType<typeof localGithubKeys> {
+  try {
+    return localGithubKeys({ GITHUB_SECRET_SCANNING_KEYS: env.GITHUB_SECRET_SCANNING_KEYS });
+  } catch (error) {
+    throw new SettingsError(`GITHUB_SECRET_SCANNING_KEYS must be GitHub's keys document ({"public_keys":[…]}): ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The services every handler runs with, built once: this runtime's own
+ * DynamoDB Local (never an engine named by the environment), the system
+ * clock, and the local revocation scheduler: in-process timers in place of
+ * EventBridge Scheduler, invoking the expire function's handler as the
+ * schedule would. On start it re-arms every key in transition and expires at
+ * once those whose grace period ended while the service was stopped.
+ */
+export const servicesPart: LocalRuntimePart = {
+  name: 'services and revocation scheduler',
+  async start(context) {
+    const { settings } = context;
+    const client = localDynamoClient(required(context.dynamo, 'DynamoDB Local').endpoint);
+    const db = documentClientOf(client);
+    const expireHandler = makeExpireHandler(() => services);
+    const webhooks = localWebhooks({ settings, clock: systemClock, services: () => services, logger: context.runtimeLog });
+    const expiry = localExpiryScheduler({
+      clock: systemClock,
+      services: () => services,
+      file: path.join(settings.dataDir, 'expiry-notices.json'),
+      logger: context.runtimeLog,
+    });
+    const scheduler = createLocalScheduler({
+      logger: context.runtimeLog,
+      clock: systemClock,
+      expire: (request) => expireHandler({ key_id: request.keyId, generation: request.generation }, { awsRequestId: `local-${randomUUID()}` } as Context),
+    });
+    const services = withWebhooks(
+      createServices({
+        db,
+        clock: systemClock,
+        scheduler,
+        expiry,
+        settings: {
+          keyTableName: settings.keyTableName,
+          auditTableName: settings.auditTableName,
+          planRateLimit: settings.planRateLimit,
+          guessLimitPerMinute: config.guessLimitPerMinute,
+          pepper: config.pepper,
+          cursorSigningKey: localCursorKey(settings.dataDir),
+        },
+        observe: context.observe,
+      }),
+      () => webhooks.ports,
+    );
+    // GitHub's keys: the pinned document, or none (a laptop never fetches them).
+    Object.assign(services, { githubKeys: githubKeysOf(process.env) });
+    context.services = services;
+    const summary = await scheduler.rearmFromStore({ db, keyTableName: settings.keyTableName });
+    if (summary.armed + summary.firedAtOnce > 0) {
+      console.info(`Revocation scheduler: ${summary.armed} transition(s) armed, ${summary.firedAtOnce} expired at once`);
+    }
+    return async () => {
+      // Uses admitted from hot keys' leases and not written yet (the HTTP server has stopped before this part).
+      await services.usage.flushPending().catch((error: unknown) => context.runtimeLog.warn('pending uses not written', { error: String(error) }));
+      await scheduler.stop();
+      await webhooks.queue.stop();
+      await expiry.queue.stop();
+      client.destroy();
+    };
+  },
+};
