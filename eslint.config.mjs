@@ -4,12 +4,12 @@ import { readFileSync } from 'node:fs';
 
 /**
  * The import boundaries (docs/architecture.md). Inside lambda/, the layers of
- * lambda/layers.json: a folder imports by value only its own layer and lower
- * ones. Outside it, the CDK app (lib/, bin/) reads only the dependency-free
+ * lambda/layers.json: a folder imports only its own layer and lower ones,
+ * type-only imports included. Outside it, the CDK app (lib/, bin/) reads only the dependency-free
  * contract and the route declarations, so synthesis never loads the AWS SDK
  * or a handler's code; the local runtime runs handlers and wires the
  * platform, never reaching into the domain, stores or use cases.
- * Type-only imports are erased and stay allowed everywhere.
+ * Outside lambda/, type-only imports are erased and stay allowed.
  */
 const { layers } = JSON.parse(readFileSync(new URL('./lambda/layers.json', import.meta.url), 'utf8'));
 
@@ -29,9 +29,9 @@ function layerRule(index) {
         {
           patterns: [
             {
+              // Types included: a layer names no type of a higher one either (a use case declares the port it needs).
               regex: `^(\\.\\./)+(${higher.join('|')})(/|$)`,
-              allowTypeImports: true,
-              message: `lambda/${layer.folders.join(', lambda/')} (layer "${layer.name}") may import only lower layers: not ${higher.join(', ')} (lambda/layers.json, docs/architecture.md).`,
+              message: `lambda/${layer.folders.join(', lambda/')} (layer "${layer.name}") may import only lower layers, types included: not ${higher.join(', ')} (lambda/layers.json, docs/architecture.md).`,
             },
             ...refused,
           ],

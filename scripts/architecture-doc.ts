@@ -38,7 +38,7 @@ export function layersSection(layers: readonly Layer[]): string {
   return [
     BEGIN,
     '',
-    'Each layer may import (by value) its own folders and every layer below it; an arrow points at the next one down.',
+    'Each layer may import its own folders and every layer below it, type-only imports included, and nothing above; an arrow points at the next one down.',
     '',
     '```mermaid',
     'flowchart TD',

@@ -1,7 +1,7 @@
 import { DEFAULT_GUESS_LIMIT_PER_MINUTE, DEFAULT_PLAN_RATE_LIMIT } from '../contract/defaults';
 import { pepperFromSecret } from '../adapters/pepper';
 import { optionalSetting, positiveIntegerSetting, requiredSetting } from '../platform/environment';
-import type { ServiceSettings } from './services';
+import type { ServiceSettings } from '../platform/service-settings';
 
 /**
  * The services' settings, read from the environment through getters

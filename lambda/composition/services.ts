@@ -6,6 +6,8 @@
  * `createServices` with their own clock, client and scheduler.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ServiceSettings } from '../platform/service-settings';
+import type { ProcessMemory } from '../store/process-memory';
 import { AuditStore } from '../store/audit-store';
 import { GuessCounterStore } from '../store/guess-counter-store';
 import { IdempotencyStore } from '../store/idempotency-record';
@@ -27,19 +29,8 @@ import { environmentObservability, type Observability } from '../platform/observ
 import { loadPepperSecret } from '../adapters/pepper';
 import { environmentTracer } from '../platform/tracing';
 
-/** Settings the services read; in Lambda, `config` reads each from the environment on first use (composition/config.ts). */
-export interface ServiceSettings {
-  readonly keyTableName: string;
-  readonly auditTableName: string;
-  /** Default `rate_limit` of a key created without one. */
-  readonly planRateLimit: number;
-  /** Verify endpoint: unknown values one source may verify per minute. */
-  readonly guessLimitPerMinute: number;
-  /** Server-side pepper of value hashes (HMAC-SHA256), when set. */
-  readonly pepper?: string;
-  /** The key page cursors are signed with (lambda/platform/cursor.ts); only the list routes need it. */
-  readonly cursorSigningKey?: string;
-}
+export type { ServiceSettings } from '../platform/service-settings';
+export type { ProcessMemory } from '../store/process-memory';
 
 export interface ServiceDeps {
   readonly db: DynamoDBDocumentClient;
@@ -55,21 +46,6 @@ export interface ServiceDeps {
   readonly ready?: () => Promise<void>;
   /** Leases on hot keys' rate windows (usage/usage-lease.ts); default `DEFAULT_LEASE_SETTINGS` (on). */
   readonly usageLeases?: Partial<LeaseSettings>;
-}
-
-/**
- * What this process remembers between requests, to save work: never an
- * answer, only a prediction or a shortcut the next read confirms. Built per
- * `createServices` and resettable (tests, a local restart).
- */
-export interface ProcessMemory {
-  /** Value lookups read lately: the early recording write's predictions (verification/early-write.ts). */
-  readonly seenLookups: SeenLookups;
-  /** Guess counters (source and minute) seen at the limit: no early write for them this minute. */
-  readonly overGuessLimit: RecentMap<string, true>;
-  /** Ended rate windows' counts, and the usage items seen tidy (domain/ended-windows.ts). */
-  readonly endedWindows: EndedWindows;
-  reset(): void;
 }
 
 function processMemory(): ProcessMemory {

@@ -3,7 +3,7 @@
  * user, and facts of the request. The use cases build it; the HTTP adapter
  * only gathers the request facts (http/event.ts).
  */
-import type { VerifiedKey } from '../verification/verify';
+import type { VerifiedKey } from './model';
 import type { AuditActor } from './audit-events';
 import { redactText } from '../platform/redaction';
 

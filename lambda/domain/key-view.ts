@@ -6,9 +6,8 @@
  */
 import type { UsageSummary } from './usage-figures';
 import { inLiveTransition } from './key-lifetime';
-import type { CreatedKey } from '../use-cases/create-key';
 import { configurationOf } from './key-records';
-import type { KeyItem } from './model';
+import type { KeyConfiguration, KeyItem, OnLeak } from './model';
 
 /** Where a key stands at an instant; `deleted` only for tombstones. */
 export type KeyStateName = 'active' | 'in_transition' | 'disabled' | 'expired' | 'deleted';
@@ -54,4 +53,17 @@ export function keyResource(key: KeyItem, usage: Pick<UsageSummary, 'last_used_a
     updated_at: updatedAtOf(key),
     ...(state === 'deleted' && key.deleted_at ? { deleted_at: key.deleted_at } : {}),
   };
+}
+
+/** The API key resource as the create response shows it (with the value, once). */
+export interface CreatedKey extends KeyConfiguration {
+  id: string;
+  key: string;
+  key_prefix: string;
+  last_four: string;
+  is_active: boolean;
+  created_at: string;
+  last_used_at: string | null;
+  description: string;
+  on_leak: OnLeak;
 }

@@ -3,6 +3,7 @@
  * here: a value is represented by its hash, its 20-character prefix and its
  * last four characters only.
  */
+import type { ItemKey } from '../contract/tables';
 import type { Environment, KeyType } from './key-values';
 
 /** A key's configuration as set at creation and kept by regeneration. */
@@ -153,4 +154,29 @@ export interface TeamItem {
   usage_key: string;
   created_at: string;
   updated_at: string;
+}
+
+/** A stored answer to an idempotent request. */
+export interface IdempotencyRecord extends ItemKey {
+  entity: 'idempotency';
+  fingerprint: string;
+  status: number;
+  /** The answer's JSON, the issued value replaced by null. */
+  body: string;
+  created_at: string;
+  ttl: number;
+}
+
+/** What a valid verification knows about the key. */
+export interface VerifiedKey {
+  id: string;
+  team_id: string;
+  name: string;
+  type: KeyType;
+  environment: Environment;
+  scopes: string[];
+  created_by: string;
+  rate_limit: number;
+  /** Which of the key's values was presented. */
+  slot: ValueSlot;
 }

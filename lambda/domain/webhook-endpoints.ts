@@ -140,3 +140,19 @@ export function nextStep(
   const honoured = status === 429 || status === 502 || status === 503 || status === 504 ? (result.retryAfterSeconds ?? 0) : 0;
   return { kind: 'retry', afterSeconds: Math.max(scheduled, Math.min(honoured, MAX_RETRY_AFTER_SECONDS)) };
 }
+
+/** A delivered event as kept for redelivery (its body exactly as first sent). */
+export interface StoredWebhookEvent {
+  pk: string;
+  sk: string;
+  entity: 'webhook-event';
+  /** The `webhook-id` (`msg_…`). */
+  id: string;
+  type: WebhookEventType;
+  team_id: string;
+  timestamp: string;
+  payload: string;
+  /** webhook.test only: the one endpoint it goes to. */
+  endpoint_id?: string;
+  ttl: number;
+}

@@ -16,7 +16,8 @@ import { jsonResponse } from '../contract/response';
 import { keyTableKeys } from '../contract/tables';
 import type { VerifiedKey } from '../verification/verify';
 import { IdempotencyRace, type IdempotencyClaim } from '../store/idempotency-record';
-import type { Services } from '../composition/services';
+import type { Clock } from '../platform/clock';
+import type { IdempotencyStore } from '../store/idempotency-record';
 import type { ManagementEvent } from './event';
 import { header } from './headers';
 
@@ -65,7 +66,13 @@ export function idempotencyClaimOf(
 }
 
 /** The stored answer replayed, 422 when the key was used for another request, or undefined when there is none. */
-export async function replayed(services: Services, claim: IdempotencyClaim, requestId: string): Promise<APIGatewayProxyResult | undefined> {
+/** What an idempotent request reads: its stored answer, by the clock. */
+export interface IdempotencyPorts {
+  readonly idempotency: IdempotencyStore;
+  readonly clock: Clock;
+}
+
+export async function replayed(services: IdempotencyPorts, claim: IdempotencyClaim, requestId: string): Promise<APIGatewayProxyResult | undefined> {
   const record = await services.idempotency.getIdempotencyRecord(claim.itemKey, services.clock.now());
   if (!record) return undefined;
   if (record.fingerprint !== claim.fingerprint) {
@@ -83,7 +90,7 @@ export async function replayed(services: Services, claim: IdempotencyClaim, requ
  * twin that committed first while this one ran is replayed too.
  */
 export async function underIdempotency(
-  services: Services,
+  services: IdempotencyPorts,
   claim: IdempotencyClaim | undefined,
   requestId: string,
   change: () => Promise<APIGatewayProxyResult>,

@@ -18,15 +18,18 @@
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { ApiError, ErrorCode } from '../contract/errors';
-import type { Services } from '../composition/services';
+import type { TeamStore } from '../store/team-store';
 import { authenticateManager, type AuthenticatedCaller } from './authentication';
 import { sourceAddressOf } from './source-address';
-import type { CheckedKey, VerifyFailureCode } from '../verification/verify';
+import type { CheckedKey, VerifyFailureCode, VerifyServices } from '../verification/verify';
 
 /** API Gateway turns exactly this error message into 401. */
 export const UNAUTHORIZED = 'Unauthorized';
 
-export async function authorizeManagementCall(services: Services, event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+export async function authorizeManagementCall(
+  services: VerifyServices & { readonly teams: TeamStore },
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> {
   // The handler's own authentication, once: a 401 there is API Gateway's 401 here.
   let caller: AuthenticatedCaller;
   try {

@@ -1,7 +1,10 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import type { Services } from '../composition/services';
+import type { Clock } from '../platform/clock';
+import type { Observability } from '../platform/observability';
+import type { KeyStore } from '../store/key-store';
+import type { VerifyServices } from '../verification/verify';
 import { jsonResponse } from '../contract/response';
 import type { RouteDeclaration } from '../contract/routes';
 import type { ManagementEvent } from './event';
@@ -10,8 +13,19 @@ import { apiRoute, observedApi } from '../platform/observed';
 import { signals } from '../platform/observability';
 import { namedKeyId, withPrefetched, type PrefetchedItems } from '../store/prefetch';
 
+/**
+ * What every management route's middleware reads: verification's stores
+ * (authentication and metering), the key store (the target's prefetch),
+ * observability and readiness. A route's own step asks for more (`S`).
+ */
+export type ManagementPorts = VerifyServices & {
+  readonly keys: KeyStore;
+  readonly observe: Observability;
+  ready(): Promise<void>;
+};
+
 /** A management endpoint's own step: the typed event and the services in, the response out. */
-export type ManagementStep<TSchema extends z.ZodMiniType, S extends Services = Services> = (
+export type ManagementStep<TSchema extends z.ZodMiniType, S extends ManagementPorts = ManagementPorts> = (
   event: ManagementEvent<z.output<TSchema>>,
   services: S,
   context: Context,
@@ -25,7 +39,7 @@ export type ManagementStep<TSchema extends z.ZodMiniType, S extends Services = S
  * is called per request and returns the process's services (built once):
  * handlers are made at import without reading the environment.
  */
-export function managementHandler<TSchema extends z.ZodMiniType, S extends Services = Services>(
+export function managementHandler<TSchema extends z.ZodMiniType, S extends ManagementPorts = ManagementPorts>(
   route: Pick<RouteDeclaration, 'name' | 'input' | 'reach'>,
   services: () => S,
   schemaFor: (services: S) => TSchema,
@@ -58,7 +72,7 @@ export function managementHandler<TSchema extends z.ZodMiniType, S extends Servi
 export function dataBody(
   data: unknown,
   event: Pick<ManagementEvent<unknown>, 'meta'>,
-  services: Pick<Services, 'clock'>,
+  services: { readonly clock: Clock },
   meta: Record<string, unknown> = {},
 ): { data: unknown; meta: Record<string, unknown> } {
   return { data, meta: { timestamp: services.clock.now().toISOString(), request_id: event.meta.requestId, ...meta } };
@@ -72,7 +86,7 @@ export function dataResponse(
   status: number,
   data: unknown,
   event: Pick<ManagementEvent<unknown>, 'meta'>,
-  services: Pick<Services, 'clock'>,
+  services: { readonly clock: Clock },
   meta: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): APIGatewayProxyResult {
@@ -83,7 +97,7 @@ export function dataResponse(
  * A read route: the strict query, one service call, its answer in the data
  * envelope (a page's `next_cursor` in `meta`).
  */
-export function readRoute<TSchema extends z.ZodMiniType, S extends Services = Services>(
+export function readRoute<TSchema extends z.ZodMiniType, S extends ManagementPorts = ManagementPorts>(
   route: Pick<RouteDeclaration, 'name' | 'input' | 'reach'>,
   services: () => S,
   schema: TSchema,

@@ -10,12 +10,14 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Stat
 import type { RouteScope } from '../contract/route-scopes';
 import { uncoveredScopes } from '../contract/scopes';
 import { header } from './headers';
-import type { Services } from '../composition/services';
+import type { TeamStore } from '../store/team-store';
+import type { GuessCounterStore } from '../store/guess-counter-store';
+import type { ServiceSettings } from '../platform/service-settings';
 import { presentedValue } from './authentication';
 import { UNAUTHORIZED } from './management-authorizer';
 import type { TeamItem } from '../domain/model';
 import { withEarlyWrite } from '../verification/early-write';
-import { checkKey, presentedHash, VerifyFailure, type CheckedKey } from '../verification/verify';
+import { checkKey, presentedHash, VerifyFailure, type CheckedKey, type VerifyServices } from '../verification/verify';
 
 /** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/` and `METHOD/path` of a method ARN. */
 function splitMethodArn(methodArn: string): { stageArn: string; resource: string } {
@@ -50,7 +52,18 @@ export function outcomeCodeOf(response: APIGatewayAuthorizerResult | null | unde
   return 'ERROR';
 }
 
-export async function authorize(deps: Services, routes: readonly RouteScope[], event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+/** What the platform authorizer reads: verification's stores, the guess counters and the teams. */
+export type PlatformAuthorizerPorts = VerifyServices & {
+  readonly guesses: GuessCounterStore;
+  readonly teams: TeamStore;
+  readonly settings: Pick<ServiceSettings, 'pepper' | 'guessLimitPerMinute'>;
+};
+
+export async function authorize(
+  deps: PlatformAuthorizerPorts,
+  routes: readonly RouteScope[],
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> {
   const { stageArn, resource } = splitMethodArn(event.methodArn);
   const value = presentedValue(event);
   // API Gateway turns exactly this message into 401.

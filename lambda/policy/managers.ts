@@ -8,7 +8,7 @@
 import { ApiError, ErrorCode } from '../contract/errors';
 import { canReach } from './authorization';
 import type { VerifiedKey } from '../verification/verify';
-import type { Services } from '../composition/services';
+import type { KeyStore } from '../store/key-store';
 import type { Survivor } from '../store/transactions';
 import { isManager } from '../domain/key-records';
 import type { KeyItem } from '../domain/model';
@@ -36,7 +36,7 @@ export function lastManagerConflict(action: string): ApiError {
  * is still a manager when it commits. Only a manager removing itself makes
  * the team's index be read, page by page until another manager is found.
  */
-export async function survivingManager(services: Services, key: KeyItem, caller: VerifiedKey, now: Date, action: string): Promise<Survivor> {
+export async function survivingManager(services: { readonly keys: KeyStore }, key: KeyItem, caller: VerifiedKey, now: Date, action: string): Promise<Survivor> {
   if (caller.id !== key.id && isManager(caller.type, caller.scopes) && canReach(caller.environment, key.environment)) {
     return { id: caller.id, environment: caller.environment };
   }

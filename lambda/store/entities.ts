@@ -5,10 +5,17 @@
  * declaration to its type in domain/model.ts (the audit table's records are
  * parsed by their own schema, domain/audit-event.ts).
  */
-import { defaultOnLeak, type KeyConfiguration, type KeyItem, type TeamItem, type UsageItem, type UsageMonthItem, type ValueLookupItem } from '../domain/model';
-import type { IdempotencyRecord } from './idempotency-record';
-import type { DeliveryItem, WebhookEndpointItem } from '../domain/webhook-endpoints';
-import type { StoredWebhookEvent } from './webhook-store';
+import {
+  defaultOnLeak,
+  type IdempotencyRecord,
+  type KeyConfiguration,
+  type KeyItem,
+  type TeamItem,
+  type UsageItem,
+  type UsageMonthItem,
+  type ValueLookupItem,
+} from '../domain/model';
+import type { DeliveryItem, StoredWebhookEvent, WebhookEndpointItem } from '../domain/webhook-endpoints';
 import { WEBHOOK_EVENT_TYPES } from '../contract/webhooks';
 import {
   BOOLEAN,

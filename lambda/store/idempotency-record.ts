@@ -6,6 +6,9 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ItemKey } from '../contract/tables';
+import type { IdempotencyRecord } from '../domain/model';
+
+export type { IdempotencyRecord };
 import { ttlExpired } from '../domain/key-lifetime';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { StoreTables } from './transactions';
@@ -18,17 +21,6 @@ const IDEMPOTENCY_TTL_MS = MS_PER_DAY;
 export interface IdempotencyClaim {
   readonly itemKey: ItemKey;
   readonly fingerprint: string;
-}
-
-/** A stored answer to an idempotent request. */
-export interface IdempotencyRecord extends ItemKey {
-  entity: 'idempotency';
-  fingerprint: string;
-  status: number;
-  /** The answer's JSON, the issued value replaced by null. */
-  body: string;
-  created_at: string;
-  ttl: number;
 }
 
 /** Thrown by a write whose idempotency record exists already: a concurrent twin committed first. */

@@ -12,7 +12,6 @@
  * recorded after it was read.
  */
 import { keyTableKeys, type ItemKey } from '../contract/tables';
-import type { Services } from '../composition/services';
 import type { KeyStore } from './key-store';
 import type { UsageStore } from './usage-store';
 import { KEY, USAGE } from './entities';
@@ -79,7 +78,11 @@ export function namedKeyId(input: { body?: string | null; query?: Record<string,
 }
 
 /** The services of one request: reads of the prefetched items served from memory, once. */
-export function withPrefetched<S extends Services>(services: S, prefetched: PrefetchedItems | undefined, callerId: string): S {
+export function withPrefetched<S extends { readonly keys: KeyStore; readonly usage: UsageStore }>(
+  services: S,
+  prefetched: PrefetchedItems | undefined,
+  callerId: string,
+): S {
   if (!prefetched) return services;
   const baseKeys = services.keys;
   const baseUsage = services.usage;

@@ -10,7 +10,7 @@ import { TTL_ATTRIBUTE, keyTableKeys } from '../contract/tables';
 import type { AuditRecord } from '../domain/audit-events';
 import type { KeyItem } from '../domain/model';
 import { epochSeconds } from '../platform/clock';
-import type { IdempotencyRecord } from './idempotency-record';
+import type { IdempotencyRecord } from '../domain/model';
 
 /** The tables the stores read and write. */
 export interface StoreTables {

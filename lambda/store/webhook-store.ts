@@ -7,29 +7,15 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TEAM_INDEX, keyTableKeys } from '../contract/tables';
-import { MAX_ENDPOINTS_PER_TEAM, type WebhookEventType } from '../contract/webhooks';
+import { MAX_ENDPOINTS_PER_TEAM } from '../contract/webhooks';
 import type { AuditRecord } from '../domain/audit-events';
-import type { WebhookEndpointItem } from '../domain/webhook-endpoints';
+import type { StoredWebhookEvent, WebhookEndpointItem } from '../domain/webhook-endpoints';
+
+export type { StoredWebhookEvent };
 import type { OperationsOf } from '../contract/store-operations';
 import { ABSENT, Transactions, type StoreTables, type TransactItem } from './transactions';
 import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';
 import { WEBHOOK_ENDPOINT } from './entities';
-
-/** A delivered event as kept for redelivery (its body exactly as first sent). */
-export interface StoredWebhookEvent {
-  pk: string;
-  sk: string;
-  entity: 'webhook-event';
-  /** The `webhook-id` (`msg_…`). */
-  id: string;
-  type: WebhookEventType;
-  team_id: string;
-  timestamp: string;
-  payload: string;
-  /** webhook.test only: the one endpoint it goes to. */
-  endpoint_id?: string;
-  ttl: number;
-}
 
 /** The fields an update may change. */
 export type EndpointChanges = Partial<Pick<WebhookEndpointItem, 'url' | 'description' | 'events' | 'is_active'>>;

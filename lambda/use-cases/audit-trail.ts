@@ -11,9 +11,9 @@ import { notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { keptKey } from './read-keys';
-import type { Services } from '../composition/services';
 import type { AuditEvent } from '../domain/audit-events';
 import { AUDIT_STORAGE_ATTRIBUTES, parseAuditEvent } from '../domain/audit-event-schema';
+import type { AuditPort, ClockPort, KeysPort, SettingsPort } from '../store/ports';
 
 /** A page of a key's trail (`key_id`) or of the team's (`team_id`). */
 export interface AuditEventsInput {
@@ -38,7 +38,10 @@ function eventOf(item: Record<string, unknown>): AuditEvent {
   return event as unknown as AuditEvent;
 }
 
-export async function listAuditEvents(services: Services, caller: VerifiedKey, input: AuditEventsInput): Promise<AuditPage> {
+/** What the audit trail reads: the audit store, the key (its reach), the clock, the cursor signing key. */
+export type AuditTrailPorts = AuditPort & KeysPort & ClockPort & SettingsPort<'cursorSigningKey'>;
+
+export async function listAuditEvents(services: AuditTrailPorts, caller: VerifiedKey, input: AuditEventsInput): Promise<AuditPage> {
   let partition: { index?: string; attribute: 'pk' | 'gsi1pk'; value: string; position: PositionShape };
   if (input.key_id !== undefined) {
     const key = await keptKey(services, caller, input.key_id, services.clock.now());

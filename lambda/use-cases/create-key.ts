@@ -10,11 +10,15 @@ import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { idempotencyRecord, type IdempotencyClaim } from '../store/idempotency-record';
 import { newKeyId } from '../platform/ids';
-import type { Services } from '../composition/services';
 import { newKeyItem } from '../domain/key-records';
 import { generateCreatedValue, hashKeyValue } from '../domain/key-values';
-import { defaultOnLeak, type KeyConfiguration, type OnLeak } from '../domain/model';
+import { defaultOnLeak } from '../domain/model';
+import type { CreatedKey } from '../domain/key-view';
+import type { KeyConfiguration, OnLeak } from '../domain/model';
+
+export type { CreatedKey };
 import { armExpiry } from './expiry-schedules';
+import type { ClockPort, ExpiryPort, KeysPort, ObservePort, SettingsPort } from '../store/ports';
 
 /** A fully validated and authorized request to create a key. */
 export interface NewKeySpec extends KeyConfiguration {
@@ -31,19 +35,6 @@ export interface CreateKeyInput extends Omit<KeyConfiguration, 'created_by' | 'r
   on_leak?: OnLeak;
 }
 
-/** The API key resource as the create response shows it (with the value, once). */
-export interface CreatedKey extends KeyConfiguration {
-  id: string;
-  key: string;
-  key_prefix: string;
-  last_four: string;
-  is_active: boolean;
-  created_at: string;
-  last_used_at: string | null;
-  description: string;
-  on_leak: OnLeak;
-}
-
 /**
  * How an idempotent request's answer is stored with the change: its status
  * and the body built from the result with the issued value nulled.
@@ -55,8 +46,11 @@ export interface IdempotentAnswer<TResult> {
 }
 
 /** The create endpoint: the caller may create this key, with the plan's defaults. */
+/** What creating a key takes: the key store, the clock, the plan's default limit and the pepper, expiry notices. */
+export type CreateKeyPorts = KeysPort & ClockPort & SettingsPort<'planRateLimit' | 'pepper'> & ExpiryPort & ObservePort;
+
 export async function createKey(
-  services: Services,
+  services: CreateKeyPorts,
   caller: VerifiedKey,
   input: CreateKeyInput,
   meta: RequestMeta,
@@ -87,7 +81,7 @@ export async function createKey(
 
 /** Writes a new key and its audit record atomically; returns the resource with its value. */
 export async function createKeyRecord(
-  services: Pick<Services, 'keys' | 'clock' | 'settings' | 'expiry' | 'observe'>,
+  services: KeysPort & ClockPort & SettingsPort<'pepper'> & ExpiryPort & ObservePort,
   spec: NewKeySpec,
   actor: AuditActor,
   via: 'api' | 'bootstrap',

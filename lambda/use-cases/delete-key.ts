@@ -16,12 +16,12 @@ import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { assertPrecondition, type Precondition } from '../domain/revision';
 import { errorField } from '../platform/observability';
-import type { Services } from '../composition/services';
 import { usageFigures } from '../domain/usage-figures';
 import { inLiveTransition } from '../domain/key-lifetime';
 import { isActingManager, lastManagerConflict, survivingManager } from '../policy/managers';
 import type { KeyItem } from '../domain/model';
 import { disarmExpiry } from './expiry-schedules';
+import type { ClockPort, ExpiryPort, KeysPort, ObservePort, SchedulerPort, UsagePort } from '../store/ports';
 
 /** A confirmed deletion, with its reason for the audit trail. */
 export interface DeleteKeyInput {
@@ -51,8 +51,11 @@ export interface DeleteResponse {
   };
 }
 
+/** What a delete takes: the key store, its usage (the audit figures), the clock, the schedulers it cancels. */
+export type DeleteKeyPorts = KeysPort & UsagePort & ClockPort & SchedulerPort & ExpiryPort & ObservePort;
+
 export async function deleteKey(
-  services: Services,
+  services: DeleteKeyPorts,
   caller: VerifiedKey,
   input: DeleteKeyInput,
   meta: RequestMeta,

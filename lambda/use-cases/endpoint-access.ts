@@ -6,8 +6,12 @@
 import { ApiError, ErrorCode } from '../contract/errors';
 import { auditItem, type WebhookEndpointEvent } from '../domain/audit-events';
 import { endpointResource, type WebhookEndpointItem, type WebhookEndpointResource } from '../domain/webhook-endpoints';
-import type { WebhookServices as Services } from '../composition/webhook-services';
+import type { WebhooksPort } from '../store/ports';
 import type { VerifiedKey } from '../verification/verify';
+
+/** What reaching an endpoint reads: the webhook store. */
+export type EndpointAccessPorts = WebhooksPort;
+type Services = EndpointAccessPorts;
 
 /** The endpoint with its entity tag (`ETag`, the `If-Match` of an update). */
 export interface TaggedEndpoint {

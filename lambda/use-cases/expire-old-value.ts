@@ -15,7 +15,7 @@
 import { systemActor } from '../domain/actor';
 import { AuditEventType, auditItem } from '../domain/audit-events';
 import type { KeyItem } from '../domain/model';
-import type { Services } from '../composition/services';
+import type { ClockPort, KeysPort, UsagePort } from '../store/ports';
 
 /** Which transition to end: the generation of the value that replaced the old one. */
 export interface ExpireOldValueRequest {
@@ -63,7 +63,7 @@ function pendingOrNoOp(key: KeyItem | undefined, generation: number): { pending:
  * audit actor's request id (the Lambda request id, or a local run id).
  */
 export async function expireOldValue(
-  services: Pick<Services, 'keys' | 'usage' | 'clock'>,
+  services: KeysPort & UsagePort & ClockPort,
   request: ExpireOldValueRequest,
   invocationId: string,
 ): Promise<ExpireOldValueOutcome> {

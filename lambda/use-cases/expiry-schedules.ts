@@ -8,9 +8,10 @@
 import { ApiError, ErrorCode } from '../contract/errors';
 import { noticesAhead } from '../domain/expiry-notices';
 import { errorField } from '../platform/observability';
-import type { Services } from '../composition/services';
+import type { ExpiryPort, ObservePort } from '../store/ports';
 
-type ExpiryServices = Pick<Services, 'expiry' | 'observe'>;
+/** What arming and dropping expiry notices takes. */
+export type ExpiryServices = ExpiryPort & ObservePort;
 
 export async function armExpiry(services: ExpiryServices, keyId: string, expiresAt: string | null, now: Date): Promise<void> {
   if (!services.expiry || expiresAt === null) return;

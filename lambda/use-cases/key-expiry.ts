@@ -7,8 +7,8 @@
 import { AuditEventType, auditItem } from '../domain/audit-events';
 import { systemActor } from '../domain/actor';
 import { noticeTag, noticeTime, type ExpiryRequest } from '../domain/expiry-notices';
-import type { Services } from '../composition/services';
 import type { ExpiryNoticeStore } from '../store/expiry-notice-store';
+import type { ClockPort, KeysPort } from '../store/ports';
 
 export type ExpiryNoticeOutcome =
   | { outcome: 'written'; event_type: string }
@@ -20,7 +20,7 @@ export type ExpiryNoticeOutcome =
   | { outcome: 'not_due'; due_at: string };
 
 export async function notifyExpiry(
-  services: Pick<Services, 'keys' | 'clock'> & { readonly expiryNotices: ExpiryNoticeStore },
+  services: KeysPort & ClockPort & { readonly expiryNotices: ExpiryNoticeStore },
   request: ExpiryRequest,
   invocationId: string,
 ): Promise<ExpiryNoticeOutcome> {

@@ -19,12 +19,12 @@ import { LEAK_REPORT_TEXT_CHARS, isLiveValue, leakActionOf, type LeakAction, typ
 import type { KeyItem, ValueLookupItem } from '../domain/model';
 import type { KeyLeak } from '../store/key-items';
 import { idempotencyRecord } from '../store/idempotency-record';
-import type { Services } from '../composition/services';
 import { redactText } from '../platform/redaction';
 import { assertEnvironmentReach } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { presentedHash } from '../verification/verify';
 import type { IdempotentAnswer } from './create-key';
+import type { ClockPort, KeysPort, LookupsPort, SettingsPort, UsagePort } from '../store/ports';
 
 /** What a report did to one key. */
 export interface LeakOutcome {
@@ -43,7 +43,7 @@ const LEAK_ATTEMPTS = 5;
  * key's before the report could act (deleted, regenerated away, ended).
  */
 export async function actOnLeak(
-  services: Pick<Services, 'keys' | 'clock'>,
+  services: KeysPort & ClockPort,
   leak: { value: string; valueHash: string; lookup: ValueLookupItem; report: LeakReport; actor: AuditActor },
   idempotent?: IdempotentAnswer<LeakOutcome>,
 ): Promise<LeakOutcome | undefined> {
@@ -124,8 +124,11 @@ const UNKNOWN_VALUE = () =>
  * or of no key, is 404 alike (nothing says which); a key the caller may not
  * reach (a test key and a live key) is 403, as for every change.
  */
+/** What a team's leak report takes: the value's lookup, the key store, its usage (the answer), the clock, the pepper. */
+export type TeamLeakReportPorts = LookupsPort & KeysPort & UsagePort & ClockPort & SettingsPort<'pepper'>;
+
 export async function reportLeakedKey(
-  services: Services,
+  services: TeamLeakReportPorts,
   caller: VerifiedKey,
   input: TeamLeakReport,
   meta: RequestMeta,
@@ -183,7 +186,7 @@ const KEYS_AT_ONCE = 16;
  * and checksum are looked up, 100 to a read; nothing is read for the rest.
  */
 export async function answerGithubReport(
-  services: Pick<Services, 'keys' | 'lookups' | 'clock' | 'settings'>,
+  services: KeysPort & LookupsPort & ClockPort & SettingsPort<'pepper'>,
   tokens: readonly ReportedToken[],
   actor: AuditActor,
 ): Promise<TokenLabel[]> {

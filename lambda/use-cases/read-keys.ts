@@ -9,15 +9,18 @@ import { pagePositions } from '../contract/tables';
 import { assertEnvironmentReach, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
-import type { Services } from '../composition/services';
 import { entityTagOf, type TaggedKey } from '../domain/revision';
 import { ttlExpired } from '../domain/key-lifetime';
 import { keyResource, keyStateOf, type KeyResource } from '../domain/key-view';
 import type { Environment, KeyType } from '../domain/key-values';
 import type { KeyItem } from '../domain/model';
+import type { ClockPort, KeysPort, SettingsPort, UsagePort } from '../store/ports';
+
+/** What reading keys takes: the key and usage stores, the clock, the cursor signing key. */
+export type ReadKeysPorts = KeysPort & UsagePort & ClockPort & SettingsPort<'cursorSigningKey'>;
 
 /** A live key of the caller's team that the caller may reach, or 404 / 403. */
-export async function reachableKey(services: Services, caller: VerifiedKey, keyId: string, now: Date): Promise<KeyItem> {
+export async function reachableKey(services: KeysPort, caller: VerifiedKey, keyId: string, now: Date): Promise<KeyItem> {
   const key = await services.keys.getLiveKey(keyId, caller.team_id, now);
   if (!key) throw notFound(keyId);
   assertEnvironmentReach(caller, key.environment);
@@ -30,7 +33,7 @@ export async function reachableKey(services: Services, caller: VerifiedKey, keyI
  * none (never issued, or the tombstone is gone); 404 for another team's key.
  * The routes that read a deleted key's data (get, usage, audit trail).
  */
-export async function keptKey(services: Services, caller: VerifiedKey, keyId: string, now: Date): Promise<KeyItem | undefined> {
+export async function keptKey(services: KeysPort, caller: VerifiedKey, keyId: string, now: Date): Promise<KeyItem | undefined> {
   const key = await services.keys.getKey(keyId);
   if (key !== undefined && key.team_id !== caller.team_id) throw notFound(keyId);
   if (key === undefined || key.entity !== 'key' || ttlExpired(key, now)) return undefined;
@@ -43,7 +46,7 @@ export async function keptKey(services: Services, caller: VerifiedKey, keyId: st
  * days: `state` "deleted" and `deleted_at`, as the list shows it), so a
  * deleted key's page can still be read beside its usage and audit trail.
  */
-export async function getKey(services: Services, caller: VerifiedKey, input: { key_id: string }): Promise<TaggedKey> {
+export async function getKey(services: ReadKeysPorts, caller: VerifiedKey, input: { key_id: string }): Promise<TaggedKey> {
   const now = services.clock.now();
   const key = await keptKey(services, caller, input.key_id, now);
   if (!key) throw notFound(input.key_id);
@@ -78,7 +81,7 @@ const INDEX_PAGE = 100;
  */
 export const MAX_INDEX_PAGES = 10;
 
-export async function listKeys(services: Services, caller: VerifiedKey, input: ListKeysInput): Promise<KeyPage> {
+export async function listKeys(services: ReadKeysPorts, caller: VerifiedKey, input: ListKeysInput): Promise<KeyPage> {
   if (input.team_id !== caller.team_id) {
     throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot list keys of another team.', [
       { field: 'team_id', issue: 'must be the calling key’s team' },

@@ -19,11 +19,11 @@ import { assertPrecondition, type Precondition } from '../domain/revision';
 import type { IdempotentAnswer } from './create-key';
 import { MS_PER_DAY } from '../platform/clock';
 import { errorField } from '../platform/observability';
-import type { Services } from '../composition/services';
 import { usageFigures } from '../domain/usage-figures';
 import { inLiveTransition } from '../domain/key-lifetime';
 import { generateRegeneratedValue, hashKeyValue, keyPrefixOf, lastFourOf, shortPrefix } from '../domain/key-values';
 import type { KeyItem } from '../domain/model';
+import type { ClockPort, KeysPort, ObservePort, SchedulerPort, SettingsPort, UsagePort } from '../store/ports';
 
 /** A roll of a key's value: the old value lives `grace_period_days` more, or dies at once. */
 export interface RegenerateKeyInput {
@@ -58,8 +58,11 @@ function inTransitionConflict(key: KeyItem): ApiError {
   ]);
 }
 
+/** What a regeneration takes: the key store, its usage, the clock, the pepper, the scheduler of the grace period's end. */
+export type RegenerateKeyPorts = KeysPort & UsagePort & ClockPort & SettingsPort<'pepper'> & SchedulerPort & ObservePort;
+
 export async function regenerateKey(
-  services: Services,
+  services: RegenerateKeyPorts,
   caller: VerifiedKey,
   input: RegenerateKeyInput,
   meta: RequestMeta,

@@ -15,7 +15,6 @@ import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { KEY_TYPE_RULES } from '../domain/key-type-rules';
 import { assertPrecondition, entityTagOf, type Precondition, type TaggedKey } from '../domain/revision';
-import type { Services } from '../composition/services';
 import { assertGrantable, notFound } from '../policy/authorization';
 import { isManager } from '../domain/key-records';
 import { inLiveTransition } from '../domain/key-lifetime';
@@ -24,6 +23,7 @@ import { isActingManager, lastManagerConflict, survivingManager } from '../polic
 import type { KeyItem } from '../domain/model';
 import { reachableKey } from './read-keys';
 import { armExpiry, disarmExpiry } from './expiry-schedules';
+import type { ClockPort, ExpiryPort, KeysPort, ObservePort, UsagePort } from '../store/ports';
 
 /** A change to a key: any of its editable fields, and whether it is active. */
 export type UpdateKeyInput = { key_id: string; is_active?: boolean } & Partial<EditableKeyFields>;
@@ -48,8 +48,11 @@ function eventTypeOf(changes: Partial<Record<EditableField, unknown>>): KeyUpdat
   return AuditEventType.KEY_UPDATED;
 }
 
+/** What an update takes: the key store, its usage (the answer), the clock, expiry notices. */
+export type UpdateKeyPorts = KeysPort & UsagePort & ClockPort & ExpiryPort & ObservePort;
+
 export async function updateKey(
-  services: Services,
+  services: UpdateKeyPorts,
   caller: VerifiedKey,
   input: UpdateKeyInput,
   meta: RequestMeta,

@@ -9,10 +9,10 @@ import { notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { inLiveTransition } from '../domain/key-lifetime';
 import { keptKey } from './read-keys';
-import type { Services } from '../composition/services';
 import type { KeyItem, UsageItem, UsageMonthItem } from '../domain/model';
 import { MS_PER_DAY } from '../platform/clock';
 import { dayOf, summariseUsage } from '../domain/usage-figures';
+import type { ClockPort, KeysPort, UsagePort } from '../store/ports';
 
 export interface UsageReport {
   key_id: string;
@@ -87,7 +87,10 @@ export function usageReport(
  * by a `live` key only (the environment went with the tombstone). Another
  * team's key, or an id never issued, is 404.
  */
-export async function keyUsage(services: Services, caller: VerifiedKey, input: { key_id: string; days: number }): Promise<UsageReport> {
+/** What a usage report reads: the key (its reach), its usage, the clock. */
+export type UsageReportPorts = KeysPort & UsagePort & ClockPort;
+
+export async function keyUsage(services: UsageReportPorts, caller: VerifiedKey, input: { key_id: string; days: number }): Promise<UsageReport> {
   const now = services.clock.now();
   const kept = await keptKey(services, caller, input.key_id, now);
   const [item, months] = await Promise.all([services.usage.usageItem(input.key_id), services.usage.months.usageHistory(input.key_id)]);

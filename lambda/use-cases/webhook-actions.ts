@@ -8,12 +8,16 @@ import type { WebhookEventType } from '../contract/webhooks';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { AuditEventType } from '../domain/audit-events';
 import { deliveryResource, subscribes, type DeliveryResource, type WebhookEndpointItem } from '../domain/webhook-endpoints';
-import type { WebhookServices as Services } from '../composition/webhook-services';
+import type { ClockPort, DeliveriesPort, SettingsPort, WebhookAdaptersPort, WebhooksPort } from '../store/ports';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import type { StoredWebhookEvent } from '../store/webhook-store';
 import type { VerifiedKey } from '../verification/verify';
 import { parseDeliveryId, queueTestEvent } from './webhook-events';
 import { endpointAudit, ownEndpoint } from './endpoint-access';
+
+/** What the test, redelivery and delivery-list routes take: the endpoints, the deliveries, the clock, the cursor signing key, the queue. */
+export type WebhookActionPorts = WebhooksPort & DeliveriesPort & ClockPort & SettingsPort<'cursorSigningKey'> & WebhookAdaptersPort;
+type Services = WebhookActionPorts;
 
 /** What a test or a redelivery queued. */
 export interface QueuedDeliveries {

@@ -12,13 +12,17 @@ import { AuditEventType } from '../domain/audit-events';
 import { systemActor } from '../domain/actor';
 import type { LifecycleEvent } from '../domain/lifecycle-events';
 import { nextStep, subscribes, type DeliveryItem, type DeliveryJob, type DeliveryOutcome, type WebhookEndpointItem } from '../domain/webhook-endpoints';
-import type { WebhookServices as Services } from '../composition/webhook-services';
+import type { ClockPort, DeliveriesPort, ObservePort, WebhookAdaptersPort, WebhooksPort } from '../store/ports';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { newEventId } from '../platform/ids';
 import { signedHeaders } from '../platform/webhook-signing';
 import { endpointAudit } from './endpoint-access';
 import { deliveryIdOf, storedEvent } from './webhook-events';
 import type { StoredWebhookEvent } from '../store/webhook-store';
+
+/** What a delivery takes: the endpoints, the deliveries and their slots, the clock, the logger, the queue, the secret box and the transport. */
+export type DeliveryPorts = WebhooksPort & DeliveriesPort & ClockPort & ObservePort & WebhookAdaptersPort;
+type Services = DeliveryPorts;
 
 /** The actor of what the delivery itself does (a disable). */
 const DELIVERY_ACTOR = systemActor('webhook-delivery');

@@ -11,7 +11,7 @@ import { actorOf, type RequestMeta } from '../domain/actor';
 import { AuditEventType } from '../domain/audit-events';
 import { assertPrecondition, type Precondition } from '../domain/revision';
 import { endpointResource, type WebhookEndpointItem, type WebhookEndpointResource } from '../domain/webhook-endpoints';
-import type { WebhookServices as Services } from '../composition/webhook-services';
+import type { ClockPort, SettingsPort, WebhookAdaptersPort, WebhooksPort } from '../store/ports';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { newKeyId } from '../platform/ids';
 import { checkEndpointHost, checkEndpointUrl } from '../platform/webhook-address';
@@ -23,6 +23,10 @@ import type { VerifiedKey } from '../verification/verify';
 import type { EndpointChanges } from '../store/webhook-store';
 import { idempotencyRecord } from '../store/idempotency-record';
 import type { IdempotentAnswer } from './create-key';
+
+/** What the endpoint routes take: the endpoints, the clock, the cursor signing key, the address policy and the secret box. */
+export type WebhookEndpointPorts = WebhooksPort & ClockPort & SettingsPort<'cursorSigningKey'> & WebhookAdaptersPort;
+type Services = WebhookEndpointPorts;
 
 /** What a 412 calls the thing that changed. */
 const ENDPOINT = 'webhook endpoint';

@@ -7,10 +7,14 @@ import { DELIVERY_RETENTION_DAYS, type WebhookEventType } from '../contract/webh
 import { keyTableKeys } from '../contract/tables';
 import { payloadOf, type LifecycleEvent } from '../domain/lifecycle-events';
 import type { WebhookEndpointItem } from '../domain/webhook-endpoints';
-import type { WebhookServices as Services } from '../composition/webhook-services';
+import type { ClockPort, DeliveriesPort, WebhookAdaptersPort } from '../store/ports';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { newEventId } from '../platform/ids';
 import type { StoredWebhookEvent } from '../store/webhook-store';
+
+/** What queueing a test event takes: the kept events, the clock, the queue. */
+export type TestEventPorts = DeliveriesPort & ClockPort & WebhookAdaptersPort;
+type Services = TestEventPorts;
 
 /** The kept form of an event. */
 export function storedEvent(event: LifecycleEvent, at: Date, endpointId?: string): StoredWebhookEvent {

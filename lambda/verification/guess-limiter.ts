@@ -18,7 +18,7 @@
  */
 import { sourceBucketOf } from '../domain/ip-allowlist';
 import { keyTableKeys } from '../contract/tables';
-import type { Services } from '../composition/services';
+import type { GuessCounterStore } from '../store/guess-counter-store';
 import { withEarlyWrite } from './early-write';
 import { checkKey, failureOf, presentedHash, VerifyFailure, type VerifyServices, type VerifyRequest, type VerifyResult } from './verify';
 
@@ -40,7 +40,7 @@ export type GuardedVerification = { kind: 'answer'; result: VerifyResult } | { k
  * the verification goes on from the read as if nothing had been sent.
  */
 export async function verifyWithGuessLimit(
-  deps: VerifyServices & Pick<Services, 'guesses'> & { settings: { guessLimitPerMinute: number } },
+  deps: VerifyServices & { readonly guesses: GuessCounterStore; readonly settings: { guessLimitPerMinute: number } },
   request: VerifyRequest,
 ): Promise<GuardedVerification> {
   const limit = deps.settings.guessLimitPerMinute;

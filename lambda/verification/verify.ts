@@ -15,9 +15,15 @@
  * before any I/O.
  */
 import type { ItemKey } from '../contract/tables';
-import type { Services } from '../composition/services';
-import { hashKeyValue, parseKeyValue, type Environment, type KeyType } from '../domain/key-values';
-import type { ValueLookupItem, ValueSlot } from '../domain/model';
+import type { Clock } from '../platform/clock';
+import type { ServiceSettings } from '../platform/service-settings';
+import type { ProcessMemory } from '../store/process-memory';
+import type { UsageStore } from '../store/usage-store';
+import type { ValueLookupStore } from '../store/value-lookup-store';
+import { hashKeyValue, parseKeyValue } from '../domain/key-values';
+import type { ValueLookupItem, VerifiedKey } from '../domain/model';
+
+export type { VerifiedKey };
 import { ipAllowed } from '../domain/ip-allowlist';
 import { originAllowed, originOf } from '../domain/domains';
 import { uncoveredScopes } from '../contract/scopes';
@@ -49,20 +55,6 @@ export interface VerifyRequest {
   scope?: string | readonly string[];
 }
 
-/** What a valid verification knows about the key. */
-export interface VerifiedKey {
-  id: string;
-  team_id: string;
-  name: string;
-  type: KeyType;
-  environment: Environment;
-  scopes: string[];
-  created_by: string;
-  rate_limit: number;
-  /** Which of the key's values was presented. */
-  slot: ValueSlot;
-}
-
 /**
  * `allowedOrigin`: the request's `Origin`, exactly as sent, when the key is a
  * public key whose domains allow it (or that has no domain restriction). Set
@@ -75,7 +67,13 @@ export type VerifyResult =
   | { valid: false; code: 'RATE_LIMITED'; keyId: string; ratelimit: RateLimitState; allowedOrigin?: string };
 
 /** What verification needs: the key store, the usage store, the clock and the pepper. */
-export type VerifyServices = Pick<Services, 'lookups' | 'usage' | 'clock' | 'memory'> & { settings: Pick<Services['settings'], 'pepper'> };
+export interface VerifyServices {
+  readonly lookups: ValueLookupStore;
+  readonly usage: UsageStore;
+  readonly clock: Clock;
+  readonly memory: ProcessMemory;
+  readonly settings: Pick<ServiceSettings, 'pepper'>;
+}
 
 export interface CheckOptions {
   /**
