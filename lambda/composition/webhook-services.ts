@@ -8,6 +8,7 @@
 import type { Services } from './services';
 import type { WebhookPorts } from '../domain/webhook-ports';
 import { DeliveryStore } from '../store/delivery-store';
+import { DeliverySlotStore } from '../store/delivery-slots';
 import { WebhookStore } from '../store/webhook-store';
 
 /** Services with the webhook stores and ports. */
@@ -51,4 +52,16 @@ export function withWebhooks(services: Services, ports: () => WebhookPorts): Web
     deliveries: new DeliveryStore(services.tables),
     webhookPorts: () => (built ??= ports()),
   };
+}
+
+const withSlots = new WeakMap<WebhookServices, WebhookServices & { readonly slots: DeliverySlotStore }>();
+
+/** The services of a function that makes delivery attempts: with the endpoints' delivery slots (built once per services). */
+export function withDeliverySlots(services: WebhookServices): WebhookServices & { readonly slots: DeliverySlotStore } {
+  let built = withSlots.get(services);
+  if (!built) {
+    built = { ...services, slots: new DeliverySlotStore(services.tables) };
+    withSlots.set(services, built);
+  }
+  return built;
 }

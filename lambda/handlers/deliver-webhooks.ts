@@ -7,7 +7,7 @@
  * retried by SQS, and after its receives goes to the dead-letter queue.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { WebhookServices as Services } from '../composition/webhook-services';
+import { withDeliverySlots, type WebhookServices as Services } from '../composition/webhook-services';
 import { webhookEnvironmentServices } from '../composition/webhook-environment';
 import { deliveringPorts } from '../composition/delivery-ports';
 import type { LifecycleEvent } from '../domain/lifecycle-events';
@@ -24,12 +24,12 @@ export function messageOf(body: string): { event: LifecycleEvent } | { job: Deli
 
 /** What the local runtime runs in place of the queue's messages: an event from its bus, a job from its queue. */
 export const deliverEvent = (services: Services, event: LifecycleEvent) => acceptEvent(services, event);
-export const runJob = (services: Services, job: DeliveryJob) => attemptDelivery(services, job);
+export const runJob = (services: Services, job: DeliveryJob) => attemptDelivery(withDeliverySlots(services), job);
 
 export const makeHandler =
   (services: () => Services) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const deps = services();
+    const deps = withDeliverySlots(services());
     await deps.ready();
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     await Promise.all(

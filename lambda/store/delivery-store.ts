@@ -5,22 +5,13 @@
  * `webhook-id`.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { SK_DELIVERY_PREFIX, TTL_ATTRIBUTE, keyTableKeys } from '../contract/tables';
-import { ENDPOINT_CONCURRENCY } from '../contract/webhooks';
-import { MS_PER_DAY, epochSeconds } from '../platform/clock';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { SK_DELIVERY_PREFIX, keyTableKeys } from '../contract/tables';
 import type { DeliveryItem } from '../domain/webhook-endpoints';
 import type { OperationsOf } from '../contract/store-operations';
 import { ABSENT, type StoreTables } from './transactions';
 import { DELIVERY, WEBHOOK_EVENT } from './entities';
 import type { StoredWebhookEvent } from './webhook-store';
-
-/** A claimed delivery slot: which, and until when it is held (epoch ms), so only its holder gives it back. */
-export interface DeliverySlot {
-  readonly endpointId: string;
-  readonly name: string;
-  readonly until: number;
-}
 
 export class DeliveryStore {
   constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
@@ -63,53 +54,6 @@ export class DeliveryStore {
     return { items: DELIVERY.readAll(Items), last: LastEvaluatedKey as Record<string, string> | undefined };
   }
 
-  /**
-   * `claimDeliverySlot`: one of the endpoint's ENDPOINT_CONCURRENCY slots,
-   * free or held past its lease, until `now + leaseMs`; undefined when every
-   * slot is held. The slots are tried from `first` on, one conditional
-   * write each.
-   */
-  async claimSlot(endpointId: string, now: number, leaseMs: number, first = 0): Promise<DeliverySlot | undefined> {
-    const until = now + leaseMs;
-    for (let offset = 0; offset < ENDPOINT_CONCURRENCY; offset++) {
-      const name = `slot${(first + offset) % ENDPOINT_CONCURRENCY}`;
-      try {
-        await this.tables.db.send(
-          new UpdateCommand({
-            TableName: this.tables.keyTableName,
-            Key: keyTableKeys.deliverySlots(endpointId),
-            UpdateExpression: 'SET #slot = :until, #ttl = :ttl',
-            ConditionExpression: 'attribute_not_exists(#slot) OR #slot <= :now',
-            ExpressionAttributeNames: { '#slot': name, '#ttl': TTL_ATTRIBUTE },
-            ExpressionAttributeValues: { ':until': until, ':now': now, ':ttl': epochSeconds(new Date(until + MS_PER_DAY)) },
-          }),
-        );
-        return { endpointId, name, until };
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      }
-    }
-    return undefined;
-  }
-
-  /** `claimDeliverySlot`: gives a slot back, if this claim still holds it (a lease that ran out may be another's now). */
-  async releaseSlot(slot: DeliverySlot): Promise<void> {
-    try {
-      await this.tables.db.send(
-        new UpdateCommand({
-          TableName: this.tables.keyTableName,
-          Key: keyTableKeys.deliverySlots(slot.endpointId),
-          UpdateExpression: 'REMOVE #slot',
-          ConditionExpression: '#slot = :until',
-          ExpressionAttributeNames: { '#slot': slot.name },
-          ExpressionAttributeValues: { ':until': slot.until },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
-  }
-
   /** `readDeliveries`: one attempt by its endpoint and id. */
   async getDelivery(endpointId: string, deliveryUlid: string): Promise<DeliveryItem | undefined> {
     const { Item } = await this.tables.db.send(
@@ -125,6 +69,4 @@ export const DELIVERY_STORE_OPERATIONS = {
   putDelivery: 'recordDelivery',
   listDeliveries: 'readDeliveries',
   getDelivery: 'readDeliveries',
-  claimSlot: 'claimDeliverySlot',
-  releaseSlot: 'claimDeliverySlot',
 } as const satisfies OperationsOf<DeliveryStore>;

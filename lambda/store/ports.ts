@@ -12,6 +12,7 @@ import type { ExpiryScheduler } from '../domain/expiry-notices';
 import type { RevocationScheduler } from '../domain/revocation-scheduler';
 import type { WebhookPorts } from '../domain/webhook-ports';
 import type { AuditStore } from './audit-store';
+import type { DeliverySlotStore } from './delivery-slots';
 import type { DeliveryStore } from './delivery-store';
 import type { IdempotencyStore } from './idempotency-record';
 import type { KeyStore } from './key-store';
@@ -43,6 +44,10 @@ export interface WebhooksPort {
 }
 export interface DeliveriesPort {
   readonly deliveries: DeliveryStore;
+}
+/** An endpoint's delivery slots (the delivery only). */
+export interface SlotsPort {
+  readonly slots: DeliverySlotStore;
 }
 export interface ClockPort {
   readonly clock: Clock;

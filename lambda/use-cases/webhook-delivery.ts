@@ -12,7 +12,7 @@ import { AuditEventType } from '../domain/audit-events';
 import { systemActor } from '../domain/actor';
 import type { LifecycleEvent } from '../domain/lifecycle-events';
 import { nextStep, subscribes, type DeliveryItem, type DeliveryJob, type DeliveryOutcome, type WebhookEndpointItem } from '../domain/webhook-endpoints';
-import type { ClockPort, DeliveriesPort, ObservePort, WebhookAdaptersPort, WebhooksPort } from '../store/ports';
+import type { ClockPort, DeliveriesPort, ObservePort, SlotsPort, WebhookAdaptersPort, WebhooksPort } from '../store/ports';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { newEventId } from '../platform/ids';
 import { signedHeaders } from '../platform/webhook-signing';
@@ -22,6 +22,8 @@ import type { StoredWebhookEvent } from '../store/webhook-store';
 
 /** What a delivery takes: the endpoints, the deliveries and their slots, the clock, the logger, the queue, the secret box and the transport. */
 export type DeliveryPorts = WebhooksPort & DeliveriesPort & ClockPort & ObservePort & WebhookAdaptersPort;
+/** An attempt also holds one of its endpoint's delivery slots. */
+export type AttemptPorts = DeliveryPorts & SlotsPort;
 type Services = DeliveryPorts;
 
 /** The actor of what the delivery itself does (a disable). */
@@ -64,11 +66,11 @@ async function signingSecrets(services: Services, endpoint: WebhookEndpointItem,
  * already has ENDPOINT_CONCURRENCY attempts in flight: the job then goes
  * back on the queue a few seconds later, the same attempt.
  */
-export async function attemptDelivery(services: Services, job: DeliveryJob): Promise<DeliveryOutcome | 'skipped' | 'busy'> {
+export async function attemptDelivery(services: AttemptPorts, job: DeliveryJob): Promise<DeliveryOutcome | 'skipped' | 'busy'> {
   const [event, endpoint] = await Promise.all([services.deliveries.getEvent(job.event_id), services.webhooks.getEndpoint(job.endpoint_id)]);
   if (!event || !endpoint || !endpoint.is_active || endpoint.team_id !== event.team_id) return 'skipped';
   const first = Math.floor(Math.random() * ENDPOINT_CONCURRENCY);
-  const slot = await services.deliveries.claimSlot(endpoint.id, services.clock.now().getTime(), DELIVERY_SLOT_LEASE_MS, first);
+  const slot = await services.slots.claim(endpoint.id, services.clock.now().getTime(), DELIVERY_SLOT_LEASE_MS, first);
   if (!slot) {
     const { min, max } = BUSY_WAIT_SECONDS;
     await services.webhookPorts().queue.later(job, min + Math.floor(Math.random() * (max - min + 1)));
@@ -77,7 +79,7 @@ export async function attemptDelivery(services: Services, job: DeliveryJob): Pro
   try {
     return await attemptHolding(services, job, event, endpoint);
   } finally {
-    await services.deliveries.releaseSlot(slot);
+    await services.slots.release(slot);
   }
 }
 

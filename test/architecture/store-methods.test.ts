@@ -18,6 +18,7 @@ import { USAGE_STORE_OPERATIONS } from '../../lambda/store/usage-store';
 import { VALUE_LOOKUP_STORE_OPERATIONS } from '../../lambda/store/value-lookup-store';
 import { WEBHOOK_STORE_OPERATIONS } from '../../lambda/store/webhook-store';
 import { DELIVERY_STORE_OPERATIONS } from '../../lambda/store/delivery-store';
+import { DELIVERY_SLOT_STORE_OPERATIONS } from '../../lambda/store/delivery-slots';
 import { EXPIRY_NOTICE_STORE_OPERATIONS } from '../../lambda/store/expiry-notice-store';
 import { FLUSH_CLAIM_STORE_OPERATIONS } from '../../lambda/store/flush-claim-store';
 
@@ -32,6 +33,7 @@ const maps: Record<string, Record<string, StoreMethodOperation>> = {
   UsageStore: USAGE_STORE_OPERATIONS,
   WebhookStore: WEBHOOK_STORE_OPERATIONS,
   DeliveryStore: DELIVERY_STORE_OPERATIONS,
+  DeliverySlotStore: DELIVERY_SLOT_STORE_OPERATIONS,
   ExpiryNoticeStore: EXPIRY_NOTICE_STORE_OPERATIONS,
   FlushClaimStore: FLUSH_CLAIM_STORE_OPERATIONS,
   UsageMonths: USAGE_MONTHS_OPERATIONS,

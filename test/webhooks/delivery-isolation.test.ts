@@ -21,6 +21,7 @@ import { localDeliveryQueue } from '../../local/webhooks';
 import type { LocalJobQueue } from '../../local/job-queue';
 import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
 import type { AttemptResult } from '../../lambda/adapters/webhook-transport';
+import { DeliverySlotStore } from '../../lambda/store/delivery-slots';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { stubResolver, testObservability, testServices, useTestServices } from '../support/services';
 
@@ -171,22 +172,19 @@ describe('delivery slots (DynamoDB Local)', () => {
   });
 
   it('a slot held past its lease (a crashed attempt) is taken again; the late holder cannot give back the new one', async () => {
-    const deliveries = testServices().deliveries;
+    const deliveries = new DeliverySlotStore(testServices().tables);
     const endpointId = `SLOTTEST${Date.now()}`;
     const t0 = Date.now();
-    const held = [
-      await deliveries.claimSlot(endpointId, t0, DELIVERY_SLOT_LEASE_MS),
-      await deliveries.claimSlot(endpointId, t0 + 1_000, DELIVERY_SLOT_LEASE_MS),
-    ];
+    const held = [await deliveries.claim(endpointId, t0, DELIVERY_SLOT_LEASE_MS), await deliveries.claim(endpointId, t0 + 1_000, DELIVERY_SLOT_LEASE_MS)];
     expect(held.map((slot) => slot?.name).sort()).toEqual(['slot0', 'slot1']);
-    expect(await deliveries.claimSlot(endpointId, t0 + DELIVERY_SLOT_LEASE_MS - 1, DELIVERY_SLOT_LEASE_MS)).toBeUndefined();
+    expect(await deliveries.claim(endpointId, t0 + DELIVERY_SLOT_LEASE_MS - 1, DELIVERY_SLOT_LEASE_MS)).toBeUndefined();
     // slot0's lease has run out (its attempt crashed, say); slot1's has not.
 
-    const taken = await deliveries.claimSlot(endpointId, t0 + DELIVERY_SLOT_LEASE_MS, DELIVERY_SLOT_LEASE_MS);
+    const taken = await deliveries.claim(endpointId, t0 + DELIVERY_SLOT_LEASE_MS, DELIVERY_SLOT_LEASE_MS);
     expect(taken?.name).toBe('slot0');
-    await deliveries.releaseSlot(held[0]!);
-    expect(await deliveries.claimSlot(endpointId, t0 + DELIVERY_SLOT_LEASE_MS, DELIVERY_SLOT_LEASE_MS)).toBeUndefined();
-    await deliveries.releaseSlot(taken!);
-    expect((await deliveries.claimSlot(endpointId, t0 + DELIVERY_SLOT_LEASE_MS, DELIVERY_SLOT_LEASE_MS))?.name).toBe('slot0');
+    await deliveries.release(held[0]!);
+    expect(await deliveries.claim(endpointId, t0 + DELIVERY_SLOT_LEASE_MS, DELIVERY_SLOT_LEASE_MS)).toBeUndefined();
+    await deliveries.release(taken!);
+    expect((await deliveries.claim(endpointId, t0 + DELIVERY_SLOT_LEASE_MS, DELIVERY_SLOT_LEASE_MS))?.name).toBe('slot0');
   });
 });
