@@ -19,20 +19,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { ApiError, ErrorCode, errorBody, internalErrorBody, type ErrorBody } from '../lambda/contract/errors';
+import { ApiError, ErrorCode, errorBody, internalErrorBody } from '../lambda/contract/errors';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { errorField } from '../lambda/platform/observability';
-import { errorBodyWithoutKeyValues } from '../lambda/platform/redaction';
-import { clientNamedMap } from '../lambda/platform/client-named-map';
 import { terminalObservability } from './terminal-observability';
 import type { PageSource } from './pages';
 import { PLATFORM_PREFIX, type PlatformAnswer, type PlatformRequest } from './platform-stage';
 import { MAX_BODY_BYTES, allowedMethods } from '../lambda/contract/routes';
 import { ROUTES, functionEntry } from '../lambda/routes';
-import { jsonResponse } from '../lambda/contract/response';
 import { THROTTLED_MESSAGE } from '../lambda/contract/defaults';
-import { TokenBucket, type BucketLimits } from './token-bucket';
+import { TokenBucket } from './token-bucket';
 import type { Services } from '../lambda/composition/services';
+import { headersOf, lambdaContext, sourceIpOf, toProxyEvent, type LocalRoute } from './proxy-event';
+import { errorField } from '../lambda/platform/observability';
+import { GATEWAY_MADE, apiErrorReply, errorReply, isProxyResult, readBody, resultReply, send, withGatewayCors, type Reply } from './replies';
 
 /** A Lambda proxy handler as the handler modules export it. */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult | undefined | void>;
@@ -40,21 +39,7 @@ export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Pr
 /** Loads the handler of a route; undefined when its module does not exist (yet). */
 export type HandlerLoader = (route: LocalRoute) => Promise<ProxyHandler | undefined>;
 
-/** Routes can be swapped in tests; the shape is the production one with a wider method. */
-export interface LocalRoute {
-  readonly method: string;
-  readonly path: string;
-  /** The function's name (its handler file: lambda/routes/<name>/handler.ts). */
-  readonly name: string;
-  /** A management route: it passes the gateway stage (authorizer, usage plan) first. */
-  readonly management?: boolean;
-  /** The handler answers the path's CORS preflight; elsewhere OPTIONS is 405, as in API Gateway. */
-  readonly preflight?: boolean;
-  /** The route's own body limit (the server's otherwise). */
-  readonly maxBodyBytes?: number;
-  /** The method's own throttle across callers, as the stage's per-method setting in AWS. */
-  readonly methodThrottle?: BucketLimits;
-}
+export type { LocalRoute };
 
 export type RouteResolution =
   | { readonly kind: 'matched'; readonly route: LocalRoute }
@@ -98,232 +83,6 @@ export function moduleHandlerLoader(services?: () => Services, entryOf: (name: s
     loaded.set(route.name, handler as ProxyHandler);
     return handler as ProxyHandler;
   };
-}
-
-/** The client address as API Gateway reports it: IPv4-mapped IPv6 shown as plain IPv4. */
-export function sourceIpOf(remoteAddress: string | undefined): string {
-  if (!remoteAddress) return '';
-  return remoteAddress.startsWith('::ffff:') && remoteAddress.includes('.') ? remoteAddress.slice('::ffff:'.length) : remoteAddress;
-}
-
-/** API Gateway's `requestTime` format: `09/Apr/2015:12:34:56 +0000`. */
-function requestTimeOf(date: Date): string {
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:` +
-    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`
-  );
-}
-
-/** Headers with the client's casing: `headers` keeps the last value, `multiValueHeaders` all of them. */
-function headersOf(rawHeaders: readonly string[]): Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'> {
-  const headers = clientNamedMap<string>();
-  const multiValueHeaders = clientNamedMap<string[]>();
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const [name, value] = [rawHeaders[i], rawHeaders[i + 1]];
-    headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
-  }
-  return { headers, multiValueHeaders };
-}
-
-function queryOf(searchParams: URLSearchParams): Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'> {
-  const single = clientNamedMap<string>();
-  const multi = clientNamedMap<string[]>();
-  for (const [name, value] of searchParams) {
-    single[name] = value;
-    (multi[name] ??= []).push(value);
-  }
-  const empty = Object.keys(single).length === 0;
-  return { queryStringParameters: empty ? null : single, multiValueQueryStringParameters: empty ? null : multi };
-}
-
-export interface RequestFacts {
-  readonly method: string;
-  /** The request target; only its path and query are meaningful. */
-  readonly url: URL;
-  readonly host: string | undefined;
-  readonly rawHeaders: readonly string[];
-  readonly remoteAddress: string | undefined;
-  readonly body: Buffer;
-  readonly requestId: string;
-  readonly receivedAt: Date;
-}
-
-/** The API Gateway REST v1 proxy event for one request on `route`. */
-export function toProxyEvent(facts: RequestFacts, route: LocalRoute): APIGatewayProxyEvent {
-  const { headers, multiValueHeaders } = headersOf(facts.rawHeaders);
-  const userAgent = Object.entries(headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? null;
-  const method = facts.method.toUpperCase();
-  const pathname = facts.url.pathname;
-  return {
-    httpMethod: method,
-    path: pathname,
-    resource: route.path,
-    headers,
-    multiValueHeaders,
-    ...queryOf(facts.url.searchParams),
-    pathParameters: null,
-    stageVariables: null,
-    body: facts.body.length > 0 ? facts.body.toString('utf8') : null,
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'local',
-      authorizer: undefined,
-      protocol: 'HTTP/1.1',
-      httpMethod: method,
-      path: pathname,
-      stage: 'local',
-      requestId: facts.requestId,
-      requestTime: requestTimeOf(facts.receivedAt),
-      requestTimeEpoch: facts.receivedAt.getTime(),
-      resourceId: 'local',
-      resourcePath: route.path,
-      domainName: facts.host ?? 'localhost',
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp: sourceIpOf(facts.remoteAddress),
-        user: null,
-        userAgent,
-        userArn: null,
-      },
-    },
-  };
-}
-
-/** Lambda's time budget for one invocation, as the deployed functions have it. */
-const INVOCATION_BUDGET_MS = 30_000;
-
-/** A minimal Lambda context: the request id as `awsRequestId`, a 30 s budget. */
-export function lambdaContext(route: LocalRoute, requestId: string): Context {
-  const functionName = `local-${route.name}`;
-  const deadline = Date.now() + INVOCATION_BUDGET_MS;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
-interface Reply {
-  readonly status: number;
-  readonly headers: Record<string, string | string[]>;
-  readonly body: string | Buffer;
-}
-
-/** Marks a reply made by the server itself (not a handler's). */
-const GATEWAY_MADE = Symbol('gateway-made');
-
-/**
- * A gateway-made answer may be read by any page (`Access-Control-Allow-Origin: *`),
- * as the stack's gateway responses allow, so a browser sees a 404, 405, 413,
- * 401 or 429 in words. These bodies hold no data of any key.
- */
-function withGatewayCors(reply: Reply): Reply {
-  if (!(GATEWAY_MADE in reply)) return reply;
-  return { ...reply, headers: { ...reply.headers, 'Access-Control-Allow-Origin': '*' } };
-}
-
-/** An error answered by the server itself, with the handlers' own response headers. */
-function errorReply(status: number, body: ErrorBody, requestId: string, headers: Record<string, string> = {}): Reply {
-  const response = jsonResponse(status, body, requestId, headers);
-  return { status, headers: response.headers as Record<string, string>, body: response.body, [GATEWAY_MADE]: true } as Reply;
-}
-
-function apiErrorReply(error: ApiError, requestId: string): Reply {
-  return errorReply(error.status, errorBodyWithoutKeyValues(error, requestId), requestId, { ...error.headers });
-}
-
-/**
- * The proxy result as HTTP. As in API Gateway, `multiValueHeaders` wins over
- * `headers` for a name both carry.
- */
-function resultReply(result: APIGatewayProxyResult): Reply {
-  const headers: Record<string, string | string[]> = {};
-  const names = new Map<string, string>(); // lower-case → first spelling
-  const put = (name: string, value: string | string[]) => {
-    const lower = name.toLowerCase();
-    const spelling = names.get(lower) ?? name;
-    names.set(lower, spelling);
-    headers[spelling] = value;
-  };
-  for (const [name, value] of Object.entries(result.headers ?? {})) put(name, String(value));
-  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) put(name, values.map(String));
-  const raw = result.body ?? '';
-  return { status: result.statusCode, headers, body: result.isBase64Encoded ? Buffer.from(raw, 'base64') : raw };
-}
-
-function isProxyResult(value: unknown): value is APIGatewayProxyResult {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Number.isInteger((value as { statusCode?: unknown }).statusCode) &&
-    ((value as { body?: unknown }).body === undefined || typeof (value as { body?: unknown }).body === 'string')
-  );
-}
-
-function send(response: ServerResponse, reply: Reply, requestId: string): void {
-  response.statusCode = reply.status;
-  for (const [name, value] of Object.entries(reply.headers)) response.setHeader(name, value);
-  // API Gateway puts its request id on every response.
-  if (!response.hasHeader('x-amzn-RequestId')) response.setHeader('x-amzn-RequestId', requestId);
-  response.end(reply.body);
-}
-
-type BodyRead =
-  | { readonly tooLarge: false; readonly aborted?: false; readonly body: Buffer }
-  | { readonly tooLarge: true; readonly aborted?: false }
-  | { readonly tooLarge: false; readonly aborted: true };
-
-/**
- * Reads the body, stopping (and refusing) as soon as it exceeds `limit`
- * bytes; `aborted` when the client hangs up before the body is complete.
- */
-function readBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ tooLarge: true });
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.removeListener('data', onData);
-        request.removeListener('end', onEnd);
-        resolve({ tooLarge: true });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => resolve({ tooLarge: false, body: Buffer.concat(chunks) });
-    request.on('data', onData);
-    request.once('end', onEnd);
-    // Node reports a body cut short by the client as an `aborted` error (ECONNRESET): the client's doing, not ours.
-    request.once('error', (error: NodeJS.ErrnoException) =>
-      error.code === 'ECONNRESET' || error.message === 'aborted' ? resolve({ tooLarge: false, aborted: true }) : reject(error),
-    );
-  });
 }
 
 export interface LocalServerOptions {

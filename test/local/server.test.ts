@@ -8,7 +8,8 @@ import { captured, testObservability } from '../support/services';
 import { MAX_BODY_BYTES } from '../../lambda/contract/routes';
 import { ROUTES } from '../../lambda/routes';
 import { connect } from 'node:net';
-import { moduleHandlerLoader, resolveRoute, sourceIpOf, type AccessEntry, type LocalRoute, type ProxyHandler } from '../../local/server';
+import { moduleHandlerLoader, resolveRoute, type AccessEntry, type LocalRoute, type ProxyHandler } from '../../local/server';
+import { sourceIpOf } from '../../local/proxy-event';
 import { generateCreatedValue } from '../../lambda/domain/key-values';
 import { startTestServer, type TestServer } from '../support/http';
 
