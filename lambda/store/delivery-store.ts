@@ -11,7 +11,7 @@ import type { DeliveryItem } from '../domain/webhook-endpoints';
 import type { OperationsOf } from '../contract/store-operations';
 import { ABSENT, type StoreTables } from './transactions';
 import { DELIVERY, WEBHOOK_EVENT } from './entities';
-import type { StoredWebhookEvent } from './webhook-store';
+import type { StoredWebhookEvent } from '../domain/webhook-endpoints';
 
 export class DeliveryStore {
   constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}

@@ -9,9 +9,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TEAM_INDEX, keyTableKeys } from '../contract/tables';
 import { MAX_ENDPOINTS_PER_TEAM } from '../contract/webhooks';
 import type { AuditRecord } from '../domain/audit-events';
-import type { StoredWebhookEvent, WebhookEndpointItem } from '../domain/webhook-endpoints';
-
-export type { StoredWebhookEvent };
+import type { WebhookEndpointItem } from '../domain/webhook-endpoints';
 import type { OperationsOf } from '../contract/store-operations';
 import { ABSENT, Transactions, type StoreTables, type TransactItem } from './transactions';
 import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';

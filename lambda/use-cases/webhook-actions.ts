@@ -10,7 +10,7 @@ import { AuditEventType } from '../domain/audit-events';
 import { deliveryResource, subscribes, type DeliveryResource, type WebhookEndpointItem } from '../domain/webhook-endpoints';
 import type { ClockPort, DeliveriesPort, SettingsPort, WebhookAdaptersPort, WebhooksPort } from '../store/ports';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
-import type { StoredWebhookEvent } from '../store/webhook-store';
+import type { StoredWebhookEvent } from '../domain/webhook-endpoints';
 import type { VerifiedKey } from '../verification/verify';
 import { parseDeliveryId, queueTestEvent } from './webhook-events';
 import { endpointAudit, ownEndpoint } from './endpoint-access';

@@ -18,7 +18,7 @@ import { newEventId } from '../platform/ids';
 import { signedHeaders } from '../platform/webhook-signing';
 import { endpointAudit } from './endpoint-access';
 import { deliveryIdOf, storedEvent } from './webhook-events';
-import type { StoredWebhookEvent } from '../store/webhook-store';
+import type { StoredWebhookEvent } from '../domain/webhook-endpoints';
 
 /** What a delivery takes: the endpoints, the deliveries and their slots, the clock, the logger, the queue, the secret box and the transport. */
 export type DeliveryPorts = WebhooksPort & DeliveriesPort & ClockPort & ObservePort & WebhookAdaptersPort;

@@ -10,7 +10,7 @@ import type { WebhookEndpointItem } from '../domain/webhook-endpoints';
 import type { ClockPort, DeliveriesPort, WebhookAdaptersPort } from '../store/ports';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { newEventId } from '../platform/ids';
-import type { StoredWebhookEvent } from '../store/webhook-store';
+import type { StoredWebhookEvent } from '../domain/webhook-endpoints';
 
 /** What queueing a test event takes: the kept events, the clock, the queue. */
 export type TestEventPorts = DeliveriesPort & ClockPort & WebhookAdaptersPort;
