@@ -6,9 +6,8 @@
  * kept in a file so a restart resumes them; secrets are sealed with a key
  * kept under DATA_DIR (created on first start, mode 0600).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { dataDirKey } from './data-dir-keys';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clock } from '../lambda/platform/clock';
 import type { WebhookServices as Services } from '../lambda/composition/webhook-services';
@@ -21,25 +20,8 @@ import { createLocalJobQueue, type LocalJobQueue } from './job-queue';
 import type { DeliveryJob } from '../lambda/domain/webhook-endpoints';
 import type { LocalSettings } from './settings';
 
-/** A 32-byte key kept in a file of the data directory (mode 0600): read, or made on first use. */
-export function dataDirKey(dataDir: string, fileName: string): Buffer {
-  const file = path.join(dataDir, fileName);
-  try {
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    mkdirSync(dataDir, { recursive: true });
-    const key = randomBytes(32);
-    writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
-    return key;
-  }
-}
-
 /** The key that seals webhook secrets in a data directory. */
 export const localSecretKey = (dataDir: string): Buffer => dataDirKey(dataDir, 'webhook-secret.key');
-
-/** The key page cursors are signed with (what the stack generates in AWS): one per data directory, so cursors survive a restart. */
-export const localCursorKey = (dataDir: string): string => dataDirKey(dataDir, 'cursor-signing.key').toString('base64url');
 
 export interface LocalWebhooks {
   readonly ports: WebhookPorts;
