@@ -62,6 +62,20 @@ export interface LocalJobQueue<J> {
   stop(): Promise<void>;
 }
 
+/** How many of each group run now; a group that runs nothing is forgotten (endpoints come and go). */
+function groupCounts() {
+  const counts = new Map<string, number>();
+  return {
+    of: (group: string) => counts.get(group) ?? 0,
+    enter: (group: string) => counts.set(group, (counts.get(group) ?? 0) + 1),
+    leave(group: string) {
+      const left = (counts.get(group) ?? 1) - 1;
+      if (left > 0) counts.set(group, left);
+      else counts.delete(group);
+    },
+  };
+}
+
 export function createLocalJobQueue<J>(options: LocalJobQueueOptions<J>): LocalJobQueue<J> {
   const { clock, file, nameOf } = options;
   const pending = new Map<string, Pending<J>>();
@@ -90,7 +104,7 @@ export function createLocalJobQueue<J>(options: LocalJobQueueOptions<J>): LocalJ
   };
 
   /** Attempts running now, by group. */
-  const runningIn = new Map<string, number>();
+  const runningIn = groupCounts();
   const groupOf = (job: J) => options.perGroup?.groupOf(job) ?? '';
 
   /** Attempts started so far (what `runDue` counts). */
@@ -100,7 +114,7 @@ export function createLocalJobQueue<J>(options: LocalJobQueueOptions<J>): LocalJ
     starts += 1;
     inFlight.add(name);
     const group = groupOf(entry.job);
-    runningIn.set(group, (runningIn.get(group) ?? 0) + 1);
+    runningIn.enter(group);
     const attempt = options.run(entry.job).then(
       () => {
         // Kept until it ran: a crash before this line runs it again on the next start.
@@ -114,7 +128,7 @@ export function createLocalJobQueue<J>(options: LocalJobQueueOptions<J>): LocalJ
     );
     const settled = attempt.then(() => {
       inFlight.delete(name);
-      runningIn.set(group, (runningIn.get(group) ?? 1) - 1);
+      runningIn.leave(group);
       save();
       // A place in its group is free: the next due job of the group may start.
       if (!stopped) startDue();
@@ -131,7 +145,7 @@ export function createLocalJobQueue<J>(options: LocalJobQueueOptions<J>): LocalJ
     const due = [...pending].filter(([name, entry]) => entry.at <= now && !inFlight.has(name)).sort(([, a], [, b]) => a.at - b.at);
     for (const [name, entry] of due) {
       // Awaited by runDue and stop through `running`.
-      if ((runningIn.get(groupOf(entry.job)) ?? 0) < limit) void runOne(name, entry);
+      if (runningIn.of(groupOf(entry.job)) < limit) void runOne(name, entry);
     }
   };
 
