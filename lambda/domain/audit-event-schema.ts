@@ -40,6 +40,22 @@ const ulid = z.string().check(z.regex(KEY_ID_PATTERN));
 const instant = z.iso.datetime({ offset: true });
 const keyType = z.enum(['pk', 'sk']);
 const environment = z.enum(['test', 'live']);
+
+/**
+ * A key's name, kind and restrictions, as an audit event records them and a
+ * read answers them: `type` and `environment` are the caller's (the OpenAPI
+ * document's carry descriptions).
+ */
+export function keyNameAndRestrictions<T extends z.ZodMiniType, E extends z.ZodMiniType>(type: T, environmentSchema: E) {
+  return {
+    name: z.string(),
+    type,
+    environment: environmentSchema,
+    scopes: z.array(z.string()),
+    domains: z.array(z.string()),
+    ip_whitelist: z.array(z.string()),
+  };
+}
 const count = z.int().check(z.nonnegative());
 const usageSchema = z.strictObject({ total_requests: count, usage_last_30_days: count, last_used_at: z.nullable(instant) });
 const fingerprintSchema = schemaFor<ValueFingerprint>()(z.strictObject({ key_prefix: z.string(), last_four: z.string() }));
@@ -65,12 +81,7 @@ const keyCreatedSchema = schemaFor<KeyCreatedEvent>()(
     ...base,
     event_type: z.literal(AuditEventType.KEY_CREATED),
     key: z.strictObject({
-      name: z.string(),
-      type: keyType,
-      environment,
-      scopes: z.array(z.string()),
-      domains: z.array(z.string()),
-      ip_whitelist: z.array(z.string()),
+      ...keyNameAndRestrictions(keyType, environment),
       rate_limit: z.number(),
       expires_at: z.nullable(instant),
       on_leak: z.optional(z.enum(ON_LEAK_VALUES)),

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { ErrorCode } from '../contract/errors';
+import { keyNameAndRestrictions } from '../domain/audit-event-schema';
 import { KEY_STATES } from '../domain/key-view';
 import { ON_LEAK_VALUES } from '../domain/model';
 
@@ -43,12 +44,7 @@ export const pageMeta = z.strictObject({
 export const keyFields = {
   id: keyId,
   team_id: z.guid(),
-  name: z.string(),
-  type: keyType,
-  environment,
-  scopes: z.array(z.string()),
-  domains: z.array(z.string()),
-  ip_whitelist: z.array(z.string()),
+  ...keyNameAndRestrictions(keyType, environment),
   rate_limit: z.int().positive().meta({ description: 'Requests per hour' }),
   expires_at: instant.nullable(),
   created_by: z.string(),
