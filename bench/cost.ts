@@ -28,8 +28,7 @@ import * as path from 'node:path';
 import type { APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
 import { ROUTES } from '../lambda/routes';
-import { createServices } from '../lambda/composition/services';
-import { withWebhooks } from '../lambda/composition/webhook-services';
+import { createServices, withWebhookPorts } from '../lambda/composition/services';
 import { documentClientOf } from '../lambda/composition/dynamo';
 import { systemClock } from '../lambda/platform/clock';
 import { sinkObservability } from '../lambda/platform/observability-sinks';
@@ -42,7 +41,8 @@ import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/hand
 import { ACCESS_LOG_FIELDS } from '../lib/api';
 import { localDynamoClient, startDynamoLocal } from '../local/dynamodb-local';
 import { ensureTables } from '../local/tables';
-import { createLocalServer, moduleHandlerLoader } from '../local/server';
+import { createLocalServer } from '../local/server';
+import { moduleHandlerLoader } from '../local/route-handlers';
 import { createPlanGateway, type ManagementAuthorizer } from '../local/usage-plans';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -263,7 +263,7 @@ async function main(): Promise<void> {
   const github = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const servicesWithLeases = (leases: boolean) =>
     Object.assign(
-      withWebhooks(
+      withWebhookPorts(
         createServices({
           db: documentClientOf(localDynamoClient(proxy.endpoint)),
           clock: systemClock,

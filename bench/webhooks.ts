@@ -17,8 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createServices } from '../lambda/composition/services';
-import { withWebhooks, type WebhookServices } from '../lambda/composition/webhook-services';
+import { createServices, withWebhookPorts, type WebhookServices } from '../lambda/composition/services';
 import { documentClientOf } from '../lambda/composition/dynamo';
 import { systemClock } from '../lambda/platform/clock';
 import { sinkObservability } from '../lambda/platform/observability-sinks';
@@ -76,7 +75,7 @@ function deliveryServices(engineEndpoint: string, tables: Tables): WebhookServic
   const queue = localDeliveryQueue({ clock: systemClock, services: () => delivery });
   // Only loopback addresses here: no name is ever looked up.
   const ports = { policy, secrets: localSecretBox(randomBytes(32)), post: httpPoster({ policy }), resolve: systemResolver, queue };
-  const delivery = withWebhooks(services, () => ports);
+  const delivery = withWebhookPorts(services, () => ports);
   return Object.assign(delivery, { queue });
 }
 
@@ -85,7 +84,7 @@ export async function webhookFigures(engineEndpoint: string, tables: Tables, qui
   const proxy = await countingProxy(engineEndpoint);
   const delivery = deliveryServices(engineEndpoint, tables);
   // The routes seal secrets with the same key the delivery side opens them with.
-  const routeServices = withWebhooks(servicesOn(proxy.endpoint, tables), () => delivery.webhookPorts());
+  const routeServices = withWebhookPorts(servicesOn(proxy.endpoint, tables), () => delivery.webhookPorts());
   const server = await localServer(routeServices);
   const sink = await receiver();
   try {

@@ -8,7 +8,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { accessOf, type TableAction } from '../lambda/contract/store-operations';
-import { FUNCTION_OPERATIONS, functionEntry, type FunctionWithStore } from '../lambda/routes';
+import { PORT_NAMES, portBundleFlag } from '../lambda/contract/ports';
+import { FUNCTION_OPERATIONS, FUNCTION_PORTS, functionEntry, type FunctionName, type FunctionWithStore } from '../lambda/routes';
 import { readServiceConfig } from './config';
 import { acknowledge, policyOf } from './nag';
 
@@ -113,6 +114,7 @@ export class HouseFunction extends NodejsFunction {
         // "off": esbuild drops Powertools Tracer and the X-Ray SDK (lambda/platform/tracing.ts),
         // and the Secrets Manager client unless the function hashes values under a pepper (lambda/adapters/pepper.ts).
         define: {
+          ...absentPortFlags(props.handlerName),
           'process.env.TRACER_BUNDLE': JSON.stringify(tracer ? 'on' : 'off'),
           'process.env.PEPPER_BUNDLE': JSON.stringify(keyHashPepperSecretArn && props.hashesKeyValues ? 'on' : 'off'),
         },
@@ -141,6 +143,18 @@ export class HouseFunction extends NodejsFunction {
         : `${xray} Also on "*": ${props.otherWildcardGrants}`,
     );
   }
+}
+
+/**
+ * The bundle flags of the ports a function was not given (its route.ts's
+ * `ports`, or HANDLER_PORTS'): "absent", so esbuild drops composition's
+ * builders of them (lambda/composition/wiring.ts, environment.ts) and the
+ * stores and AWS clients only they reach.
+ */
+export function absentPortFlags(handlerName: string): Record<string, string> {
+  const given: readonly string[] | undefined = (FUNCTION_PORTS as Record<string, readonly string[]>)[handlerName as FunctionName];
+  if (!given) throw new Error(`${handlerName} declares no ports (its route.ts, or HANDLER_PORTS in lambda/contract/ports.ts)`);
+  return Object.fromEntries(PORT_NAMES.filter((name) => !given.includes(name)).map((name) => [portBundleFlag(name), JSON.stringify('absent')]));
 }
 
 /**

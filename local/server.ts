@@ -14,76 +14,23 @@
  * are imported lazily.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError, ErrorCode, errorBody, internalErrorBody } from '../lambda/contract/errors';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { terminalObservability } from './terminal-observability';
 import type { PageSource } from './pages';
 import { PLATFORM_PREFIX, type PlatformAnswer, type PlatformRequest } from './platform-stage';
-import { MAX_BODY_BYTES, allowedMethods } from '../lambda/contract/routes';
-import { ROUTES, functionEntry } from '../lambda/routes';
+import { MAX_BODY_BYTES } from '../lambda/contract/routes';
+import { ROUTES } from '../lambda/routes';
 import { THROTTLED_MESSAGE } from '../lambda/contract/defaults';
 import { TokenBucket } from './token-bucket';
-import type { Services } from '../lambda/composition/services';
 import { headersOf, lambdaContext, sourceIpOf, toProxyEvent, type LocalRoute } from './proxy-event';
+import { moduleHandlerLoader, resolveRoute, type HandlerLoader } from './route-handlers';
 import { errorField } from '../lambda/platform/observability';
 import { GATEWAY_MADE, apiErrorReply, errorReply, isProxyResult, readBody, resultReply, send, withGatewayCors, type Reply } from './replies';
-
-/** A Lambda proxy handler as the handler modules export it. */
-export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult | undefined | void>;
-
-/** Loads the handler of a route; undefined when its module does not exist (yet). */
-export type HandlerLoader = (route: LocalRoute) => Promise<ProxyHandler | undefined>;
-
-export type { LocalRoute };
-
-export type RouteResolution =
-  | { readonly kind: 'matched'; readonly route: LocalRoute }
-  | { readonly kind: 'method-not-allowed'; readonly allow: readonly string[] }
-  | { readonly kind: 'not-found' };
-
-/**
- * Which route serves `method` on `pathname` (no query string), as the stack's
- * API Gateway does: a path's own methods, OPTIONS where a route answers its
- * preflight, and 405 with `Allow` for any other method (the stack's ANY mock).
- */
-export function resolveRoute(routes: readonly LocalRoute[], method: string, pathname: string): RouteResolution {
-  const onPath = routes.filter((route) => route.path === pathname);
-  if (onPath.length === 0) return { kind: 'not-found' };
-  const upper = method.toUpperCase();
-  const exact = onPath.find((route) => route.method === upper);
-  if (exact) return { kind: 'matched', route: exact };
-  const preflight = onPath.find((route) => route.preflight);
-  if (upper === 'OPTIONS' && preflight) return { kind: 'matched', route: preflight };
-  return { kind: 'method-not-allowed', allow: allowedMethods(routes, pathname) };
-}
-
-/**
- * Imports a route's handler (`lambda/routes/<name>/handler.ts`) on first use and keeps it. A missing
- * file is not cached, so a handler written while the server runs is found
- * on the next restart of tsx's module graph (or the next request, in tests).
- */
-export function moduleHandlerLoader(services?: () => Services, entryOf: (name: string) => string = functionEntry): HandlerLoader {
-  const loaded = new Map<string, ProxyHandler>();
-  return async (route) => {
-    const cached = loaded.get(route.name);
-    if (cached) return cached;
-    const file = entryOf(route.name);
-    if (!existsSync(file)) return undefined;
-    type HandlerModule = { handler?: unknown; makeHandler?: (services: () => Services) => unknown };
-    const imported = (await import(file)) as HandlerModule & { default?: HandlerModule };
-    const makeHandler = imported.makeHandler ?? imported.default?.makeHandler;
-    // The local runtime's own services (its engine, clock, scheduler), never the environment's.
-    const handler = services && makeHandler ? makeHandler(services) : (imported.handler ?? imported.default?.handler);
-    if (typeof handler !== 'function') throw new Error(`${file} does not export a handler function`);
-    loaded.set(route.name, handler as ProxyHandler);
-    return handler as ProxyHandler;
-  };
-}
 
 export interface LocalServerOptions {
   /** Where its lines go. Default: the terminal's (local/terminal-observability.ts). */

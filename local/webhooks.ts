@@ -10,7 +10,7 @@ import path from 'node:path';
 import { dataDirKey } from './data-dir-keys';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clock } from '../lambda/platform/clock';
-import type { WebhookServices as Services } from '../lambda/composition/webhook-services';
+import type { WebhookServices as Services } from '../lambda/composition/services';
 import type { WebhookPorts } from '../lambda/domain/webhook-ports';
 import { localSecretBox } from '../lambda/platform/secret-box';
 import { systemResolver, type AddressPolicy, type Resolver } from '../lambda/platform/webhook-address';

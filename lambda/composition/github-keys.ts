@@ -6,10 +6,6 @@
  */
 import { optionalSetting, type Environment } from '../platform/environment';
 import { GITHUB_SECRET_SCANNING_KEYS_URL, fetchedKeySource, pinnedKeySource, type GithubKeySource } from '../domain/github-signatures';
-import type { Services } from './services';
-
-/** The services of the partner endpoint: the service's own, and GitHub's keys. */
-export type GithubServices = Services & { readonly githubKeys?: GithubKeySource };
 
 /** No published key: every report is refused (401). */
 export const NO_GITHUB_KEYS: GithubKeySource = { keyFor: async () => undefined };

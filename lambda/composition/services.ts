@@ -1,33 +1,23 @@
 /**
- * The composition root: everything a handler's services need, built once
- * per process (a Lambda cold start, a local runtime, a test) from explicit
- * dependencies. Lambda handlers use `environmentServices` (clients and
- * settings from the environment); the local runtime and the tests call
- * `createServices` with their own clock, client and scheduler.
+ * Every port at once, for a process that serves every function: the local
+ * runtime, the tests and the bench call `createServices` with their own
+ * clock, client and adapters (their routes then get exactly their declared
+ * ports, `portsOf`). A Lambda function builds only its own
+ * (composition/environment.ts).
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PORT_NAMES, type PortName } from '../contract/ports';
+import type { Clock } from '../platform/clock';
+import type { Observability } from '../platform/observability';
 import type { ServiceSettings } from '../platform/service-settings';
-import type { ProcessMemory } from '../store/process-memory';
-import { AuditStore } from '../store/audit-store';
-import { GuessCounterStore } from '../store/guess-counter-store';
-import { IdempotencyStore } from '../store/idempotency-record';
-import { KeyStore } from '../store/key-store';
-import { SeenLookups } from '../store/seen-lookups';
-import { TeamStore } from '../store/team-store';
-import { ValueLookupStore } from '../store/value-lookup-store';
-import type { RevocationScheduler } from '../domain/revocation-scheduler';
-import { EndedWindows } from '../domain/ended-windows';
-import { UsageStore } from '../store/usage-store';
 import type { ExpiryScheduler } from '../domain/expiry-notices';
+import type { GithubKeySource } from '../domain/github-signatures';
+import type { RevocationScheduler } from '../domain/revocation-scheduler';
+import type { LeaseSettings } from '../domain/usage-lease';
+import type { WebhookPorts } from '../domain/webhook-ports';
+import type { Wired } from '../store/ports';
 import type { StoreTables } from '../store/transactions';
-import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
-import { systemClock, type Clock } from '../platform/clock';
-import { RecentMap } from '../platform/recent-map';
-import { config } from './config';
-import { documentClientOf, createDynamoClient } from './dynamo';
-import { environmentObservability, type Observability } from '../platform/observability';
-import { loadPepperSecret } from '../adapters/pepper';
-import { environmentTracer } from '../platform/tracing';
+import { tablesOf, webhookPortsOf, wire, type Adapters } from './wiring';
 
 export type { ServiceSettings } from '../platform/service-settings';
 export type { ProcessMemory } from '../store/process-memory';
@@ -40,104 +30,104 @@ export interface ServiceDeps {
   readonly scheduler?: RevocationScheduler;
   /** Schedules expiry notices; absent: none are sent (keys still stop at expires_at). */
   readonly expiry?: ExpiryScheduler;
+  /** The webhook adapters (address policy and resolver, secret box, transport, queue); absent: each throws when used. */
+  readonly webhookPorts?: () => WebhookPorts;
+  /** GitHub's published keys; absent: every partner report is refused. */
+  readonly githubKeys?: GithubKeySource;
   /** Logger, metrics and (in Lambda) tracer. */
   readonly observe: Observability;
-  /** Work before the first request (in Lambda: the pepper secret); default none. */
+  /** Work before the first request; default none. */
   readonly ready?: () => Promise<void>;
-  /** Leases on hot keys' rate windows (usage/usage-lease.ts); default `DEFAULT_LEASE_SETTINGS` (on). */
+  /** Leases on hot keys' rate windows (domain/usage-lease.ts); default `DEFAULT_LEASE_SETTINGS` (on). */
   readonly usageLeases?: Partial<LeaseSettings>;
 }
 
-function processMemory(): ProcessMemory {
-  const memory = { seenLookups: new SeenLookups(), overGuessLimit: new RecentMap<string, true>(1_000), endedWindows: new EndedWindows() };
-  return {
-    ...memory,
-    reset: () => {
-      memory.seenLookups.clear();
-      memory.overGuessLimit.clear();
-      memory.endedWindows.clear();
-    },
-  };
-}
+/** Every port, and the tables (for the tests that build a store of their own). */
+export type Services = Wired<typeof PORT_NAMES> & { readonly tables: StoreTables };
+/** Services with the webhook ports (every services object has them now). */
+export type WebhookServices = Services;
 
-/** What services use. */
-export interface Services {
-  readonly clock: Clock;
-  readonly settings: ServiceSettings;
-  readonly keys: KeyStore;
-  readonly lookups: ValueLookupStore;
-  readonly teams: TeamStore;
-  readonly audit: AuditStore;
-  readonly idempotency: IdempotencyStore;
-  readonly guesses: GuessCounterStore;
-  readonly usage: UsageStore;
-  readonly expiry?: ExpiryScheduler;
-  /** The tables, for the stores only some functions build (composition/webhook-services.ts, the expiry-notice function). */
-  readonly tables: StoreTables;
-  readonly memory: ProcessMemory;
-  readonly scheduler?: RevocationScheduler;
-  readonly observe: Observability;
-  /** Resolves when the services may serve (awaited by the first middleware of every handler). */
-  ready(): Promise<void>;
+/** The adapters `deps` hands in, as ports. */
+function adaptersOf(deps: ServiceDeps): Adapters {
+  const webhook = deps.webhookPorts;
+  return {
+    scheduler: () => deps.scheduler,
+    expiry: () => deps.expiry,
+    githubKeys: () => deps.githubKeys,
+    ...(webhook && {
+      secrets: () => webhook().secrets,
+      policy: () => ({ policy: webhook().policy, resolve: webhook().resolve }),
+      queue: () => webhook().queue,
+      post: () => webhook().post,
+    }),
+  };
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const { db, settings } = deps;
-  // Read on use: a function without an audit table (verify, authorizer) never asks for its name.
-  const tables = {
-    db,
-    get keyTableName() {
-      return settings.keyTableName;
-    },
-    get auditTableName() {
-      return settings.auditTableName;
-    },
-  };
-  const memory = processMemory();
-  return {
-    clock: deps.clock,
-    settings,
-    keys: new KeyStore(tables),
-    lookups: new ValueLookupStore(tables, memory.seenLookups),
-    teams: new TeamStore(tables),
-    audit: new AuditStore(tables),
-    idempotency: new IdempotencyStore(tables),
-    guesses: new GuessCounterStore(tables),
-    usage: new UsageStore(tables, memory.endedWindows, { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
-    expiry: deps.expiry,
-    tables,
-    memory,
-    scheduler: deps.scheduler,
-    observe: deps.observe,
-    ready: deps.ready ?? (() => Promise.resolve()),
-  };
+  const wired = wire(PORT_NAMES, { ...deps, adapters: adaptersOf(deps) });
+  return Object.defineProperties(wired, { tables: { value: tablesOf(deps.db, deps.settings), enumerable: true } }) as Services;
 }
 
-let fromEnvironment: Services | undefined;
-
 /**
- * The services of a Lambda function, from its environment; built on first
- * use and kept for the life of the process. No scheduler: the functions that
- * schedule (regenerate, delete) use `schedulingEnvironmentServices`
- * (rotation/scheduling-services.ts), so no other bundle carries the
- * Scheduler client.
+ * What a function declared with `ports` sees of `services`: the basics and
+ * exactly those ports (reading another is undefined, and a webhook adapter
+ * it did not declare throws when used), as its Lambda bundle would have. The
+ * local runtime and the tests hand routes their ports this way, so a port
+ * missing from a declaration fails there too.
  */
-export function environmentServices(): Services {
-  if (fromEnvironment) return fromEnvironment;
-  const tracer = environmentTracer();
-  const client = createDynamoClient();
-  let pepperLoaded: Promise<void> | undefined;
-  fromEnvironment = createServices({
-    db: documentClientOf(tracer ? tracer.captureAWSv3Client(client) : client),
-    clock: systemClock,
-    settings: config,
-    observe: environmentObservability(tracer),
-    // Once per cold start; a failure is retried on the next request.
-    ready: () =>
-      (pepperLoaded ??= loadPepperSecret().catch((error: unknown) => {
-        pepperLoaded = undefined;
-        throw error;
-      })),
-  });
-  return fromEnvironment;
+export function portsOf<const N extends readonly PortName[]>(services: Services, ports: N): Wired<N> {
+  const key = [...ports].sort().join(',');
+  const known = views.get(services) ?? new Map<string, unknown>();
+  views.set(services, known);
+  const view = (known.get(key) as Wired<N> | undefined) ?? viewOf(services, ports);
+  known.set(key, view);
+  return view;
+}
+
+/** The views made so far, one per services object and set of ports (a route's handler asks on every request). */
+const views = new WeakMap<Services, Map<string, unknown>>();
+
+function viewOf<const N extends readonly PortName[]>(services: Services, ports: N): Wired<N> {
+  const declared = new Set<string>(ports);
+  const view = {
+    clock: services.clock,
+    settings: services.settings,
+    observe: services.observe,
+    memory: services.memory,
+    ready: () => services.ready(),
+    webhookPorts: () => webhookPortsOf(declaredWebhookPorts(services, declared)),
+  };
+  for (const name of declared) Object.defineProperty(view, name, { enumerable: true, get: () => services[name as PortName] });
+  return view as unknown as Wired<N>;
+}
+
+/** The webhook adapters of `services` that were declared, each read on use. */
+function declaredWebhookPorts(services: Services, declared: ReadonlySet<string>) {
+  const readers = {
+    secrets: () => services.webhookPorts().secrets,
+    policy: () => ({ policy: services.webhookPorts().policy, resolve: services.webhookPorts().resolve }),
+    queue: () => services.webhookPorts().queue,
+    post: () => services.webhookPorts().post,
+  };
+  const ports = {};
+  for (const [name, read] of Object.entries(readers)) if (declared.has(name)) Object.defineProperty(ports, name, { enumerable: true, get: read });
+  return ports;
+}
+
+/** `services` with other webhook adapters (a bench's or a test's that share one sealing key, say); the rest is read through. */
+export function withWebhookPorts(services: Services, ports: () => WebhookPorts): Services {
+  let built: WebhookPorts | undefined;
+  const webhookPorts = () => (built ??= ports());
+  return Object.create(services, {
+    webhookPorts: { value: webhookPorts, enumerable: true },
+    secrets: { get: () => webhookPorts().secrets, enumerable: true },
+    policy: { get: () => ({ policy: webhookPorts().policy, resolve: webhookPorts().resolve }), enumerable: true },
+    queue: { get: () => webhookPorts().queue, enumerable: true },
+    post: { get: () => webhookPorts().post, enumerable: true },
+  }) as Services;
+}
+
+/** `services` with other published GitHub keys; the rest is read through. */
+export function withGithubKeys(services: Services, githubKeys: GithubKeySource | undefined): Services {
+  return Object.create(services, { githubKeys: { value: githubKeys, enumerable: true } }) as Services;
 }

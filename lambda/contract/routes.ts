@@ -5,6 +5,7 @@
  * lambda/routes/index.ts.
  */
 import type { Env } from './env-names';
+import type { PortName } from './ports';
 import type { StoreOperation } from './store-operations';
 
 /** Every route's path is this prefix and its name. */
@@ -37,6 +38,8 @@ export interface RouteDeclaration {
   readonly summary: string;
   /** The storage operations the function runs (its DynamoDB grants, checked by test/architecture/store-operations.test.ts). */
   readonly operations: readonly StoreOperation[];
+  /** The stores and adapters its function is wired with (contract/ports.ts): composition builds exactly these, its bundle carries no other. */
+  readonly ports: readonly PortName[];
   /** The settings its function reads from the environment (function-environment.ts). */
   readonly settings: readonly Env[];
   /** Whether it creates or deletes one-shot schedules (the end of a grace period, expiry notices). Default: neither. */

@@ -32,7 +32,8 @@ import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { parseRouteScope, parseRouteScopeTable, type RouteScope } from '../contract/route-scopes';
 import { authorize } from '../http/platform-authorizer';
-import { environmentServices, type Services } from '../composition/services';
+import type { HandlerPorts } from '../store/ports';
+import { handlerServices } from '../composition/environment';
 import { signals } from '../platform/observability';
 import { observedApi } from '../platform/observed';
 import { outcomeCodeOf } from '../http/platform-authorizer';
@@ -58,7 +59,7 @@ export function routeScopesFromEnv(env?: NodeJS.ProcessEnv): RouteScope[] {
 }
 
 /** An authorizer with the given route table (read on first use). */
-export function authorizerWith(routeTable: () => readonly RouteScope[], services: () => Services = environmentServices) {
+export function authorizerWith(routeTable: () => readonly RouteScope[], services: () => HandlerPorts<'authorizer'> = handlerServices('authorizer')) {
   let routes: readonly RouteScope[] | undefined;
   return middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>({ timeoutEarlyInMillis: 0 })
     .use(

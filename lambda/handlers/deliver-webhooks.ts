@@ -7,9 +7,8 @@
  * retried by SQS, and after its receives goes to the dead-letter queue.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { withDeliverySlots, type WebhookServices as Services } from '../composition/webhook-services';
-import { webhookEnvironmentServices } from '../composition/webhook-environment';
-import { deliveringPorts } from '../composition/delivery-ports';
+import type { HandlerPorts } from '../store/ports';
+import { handlerServices } from '../composition/environment';
 import type { LifecycleEvent } from '../domain/lifecycle-events';
 import type { DeliveryJob } from '../domain/webhook-endpoints';
 import { acceptEvent, attemptDelivery } from '../use-cases/webhook-delivery';
@@ -23,13 +22,15 @@ export function messageOf(body: string): { event: LifecycleEvent } | { job: Deli
 }
 
 /** What the local runtime runs in place of the queue's messages: an event from its bus, a job from its queue. */
+type Services = HandlerPorts<'deliver-webhooks'>;
+
 export const deliverEvent = (services: Services, event: LifecycleEvent) => acceptEvent(services, event);
-export const runJob = (services: Services, job: DeliveryJob) => attemptDelivery(withDeliverySlots(services), job);
+export const runJob = (services: Services, job: DeliveryJob) => attemptDelivery(services, job);
 
 export const makeHandler =
   (services: () => Services) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const deps = withDeliverySlots(services());
+    const deps = services();
     await deps.ready();
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     await Promise.all(
@@ -47,4 +48,4 @@ export const makeHandler =
     return { batchItemFailures: failures };
   };
 
-export const handler = makeHandler(webhookEnvironmentServices(deliveringPorts));
+export const handler = makeHandler(handlerServices('deliver-webhooks'));

@@ -19,8 +19,11 @@ import { KEY_ID_PATTERN } from '../platform/ids';
 import { REVOCATION_LATE_AFTER_SECONDS } from '../contract/metrics';
 import { signals } from '../platform/observability';
 import { observed } from '../platform/observed';
-import { environmentServices, type Services } from '../composition/services';
+import type { HandlerPorts } from '../store/ports';
+import { handlerServices } from '../composition/environment';
 import { expireOldValue, type ExpireOldValueOutcome } from '../use-cases/expire-old-value';
+
+type Services = HandlerPorts<'expire-old-value'>;
 
 /** The schedule's input (lambda/adapters/scheduler-eventbridge.ts `expireEventOf`). */
 export const expireEventSchema = z.strictObject({
@@ -79,4 +82,4 @@ export const makeHandler = (services: () => Services) =>
     )
     .handler((event, context) => expire(services(), event, context));
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(handlerServices('expire-old-value'));

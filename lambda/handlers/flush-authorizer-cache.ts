@@ -14,10 +14,11 @@ import type { LifecycleEvent } from '../domain/lifecycle-events';
 import { observed } from '../platform/observed';
 import { systemClock } from '../platform/clock';
 import { optionalSetting } from '../platform/environment';
-import { environmentFlusher } from '../composition/authorizer-cache';
-import { environmentServices, type Services } from '../composition/services';
-import { FlushClaimStore } from '../store/flush-claim-store';
-import { flushAfter, type CacheFlusher, type FlushOutcome } from '../use-cases/authorizer-cache';
+import type { HandlerPorts } from '../store/ports';
+import { handlerServices } from '../composition/environment';
+import { flushAfter, type FlushOutcome } from '../use-cases/authorizer-cache';
+
+type Services = HandlerPorts<'flush-authorizer-cache'>;
 
 /** The configured stages (`["<restApiId>:<stage>"]`); a malformed entry fails the cold start. */
 export function stagesFromEnvironment(env?: Readonly<Record<string, string | undefined>>): string[] {
@@ -32,13 +33,12 @@ export function stagesFromEnvironment(env?: Readonly<Record<string, string | und
 
 /** Flushes `stages` after `events` (the local runtime's entry, and the Lambda's). */
 export function flushForEvents(
-  services: Pick<Services, 'tables' | 'clock' | 'observe'>,
-  flush: CacheFlusher,
+  services: Pick<Services, 'flushClaims' | 'cacheFlusher' | 'clock'>,
   stages: readonly string[],
   events: readonly LifecycleEvent[],
 ): Promise<FlushOutcome> {
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-  return flushAfter({ claims: new FlushClaimStore(services.tables), flush, clock: services.clock, sleep }, stages, events);
+  return flushAfter({ claims: services.flushClaims, flush: services.cacheFlusher, clock: services.clock, sleep }, stages, events);
 }
 
 /**
@@ -52,14 +52,14 @@ export function flushOwnCacheAfter(flush: () => void, events: readonly Lifecycle
 
 type BusEvent = EventBridgeEvent<string, LifecycleEvent>;
 
-export const makeHandler = (services: () => Services, flush: () => CacheFlusher, stages: () => readonly string[]) =>
+export const makeHandler = (services: () => Services, stages: () => readonly string[]) =>
   middy<BusEvent, FlushOutcome>({ timeoutEarlyInMillis: 0 })
     .use(observed<BusEvent, FlushOutcome>(() => services().observe, { route: () => 'flush-authorizer-cache' }))
     .handler(async (event) => {
-      const outcome = await flushForEvents(services(), flush(), stages(), [event.detail]);
+      const outcome = await flushForEvents(services(), stages(), [event.detail]);
       services().observe.logger.info('authorizer caches', { event_id: event.detail.id, event_type: event.detail.type, stages: outcome });
       return outcome;
     });
 
 let configured: string[] | undefined;
-export const handler = makeHandler(environmentServices, environmentFlusher, () => (configured ??= stagesFromEnvironment()));
+export const handler = makeHandler(handlerServices('flush-authorizer-cache'), () => (configured ??= stagesFromEnvironment()));

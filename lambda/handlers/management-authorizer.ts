@@ -5,7 +5,10 @@ import { authorizeManagementCall } from '../http/management-authorizer';
 import { UNAUTHORIZED } from '../http/management-authorizer';
 import { signals } from '../platform/observability';
 import { observedApi } from '../platform/observed';
-import { environmentServices, type Services } from '../composition/services';
+import type { HandlerPorts } from '../store/ports';
+import { handlerServices } from '../composition/environment';
+
+type Services = HandlerPorts<'management-authorizer'>;
 
 /** The `ManagementAuthorizations` code of an answer: ALLOW, the refusal the handler will answer, UNAUTHORIZED or ERROR. */
 function outcomeOf(response: APIGatewayAuthorizerResult | null | undefined, error: unknown): string {
@@ -23,4 +26,4 @@ export const makeHandler = (services: () => Services) =>
     )
     .handler((event) => authorizeManagementCall(services(), event));
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(handlerServices('management-authorizer'));

@@ -13,9 +13,11 @@ import type { Context } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { KEY_ID_PATTERN } from '../platform/ids';
 import { observed } from '../platform/observed';
-import { environmentServices, type Services } from '../composition/services';
+import type { HandlerPorts } from '../store/ports';
+import { handlerServices } from '../composition/environment';
 import { notifyExpiry, type ExpiryNoticeOutcome } from '../use-cases/key-expiry';
-import { ExpiryNoticeStore } from '../store/expiry-notice-store';
+
+type Services = HandlerPorts<'notify-key-expiry'>;
 
 /** The schedule's input (lambda/adapters/expiry-scheduler-eventbridge.ts). */
 export const expiryEventSchema = z.strictObject({
@@ -38,7 +40,7 @@ async function notify(services: Services, event: unknown, context: Context): Pro
     log.error('expiry notice event rejected', { problems: parsed.error.issues.map((issue) => ({ path: issue.path.join('.') || '(root)', code: issue.code })) });
     return { outcome: 'invalid_event' };
   }
-  const result = await notifyExpiry({ ...services, expiryNotices: new ExpiryNoticeStore(services.tables) }, parsed.data, context.awsRequestId);
+  const result = await notifyExpiry(services, parsed.data, context.awsRequestId);
   log.info('expiry notice', { key_id: parsed.data.key_id, notice: parsed.data.notice, ...result });
   if (result.outcome === 'not_due') throw new NoticeNotDueError(`The ${parsed.data.notice} notice of key ${parsed.data.key_id} is due at ${result.due_at}`);
   return result;
@@ -49,7 +51,7 @@ export const makeHandler = (services: () => Services) =>
     .use(observed<unknown, ExpiryHandlerResult>(() => services().observe, { route: () => 'notify-key-expiry' }))
     .handler((event, context) => notify(services(), event, context));
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(handlerServices('notify-key-expiry'));
 
 /** What the local runtime's stand-in for the schedules needs (local/expiry.ts). */
 export { expiryScheduleName, noticeTime, type ExpiryRequest, type ExpiryScheduler } from '../domain/expiry-notices';

@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import type { RouteDefinition } from '../contract/routes';
+import { HANDLER_PORTS, type PortName } from '../contract/ports';
 import { HANDLER_OPERATIONS, requestsOf, type StoreOperation, type TableRequest } from '../contract/store-operations';
 import { route as deleteApiKey } from './delete-api-key/route';
 import { route as generateApiKey } from './generate-api-key/route';
@@ -94,6 +95,12 @@ export const FUNCTION_OPERATIONS = {
   ...(Object.fromEntries(ROUTES.map((route) => [route.name, route.operations])) as Record<RouteName, readonly StoreOperation[]>),
   ...HANDLER_OPERATIONS,
 } satisfies Record<FunctionWithStore, readonly StoreOperation[]>;
+
+/** The ports each function is wired with (composition builds exactly these; its bundle carries no other). */
+export const FUNCTION_PORTS = {
+  ...(Object.fromEntries(ROUTES.map((route) => [route.name, route.ports])) as unknown as Record<RouteName, readonly PortName[]>),
+  ...HANDLER_PORTS,
+} satisfies Record<FunctionName, readonly PortName[]>;
 
 /** Every request any function sends to a table: what its throttle alarm watches. */
 export function requestsOfAllFunctions(table: 'key' | 'audit'): TableRequest[] {

@@ -10,7 +10,16 @@ import type { Observability } from '../platform/observability';
 import type { ServiceSettings } from '../platform/service-settings';
 import type { ExpiryScheduler } from '../domain/expiry-notices';
 import type { RevocationScheduler } from '../domain/revocation-scheduler';
-import type { WebhookPorts } from '../domain/webhook-ports';
+import type { DeliveryQueue, WebhookPorts, WebhookPoster } from '../domain/webhook-ports';
+import type { AddressPolicy, Resolver } from '../platform/webhook-address';
+import type { SecretBox } from '../platform/secret-box';
+import type { CacheFlusher } from '../domain/cache-flusher';
+import type { GithubKeySource } from '../domain/github-signatures';
+import type { HANDLER_PORTS, PortName } from '../contract/ports';
+import type { ProcessMemory } from './process-memory';
+import type { ExpiryNoticeStore } from './expiry-notice-store';
+import type { FlushClaimStore } from './flush-claim-store';
+import type { GuessCounterStore } from './guess-counter-store';
 import type { AuditStore } from './audit-store';
 import type { DeliverySlotStore } from './delivery-slots';
 import type { DeliveryStore } from './delivery-store';
@@ -71,3 +80,57 @@ export interface ExpiryPort {
 export interface WebhookAdaptersPort {
   webhookPorts(): WebhookPorts;
 }
+
+/** What each port of contract/ports.ts is, by name. */
+export interface PortTypes {
+  readonly keys: KeyStore;
+  readonly lookups: ValueLookupStore;
+  readonly usage: UsageStore;
+  readonly guesses: GuessCounterStore;
+  readonly teams: TeamStore;
+  readonly audit: AuditStore;
+  readonly idempotency: IdempotencyStore;
+  readonly webhooks: WebhookStore;
+  readonly deliveries: DeliveryStore;
+  readonly slots: DeliverySlotStore;
+  readonly expiryNotices: ExpiryNoticeStore;
+  readonly flushClaims: FlushClaimStore;
+  /** Absent where the environment schedules nothing (old values still die by the clock). */
+  readonly scheduler: RevocationScheduler | undefined;
+  /** Absent where the environment schedules nothing (keys still stop at expires_at). */
+  readonly expiry: ExpiryScheduler | undefined;
+  readonly secrets: SecretBox;
+  readonly policy: { readonly policy: AddressPolicy; readonly resolve: Resolver };
+  readonly queue: DeliveryQueue;
+  /** Webhook retries past SQS's longest delay; the queue uses them, no use case does. */
+  readonly retries: DeliveryQueue['later'] | undefined;
+  readonly post: WebhookPoster;
+  readonly cacheFlusher: CacheFlusher;
+  /** Absent: every partner report is refused. */
+  readonly githubKeys: GithubKeySource | undefined;
+}
+
+type Satisfied = [PortName] extends [keyof PortTypes] ? ([keyof PortTypes] extends [PortName] ? true : never) : never;
+/** Compile-time check: PortTypes names exactly the ports of contract/ports.ts. */
+export const PORT_TYPES_MATCH: Satisfied = true;
+
+/** What every function gets besides its ports. */
+export interface FunctionBasics {
+  readonly clock: Clock;
+  readonly settings: ServiceSettings;
+  readonly observe: Observability;
+  readonly memory: ProcessMemory;
+  /** Resolves when the function may serve (awaited by the first middleware of every handler). */
+  ready(): Promise<void>;
+  /** The webhook adapters among the function's ports, as the webhook use cases read them (one it was not given throws when used). */
+  webhookPorts(): WebhookPorts;
+}
+
+/** A function wired with the ports `N` (a route's `ports`, or HANDLER_PORTS'): what composition builds for it. */
+export type Wired<N extends readonly PortName[]> = FunctionBasics & Pick<PortTypes, N[number]>;
+
+/** What a declared function (a route, or a HANDLER_PORTS entry) is wired with. */
+export type PortsOf<D extends { readonly ports: readonly PortName[] }> = Wired<D['ports']>;
+
+/** What a function that is not a route is wired with (its HANDLER_PORTS entry). */
+export type HandlerPorts<N extends keyof typeof HANDLER_PORTS> = Wired<(typeof HANDLER_PORTS)[N]>;

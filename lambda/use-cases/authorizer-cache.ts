@@ -14,9 +14,7 @@ import { FLUSH_INTERVAL_MS } from '../contract/authorizer-cache';
 import type { LifecycleEvent } from '../domain/lifecycle-events';
 import type { Clock } from '../platform/clock';
 import type { FlushClaimStore } from '../store/flush-claim-store';
-
-/** Flushes one stage's authorizer cache (API Gateway's FlushStageAuthorizersCache; the local stage's own cache). */
-export type CacheFlusher = (stage: string) => Promise<void>;
+import type { CacheFlusher } from '../domain/cache-flusher';
 
 export interface AuthorizerCacheDeps {
   readonly claims: Pick<FlushClaimStore, 'claimFlush'>;

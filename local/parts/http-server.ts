@@ -1,6 +1,7 @@
 import { localDynamoClient } from '../dynamodb-local';
 import { localPages } from '../pages';
-import { createLocalServer, moduleHandlerLoader } from '../server';
+import { createLocalServer } from '../server';
+import { moduleHandlerLoader } from '../route-handlers';
 import { makeHandler as makeManagementAuthorizer } from '../../lambda/handlers/management-authorizer';
 import { createPlanGateway, type ManagementAuthorizer } from '../usage-plans';
 import { systemClock } from '../../lambda/platform/clock';

@@ -2,7 +2,7 @@
 import type { DataDirClaim, DynamoLocal } from '../dynamodb-local';
 import type { LocalServer } from '../server';
 import type { Observability } from '../../lambda/platform/observability';
-import type { WebhookServices } from '../../lambda/composition/webhook-services';
+import type { WebhookServices } from '../../lambda/composition/services';
 import type { PlatformStage } from '../platform-stage';
 import type { LocalSettings } from '../settings';
 

@@ -11,7 +11,6 @@ import { systemClock } from '../../lambda/platform/clock';
 import { localWebhooks } from '../webhooks';
 import { localCursorKey } from '../data-dir-keys';
 import { localExpiryScheduler } from '../expiry';
-import { withWebhooks } from '../../lambda/composition/webhook-services';
 import { localGithubKeys } from '../../lambda/composition/github-keys';
 import { required, type LocalRuntimePart } from './part';
 import type { LocalEnvironment } from '../settings';
@@ -53,26 +52,24 @@ export const servicesPart: LocalRuntimePart = {
       clock: systemClock,
       expire: (request) => expireHandler({ key_id: request.keyId, generation: request.generation }, { awsRequestId: `local-${randomUUID()}` } as Context),
     });
-    const services = withWebhooks(
-      createServices({
-        db,
-        clock: systemClock,
-        scheduler,
-        expiry,
-        settings: {
-          keyTableName: settings.keyTableName,
-          auditTableName: settings.auditTableName,
-          planRateLimit: settings.planRateLimit,
-          guessLimitPerMinute: config.guessLimitPerMinute,
-          pepper: config.pepper,
-          cursorSigningKey: localCursorKey(settings.dataDir),
-        },
-        observe: context.observe,
-      }),
-      () => webhooks.ports,
-    );
-    // GitHub's keys: the pinned document, or none (a laptop never fetches them).
-    Object.assign(services, { githubKeys: githubKeysOf(process.env) });
+    const services = createServices({
+      db,
+      clock: systemClock,
+      scheduler,
+      expiry,
+      settings: {
+        keyTableName: settings.keyTableName,
+        auditTableName: settings.auditTableName,
+        planRateLimit: settings.planRateLimit,
+        guessLimitPerMinute: config.guessLimitPerMinute,
+        pepper: config.pepper,
+        cursorSigningKey: localCursorKey(settings.dataDir),
+      },
+      observe: context.observe,
+      webhookPorts: () => webhooks.ports,
+      // GitHub's keys: the pinned document, or none (a laptop never fetches them).
+      githubKeys: githubKeysOf(process.env),
+    });
     context.services = services;
     const summary = await scheduler.rearmFromStore({ db, keyTableName: settings.keyTableName });
     if (summary.armed + summary.firedAtOnce > 0) {

@@ -17,9 +17,11 @@ const filesUnder = (folder: string): string[] =>
     .split('\n')
     .filter(Boolean);
 
-/** `process.env` uses in a file, less the bundling-time switches esbuild replaces (lib/house-function.ts `define`). */
+/** `process.env` uses in a file, less the bundling-time switches esbuild replaces (lib/house-function.ts `define`: tracer, pepper, the ports a function was not given). */
 const environmentReads = (text: string): string[] =>
-  [...text.matchAll(/process\.env(\.[A-Z_]+|\b)/g)].map((match) => match[0]).filter((use) => !/^process\.env\.(TRACER|PEPPER)_BUNDLE$/.test(use));
+  [...text.matchAll(/process\.env(\.[A-Z_]+|\b)/g)]
+    .map((match) => match[0])
+    .filter((use) => !/^process\.env\.(TRACER_BUNDLE|PEPPER_BUNDLE|PORT_[A-Z_]*)$/.test(use));
 
 describe('the function environment', () => {
   it('is read only through platform/environment.ts', () => {

@@ -50,7 +50,6 @@ const ALLOWED: Record<string, number> = {
   'local/job-queue.ts createLocalJobQueue': 124,
   'local/platform-stage.ts createPlatformStage': 83,
   'local/scheduler.ts createLocalScheduler': 146,
-  'local/server.ts': 341,
   'local/server.ts createRequestListener': 124,
 };
 

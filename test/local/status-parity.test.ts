@@ -6,7 +6,7 @@
  */
 import type { Template } from 'aws-cdk-lib/assertions';
 import { ROUTES } from '../../lambda/routes';
-import { moduleHandlerLoader } from '../../local/server';
+import { moduleHandlerLoader } from '../../local/route-handlers';
 import { resourcesOf, synthesizeService } from '../cdk/service';
 import { startTestServer, type TestServer } from '../support/http';
 import { testServices } from '../support/services';

@@ -15,7 +15,7 @@ import {
   SchedulerClient,
 } from '@aws-sdk/client-scheduler';
 import { MS_PER_DAY, type ManualClock } from '../../lambda/platform/clock';
-import { schedulerFromEnvironment } from '../../lambda/composition/scheduling-services';
+import { eventBridgeRevocations as schedulerFromEnvironment } from '../../lambda/composition/environment';
 import { createEventBridgeRevocationScheduler, EXPIRY_RETRY_POLICY, scheduleExpressionOf, scheduleNameOf } from '../../lambda/adapters/scheduler-eventbridge';
 import { call, createKey, newTeam } from '../support/api';
 import { checkValue, expectStatus, installManualClock, restoreSystemClock, storedKeyState } from '../support/keys';
@@ -203,7 +203,7 @@ describe('EventBridge adapter: requests', () => {
   });
 });
 
-describe('adapter selection (lambda/composition/services.ts)', () => {
+describe('adapter selection (lambda/composition/environment.ts)', () => {
   it('none without SCHEDULE_GROUP_NAME; the EventBridge adapter with it', async () => {
     // No group: no scheduler at all.
     clearEnvironment();

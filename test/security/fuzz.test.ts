@@ -31,7 +31,8 @@ import { createServices, type Services } from '../../lambda/composition/services
 import { containsKeyValue, generateCreatedValue, generateRegeneratedValue } from '../../lambda/domain/key-values';
 import { newKeyId } from '../../lambda/platform/ids';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../../lambda/handlers/bootstrap-team-key';
-import { createLocalServer, moduleHandlerLoader, type LocalServer } from '../../local/server';
+import { createLocalServer, type LocalServer } from '../../local/server';
+import { moduleHandlerLoader } from '../../local/route-handlers';
 import { ensureTables } from '../../local/tables';
 import { localPages } from '../../local/pages';
 import { recordIssuedValue } from '../support/issued-values';

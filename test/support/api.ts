@@ -9,7 +9,7 @@ import fixture from '../fixtures/apigw-rest-event.json';
 import { recordIssuedValue } from './issued-values';
 import { expectDocumentedResponse } from './openapi-responses';
 import type { RouteDefinition } from '../../lambda/contract/routes';
-import type { Services } from '../../lambda/composition/services';
+import { portsOf } from '../../lambda/composition/services';
 import { ROUTES, functionEntry, type ManagerRouteName } from '../../lambda/routes';
 import { testServices } from './services';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../../lambda/handlers/bootstrap-team-key';
@@ -21,11 +21,12 @@ export type Endpoint = ManagerRouteName;
 
 /** Every management route of the registry, its handler made with the tests' services. */
 export const ENDPOINTS = Object.fromEntries(
-  ROUTES.filter((route) => route.management).map((route) => {
+  ROUTES.filter((route) => route.management).map((route: RouteDefinition) => {
     // The route's own handler file, found by the registry's name (jest's require transforms it).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { makeHandler } = require(functionEntry(route.name)) as { makeHandler: (services: () => Services) => unknown };
-    return [route.name, { ...route, handler: makeHandler(testServices) as Handler }];
+    const { makeHandler } = require(functionEntry(route.name)) as { makeHandler: (services: () => unknown) => unknown };
+    // Exactly the route's declared ports, as its Lambda bundle has: a port missing from its route.ts fails here.
+    return [route.name, { ...route, handler: makeHandler(() => portsOf(testServices(), route.ports)) as Handler }];
   }),
 ) as Record<Endpoint, RouteDefinition & { handler: Handler }>;
 

@@ -10,7 +10,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import fixture from '../fixtures/apigw-rest-event.json';
 import { makeHandler } from '../../lambda/routes/github-secret-scanning/handler';
 import { pinnedKeySource } from '../../lambda/domain/github-signatures';
-import type { GithubServices } from '../../lambda/composition/github-keys';
+import { portsOf, withGithubKeys } from '../../lambda/composition/services';
+import { route } from '../../lambda/routes/github-secret-scanning/route';
 import type { CallResult } from './api';
 import { expectDocumentedResponse } from './openapi-responses';
 import { testServices } from './services';
@@ -18,8 +19,8 @@ import { testServices } from './services';
 export const PUBLISHED = githubSigner();
 
 /** The tests' services with GitHub's keys: `PUBLISHED` only. */
-export function githubServices(services = testServices()): GithubServices {
-  return Object.assign(Object.create(services) as GithubServices, { githubKeys: pinnedKeySource(keysDocument(PUBLISHED)) });
+export function githubServices(services = testServices()) {
+  return portsOf(withGithubKeys(services, pinnedKeySource(keysDocument(PUBLISHED))), route.ports);
 }
 
 const handler = makeHandler(() => githubServices()) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;

@@ -8,8 +8,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { systemClock, type Clock } from '../../lambda/platform/clock';
 import { config } from '../../lambda/composition/config';
 import { documentClient } from '../../lambda/composition/dynamo';
-import { createServices } from '../../lambda/composition/services';
-import { withWebhooks, type WebhookServices } from '../../lambda/composition/webhook-services';
+import { createServices, type WebhookServices } from '../../lambda/composition/services';
 import { sinkObservability } from '../../lambda/platform/observability-sinks';
 import type { RevocationScheduler } from '../../lambda/domain/revocation-scheduler';
 import type { LeaseSettings } from '../../lambda/domain/usage-lease';
@@ -99,7 +98,7 @@ export const testWebhookPorts: WebhookPorts = (() => {
 
 /** Services with these parts, for one call (not installed). */
 export function servicesWith(parts: TestServiceParts): WebhookServices {
-  const services = createServices({
+  return createServices({
     db: parts.db ?? documentClient(),
     clock: testClock,
     scheduler: parts.scheduler,
@@ -107,8 +106,8 @@ export function servicesWith(parts: TestServiceParts): WebhookServices {
     observe: testObservability,
     usageLeases: parts.usageLeases,
     expiry: parts.expiry,
+    webhookPorts: () => parts.webhookPorts ?? testWebhookPorts,
   });
-  return withWebhooks(services, () => parts.webhookPorts ?? testWebhookPorts);
 }
 
 let current = servicesWith({});

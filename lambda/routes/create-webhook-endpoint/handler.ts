@@ -5,11 +5,10 @@ import { dataBody, dataResponse, managementHandler } from '../../http/management
 import { createEndpointRequestSchema } from './schema';
 import { createEndpoint } from '../../use-cases/webhook-endpoints';
 import { route } from './route';
-import type { WebhookServices } from '../../composition/webhook-services';
-import { webhookEnvironmentServices } from '../../composition/webhook-environment';
-import { sealingPorts } from '../../composition/webhook-ports';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => WebhookServices) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   managementHandler(
     route,
     services,
@@ -25,4 +24,4 @@ export const makeHandler = (services: () => WebhookServices) =>
     },
   );
 
-export const handler = makeHandler(webhookEnvironmentServices(sealingPorts));
+export const handler = makeHandler(functionServices(route));

@@ -5,10 +5,10 @@ import { jsonResponse } from '../../contract/response';
 import { CONFIRMATION_FIELD, deleteKeyRequestSchema } from './schema';
 import { deleteKey } from '../../use-cases/delete-key';
 import { route } from './route';
-import type { Services } from '../../composition/services';
-import { schedulingEnvironmentServices } from '../../composition/scheduling-services';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   managementHandler(
     route,
     services,
@@ -17,4 +17,4 @@ export const makeHandler = (services: () => Services) =>
     { confirmationField: CONFIRMATION_FIELD },
   );
 
-export const handler = makeHandler(schedulingEnvironmentServices);
+export const handler = makeHandler(functionServices(route));

@@ -1,4 +1,5 @@
 /** The declaration of DELETE /functions/v1/delete-api-key: dependency-free, read by the CDK app at synth. */
+import { MANAGING } from '../../contract/ports';
 import { defineRoute } from '../../contract/routes';
 import { MANAGEMENT_SETTINGS } from '../../contract/env-names';
 import { AUTHENTICATED, TARGET_KEY } from '../../contract/store-operations';
@@ -11,6 +12,7 @@ export const route = defineRoute({
   schedules: 'delete',
   summary: 'revokes every value of a key and keeps a tombstone',
   operations: [...AUTHENTICATED, ...TARGET_KEY, 'listTeamKeys', 'tombstoneKey'],
+  ports: [...MANAGING, 'scheduler', 'expiry'],
   throttle: 'write',
   settings: MANAGEMENT_SETTINGS,
 });

@@ -3,10 +3,10 @@ import { dataResponse, managementHandler } from '../../http/management-handler';
 import { deleteEndpointRequestSchema } from './schema';
 import { deleteEndpoint } from '../../use-cases/webhook-endpoints';
 import { route } from './route';
-import { partialPorts, type WebhookServices } from '../../composition/webhook-services';
-import { webhookEnvironmentServices } from '../../composition/webhook-environment';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => WebhookServices) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   managementHandler(
     route,
     services,
@@ -15,4 +15,4 @@ export const makeHandler = (services: () => WebhookServices) =>
   );
 
 // Reads and deletes only: no port (no KMS, no queue, no address check).
-export const handler = makeHandler(webhookEnvironmentServices(() => partialPorts({})));
+export const handler = makeHandler(functionServices(route));

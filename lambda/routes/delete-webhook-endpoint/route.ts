@@ -1,4 +1,5 @@
 /** The declaration of DELETE /functions/v1/delete-webhook-endpoint: dependency-free, read by the CDK app at synth. */
+import { MANAGING } from '../../contract/ports';
 import { defineRoute } from '../../contract/routes';
 import { MANAGEMENT_SETTINGS } from '../../contract/env-names';
 import { AUTHENTICATED } from '../../contract/store-operations';
@@ -11,5 +12,6 @@ export const route = defineRoute({
   input: 'body',
   summary: 'removes a webhook endpoint',
   operations: [...AUTHENTICATED, 'readWebhookEndpoint', 'deleteWebhookEndpoint'],
+  ports: [...MANAGING, 'webhooks'],
   settings: [...MANAGEMENT_SETTINGS],
 });

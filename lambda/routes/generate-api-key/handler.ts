@@ -4,10 +4,10 @@ import { dataBody, dataResponse, managementHandler } from '../../http/management
 import { createKeyRequestSchema } from './schema';
 import { createKey } from '../../use-cases/create-key';
 import { route } from './route';
-import type { Services } from '../../composition/services';
-import { schedulingEnvironmentServices } from '../../composition/scheduling-services';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   managementHandler(
     route,
     services,
@@ -23,4 +23,4 @@ export const makeHandler = (services: () => Services) =>
     },
   );
 
-export const handler = makeHandler(schedulingEnvironmentServices);
+export const handler = makeHandler(functionServices(route));

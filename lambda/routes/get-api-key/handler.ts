@@ -4,9 +4,10 @@ import { ETAG_HEADER } from '../../http/preconditions';
 import { getKeyRequestSchema } from './schema';
 import { getKey } from '../../use-cases/read-keys';
 import { route } from './route';
-import { environmentServices, type Services } from '../../composition/services';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   managementHandler(
     route,
     services,
@@ -18,4 +19,4 @@ export const makeHandler = (services: () => Services) =>
     },
   );
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(functionServices(route));

@@ -1,4 +1,5 @@
 /** The declaration of GET /functions/v1/get-api-key: dependency-free, read by the CDK app at synth. */
+import { MANAGING } from '../../contract/ports';
 import { defineRoute } from '../../contract/routes';
 import { MANAGEMENT_SETTINGS } from '../../contract/env-names';
 import { AUTHENTICATED, TARGET_KEY } from '../../contract/store-operations';
@@ -10,5 +11,6 @@ export const route = defineRoute({
   input: 'query',
   summary: 'one key (never its value or hash)',
   operations: [...AUTHENTICATED, ...TARGET_KEY],
+  ports: MANAGING,
   settings: MANAGEMENT_SETTINGS,
 });

@@ -14,23 +14,23 @@ import { requestMetaOf, type ManagementEvent } from '../../http/event';
 import { errorResponses, jsonBody } from '../../http/middleware';
 import { githubSignature } from '../../http/github-signature';
 import { apiRoute, observedApi } from '../../platform/observed';
-import { environmentServices } from '../../composition/services';
-import { githubKeysFromEnvironment, type GithubServices } from '../../composition/github-keys';
 import { answerGithubReport } from '../../use-cases/leak-reports';
 import { GITHUB_USER_ID } from '../../domain/leaks';
 import { partnerActor } from '../../domain/actor';
 import { githubReportSchema, type GithubReport } from './schema';
 import { route } from './route';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
 type AnyEvent = ManagementEvent<unknown>;
 
-async function answerReport(services: GithubServices, event: ManagementEvent<GithubReport>): Promise<APIGatewayProxyResult> {
+async function answerReport(services: PortsOf<typeof route>, event: ManagementEvent<GithubReport>): Promise<APIGatewayProxyResult> {
   const meta = requestMetaOf(event, event.requestContext?.requestId ?? '');
   const labels = await answerGithubReport(services, event.input, partnerActor(GITHUB_USER_ID, meta));
   return jsonResponse(200, labels, meta.requestId);
 }
 
-export const makeHandler = (services: () => GithubServices) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   middy<AnyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
     .use(observedApi<AnyEvent, APIGatewayProxyResult>(services, { route: apiRoute }))
     .use(errorResponses(() => services().observe))
@@ -39,7 +39,4 @@ export const makeHandler = (services: () => GithubServices) =>
     // jsonBody refused anything but an array of reported tokens.
     .handler((event) => answerReport(services(), event as ManagementEvent<GithubReport>));
 
-let withKeys: GithubServices | undefined;
-export const handler = makeHandler(
-  () => (withKeys ??= Object.assign(Object.create(environmentServices()) as GithubServices, { githubKeys: githubKeysFromEnvironment() })),
-);
+export const handler = makeHandler(functionServices(route));

@@ -3,8 +3,9 @@ import { readRoute } from '../../http/management-handler';
 import { listKeysRequestSchema } from './schema';
 import { listKeys } from '../../use-cases/read-keys';
 import { route } from './route';
-import { environmentServices, type Services } from '../../composition/services';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => Services) => readRoute(route, services, listKeysRequestSchema, listKeys, { paged: true });
+export const makeHandler = (services: () => PortsOf<typeof route>) => readRoute(route, services, listKeysRequestSchema, listKeys, { paged: true });
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(functionServices(route));

@@ -3,8 +3,9 @@ import { readRoute } from '../../http/management-handler';
 import { auditEventsRequestSchema } from './schema';
 import { listAuditEvents } from '../../use-cases/audit-trail';
 import { route } from './route';
-import { environmentServices, type Services } from '../../composition/services';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => Services) => readRoute(route, services, auditEventsRequestSchema, listAuditEvents, { paged: true });
+export const makeHandler = (services: () => PortsOf<typeof route>) => readRoute(route, services, auditEventsRequestSchema, listAuditEvents, { paged: true });
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(functionServices(route));

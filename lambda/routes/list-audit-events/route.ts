@@ -1,4 +1,5 @@
 /** The declaration of GET /functions/v1/list-audit-events: dependency-free, read by the CDK app at synth. */
+import { MANAGING } from '../../contract/ports';
 import { defineRoute } from '../../contract/routes';
 import { LIST_SETTINGS } from '../../contract/env-names';
 import { AUTHENTICATED } from '../../contract/store-operations';
@@ -10,5 +11,6 @@ export const route = defineRoute({
   input: 'query',
   summary: 'the audit trail, newest first',
   operations: [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readAuditTrail'],
+  ports: [...MANAGING, 'audit'],
   settings: LIST_SETTINGS,
 });

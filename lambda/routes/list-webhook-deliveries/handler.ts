@@ -3,10 +3,10 @@ import { readRoute } from '../../http/management-handler';
 import { listDeliveriesRequestSchema } from './schema';
 import { listDeliveries } from '../../use-cases/webhook-actions';
 import { route } from './route';
-import { partialPorts, type WebhookServices } from '../../composition/webhook-services';
-import { webhookEnvironmentServices } from '../../composition/webhook-environment';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => WebhookServices) => readRoute(route, services, listDeliveriesRequestSchema, listDeliveries, { paged: true });
+export const makeHandler = (services: () => PortsOf<typeof route>) => readRoute(route, services, listDeliveriesRequestSchema, listDeliveries, { paged: true });
 
 // Reads and deletes only: no port (no KMS, no queue, no address check).
-export const handler = makeHandler(webhookEnvironmentServices(() => partialPorts({})));
+export const handler = makeHandler(functionServices(route));

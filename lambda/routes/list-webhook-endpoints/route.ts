@@ -1,4 +1,5 @@
 /** The declaration of GET /functions/v1/list-webhook-endpoints: dependency-free, read by the CDK app at synth. */
+import { MANAGING } from '../../contract/ports';
 import { defineRoute } from '../../contract/routes';
 import { LIST_SETTINGS } from '../../contract/env-names';
 import { AUTHENTICATED } from '../../contract/store-operations';
@@ -11,5 +12,6 @@ export const route = defineRoute({
   input: 'query',
   summary: "the team's webhook endpoints, paged",
   operations: [...AUTHENTICATED, 'listWebhookEndpoints'],
+  ports: [...MANAGING, 'webhooks'],
   settings: LIST_SETTINGS,
 });

@@ -6,10 +6,10 @@ import { preconditionOf } from '../../http/preconditions';
 import { regenerateKeyRequestSchema } from './schema';
 import { regenerateKey } from '../../use-cases/regenerate-key';
 import { route } from './route';
-import type { Services } from '../../composition/services';
-import { schedulingEnvironmentServices } from '../../composition/scheduling-services';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   managementHandler(
     route,
     services,
@@ -24,4 +24,4 @@ export const makeHandler = (services: () => Services) =>
     },
   );
 
-export const handler = makeHandler(schedulingEnvironmentServices);
+export const handler = makeHandler(functionServices(route));

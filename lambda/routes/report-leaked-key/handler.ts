@@ -9,11 +9,11 @@ import { dataBody, dataResponse, managementHandler } from '../../http/management
 import { reportLeakedKeyRequestSchema } from './schema';
 import { reportLeakedKey } from '../../use-cases/leak-reports';
 import { route } from './route';
-import type { Services } from '../../composition/services';
-import { environmentServices } from '../../composition/services';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 import { hashKeyValue } from '../../domain/key-values';
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   managementHandler(
     route,
     services,
@@ -30,4 +30,4 @@ export const makeHandler = (services: () => Services) =>
     },
   );
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(functionServices(route));

@@ -3,11 +3,10 @@ import { dataResponse, managementHandler } from '../../http/management-handler';
 import { rotateSecretRequestSchema } from './schema';
 import { rotateSecret } from '../../use-cases/webhook-endpoints';
 import { route } from './route';
-import type { WebhookServices } from '../../composition/webhook-services';
-import { webhookEnvironmentServices } from '../../composition/webhook-environment';
-import { sealingPorts } from '../../composition/webhook-ports';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => WebhookServices) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   managementHandler(
     route,
     services,
@@ -15,4 +14,4 @@ export const makeHandler = (services: () => WebhookServices) =>
     async (event, deps) => dataResponse(200, await rotateSecret(deps, event.caller, event.input, event.meta), event, deps),
   );
 
-export const handler = makeHandler(webhookEnvironmentServices(sealingPorts));
+export const handler = makeHandler(functionServices(route));

@@ -3,11 +3,10 @@ import { dataResponse, managementHandler } from '../../http/management-handler';
 import { sendTestRequestSchema } from './schema';
 import { sendTest } from '../../use-cases/webhook-actions';
 import { route } from './route';
-import type { WebhookServices } from '../../composition/webhook-services';
-import { webhookEnvironmentServices } from '../../composition/webhook-environment';
-import { queueingPorts } from '../../composition/webhook-ports';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => WebhookServices) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   managementHandler(
     route,
     services,
@@ -15,4 +14,4 @@ export const makeHandler = (services: () => WebhookServices) =>
     async (event, deps) => dataResponse(202, await sendTest(deps, event.caller, event.input, event.meta), event, deps),
   );
 
-export const handler = makeHandler(webhookEnvironmentServices(queueingPorts));
+export const handler = makeHandler(functionServices(route));

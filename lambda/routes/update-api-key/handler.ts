@@ -4,10 +4,10 @@ import { ETAG_HEADER, preconditionOf } from '../../http/preconditions';
 import { READ_ONLY_KEY_FIELDS, updateKeyRequestSchema } from './schema';
 import { updateKey } from '../../use-cases/update-key';
 import { route } from './route';
-import type { Services } from '../../composition/services';
-import { schedulingEnvironmentServices } from '../../composition/scheduling-services';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   managementHandler(
     route,
     services,
@@ -19,4 +19,4 @@ export const makeHandler = (services: () => Services) =>
     { readOnlyFields: READ_ONLY_KEY_FIELDS },
   );
 
-export const handler = makeHandler(schedulingEnvironmentServices);
+export const handler = makeHandler(functionServices(route));

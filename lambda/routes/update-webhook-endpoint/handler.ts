@@ -4,11 +4,10 @@ import { ETAG_HEADER, preconditionOf } from '../../http/preconditions';
 import { updateEndpointRequestSchema } from './schema';
 import { updateEndpoint } from '../../use-cases/webhook-endpoints';
 import { route } from './route';
-import type { WebhookServices } from '../../composition/webhook-services';
-import { webhookEnvironmentServices } from '../../composition/webhook-environment';
-import { checkingPorts } from '../../composition/webhook-ports';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
 
-export const makeHandler = (services: () => WebhookServices) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   managementHandler(
     route,
     services,
@@ -19,4 +18,4 @@ export const makeHandler = (services: () => WebhookServices) =>
     },
   );
 
-export const handler = makeHandler(webhookEnvironmentServices(checkingPorts));
+export const handler = makeHandler(functionServices(route));

@@ -23,7 +23,6 @@ import { header } from '../../http/headers';
 import { errorResponses, jsonBody } from '../../http/middleware';
 import { jsonResponse } from '../../contract/response';
 import { verifyWithGuessLimit } from '../../verification/guess-limiter';
-import { environmentServices, type Services } from '../../composition/services';
 import { preflight, varyOnOrigin } from '../../http/cors';
 import { eitherPayload } from '../../http/payload-v2';
 import { verifyKeyRequestSchema, type VerifyKeyRequest, type VerifyKeyResponse } from './schema';
@@ -31,6 +30,9 @@ import type { VerifyResult } from '../../verification/verify';
 import { rateLimitHeaders } from '../../domain/rate-window';
 import { apiRoute, observedApi } from '../../platform/observed';
 import { signals } from '../../platform/observability';
+import type { PortsOf } from '../../store/ports';
+import { functionServices } from '../../composition/environment';
+import { route } from './route';
 
 /** The verify event; `verificationCode` is what the request was counted as (set once the verdict is known). */
 type VerifyEvent = ManagementEvent<VerifyKeyRequest> & { verificationCode?: string };
@@ -62,7 +64,7 @@ function verifyResponseHeaders(result: VerifyResult, now: Date): Record<string, 
   return headers;
 }
 
-async function verifyApiKey(services: Services, event: VerifyEvent): Promise<APIGatewayProxyResult> {
+async function verifyApiKey(services: PortsOf<typeof route>, event: VerifyEvent): Promise<APIGatewayProxyResult> {
   const outcome = await verifyWithGuessLimit(services, {
     value: event.input.key,
     scope: event.input.scope,
@@ -81,7 +83,7 @@ async function verifyApiKey(services: Services, event: VerifyEvent): Promise<API
   return jsonResponse(200, verifyResponseBody(outcome.result), event.meta.requestId, verifyResponseHeaders(outcome.result, services.clock.now()));
 }
 
-export const makeHandler = (services: () => Services) =>
+export const makeHandler = (services: () => PortsOf<typeof route>) =>
   middy<AnyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
     // The REST API's payload 1.0, or 2.0 from an HTTP API or a function URL (context verifyFrontDoor).
     .use(eitherPayload())
@@ -103,4 +105,4 @@ export const makeHandler = (services: () => Services) =>
     .use(jsonBody(() => verifyKeyRequestSchema))
     .handler((event) => verifyApiKey(services(), event as VerifyEvent));
 
-export const handler = makeHandler(environmentServices);
+export const handler = makeHandler(functionServices(route));

@@ -1,4 +1,5 @@
 /** The declaration of POST /functions/v1/verify-api-key: dependency-free, read by the CDK app at synth. */
+import { VERIFYING } from '../../contract/ports';
 import { defineRoute } from '../../contract/routes';
 
 export const route = defineRoute({
@@ -9,5 +10,6 @@ export const route = defineRoute({
   preflight: true,
   summary: 'checks a presented key value (OPTIONS: its CORS preflight)',
   operations: ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess'],
+  ports: VERIFYING,
   settings: ['KEY_TABLE_NAME', 'VERIFY_GUESS_LIMIT_PER_MINUTE'],
 });
