@@ -27,8 +27,10 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
-import { ROUTES } from '../lambda/routes';
-import { createServices, withWebhookPorts } from '../lambda/composition/services';
+import { ROUTES, routeNamed } from '../lambda/routes';
+import { fixtureOf, prerequisites } from '../lambda/routes/fixtures';
+import type { FixtureSend } from '../lambda/contract/fixtures';
+import { createServices } from '../lambda/composition/services';
 import { documentClientOf } from '../lambda/composition/dynamo';
 import { systemClock } from '../lambda/platform/clock';
 import { sinkObservability } from '../lambda/platform/observability-sinks';
@@ -262,38 +264,32 @@ async function main(): Promise<void> {
   const logs = logMeter();
   const github = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const servicesWithLeases = (leases: boolean) =>
-    Object.assign(
-      withWebhookPorts(
-        createServices({
-          db: documentClientOf(localDynamoClient(proxy.endpoint)),
-          clock: systemClock,
-          settings: {
-            keyTableName: TABLES.keyTable,
-            auditTableName: TABLES.auditTable,
-            planRateLimit: 1_000_000,
-            guessLimitPerMinute: 1_000_000,
-            cursorSigningKey: BENCH_CURSOR_KEY,
-          },
-          observe: logs.observe,
-          usageLeases: { enabled: leases },
-        }),
-        () => {
-          const policy = { httpsOnly: false, allowLoopback: true };
-          return {
-            policy,
-            secrets: localSecretBox(randomBytes(32)),
-            post: httpPoster({ policy }),
-            resolve: async () => [],
-            queue: { later: async () => undefined },
-          };
-        },
-      ),
-      {
-        githubKeys: pinnedKeySource(
-          JSON.stringify({ public_keys: [{ key_identifier: 'cost', key: github.publicKey.export({ type: 'spki', format: 'pem' }), is_current: true }] }),
-        ),
+    createServices({
+      db: documentClientOf(localDynamoClient(proxy.endpoint)),
+      clock: systemClock,
+      settings: {
+        keyTableName: TABLES.keyTable,
+        auditTableName: TABLES.auditTable,
+        planRateLimit: 1_000_000,
+        guessLimitPerMinute: 1_000_000,
+        cursorSigningKey: BENCH_CURSOR_KEY,
       },
-    );
+      observe: logs.observe,
+      usageLeases: { enabled: leases },
+      webhookPorts: () => {
+        const policy = { httpsOnly: false, allowLoopback: true };
+        return {
+          policy,
+          secrets: localSecretBox(randomBytes(32)),
+          post: httpPoster({ policy }),
+          resolve: async () => [],
+          queue: { later: async () => undefined },
+        };
+      },
+      githubKeys: pinnedKeySource(
+        JSON.stringify({ public_keys: [{ key_identifier: 'cost', key: github.publicKey.export({ type: 'spki', format: 'pem' }), is_current: true }] }),
+      ),
+    });
   const cold = servicesWithLeases(false);
   const hot = servicesWithLeases(true);
   const rows: Row[] = [];
@@ -402,45 +398,17 @@ async function main(): Promise<void> {
 
     // Every management route, once each (behind the management authorizer: two invocations per call).
     say('cost: every management route …');
-    const target = await newKey('Target');
-    const leaked = await newKey('Leaked');
-    const createEndpoint = async (suffix: string) =>
-      (await send('POST', 'create-webhook-endpoint', { team_id: teamId, url: `http://127.0.0.1:9/${suffix}` })).data as { id: string };
-    const endpoint = await createEndpoint('hook');
-    /** Per route: what it needs made first (not measured), then the call that is measured. */
-    const manageCalls: Record<string, () => Promise<() => Promise<unknown>>> = {
-      'generate-api-key': async () => () => newKey('Another'),
-      'regenerate-api-key': async () => () => send('POST', 'regenerate-api-key', { key_id: target.id, revoke_immediately: true }),
-      'delete-api-key': async () => {
-        const doomed = await newKey('To delete');
-        return () => send('DELETE', 'delete-api-key', { key_id: doomed.id, confirm_deletion: true });
-      },
-      'list-api-keys': async () => () => send('GET', `list-api-keys?team_id=${teamId}&limit=10`),
-      'get-api-key': async () => () => send('GET', `get-api-key?key_id=${target.id}`),
-      'update-api-key': async () => () => send('PATCH', 'update-api-key', { key_id: target.id, description: `changed ${randomUUID()}` }),
-      'get-api-key-usage': async () => () => send('GET', `get-api-key-usage?key_id=${target.id}`),
-      'list-audit-events': async () => () => send('GET', `list-audit-events?key_id=${target.id}&limit=10`),
-      'report-leaked-key': async () => () => send('POST', 'report-leaked-key', { key: leaked.key }),
-      'create-webhook-endpoint': async () => () => createEndpoint('other'),
-      'list-webhook-endpoints': async () => () => send('GET', `list-webhook-endpoints?team_id=${teamId}`),
-      'update-webhook-endpoint': async () => () =>
-        send('PATCH', 'update-webhook-endpoint', { endpoint_id: endpoint.id, description: `changed ${randomUUID()}` }),
-      'rotate-webhook-secret': async () => () => send('POST', 'rotate-webhook-secret', { endpoint_id: endpoint.id }),
-      'send-test-webhook': async () => () => send('POST', 'send-test-webhook', { endpoint_id: endpoint.id }),
-      'list-webhook-deliveries': async () => () => send('GET', `list-webhook-deliveries?endpoint_id=${endpoint.id}`),
-      'redeliver-webhook': async () => {
-        const sent = (await send('POST', 'send-test-webhook', { endpoint_id: endpoint.id })).data as { event_id: string };
-        return () => send('POST', 'redeliver-webhook', { event_id: sent.event_id });
-      },
-      'delete-webhook-endpoint': async () => {
-        const doomed = await createEndpoint('gone');
-        return () => send('DELETE', 'delete-webhook-endpoint', { endpoint_id: doomed.id });
-      },
+    // Each route's fixture (lambda/routes/<route>/fixture.ts): its prerequisites made first (not measured), then its request.
+    const fixtureSend: FixtureSend = async (name, input) => {
+      const route = routeNamed(name);
+      if (!route) throw new Error(`no route ${name}`);
+      const query = route.input === 'query' ? `?${new URLSearchParams(input as Record<string, string>).toString()}` : '';
+      return { status: 200, body: await send(route.method, `${name}${query}`, route.input === 'query' ? undefined : input) };
     };
     for (const route of ROUTES.filter((candidate) => candidate.management)) {
-      const prepare = manageCalls[route.name];
-      if (!prepare) throw new Error(`npm run cost has no call of ${route.name}: add one`);
-      const spent = await measure(1, await prepare());
+      const fixture = fixtureOf(route.name);
+      const made = await prerequisites(fixture.needs, teamId, fixtureSend);
+      const spent = await measure(1, () => fixtureSend(route.name, fixture.request(made)));
       const facts = functions[route.name];
       // The management authorizer's own invocation: its logs and memory are the route's (a small function, measured with it).
       rows.push(priced(facts, spent, { operation: route.name, door: 'rest-api', invocations: 2 }));

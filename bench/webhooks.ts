@@ -61,7 +61,7 @@ async function receiver(): Promise<{ url: string; received(): number; close(): P
  * proxy), loopback allowed, jobs on the local runtime's queue (one attempt
  * per endpoint at a time, as npm start runs them).
  */
-function deliveryServices(engineEndpoint: string, tables: Tables): WebhookServices & { queue: LocalJobQueue<DeliveryJob> } {
+function deliveryServices(engineEndpoint: string, tables: Tables): WebhookServices & { jobs: LocalJobQueue<DeliveryJob> } {
   const policy = { httpsOnly: false, allowLoopback: true };
   const services = createServices({
     db: documentClientOf(localDynamoClient(engineEndpoint)),
@@ -76,7 +76,7 @@ function deliveryServices(engineEndpoint: string, tables: Tables): WebhookServic
   // Only loopback addresses here: no name is ever looked up.
   const ports = { policy, secrets: localSecretBox(randomBytes(32)), post: httpPoster({ policy }), resolve: systemResolver, queue };
   const delivery = withWebhookPorts(services, () => ports);
-  return Object.assign(delivery, { queue });
+  return Object.assign(delivery, { jobs: queue });
 }
 
 export async function webhookFigures(engineEndpoint: string, tables: Tables, quick: boolean): Promise<Record<string, unknown>> {
@@ -141,7 +141,7 @@ export async function webhookFigures(engineEndpoint: string, tables: Tables, qui
       for (let i = 0; i < rounds / 5; i++) await once('with');
       await pipeline.drain(60_000);
       await pipeline.stop();
-      await delivery.queue.runDue();
+      await delivery.jobs.runDue();
       deliveredDuring += sink.received() - deliveredBefore;
     }
     const perCall = (variant: 'without' | 'with') =>
@@ -192,7 +192,7 @@ export async function webhookFigures(engineEndpoint: string, tables: Tables, qui
         }
       }),
     );
-    await delivery.queue.runDue();
+    await delivery.jobs.runDue();
     const seconds = (performance.now() - started) / 1000;
     const delivered = sink.received() - before;
     return {
@@ -200,7 +200,7 @@ export async function webhookFigures(engineEndpoint: string, tables: Tables, qui
       delivery: { events, endpoints: 5, in_flight_events: 8, deliveries: delivered, deliveries_per_second: round(delivered / seconds, 1) },
     };
   } finally {
-    await delivery.queue.stop();
+    await delivery.jobs.stop();
     await server.close();
     await proxy.close();
     await sink.close();

@@ -49,7 +49,9 @@ export type WebhookServices = Services;
 
 /** The adapters `deps` hands in, as ports. */
 function adaptersOf(deps: ServiceDeps): Adapters {
-  const webhook = deps.webhookPorts;
+  let built: WebhookPorts | undefined;
+  const given = deps.webhookPorts;
+  const webhook = given && (() => (built ??= given()));
   return {
     scheduler: () => deps.scheduler,
     expiry: () => deps.expiry,

@@ -7,6 +7,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pascalCaseOf } from '../../lambda/contract/routes';
 import { FUNCTION_OPERATIONS, ROUTES, ROUTES_DIR, functionEntry } from '../../lambda/routes';
+import { listRoutes } from '../../lambda/routes/fixtures';
+import openapi from '../../docs/openapi.json';
 
 const root = path.resolve(__dirname, '..', '..');
 /** The production code: what is deployed or run, not its tests or documents. */
@@ -38,12 +40,12 @@ describe('route folders', () => {
     expect(filesNaming(name)).toEqual(['lambda/routes/index.ts']);
   });
 
-  it.each(ROUTES.map((route) => route.name))('%s is one folder of at most 4 production files, named after it', (name) => {
+  it.each(ROUTES.map((route) => route.name))('%s is one folder of at most 5 production files, named after it', (name) => {
     const folder = path.join(ROUTES_DIR, name);
     const inFolder = readdirSync(folder).sort();
-    // The declaration, the handler, and (where it has them) its request schema and its reference.
-    expect(inFolder.filter((file) => !['handler.ts', 'openapi.ts', 'route.ts', 'schema.ts'].includes(file))).toEqual([]);
-    expect(inFolder).toEqual(expect.arrayContaining(['handler.ts', 'route.ts']));
+    // The declaration, the handler, its fixture, and (where it has them) its request schema and its reference.
+    expect(inFolder.filter((file) => !['fixture.ts', 'handler.ts', 'openapi.ts', 'route.ts', 'schema.ts'].includes(file))).toEqual([]);
+    expect(inFolder).toEqual(expect.arrayContaining(['fixture.ts', 'handler.ts', 'route.ts']));
     expect(functionEntry(name)).toBe(path.join(folder, 'handler.ts'));
     // Its declaration names it as its folder does, and its path is the prefix and its name.
     const route = ROUTES.find((candidate) => candidate.name === name)!;
@@ -55,6 +57,30 @@ describe('route folders', () => {
       .filter((name) => statSync(path.join(ROUTES_DIR, name)).isDirectory())
       .sort();
     expect(folders).toEqual(ROUTES.map((route) => route.name).sort());
+  });
+
+  it('every route has its tests in its own folder of test/routes/', () => {
+    const testRoutes = path.join(root, 'test', 'routes');
+    const withTests = ROUTES.map((route) => route.name).filter((name) => {
+      const folder = path.join(testRoutes, name);
+      return statSync(folder, { throwIfNoEntry: false })?.isDirectory() && readdirSync(folder).some((file) => file.endsWith('.test.ts'));
+    });
+    expect(withTests).toEqual(ROUTES.map((route) => route.name));
+  });
+
+  it('the list routes by their fixtures are the operations of the OpenAPI document with a cursor', () => {
+    const withCursor = Object.entries(openapi.paths as Record<string, Record<string, { parameters?: { name: string }[] }>>)
+      .filter(([, operations]) => Object.values(operations).some((operation) => operation.parameters?.some((parameter) => parameter.name === 'cursor')))
+      .map(([routePath]) => routePath.split('/').pop());
+    expect(listRoutes().sort()).toEqual(withCursor.sort());
+  });
+
+  it('a fixture imports nothing but the contract (no handler or store)', () => {
+    const offenders = ROUTES.flatMap((route) => {
+      const text = readFileSync(path.join(ROUTES_DIR, route.name, 'fixture.ts'), 'utf8');
+      return [...text.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1]).filter((specifier) => specifier !== '../../contract/fixtures');
+    });
+    expect(offenders).toEqual([]);
   });
 
   it('every route declares its storage operations (the stack grants exactly those)', () => {

@@ -9,7 +9,8 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accessOf, requestsOf } from '../../lambda/contract/store-operations';
-import { FUNCTION_OPERATIONS, type FunctionWithStore } from '../../lambda/routes';
+import { FUNCTION_OPERATIONS, ROUTES, type FunctionWithStore } from '../../lambda/routes';
+import { prepare, sendAs } from '../support/route-fixtures';
 import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';
 import { authorizerWith } from '../../lambda/handlers/authorizer';
 import { makeHandler as makeManagementAuthorizer } from '../../lambda/handlers/management-authorizer';
@@ -21,6 +22,8 @@ import { expectStatus, installManualClock, keyInTransition, restoreSystemClock }
 import { testServices, useTestServices } from '../support/services';
 import { callAuthorizer, callVerify } from '../verify/helpers';
 import type { Context } from 'aws-lambda';
+import { flushForEvents } from '../../lambda/handlers/flush-authorizer-cache';
+import type { LifecycleEvent } from '../../lambda/domain/lifecycle-events';
 
 type Recorded = { keyTable: Set<string>; keyTeamIndex: Set<string>; auditTable: Set<string>; auditTeamIndex: Set<string> };
 /** The DynamoDB requests (CloudWatch `Operation` names) sent to each table, indexes included. */
@@ -253,6 +256,17 @@ describe('each function sends exactly the storage actions it declares', () => {
     }
   });
 
+  it('flush-authorizer-cache: a change that calls for a flush', async () => {
+    const flushed: string[] = [];
+    await expectExactlyDeclared('flush-authorizer-cache', async () => {
+      const services = testServices();
+      const deps = { flushClaims: services.flushClaims, cacheFlusher: async (stage: string) => void flushed.push(stage), clock: services.clock };
+      const outcome = await flushForEvents(deps, [`a1b2c3d4e5:s${Date.now()}`], [{ type: 'key.deleted', data: {} } as unknown as LifecycleEvent]);
+      expect(Object.values(outcome)).toEqual(['flushed']);
+    });
+    expect(flushed).toHaveLength(1);
+  });
+
   it('management-authorizer: a valid key’s team', async () => {
     const team = await newTeam();
     const authorize = makeManagementAuthorizer(testServices);
@@ -260,5 +274,33 @@ describe('each function sends exactly the storage actions it declares', () => {
     await expectExactlyDeclared('management-authorizer', async () => {
       expect((await authorize(event as never, {} as Context))?.principalId).toBe(team.keyId);
     });
+  });
+});
+
+/** Each recorded action and request within the declared ones: what one path (a fixture's valid request) may show. */
+function expectWithinDeclared(name: FunctionWithStore, used: Record<keyof Recorded, string[]>): void {
+  const allowed = declared(name);
+  for (const part of Object.keys(used) as (keyof Recorded)[]) {
+    expect({ name, part, beyond: used[part].filter((action) => !(allowed[part] as string[]).includes(action)) }).toEqual({ name, part, beyond: [] });
+  }
+  for (const table of ['key', 'audit'] as const) {
+    const requests: string[] = requestsOf(FUNCTION_OPERATIONS[name], table);
+    expect({ name, table, beyond: [...lastRequests[table]].filter((request) => !requests.includes(request)) }).toEqual({ name, table, beyond: [] });
+  }
+}
+
+describe('every route’s fixture sends only storage actions its route declares', () => {
+  it.each(ROUTES.map((route) => route.name))('%s', async (name) => {
+    // Prepare: the fixture's prerequisites, made before the recording
+    const { team, input, fixture } = await prepare(name);
+
+    // Act
+    const used = await recordDuring(async () => {
+      expectStatus(await sendAs(team)(name, input), fixture.status);
+    });
+
+    // Assess: something was sent (the recording works), nothing undeclared
+    expect(Object.values(used).flat().length).toBeGreaterThan(0);
+    expectWithinDeclared(name, used);
   });
 });

@@ -7,34 +7,28 @@
  * (DynamoDB refusing an empty key string) and never another team's page; a
  * cursor the listing returned still works.
  */
-import openapi from '../../docs/openapi.json';
 import { encodeCursor as encodeWith } from '../../lambda/platform/cursor';
 import { config } from '../../lambda/composition/config';
 import { newKeyId } from '../../lambda/platform/ids';
 import { ENDPOINTS, call, createKey, newTeam, type TestTeam } from '../support/api';
 import { testServices } from '../support/services';
 import { keyTableKeys } from '../../lambda/contract/tables';
+import type { FixtureMade } from '../../lambda/contract/fixtures';
+import { fixtureOf, listRoutes, prerequisites } from '../../lambda/routes/fixtures';
+import { sendAs } from '../support/route-fixtures';
 
 type Endpoint = keyof typeof ENDPOINTS;
 
-/** The list routes: every operation with a cursor parameter. */
-const LISTS = Object.entries(openapi.paths as Record<string, Record<string, { parameters?: { name: string }[] }>>)
-  .filter(([, operations]) => Object.values(operations).some((operation) => operation.parameters?.some((parameter) => parameter.name === 'cursor')))
-  .map(([path]) => path.split('/').pop() as Endpoint);
+/** The list routes: those whose fixture names partitions (lambda/routes/<route>/fixture.ts). */
+const LISTS = listRoutes() as Endpoint[];
 
 const ISO = '2026-11-26T03:11:11.123Z';
 /** Positions signed with the service's own key: what is left to refuse them is the shape check (a key that leaked would allow no more). */
 const encodeCursor = (position: Record<string, string>) => encodeWith(position, config.cursorSigningKey);
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
-/** Two webhook endpoints of the team (on a loopback port nothing listens on), and two delivery items of the first. */
-async function webhookData(team: TestTeam): Promise<string> {
-  const endpoints = [];
-  for (const path of ['a', 'b']) {
-    const created = await call('create-webhook-endpoint', { key: team.key, body: { team_id: team.teamId, url: `http://127.0.0.1:9/${path}` } });
-    endpoints.push(created.body.data.id as string);
-  }
-  const endpointId = endpoints[0] as string;
+/** Two delivery items of an endpoint (attempts write them; the tests' queue only records jobs). */
+async function deliveriesOf(team: TestTeam, endpointId: string): Promise<void> {
   for (const attempt of [1, 2]) {
     const id = newKeyId();
     await testServices().deliveries.putDelivery({
@@ -55,15 +49,21 @@ async function webhookData(team: TestTeam): Promise<string> {
       ttl: Math.floor(Date.now() / 1000) + 3600,
     });
   }
-  return endpointId;
 }
 
-/** The listings of each route: by team, and (audit) by key; an endpoint's deliveries. */
-async function queriesOf(route: Endpoint, team: TestTeam, keyId: string): Promise<Record<string, Record<string, string>>> {
-  if (route === 'list-audit-events') return { 'by team': { team_id: team.teamId }, 'by key': { key_id: keyId } };
-  if (route === 'list-webhook-endpoints') return (await webhookData(team), { 'by team': { team_id: team.teamId } });
-  if (route === 'list-webhook-deliveries') return { 'by endpoint': { endpoint_id: await webhookData(team) } };
-  return { 'by team': { team_id: team.teamId } };
+/**
+ * The listings of a route, from its fixture's partitions: its prerequisites
+ * made twice (a second page), the key being the test's own (two audit
+ * events), and two deliveries for a listing by endpoint.
+ */
+async function queriesOf(route: Endpoint, team: TestTeam, key: { id: string; key: string }): Promise<Record<string, Record<string, string>>> {
+  const fixture = fixtureOf(route);
+  const needs = fixture.needs.filter((need) => need !== 'key');
+  const made = { ...(await prerequisites(needs, team.teamId, sendAs(team))), key } as FixtureMade;
+  await prerequisites(needs, team.teamId, sendAs(team));
+  const partitions = fixture.partitions?.(made) ?? {};
+  for (const query of Object.values(partitions)) if (query.endpoint_id) await deliveriesOf(team, query.endpoint_id);
+  return partitions;
 }
 
 /**
@@ -128,7 +128,7 @@ describe.each(LISTS)('%s: forged cursors', (route) => {
     await call('update-api-key', { key: team.key, body: { key_id: key.id, description: 'an audit event' } });
 
     expect(LISTS.length).toBeGreaterThanOrEqual(2);
-    for (const [listing, query] of Object.entries(await queriesOf(route, team, key.id))) {
+    for (const [listing, query] of Object.entries(await queriesOf(route, team, key))) {
       const first = await call(route, { key: team.key, query: { ...query, limit: '1' } });
       const real = first.body.meta?.next_cursor as string;
       expect({ listing, real: typeof real }).toEqual({ listing, real: 'string' });

@@ -1,0 +1,8 @@
+/** The fixture of regenerate-api-key (lambda/contract/fixtures.ts): a valid request and what it needs made first. */
+import { defineFixture } from '../../contract/fixtures';
+
+export const fixture = defineFixture({
+  needs: ['key'],
+  request: (made) => ({ key_id: made.key.id, revoke_immediately: true }),
+  status: 200,
+});

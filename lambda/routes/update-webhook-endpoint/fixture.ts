@@ -1,0 +1,8 @@
+/** The fixture of update-webhook-endpoint (lambda/contract/fixtures.ts): a valid request and what it needs made first. */
+import { defineFixture } from '../../contract/fixtures';
+
+export const fixture = defineFixture({
+  needs: ['endpoint'],
+  request: (made) => ({ endpoint_id: made.endpoint.id, description: 'changed by the fixture' }),
+  status: 200,
+});
