@@ -27,6 +27,7 @@ const unit = [
   'test/architecture/import-boundary.test.ts',
   'test/architecture/typed-lint.test.ts',
   'test/architecture/route-folders.test.ts',
+  'test/architecture/route-tables.test.ts',
   'test/architecture/size-rule.test.ts',
   'test/architecture/store-methods.test.ts',
   'test/console/build.test.ts',

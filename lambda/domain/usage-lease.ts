@@ -26,6 +26,7 @@
  *
  * Design, trade-offs and arithmetic: docs/performance.md, "Hot keys".
  */
+import { UsageDelta, type UseCounted } from './usage-delta';
 
 export interface LeaseSettings {
   /** Off: every use is its own write, as without leases. */
@@ -50,39 +51,6 @@ export const DEFAULT_LEASE_SETTINGS: LeaseSettings = {
   maxBlock: 1_000,
   roomShare: 0.25,
 };
-
-/** One use of a key, as the usage item counts it. */
-export interface UseCounted {
-  at: Date;
-  /** The day (`YYYY-MM-DD`) it counts in. */
-  day: string;
-  /** The transition counter it counts in, when the key is in a transition. */
-  transitionCounter?: string;
-}
-
-/** Uses not yet written: what a recording write adds to the usage item. */
-export class UsageDelta {
-  count = 0;
-  lastAt = new Date(0);
-  readonly days = new Map<string, number>();
-  readonly transitions = new Map<string, number>();
-
-  add(use: UseCounted): this {
-    this.count += 1;
-    if (use.at > this.lastAt) this.lastAt = use.at;
-    this.days.set(use.day, (this.days.get(use.day) ?? 0) + 1);
-    if (use.transitionCounter) this.transitions.set(use.transitionCounter, (this.transitions.get(use.transitionCounter) ?? 0) + 1);
-    return this;
-  }
-
-  merge(other: UsageDelta): this {
-    this.count += other.count;
-    if (other.lastAt > this.lastAt) this.lastAt = other.lastAt;
-    for (const [day, n] of other.days) this.days.set(day, (this.days.get(day) ?? 0) + n);
-    for (const [name, n] of other.transitions) this.transitions.set(name, (this.transitions.get(name) ?? 0) + n);
-    return this;
-  }
-}
 
 /** A request admitted or refused from memory: no write. */
 export type LocalDecision = { admitted: true; remaining: number } | { admitted: false; refusedUntil: number };
@@ -109,10 +77,10 @@ export class KeyLease {
   private pending: UsageDelta | undefined;
   private pendingSince = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The write of this key under way in this process, if any. */
-  inflight: Promise<void> | undefined;
-  /** Requests waiting for `inflight`. */
-  waiting = 0;
+  /** The write of this key under way in this process, if any: one at a time (`exclusive`). */
+  private inflight: Promise<void> | undefined;
+  /** Requests waiting for `inflight` (the next block grows to serve them). */
+  private waiting = 0;
 
   constructor(private readonly settings: LeaseSettings) {}
 
@@ -167,6 +135,55 @@ export class KeyLease {
   /** Uses not written yet, or a write of them under way. */
   busy(): boolean {
     return this.pending !== undefined || this.inflight !== undefined;
+  }
+
+  /** Whether a write of this key is under way in this process. */
+  writing(): boolean {
+    return this.inflight !== undefined;
+  }
+
+  /** Waits for the write under way (its outcome is its caller's); `forSlot`: the waiter wants a slot, so the next block grows by one. */
+  async afterWrite(forSlot: boolean): Promise<void> {
+    if (forSlot) this.waiting += 1;
+    try {
+      await this.inflight?.catch(() => undefined);
+    } finally {
+      if (forSlot) this.waiting -= 1;
+    }
+  }
+
+  /**
+   * Runs `write` as the one write of this key in this process, handing it
+   * the pending uses (taken from the lease). Call it right after `writing()`
+   * answered false, with no await in between. When the write fails, the
+   * uses it carried are pending again, `retry` is armed as the flush timer,
+   * and the error is the caller's.
+   */
+  async exclusive<T>(write: (pending: UsageDelta | undefined) => Promise<T>, retry: () => void): Promise<T> {
+    if (this.inflight) throw new Error('a write of this key is under way in this process');
+    const since = this.pendingStartedAt();
+    const pending = this.takePending();
+    let result: { value: T } | undefined;
+    this.inflight = write(pending)
+      .then((value) => {
+        result = { value };
+      })
+      .finally(() => {
+        this.inflight = undefined;
+      });
+    try {
+      await this.inflight;
+    } catch (error) {
+      this.restore(pending, since);
+      this.onPending(retry);
+      throw error;
+    }
+    return (result as { value: T }).value;
+  }
+
+  /** Whether uses are pending (admitted or refused in memory, not written yet). */
+  hasPending(): boolean {
+    return this.pending !== undefined;
   }
 
   /** When the pending uses began (epoch ms); 0 without any. */

@@ -85,7 +85,7 @@ export function authenticateAndMeter(
     name: 'authenticateAndMeter',
     before: async (request: HttpRequest) => {
       const deps = services();
-      // The target key's items, read in the same round trip (keys/prefetch.ts).
+      // The target key's items, read in the same round trip (store/prefetch.ts).
       const targetKeyId = options.targetKeyId?.(request.event);
       const prefetch = targetItemKeys(targetKeyId);
       // Taken before the read: a usage item read while this process changes it is not served later.

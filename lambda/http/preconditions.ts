@@ -1,6 +1,6 @@
 /**
  * `If-Match` as a request carries it (RFC 9110 §13.1.1): parsed into the
- * precondition the key's revision rules check (keys/revision.ts).
+ * precondition the key's revision rules check (domain/revision.ts).
  */
 import { ApiError, ErrorCode } from '../contract/errors';
 import { ETAG_HEADER, IF_MATCH_HEADER, type Precondition } from '../domain/revision';

@@ -3,7 +3,7 @@
  * every item through these, so an item of the wrong shape is an error where
  * it is read, not a wrong answer further on. The compiler holds each
  * declaration to its type in domain/model.ts (the audit table's records are
- * parsed by their own schema, domain/audit-event.ts).
+ * parsed by their own schema, domain/audit-event-schema.ts).
  */
 import {
   defaultOnLeak,

@@ -29,7 +29,8 @@ import type { UsageItem } from '../domain/model';
 import type { StoreTables } from './transactions';
 import type { EndedWindows } from '../domain/ended-windows';
 import { elapsedFraction, windowCapacity, windowIndex, windowResetAt } from '../domain/rate-window';
-import { DEFAULT_LEASE_SETTINGS, KeyLeases, UsageDelta, type KeyLease, type LeaseSettings } from '../domain/usage-lease';
+import { DEFAULT_LEASE_SETTINGS, KeyLeases, type KeyLease, type LeaseSettings } from '../domain/usage-lease';
+import { UsageDelta } from '../domain/usage-delta';
 import { summariseUsage, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
 import { USAGE } from './entities';
@@ -70,11 +71,9 @@ export class UsageStore {
     if (!this.leases.settings.enabled) return this.writeUse(use, new UsageDelta().add(counted), undefined, earlyToken);
     const lease = this.leases.of(use.keyId);
     for (;;) {
-      if (lease.inflight) {
+      if (lease.writing()) {
         // One write of a key at a time in a process: the others wait for its block.
-        lease.waiting += 1;
-        await lease.inflight.catch(() => undefined);
-        lease.waiting -= 1;
+        await lease.afterWrite(true);
         continue;
       }
       const decision = lease.decide(counted, windowIndex(use.at), use.rateLimit);
@@ -82,26 +81,11 @@ export class UsageStore {
         lease.onPending(() => void this.flushKey(use.keyId));
         return decidedLocally(use, decision);
       }
-      const since = lease.pendingStartedAt();
-      const pending = lease.takePending();
-      const delta = new UsageDelta().add(counted);
-      if (pending) delta.merge(pending);
-      let result: RecordUseResult | undefined;
-      const write = this.writeUse(use, delta, lease, earlyToken).then((written) => {
-        result = written;
-      });
-      lease.inflight = write.finally(() => {
-        lease.inflight = undefined;
-      });
-      try {
-        await lease.inflight;
-      } catch (error) {
-        // This request fails (its use is not recorded); the uses it carried stay pending.
-        lease.restore(pending, since);
-        lease.onPending(() => void this.flushKey(use.keyId));
-        throw error;
-      }
-      return result as RecordUseResult;
+      // This request fails if its write does (its use is not recorded); the uses it carried stay pending.
+      return lease.exclusive(
+        (pending) => this.writeUse(use, pending ? new UsageDelta().add(counted).merge(pending) : new UsageDelta().add(counted), lease, earlyToken),
+        () => void this.flushKey(use.keyId),
+      );
     }
   }
 
@@ -147,26 +131,21 @@ export class UsageStore {
   /** Writes a key's pending uses without taking a slot (the timer of a key that went quiet). */
   private async flushKey(keyId: string): Promise<void> {
     const lease = this.leases.of(keyId);
-    while (lease.inflight) await lease.inflight.catch(() => undefined);
-    const since = lease.pendingStartedAt();
-    const pending = lease.takePending();
-    if (!pending) return;
+    while (lease.writing()) await lease.afterWrite(false);
+    if (!lease.hasPending()) return;
     this.changes.touch(keyId);
-    const write = (async () => {
-      const copied = this.months.toRemove(keyId);
-      const item = await recordWithoutSlot(this.tables, keyId, pending, copied);
-      if (item) await this.months.afterWrite(item, copied, pending.lastAt);
-    })();
-    lease.inflight = write.finally(() => {
-      lease.inflight = undefined;
-    });
-    try {
-      await lease.inflight;
-    } catch {
+    await lease
+      .exclusive(
+        async (pending) => {
+          if (!pending) return;
+          const copied = this.months.toRemove(keyId);
+          const item = await recordWithoutSlot(this.tables, keyId, pending, copied);
+          if (item) await this.months.afterWrite(item, copied, pending.lastAt);
+        },
+        () => void this.flushKey(keyId),
+      )
       // Kept for the next request or the next timer (a throttled table, a network error).
-      lease.restore(pending, since);
-      lease.onPending(() => void this.flushKey(keyId));
-    }
+      .catch(() => undefined);
   }
 
   /**

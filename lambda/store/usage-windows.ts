@@ -7,7 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keyTableKeys } from '../contract/tables';
 import type { UsageItem } from '../domain/model';
-import type { UsageDelta } from '../domain/usage-lease';
+import type { UsageDelta } from '../domain/usage-delta';
 import type { StoreTables } from './transactions';
 import { MAX_WINDOWS_REMOVED_PER_WRITE, usageClauses } from './usage-writes';
 import { USAGE } from './entities';

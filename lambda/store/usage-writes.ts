@@ -5,7 +5,8 @@
  */
 import { admittedAgainAt, windowIndex, windowResetAt } from '../domain/rate-window';
 import type { RecordUseResult, UseToRecord } from '../domain/recording';
-import type { LocalDecision, UsageDelta, UseCounted } from '../domain/usage-lease';
+import type { LocalDecision } from '../domain/usage-lease';
+import type { UsageDelta, UseCounted } from '../domain/usage-delta';
 import { dayOf, transitionCounterName } from '../domain/usage-figures';
 
 /**

@@ -67,7 +67,7 @@ export async function deleteKey(
   assertEnvironmentReach(caller, key.environment);
   assertPrecondition(precondition, key);
 
-  // Keep the team manageable (keys/managers.ts).
+  // Keep the team manageable (policy/managers.ts).
   const survivor = isActingManager(key) ? await survivingManager(services, key, caller, now, 'deleting') : undefined;
 
   const reason = input.reason?.trim() ? input.reason.trim() : null;
