@@ -31,7 +31,10 @@ describe('route tables', () => {
   });
 
   it('finds what it checks (a route written with a wrong method would be caught)', () => {
-    expect(written('### Read — `GET /functions/v1/get-api-key` → 200 and `POST rotate-webhook-secret` `{…}`')).toEqual(['GET get-api-key', 'POST rotate-webhook-secret']);
+    expect(written('### Read — `GET /functions/v1/get-api-key` → 200 and `POST rotate-webhook-secret` `{…}`')).toEqual([
+      'GET get-api-key',
+      'POST rotate-webhook-secret',
+    ]);
     expect(registry).not.toContain('POST get-api-key');
   });
 });
