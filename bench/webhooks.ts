@@ -23,7 +23,7 @@ import { systemClock } from '../lambda/platform/clock';
 import { sinkObservability } from '../lambda/platform/observability-sinks';
 import { localSecretBox } from '../lambda/platform/secret-box';
 import { httpPoster } from '../lambda/adapters/webhook-transport';
-import { systemResolver } from '../lambda/platform/webhook-address';
+import { systemResolver } from '../lambda/platform/address-policy';
 import { makeHandler as makePublishHandler } from '../lambda/handlers/publish-events';
 import { deliverEvent } from '../lambda/handlers/deliver-webhooks';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';

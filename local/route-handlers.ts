@@ -9,7 +9,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { allowedMethods } from '../lambda/contract/routes';
 import { functionEntry } from '../lambda/routes';
 import { portsOf, type Services } from '../lambda/composition/services';
-import { PORT_NAMES, type PortName } from '../lambda/contract/ports';
+import type { PortName } from '../lambda/contract/ports';
+import { PORT_NAMES } from '../lambda/contract/port-names';
 import type { LocalRoute } from './proxy-event';
 
 /** A Lambda proxy handler as the handler modules export it. */

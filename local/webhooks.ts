@@ -13,7 +13,7 @@ import type { Clock } from '../lambda/platform/clock';
 import type { WebhookServices as Services } from '../lambda/composition/services';
 import type { WebhookPorts } from '../lambda/domain/webhook-ports';
 import { localSecretBox } from '../lambda/platform/secret-box';
-import { systemResolver, type AddressPolicy, type Resolver } from '../lambda/platform/webhook-address';
+import { systemResolver, type AddressPolicy, type Resolver } from '../lambda/platform/address-policy';
 import { httpPoster } from '../lambda/adapters/webhook-transport';
 import { runJob } from '../lambda/handlers/deliver-webhooks';
 import { createLocalJobQueue, type LocalJobQueue } from './job-queue';

@@ -8,7 +8,8 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { DELIVERY_TIMEOUT_MS, RESPONSE_BYTES_READ } from '../contract/webhooks';
-import { checkEndpointUrl, guardedLookup, systemResolver, type AddressPolicy, type Resolver } from '../platform/webhook-address';
+import { checkEndpointUrl, guardedLookup } from '../platform/webhook-address';
+import { systemResolver, type AddressPolicy, type Resolver } from '../platform/address-policy';
 import type { AttemptResult, WebhookPoster } from '../domain/webhook-ports';
 
 export type { AttemptResult, WebhookPoster };

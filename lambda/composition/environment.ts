@@ -10,22 +10,22 @@
  * AWS client for it. The EventBridge Scheduler clients load on first use, so
  * a cold start that never schedules does not pay for them.
  */
-import { HANDLER_PORTS, type PortName } from '../contract/ports';
+import type { PortName } from '../contract/ports';
 import { systemClock } from '../platform/clock';
 import { environmentObservability } from '../platform/observability';
 import { environmentTracer } from '../platform/tracing';
-import { requiredSetting } from '../platform/environment';
 import { eventBridgeSchedulingConfigured } from '../platform/scheduler-config';
-import { STRICT_POLICY, systemResolver } from '../platform/webhook-address';
 import type { ExpiryScheduler } from '../domain/expiry-notices';
 import type { RevocationScheduler } from '../domain/revocation-scheduler';
 import type { Wired } from '../store/ports';
 import { apiGatewayFlusher } from '../adapters/authorizer-cache-apigateway';
-import { loadPepperSecret } from '../adapters/pepper';
+import { requiredSetting } from '../platform/environment';
+import { STRICT_POLICY, systemResolver } from '../platform/address-policy';
+import type { WebhookPoster } from '../domain/webhook-ports';
 import { kmsSecretBox } from '../adapters/secret-box-kms';
 import { sqsDeliveryQueue } from '../adapters/webhook-queue-sqs';
 import { scheduledRetries } from '../adapters/webhook-retry-schedules';
-import { httpPoster } from '../adapters/webhook-transport';
+import { loadPepperSecret } from '../adapters/pepper';
 import { config } from './config';
 import { createDynamoClient, documentClientOf } from './dynamo';
 import { githubKeysFromEnvironment } from './github-keys';
@@ -71,16 +71,28 @@ const retries =
           schedulerRoleArn: requiredSetting('SCHEDULER_ROLE_ARN'),
         });
 
+/**
+ * HTTPS to public addresses only, loaded on first use: the transport's
+ * address rules need a CommonJS parser that esbuild cannot drop from a
+ * bundle once its module is imported, so only the deliverer's carries it.
+ */
+function httpsPoster(): WebhookPoster {
+  const poster = loadedOnFirstUse(() =>
+    import('../adapters/webhook-transport').then((module) => module.httpPoster({ policy: STRICT_POLICY, resolver: systemResolver })),
+  );
+  return async (url, headers, body) => (await poster())(url, headers, body);
+}
+
 // One line an adapter; the flag's name is contract/ports.ts's `portBundleFlag` (a test checks each line).
 const ADAPTERS: Adapters = {
-  scheduler: process.env.PORT_SCHEDULER_BUNDLE === 'absent' ? undefined : eventBridgeRevocations,
-  expiry: process.env.PORT_EXPIRY_BUNDLE === 'absent' ? undefined : eventBridgeExpiry,
   secrets: process.env.PORT_SECRETS_BUNDLE === 'absent' ? undefined : () => kmsSecretBox(),
   policy: process.env.PORT_POLICY_BUNDLE === 'absent' ? undefined : () => ({ policy: STRICT_POLICY, resolve: systemResolver }),
   queue:
     process.env.PORT_QUEUE_BUNDLE === 'absent' ? undefined : () => sqsDeliveryQueue({ queueUrl: requiredSetting('WEBHOOK_QUEUE_URL') }, { later: retries?.() }),
   retries,
-  post: process.env.PORT_POST_BUNDLE === 'absent' ? undefined : () => httpPoster({ policy: STRICT_POLICY, resolver: systemResolver }),
+  post: process.env.PORT_POST_BUNDLE === 'absent' ? undefined : httpsPoster,
+  scheduler: process.env.PORT_SCHEDULER_BUNDLE === 'absent' ? undefined : eventBridgeRevocations,
+  expiry: process.env.PORT_EXPIRY_BUNDLE === 'absent' ? undefined : eventBridgeExpiry,
   cacheFlusher: process.env.PORT_CACHE_FLUSHER_BUNDLE === 'absent' ? undefined : () => apiGatewayFlusher(),
   githubKeys: process.env.PORT_GITHUB_KEYS_BUNDLE === 'absent' ? undefined : () => githubKeysFromEnvironment(),
 };
@@ -108,9 +120,4 @@ function environmentWiring<const N extends readonly PortName[]>(ports: N): Wired
         throw error;
       })),
   });
-}
-
-/** The ports of a function that is not a route, from its HANDLER_PORTS entry. */
-export function handlerServices<N extends keyof typeof HANDLER_PORTS>(name: N): () => Wired<(typeof HANDLER_PORTS)[N]> {
-  return functionServices({ ports: HANDLER_PORTS[name] });
 }

@@ -6,7 +6,8 @@
  * (composition/environment.ts).
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { PORT_NAMES, type PortName } from '../contract/ports';
+import type { PortName } from '../contract/ports';
+import { PORT_NAMES } from '../contract/port-names';
 import type { Clock } from '../platform/clock';
 import type { Observability } from '../platform/observability';
 import type { ServiceSettings } from '../platform/service-settings';

@@ -5,7 +5,7 @@
  * HTTPS to public addresses only; locally: an in-process queue on the
  * injected clock, a key under DATA_DIR, and loopback allowed by default.
  */
-import type { AddressPolicy, Resolver } from '../platform/webhook-address';
+import type { AddressPolicy, Resolver } from '../platform/address-policy';
 import type { SecretBox } from '../platform/secret-box';
 import type { DeliveryJob } from './webhook-endpoints';
 

@@ -33,7 +33,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { parseRouteScope, parseRouteScopeTable, type RouteScope } from '../contract/route-scopes';
 import { authorize } from '../http/platform-authorizer';
 import type { HandlerPorts } from '../store/ports';
-import { handlerServices } from '../composition/environment';
+import { handlerServices } from '../composition/handler-services';
 import { signals } from '../platform/observability';
 import { observedApi } from '../platform/observed';
 import { outcomeCodeOf } from '../http/platform-authorizer';

@@ -8,7 +8,7 @@
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { HandlerPorts } from '../store/ports';
-import { handlerServices } from '../composition/environment';
+import { handlerServices } from '../composition/handler-services';
 import type { LifecycleEvent } from '../domain/lifecycle-events';
 import type { DeliveryJob } from '../domain/webhook-endpoints';
 import { acceptEvent, attemptDelivery } from '../use-cases/webhook-delivery';

@@ -20,7 +20,7 @@ import { REVOCATION_LATE_AFTER_SECONDS } from '../contract/metrics';
 import { signals } from '../platform/observability';
 import { observed } from '../platform/observed';
 import type { HandlerPorts } from '../store/ports';
-import { handlerServices } from '../composition/environment';
+import { handlerServices } from '../composition/handler-services';
 import { expireOldValue, type ExpireOldValueOutcome } from '../use-cases/expire-old-value';
 
 type Services = HandlerPorts<'expire-old-value'>;

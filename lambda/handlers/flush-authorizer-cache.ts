@@ -15,7 +15,7 @@ import { observed } from '../platform/observed';
 import { systemClock } from '../platform/clock';
 import { optionalSetting } from '../platform/environment';
 import type { HandlerPorts } from '../store/ports';
-import { handlerServices } from '../composition/environment';
+import { handlerServices } from '../composition/handler-services';
 import { flushAfter, type FlushOutcome } from '../use-cases/authorizer-cache';
 
 type Services = HandlerPorts<'flush-authorizer-cache'>;

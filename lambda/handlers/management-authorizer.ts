@@ -6,7 +6,7 @@ import { UNAUTHORIZED } from '../http/management-authorizer';
 import { signals } from '../platform/observability';
 import { observedApi } from '../platform/observed';
 import type { HandlerPorts } from '../store/ports';
-import { handlerServices } from '../composition/environment';
+import { handlerServices } from '../composition/handler-services';
 
 type Services = HandlerPorts<'management-authorizer'>;
 

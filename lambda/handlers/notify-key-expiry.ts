@@ -14,7 +14,7 @@ import * as z from 'zod/mini';
 import { KEY_ID_PATTERN } from '../platform/ids';
 import { observed } from '../platform/observed';
 import type { HandlerPorts } from '../store/ports';
-import { handlerServices } from '../composition/environment';
+import { handlerServices } from '../composition/handler-services';
 import { notifyExpiry, type ExpiryNoticeOutcome } from '../use-cases/key-expiry';
 
 type Services = HandlerPorts<'notify-key-expiry'>;

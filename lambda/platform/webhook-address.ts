@@ -13,19 +13,9 @@
  * Only public unicast addresses pass; loopback only where allowed (the local
  * runtime, for a developer's receiver on 127.0.0.1).
  */
-import { lookup as systemLookup } from 'node:dns';
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-
-export interface AddressPolicy {
-  /** Only https (AWS); otherwise http too (the local runtime). */
-  readonly httpsOnly: boolean;
-  /** Loopback targets allowed (locally `WEBHOOK_ALLOW_LOOPBACK`, default true; never in AWS). */
-  readonly allowLoopback: boolean;
-}
-
-/** AWS: https only, public addresses only. */
-export const STRICT_POLICY: AddressPolicy = { httpsOnly: true, allowLoopback: false };
+import type { AddressPolicy, Resolver } from './address-policy';
 
 /**
  * The IPv4 addresses an IPv6 address carries, by the forms that embed one
@@ -129,12 +119,6 @@ export function checkEndpointUrl(raw: string, policy: AddressPolicy): { ok: true
   if (LOOPBACK_NAME.test(host) && !policy.allowLoopback) return { ok: false, issue: 'must not name a loopback host' };
   return { ok: true, url };
 }
-
-/** Resolves a host name to every address it has (a stub in the tests). */
-export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
-
-export const systemResolver: Resolver = (hostname) =>
-  new Promise((resolve, reject) => systemLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
 
 /** The error a connection refused by the policy fails with. */
 export class AddressRefused extends Error {

@@ -11,7 +11,7 @@ import type { ServiceSettings } from '../platform/service-settings';
 import type { ExpiryScheduler } from '../domain/expiry-notices';
 import type { RevocationScheduler } from '../domain/revocation-scheduler';
 import type { DeliveryQueue, WebhookPorts, WebhookPoster } from '../domain/webhook-ports';
-import type { AddressPolicy, Resolver } from '../platform/webhook-address';
+import type { AddressPolicy, Resolver } from '../platform/address-policy';
 import type { SecretBox } from '../platform/secret-box';
 import type { CacheFlusher } from '../domain/cache-flusher';
 import type { GithubKeySource } from '../domain/github-signatures';

@@ -97,36 +97,9 @@ export async function regenerateKey(
 
   // Scheduled before the commit: if scheduling fails nothing has changed; a
   // schedule whose transaction then fails finds nothing to do when it fires.
-  if (transition && services.scheduler) {
-    try {
-      await services.scheduler.schedule({ keyId: key.id, generation, at: endsAt });
-    } catch (error) {
-      services.observe.logger.error('could not schedule the end of a grace period', { key_id: key.id, generation, ...errorField(error) });
-      throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'Could not schedule the end of the grace period; nothing was changed. Retry shortly.', [], {
-        'Retry-After': '1',
-      });
-    }
-  }
+  if (transition) await scheduleGraceEnd(services, key.id, transition);
 
-  const response: RegenerateResponse = {
-    success: true,
-    new_key: value,
-    key_info: {
-      id: key.id,
-      name: key.name,
-      key_type: key.type,
-      environment: key.environment,
-      key_prefix: shortPrefix(key.type, key.environment),
-      last_four: after.last_four,
-      transition_ends_at: endsAt,
-      regenerated_at: regeneratedAt,
-    },
-    migration_info: {
-      old_key_expires_at: endsAt,
-      grace_period_days: graceDays,
-      both_keys_valid: !revokeNow,
-    },
-  };
+  const response = responseOf(key, value, { lastFour: after.last_four, endsAt, regeneratedAt, graceDays, revokeNow });
   const answer = idempotent ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...response, new_key: null }), now) : undefined;
 
   const outcome = await services.keys.rotateValue({
@@ -150,14 +123,56 @@ export async function regenerateKey(
     }),
     idempotency: answer,
   });
-  if (!outcome.committed) {
-    // Lost a race: another regenerate or a delete committed first.
-    const current = await services.keys.getLiveKey(key.id, caller.team_id, services.clock.now());
-    if (!current) throw notFound(input.key_id);
-    assertPrecondition(precondition, current);
-    if (inLiveTransition(current, services.clock.now())) throw inTransitionConflict(current);
-    throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; retry.');
-  }
-
+  // Lost a race: another regenerate or a delete committed first.
+  if (!outcome.committed) throw await lostRace(services, caller, key.id, precondition);
   return response;
+}
+
+/** The end of a grace period scheduled, or 503 with nothing changed. */
+async function scheduleGraceEnd(services: RegenerateKeyPorts, keyId: string, transition: { endsAt: string; generation: number }): Promise<void> {
+  if (!services.scheduler) return;
+  try {
+    await services.scheduler.schedule({ keyId, generation: transition.generation, at: transition.endsAt });
+  } catch (error) {
+    services.observe.logger.error('could not schedule the end of a grace period', { key_id: keyId, generation: transition.generation, ...errorField(error) });
+    throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'Could not schedule the end of the grace period; nothing was changed. Retry shortly.', [], {
+      'Retry-After': '1',
+    });
+  }
+}
+
+/** What a regenerate that lost its race answers: 404 gone, 412 changed under If-Match, 409 in a transition or changed. */
+async function lostRace(services: RegenerateKeyPorts, caller: VerifiedKey, keyId: string, precondition: Precondition | undefined): Promise<ApiError> {
+  const current = await services.keys.getLiveKey(keyId, caller.team_id, services.clock.now());
+  if (!current) return notFound(keyId);
+  assertPrecondition(precondition, current);
+  if (inLiveTransition(current, services.clock.now())) return inTransitionConflict(current);
+  return new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; retry.');
+}
+
+/** The answer of a regenerate: the new value (once), the key, and how long the old value lives. */
+function responseOf(
+  key: KeyItem,
+  value: string,
+  rolled: { lastFour: string; endsAt: string; regeneratedAt: string; graceDays: number; revokeNow: boolean },
+): RegenerateResponse {
+  return {
+    success: true,
+    new_key: value,
+    key_info: {
+      id: key.id,
+      name: key.name,
+      key_type: key.type,
+      environment: key.environment,
+      key_prefix: shortPrefix(key.type, key.environment),
+      last_four: rolled.lastFour,
+      transition_ends_at: rolled.endsAt,
+      regenerated_at: rolled.regeneratedAt,
+    },
+    migration_info: {
+      old_key_expires_at: rolled.endsAt,
+      grace_period_days: rolled.graceDays,
+      both_keys_valid: !rolled.revokeNow,
+    },
+  };
 }

@@ -18,7 +18,7 @@ import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
 import { randomBytes } from 'node:crypto';
 import { localSecretBox } from '../../lambda/platform/secret-box';
 import { httpPoster } from '../../lambda/adapters/webhook-transport';
-import type { Resolver } from '../../lambda/platform/webhook-address';
+import type { Resolver } from '../../lambda/platform/address-policy';
 
 /** A clock that delegates to the one a test installed (the system clock by default). */
 class TestClock implements Clock {

@@ -8,7 +8,8 @@
  * `[::a9fe:a9fe]` (169.254.169.254) passed by default and `[::7f00:1]`
  * (127.0.0.1) even with loopback refused.
  */
-import { checkEndpointUrl, guardedLookup, refusedAddress, type AddressPolicy } from '../../lambda/platform/webhook-address';
+import { checkEndpointUrl, guardedLookup, refusedAddress } from '../../lambda/platform/webhook-address';
+import type { AddressPolicy } from '../../lambda/platform/address-policy';
 
 const STRICT: AddressPolicy = { httpsOnly: false, allowLoopback: false };
 const LOCAL: AddressPolicy = { httpsOnly: false, allowLoopback: true };

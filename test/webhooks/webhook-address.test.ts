@@ -6,7 +6,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkEndpointHost, checkEndpointUrl, guardedLookup, refusedAddress, type AddressPolicy, type Resolver } from '../../lambda/platform/webhook-address';
+import { checkEndpointHost, checkEndpointUrl, guardedLookup, refusedAddress } from '../../lambda/platform/webhook-address';
+import type { AddressPolicy, Resolver } from '../../lambda/platform/address-policy';
 import { httpPoster } from '../../lambda/adapters/webhook-transport';
 
 const AWS: AddressPolicy = { httpsOnly: true, allowLoopback: false };

@@ -1,0 +1,8 @@
+/** The ports of a function that is not a route, from its HANDLER_PORTS entry (its own module: no route's bundle carries the table). */
+import { HANDLER_PORTS } from '../contract/ports';
+import type { Wired } from '../store/ports';
+import { functionServices } from './environment';
+
+export function handlerServices<N extends keyof typeof HANDLER_PORTS>(name: N): () => Wired<(typeof HANDLER_PORTS)[N]> {
+  return functionServices({ ports: HANDLER_PORTS[name] });
+}
