@@ -18,7 +18,7 @@ import type { LeaseSettings } from '../domain/usage-lease';
 import type { WebhookPorts } from '../domain/webhook-ports';
 import type { Wired } from '../store/ports';
 import type { StoreTables } from '../store/transactions';
-import { tablesOf, webhookPortsOf, wire, type Adapters } from './wiring';
+import { tablesOf, webhookAdapterReaders, webhookPortsOf, wire, type Adapters } from './wiring';
 
 export type { ServiceSettings } from '../platform/service-settings';
 export type { ProcessMemory } from '../store/process-memory';
@@ -52,17 +52,11 @@ export type WebhookServices = Services;
 function adaptersOf(deps: ServiceDeps): Adapters {
   let built: WebhookPorts | undefined;
   const given = deps.webhookPorts;
-  const webhook = given && (() => (built ??= given()));
   return {
     scheduler: () => deps.scheduler,
     expiry: () => deps.expiry,
     githubKeys: () => deps.githubKeys,
-    ...(webhook && {
-      secrets: () => webhook().secrets,
-      policy: () => ({ policy: webhook().policy, resolve: webhook().resolve }),
-      queue: () => webhook().queue,
-      post: () => webhook().post,
-    }),
+    ...(given && webhookAdapterReaders(() => (built ??= given()))),
   };
 }
 
@@ -92,13 +86,14 @@ const views = new WeakMap<Services, Map<string, unknown>>();
 
 function viewOf<const N extends readonly PortName[]>(services: Services, ports: N): Wired<N> {
   const declared = new Set<string>(ports);
+  let webhookPorts: WebhookPorts | undefined;
   const view = {
     clock: services.clock,
     settings: services.settings,
     observe: services.observe,
     memory: services.memory,
     ready: () => services.ready(),
-    webhookPorts: () => webhookPortsOf(declaredWebhookPorts(services, declared)),
+    webhookPorts: () => (webhookPorts ??= webhookPortsOf(declaredWebhookPorts(services, declared))),
   };
   for (const name of declared) Object.defineProperty(view, name, { enumerable: true, get: () => services[name as PortName] });
   return view as unknown as Wired<N>;
@@ -106,14 +101,9 @@ function viewOf<const N extends readonly PortName[]>(services: Services, ports: 
 
 /** The webhook adapters of `services` that were declared, each read on use. */
 function declaredWebhookPorts(services: Services, declared: ReadonlySet<string>) {
-  const readers = {
-    secrets: () => services.webhookPorts().secrets,
-    policy: () => ({ policy: services.webhookPorts().policy, resolve: services.webhookPorts().resolve }),
-    queue: () => services.webhookPorts().queue,
-    post: () => services.webhookPorts().post,
-  };
   const ports = {};
-  for (const [name, read] of Object.entries(readers)) if (declared.has(name)) Object.defineProperty(ports, name, { enumerable: true, get: read });
+  for (const [name, read] of Object.entries(webhookAdapterReaders(() => services.webhookPorts())))
+    if (declared.has(name)) Object.defineProperty(ports, name, { enumerable: true, get: read });
   return ports;
 }
 
@@ -121,13 +111,8 @@ function declaredWebhookPorts(services: Services, declared: ReadonlySet<string>)
 export function withWebhookPorts(services: Services, ports: () => WebhookPorts): Services {
   let built: WebhookPorts | undefined;
   const webhookPorts = () => (built ??= ports());
-  return Object.create(services, {
-    webhookPorts: { value: webhookPorts, enumerable: true },
-    secrets: { get: () => webhookPorts().secrets, enumerable: true },
-    policy: { get: () => ({ policy: webhookPorts().policy, resolve: webhookPorts().resolve }), enumerable: true },
-    queue: { get: () => webhookPorts().queue, enumerable: true },
-    post: { get: () => webhookPorts().post, enumerable: true },
-  }) as Services;
+  const readers = Object.entries(webhookAdapterReaders(webhookPorts)).map(([name, read]) => [name, { get: read, enumerable: true }]);
+  return Object.create(services, { webhookPorts: { value: webhookPorts, enumerable: true }, ...Object.fromEntries(readers) }) as Services;
 }
 
 /** `services` with other published GitHub keys; the rest is read through. */

@@ -83,8 +83,8 @@ const STORES: StoreBuilders = {
   flushClaims: process.env.PORT_FLUSH_CLAIMS_BUNDLE === 'absent' ? undefined : ({ tables }) => new FlushClaimStore(tables),
 };
 
-const ADAPTER_NAMES: readonly AdapterName[] = ['scheduler', 'expiry', 'secrets', 'policy', 'queue', 'retries', 'post', 'cacheFlusher', 'githubKeys'];
-const isAdapter = (name: PortName): name is AdapterName => (ADAPTER_NAMES as readonly PortName[]).includes(name);
+/** A port with no store builder (every store has its line in STORES, flagged out or not) is an adapter. */
+const isAdapter = (name: PortName): name is AdapterName => !Object.hasOwn(STORES, name);
 
 /** The process's memory of recent lookups, guesses and ended windows (one per process, shared by its requests). */
 export function processMemory(): ProcessMemory {
@@ -133,6 +133,18 @@ export function webhookPortsOf(ports: Partial<Pick<PortTypes, 'secrets' | 'polic
     get queue() {
       return ports.queue ?? missing('queue');
     },
+  };
+}
+
+type WebhookAdapterName = 'secrets' | 'policy' | 'queue' | 'post';
+
+/** The webhook adapters, each read from `webhookPorts()` on use: the ports of contract/ports.ts made of the shape the webhook use cases read. */
+export function webhookAdapterReaders(webhookPorts: () => WebhookPorts): { readonly [N in WebhookAdapterName]: () => PortTypes[N] } {
+  return {
+    secrets: () => webhookPorts().secrets,
+    policy: () => ({ policy: webhookPorts().policy, resolve: webhookPorts().resolve }),
+    queue: () => webhookPorts().queue,
+    post: () => webhookPorts().post,
   };
 }
 
