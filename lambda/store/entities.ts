@@ -31,7 +31,7 @@ import {
   STRINGS,
   entity,
   type Attributes,
-} from './entity';
+} from './entities/entity';
 
 /** Every item's key. */
 const ITEM_KEY = { pk: STRING, sk: STRING } as const;

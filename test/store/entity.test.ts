@@ -4,7 +4,7 @@
  * attribute that is not (never its value), and the compiler holds each
  * declaration to its type.
  */
-import { entity } from '../../lambda/store/entity';
+import { entity } from '../../lambda/store/entities/entity';
 import { KEY, USAGE, USAGE_MONTH, VALUE_LOOKUP } from '../../lambda/store/entities';
 import { newKeyItem, valueLookupItem } from '../../lambda/domain/key-records';
 import { newUsageItem } from '../../lambda/domain/usage-figures';
