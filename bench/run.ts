@@ -46,7 +46,7 @@ import {
   type DynamoDBDocumentClient,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { KEY_TABLE, AUDIT_TABLE, SK_HASH, keyTableKeys } from '../lambda/contract/tables';
+import { KEY_TABLE, AUDIT_TABLE } from '../lambda/contract/tables';
 import { localDynamoClient, startDynamoLocal, type DynamoLocal } from '../local/dynamodb-local';
 import { ensureTables } from '../local/tables';
 import { documentClientOf } from '../lambda/composition/dynamo';
@@ -60,6 +60,9 @@ import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/hand
 import { itemSizeBytes } from './item-size';
 import { localHttpPath, requestsPerOperation } from './local-http';
 import { webhookFigures } from './webhooks';
+import { TEAM } from '../lambda/store/entities/team';
+import { USAGE } from '../lambda/store/entities/usage';
+import { VALUE_LOOKUP } from '../lambda/store/entities/value-lookup';
 
 const QUICK = process.argv.includes('--quick');
 /** `--no-cold-start`: skip the synthesis and the cold-start rounds (storage figures only). */
@@ -279,13 +282,13 @@ async function verifyLatency(
     doc.send(
       new UpdateCommand({
         TableName: TABLES.keyTable,
-        Key: keyTableKeys.usage(keyId),
+        Key: USAGE.key(keyId),
         UpdateExpression: 'SET bench_touch = :now',
         ExpressionAttributeValues: { ':now': Date.now() },
       }),
     );
   const raw = async () => {
-    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
+    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: USAGE.key(keyId), ConsistentRead: true }));
     await touch();
   };
   const verify = async () => {
@@ -328,7 +331,7 @@ async function verifyLatency(
   };
   // The replay less one of verify's two needs each, to price them on the engine: without the source's guess counter
   // (the value lookup alone, in a GetItem), and with raw's one-attribute write in place of the recording write.
-  const lookupKey = (batchGet.RequestItems?.[TABLES.keyTable]?.Keys ?? []).find((key) => key.sk === SK_HASH);
+  const lookupKey = (batchGet.RequestItems?.[TABLES.keyTable]?.Keys ?? []).find((key) => key.sk === VALUE_LOOKUP.key('').sk);
   if (!lookupKey) throw new Error('the captured BatchGetItem has no value lookup');
   const sameWithoutCounter = async () => {
     await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: lookupKey, ConsistentRead: true }));
@@ -423,16 +426,16 @@ async function authorizerLatency(
     await authorize();
   };
   const raw = async () => {
-    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
+    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: USAGE.key(keyId), ConsistentRead: true }));
     await doc.send(
       new UpdateCommand({
         TableName: TABLES.keyTable,
-        Key: keyTableKeys.usage(keyId),
+        Key: USAGE.key(keyId),
         UpdateExpression: 'SET bench_touch = :now',
         ExpressionAttributeValues: { ':now': Date.now() },
       }),
     );
-    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.team(teamId), ConsistentRead: true }));
+    await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: TEAM.key(teamId), ConsistentRead: true }));
   };
   const runs = { authorize, authorizeFirst, raw };
   type Variant = keyof typeof runs;
@@ -493,7 +496,7 @@ async function backToBack(run: () => Promise<void>): Promise<number> {
 
 /** Seeds `days` days of history on the key's usage item, as if it had been verified once a day since. */
 async function seedHistory(doc: DynamoDBDocumentClient, keyId: string, days: number): Promise<void> {
-  const { Item } = await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
+  const { Item } = await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: USAGE.key(keyId), ConsistentRead: true }));
   const daily: Record<string, number> = {};
   const now = Date.now();
   for (let d = days; d >= 1; d--) daily[new Date(now - d * 86_400_000).toISOString().slice(0, 10)] = 1 + (d % 97);
@@ -505,7 +508,7 @@ async function costPerVerification(services: Services, doc: DynamoDBDocumentClie
   const handler = makeVerifyHandler(() => services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
   const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
   // The first uses after seeding drain the backlog (old days copied to their months, then removed, 40 a write).
-  const itemNow = async () => (await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }))).Item ?? {};
+  const itemNow = async () => (await doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: USAGE.key(keyId), ConsistentRead: true }))).Item ?? {};
   const sizeBefore = itemSizeBytes(await itemNow());
   let drainedAfter = 0;
   for (; drainedAfter < 30 && Object.keys((await itemNow()).daily ?? {}).length > 32; drainedAfter++) await handler(verifyEvent(value), context);
@@ -518,7 +521,7 @@ async function costPerVerification(services: Services, doc: DynamoDBDocumentClie
   const { ConsumedCapacity } = await doc.send(
     new UpdateCommand({
       TableName: TABLES.keyTable,
-      Key: keyTableKeys.usage(keyId),
+      Key: USAGE.key(keyId),
       UpdateExpression: 'SET total_requests = total_requests + :zero',
       ExpressionAttributeValues: { ':zero': 0 },
       ReturnConsumedCapacity: 'TOTAL',
@@ -557,9 +560,7 @@ async function hotKey(endpoint: string, value: string, keyId: string): Promise<R
       const bench = benchServices(endpoint, mode === 'on');
       const handler = makeVerifyHandler(() => bench.services) as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
       const totalOf = async () =>
-        Number(
-          (await bench.doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: keyTableKeys.usage(keyId), ConsistentRead: true }))).Item?.total_requests,
-        );
+        Number((await bench.doc.send(new GetCommand({ TableName: TABLES.keyTable, Key: USAGE.key(keyId), ConsistentRead: true }))).Item?.total_requests);
       const before = await totalOf();
       let next = 0;
       const started = process.hrtime.bigint();

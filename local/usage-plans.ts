@@ -19,12 +19,20 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyR
 import { ApiError, ErrorCode, errorBody } from '../lambda/contract/errors';
 import { DEFAULT_USAGE_PLANS, parseUsagePlans, quotaPeriodOf, type UsagePlans } from '../lambda/contract/plans';
 import { jsonResponse } from '../lambda/contract/response';
-import { TTL_ATTRIBUTE, keyTableKeys } from '../lambda/contract/tables';
+import { TTL_ATTRIBUTE } from '../lambda/contract/tables';
 import type { Clock } from '../lambda/platform/clock';
 import { documentClientOf } from '../lambda/composition/dynamo';
 import { TokenBucket } from './token-bucket';
 import { DEFAULT_WRITE_THROTTLE, THROTTLED_MESSAGE } from '../lambda/contract/defaults';
 import { ROUTES } from '../lambda/routes';
+
+/**
+ * A usage key's quota count in one calendar period: the local stand-in for
+ * what API Gateway counts in AWS, so no Lambda function's entity
+ * (lambda/store/entities/) and no function's grant; removed by TTL a day
+ * after its period.
+ */
+const planQuotaKey = (usageKeyHash: string, periodId: string) => ({ pk: `PLANQUOTA#${usageKeyHash}`, sk: periodId });
 
 /** A plan setting that cannot be used: one line, exit code 2 (like the other settings). */
 export class PlansError extends Error {
@@ -107,7 +115,7 @@ export function createPlanGateway(options: PlanGatewayOptions) {
       await db.send(
         new UpdateCommand({
           TableName: options.keyTableName,
-          Key: keyTableKeys.planQuota(usageKeyHash, id),
+          Key: planQuotaKey(usageKeyHash, id),
           UpdateExpression: 'SET entity = :entity, #ttl = :ttl ADD n :one',
           ConditionExpression: 'attribute_not_exists(n) OR n < :limit',
           ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },

@@ -5,10 +5,6 @@
  * (the archiver, the audit route) is in audit-event-schema.ts, so the
  * functions that only write events neither carry nor build it.
  */
-import { auditTableKeys } from '../contract/tables';
-import { newEventId } from '../platform/ids';
-import { AUDIT_TABLE_TTL_DAYS } from '../contract/retention';
-import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { Environment, KeyType } from './key-values';
 import type { KeyConfiguration, OnLeak } from './model';
 import type { LeakAction, LeakedValue, LeakReport } from './leaks';
@@ -175,22 +171,3 @@ export type NewAuditEvent = DistributiveOmit<AuditEvent, 'event_id'>;
 
 /** An audit-table item: the event plus its keys, team index and TTL. */
 export type AuditRecord = Record<string, unknown> & { readonly event_id: string };
-
-/** The audit-table item for an event (keys, team index, TTL). */
-export function auditItem(event: NewAuditEvent): AuditRecord {
-  const eventId = newEventId();
-  const occurred = new Date(event.occurred_at);
-  const keys =
-    'endpoint_id' in event
-      ? {
-          ...auditTableKeys.webhookEvent(event.endpoint_id, event.occurred_at, eventId),
-          ...auditTableKeys.webhookTeamIndex(event.team_id, event.occurred_at, eventId),
-        }
-      : { ...auditTableKeys.event(event.key_id, event.occurred_at, eventId), ...auditTableKeys.teamIndex(event.team_id, event.occurred_at, eventId) };
-  return {
-    ...keys,
-    ...event,
-    event_id: eventId,
-    ttl: epochSeconds(new Date(occurred.getTime() + AUDIT_TABLE_TTL_DAYS * MS_PER_DAY)),
-  };
-}

@@ -1,49 +1,10 @@
 /**
- * Builders of the key table's items from a key's configuration: one place
- * decides what a key item, a value lookup and a usage item hold.
+ * A key's configuration, the snapshot of it that authentication needs, and
+ * whether it manages its team (the items themselves are built by their
+ * entities, store/entities/key.ts and value-lookup.ts).
  */
-import { keyTableKeys } from '../contract/tables';
-import type { KeyAuthSnapshot, KeyConfiguration, KeyItem, OnLeak, ValueLookupItem, ValueSlot } from './model';
-import { keyPrefixOf, lastFourOf } from './key-values';
+import type { KeyAuthSnapshot, KeyConfiguration, KeyItem } from './model';
 import { KEYS_MANAGE } from '../contract/scopes';
-
-/** A new key's item: generation 1, active, holding only the hash of its value. */
-export function newKeyItem(
-  id: string,
-  spec: KeyConfiguration & { description: string; on_leak: OnLeak },
-  value: string,
-  valueHash: string,
-  createdAt: Date,
-): KeyItem & { current_hash: string } {
-  return {
-    ...keyTableKeys.key(id),
-    ...keyTableKeys.teamIndex(spec.team_id, id),
-    entity: 'key',
-    id,
-    team_id: spec.team_id,
-    name: spec.name,
-    type: spec.type,
-    environment: spec.environment,
-    scopes: spec.scopes,
-    domains: spec.domains,
-    ip_whitelist: spec.ip_whitelist,
-    rate_limit: spec.rate_limit,
-    is_active: true,
-    expires_at: spec.expires_at,
-    created_by: spec.created_by,
-    created_at: createdAt.toISOString(),
-    description: spec.description,
-    state: 'active',
-    generation: 1,
-    on_leak: spec.on_leak,
-    key_prefix: keyPrefixOf(value),
-    last_four: lastFourOf(value),
-    current_hash: valueHash,
-    is_manager: isManager(spec.type, spec.scopes),
-    revision: 1,
-    updated_at: createdAt.toISOString(),
-  };
-}
 
 /** A key's configuration, as set at creation and kept by regeneration. */
 export function configurationOf(key: KeyItem): KeyConfiguration {
@@ -57,25 +18,6 @@ export function authSnapshotOf(key: KeyItem): KeyAuthSnapshot {
     key_id: key.id,
     ...configurationOf(key),
     is_active: key.is_active,
-  };
-}
-
-/** A value lookup item for one of a key's values. */
-export function valueLookupItem(
-  key: KeyItem,
-  valueHash: string,
-  slot: ValueSlot,
-  generation: number,
-  transition?: { endsAt: string; generation: number },
-): ValueLookupItem {
-  return {
-    ...keyTableKeys.valueLookup(valueHash),
-    entity: 'value',
-    ...authSnapshotOf(key),
-    slot,
-    generation,
-    ...(slot === 'previous' && transition ? { valid_until: transition.endsAt } : {}),
-    ...(transition ? { transition_ends_at: transition.endsAt, transition_generation: transition.generation } : {}),
   };
 }
 

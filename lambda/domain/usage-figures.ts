@@ -1,9 +1,8 @@
 /**
- * Usage figures of a key: the usage item's shape for a new key, and the
- * figures read from it (totals, the 30-day window, per-transition counts).
+ * Usage figures of a key, read from its usage item (store/entities/usage.ts):
+ * totals, the 30-day window, per-transition counts.
  * Usage items never expire (the spec keeps usage statistics permanently).
  */
-import { keyTableKeys } from '../contract/tables';
 import type { UsageItem } from './model';
 import { MS_PER_DAY } from '../platform/clock';
 
@@ -22,21 +21,6 @@ export const USAGE_DAYS_KEPT = 32;
 export function staleDaysOf(daily: Record<string, number>, at: Date): [string, number][] {
   const first = dayOf(new Date(at.getTime() - (USAGE_DAYS_KEPT - 1) * MS_PER_DAY));
   return Object.entries(daily).filter(([day]) => day < first);
-}
-
-/** An empty usage item for a new key. */
-export function newUsageItem(keyId: string, teamId: string): UsageItem {
-  return {
-    ...keyTableKeys.usage(keyId),
-    entity: 'usage',
-    key_id: keyId,
-    team_id: teamId,
-    total_requests: 0,
-    last_used_at: null,
-    daily: {},
-    transitions: {},
-    windows: {},
-  };
 }
 
 export interface UsageSummary {

@@ -6,12 +6,12 @@
  * (the same atomic write as the create endpoint).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { keyTableKeys } from '../contract/tables';
 import type { Environment } from '../domain/key-values';
 import { BOOTSTRAP_SCOPES } from '../contract/scopes';
 import type { Services } from '../composition/services';
 import { createKeyRecord } from '../use-cases/create-key';
 import { keyFieldSchemas } from '../http/schemas/key-fields';
+import { TEAM } from '../store/entities/team';
 
 export interface BootstrapInput {
   teamId: string;
@@ -123,7 +123,7 @@ export async function assignTeamPlan(services: Services, teamId: string, plan: s
     const usageKey = await issuer.create(team, plan);
     const now = services.clock.now().toISOString();
     const created = await services.teams.putNewTeam({
-      ...keyTableKeys.team(team),
+      ...TEAM.key(team),
       entity: 'team',
       team_id: team,
       plan,

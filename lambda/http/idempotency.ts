@@ -13,13 +13,13 @@ import { createHash } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError, ErrorCode } from '../contract/errors';
 import { jsonResponse } from '../contract/response';
-import { keyTableKeys } from '../contract/tables';
 import type { VerifiedKey } from '../verification/verify';
 import { IdempotencyRace, type IdempotencyClaim } from '../store/idempotency-record';
 import type { Clock } from '../platform/clock';
 import type { IdempotencyStore } from '../store/idempotency-record';
 import type { ManagementEvent } from './event';
 import { header } from './headers';
+import { IDEMPOTENCY } from '../store/entities/idempotency';
 
 export { IdempotencyRace, type IdempotencyClaim };
 
@@ -60,7 +60,7 @@ export function idempotencyClaimOf(
     ]);
   }
   return {
-    itemKey: keyTableKeys.idempotency(caller.id, sha256(key)),
+    itemKey: IDEMPOTENCY.key(caller.id, sha256(key)),
     fingerprint: sha256(`${route}\n${canonical(fingerprinted)}`),
   };
 }

@@ -5,7 +5,7 @@
  * issued is accepted: a position written by hand, even a well-formed one in
  * the caller's own listing, is refused. A signed cursor is then decoded
  * only into the exact key shape of the query it is used with
- * (lambda/contract/tables.ts `pagePositions`: every attribute present, a
+ * (each listed entity's page in lambda/store/entities/: every attribute present, a
  * non-empty string of the query's own form, the caller's own partition), so
  * a forged, altered, foreign or stale cursor is a 400 INVALID_CURSOR before
  * anything reaches the store, never a read elsewhere and never a storage
@@ -13,7 +13,18 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError, ErrorCode } from '../contract/errors';
-import type { PositionShape } from '../contract/tables';
+
+/**
+ * The exact key of the last item of a page, for each paged query: each
+ * attribute a literal or a pattern, and the attributes that must be equal.
+ * A page cursor is accepted only in exactly this shape, so what reaches
+ * DynamoDB as ExclusiveStartKey is always a key the query itself could have
+ * returned (store/entities/entity.ts derives each from the entity's keys).
+ */
+export interface PositionShape {
+  readonly attributes: Readonly<Record<string, string | RegExp>>;
+  readonly equal?: readonly (readonly [string, string])[];
+}
 
 /** Bytes of the MAC kept in a cursor (128 bits). */
 const TAG_BYTES = 16;

@@ -7,11 +7,12 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { TTL_ATTRIBUTE, keyTableKeys } from '../contract/tables';
+import { TTL_ATTRIBUTE } from '../contract/tables';
 import { ENDPOINT_CONCURRENCY } from '../contract/webhooks';
 import type { OperationsOf } from '../contract/store-operations';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { StoreTables } from './transactions';
+import { DELIVERY_SLOTS } from './entities/delivery-slots';
 
 /** A claimed delivery slot: which, and until when it is held (epoch ms), so only its holder gives it back. */
 export interface DeliverySlot {
@@ -37,7 +38,7 @@ export class DeliverySlotStore {
         await this.tables.db.send(
           new UpdateCommand({
             TableName: this.tables.keyTableName,
-            Key: keyTableKeys.deliverySlots(endpointId),
+            Key: DELIVERY_SLOTS.key(endpointId),
             UpdateExpression: 'SET #slot = :until, #ttl = :ttl',
             ConditionExpression: 'attribute_not_exists(#slot) OR #slot <= :now',
             ExpressionAttributeNames: { '#slot': name, '#ttl': TTL_ATTRIBUTE },
@@ -58,7 +59,7 @@ export class DeliverySlotStore {
       await this.tables.db.send(
         new UpdateCommand({
           TableName: this.tables.keyTableName,
-          Key: keyTableKeys.deliverySlots(slot.endpointId),
+          Key: DELIVERY_SLOTS.key(slot.endpointId),
           UpdateExpression: 'REMOVE #slot',
           ConditionExpression: '#slot = :until',
           ExpressionAttributeNames: { '#slot': slot.name },

@@ -6,12 +6,13 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { SK_DELIVERY_PREFIX, keyTableKeys } from '../contract/tables';
 import type { DeliveryItem } from '../domain/webhook-endpoints';
 import type { OperationsOf } from '../contract/store-operations';
 import { ABSENT, type StoreTables } from './transactions';
-import { DELIVERY, WEBHOOK_EVENT } from './entities';
 import type { StoredWebhookEvent } from '../domain/webhook-endpoints';
+import { DELIVERY, DELIVERY_PREFIX } from './entities/delivery';
+import { WEBHOOK_ENDPOINT } from './entities/webhook-endpoint';
+import { WEBHOOK_EVENT } from './entities/webhook-event';
 
 export class DeliveryStore {
   constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
@@ -28,7 +29,7 @@ export class DeliveryStore {
   /** `readWebhookEvent`: a kept event by its `webhook-id`. */
   async getEvent(messageId: string): Promise<StoredWebhookEvent | undefined> {
     const { Item } = await this.tables.db.send(
-      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.webhookEvent(messageId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.keyTableName, Key: WEBHOOK_EVENT.key(messageId), ConsistentRead: true }),
     );
     return WEBHOOK_EVENT.read(Item);
   }
@@ -44,7 +45,7 @@ export class DeliveryStore {
       new QueryCommand({
         TableName: this.tables.keyTableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keyTableKeys.webhookEndpoint(endpointId).pk, ':prefix': SK_DELIVERY_PREFIX },
+        ExpressionAttributeValues: { ':pk': WEBHOOK_ENDPOINT.key(endpointId).pk, ':prefix': DELIVERY_PREFIX },
         ScanIndexForward: false,
         ConsistentRead: true,
         Limit: limit,
@@ -57,7 +58,7 @@ export class DeliveryStore {
   /** `readDeliveries`: one attempt by its endpoint and id. */
   async getDelivery(endpointId: string, deliveryUlid: string): Promise<DeliveryItem | undefined> {
     const { Item } = await this.tables.db.send(
-      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.delivery(endpointId, deliveryUlid), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.keyTableName, Key: DELIVERY.key(endpointId, deliveryUlid), ConsistentRead: true }),
     );
     return DELIVERY.read(Item);
   }

@@ -10,11 +10,11 @@
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keyTableKeys } from '../contract/tables';
 import { windowIndex } from '../domain/rate-window';
 import type { RecordUseResult, UseToRecord } from '../domain/recording';
 import { dayOf, transitionCounterName } from '../domain/usage-figures';
 import type { StoreTables } from './transactions';
+import { USAGE } from './entities/usage';
 
 /** A use written before its read: its answer, and how to take it back (at most once; later calls wait for the first). */
 export interface EarlyUse {
@@ -59,7 +59,7 @@ export async function takeBackUse(tables: Pick<StoreTables, 'db' | 'keyTableName
     tables.db.send(
       new UpdateCommand({
         TableName: tables.keyTableName,
-        Key: keyTableKeys.usage(use.keyId),
+        Key: USAGE.key(use.keyId),
         UpdateExpression: restoreLastUse
           ? `SET ${[...sets, 'last_used_at = prior_used_at'].join(', ')} REMOVE prior_used_at, early_token`
           : `SET ${sets.join(', ')}`,

@@ -1,9 +1,9 @@
 /** Expiry notices (key table): each written once per key, expiry and notice, with its audit record. */
-import { keyTableKeys } from '../contract/tables';
 import type { AuditRecord } from '../domain/audit-events';
 import type { KeyItem } from '../domain/model';
 import type { OperationsOf } from '../contract/store-operations';
 import { Transactions, type StoreTables } from './transactions';
+import { KEY } from './entities/key';
 
 export class ExpiryNoticeStore {
   private readonly transactions: Transactions;
@@ -25,7 +25,7 @@ export class ExpiryNoticeStore {
       {
         Update: {
           TableName: this.tables.keyTableName,
-          Key: keyTableKeys.key(key.id),
+          Key: KEY.key(key.id),
           UpdateExpression: 'SET expiry_notices = list_append(if_not_exists(expiry_notices, :none), :tag)',
           ConditionExpression: '#state = :active AND expires_at = :at AND NOT contains(expiry_notices, :tagValue)',
           ExpressionAttributeNames: { '#state': 'state' },

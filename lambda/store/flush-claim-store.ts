@@ -5,9 +5,9 @@
  * functions run at once, a stage is flushed at most once per interval.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keyTableKeys } from '../contract/tables';
 import type { OperationsOf } from '../contract/store-operations';
 import type { StoreTables } from './transactions';
+import { FLUSH_CLAIM } from './entities/flush-claim';
 
 export type FlushClaim = { claimed: true } | { claimed: false; nextAt: number };
 
@@ -20,7 +20,7 @@ export class FlushClaimStore {
       await this.tables.db.send(
         new UpdateCommand({
           TableName: this.tables.keyTableName,
-          Key: keyTableKeys.cacheFlush(stage),
+          Key: FLUSH_CLAIM.key(stage),
           UpdateExpression: 'SET next_at = :next',
           ConditionExpression: 'attribute_not_exists(next_at) OR next_at <= :now',
           ExpressionAttributeValues: { ':next': now + intervalMs, ':now': now },

@@ -5,10 +5,11 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { IP_RATE_ENTITY, TTL_ATTRIBUTE, type ItemKey } from '../contract/tables';
+import { TTL_ATTRIBUTE, type ItemKey } from '../contract/tables';
 import { epochSeconds } from '../platform/clock';
 import type { StoreTables } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
+import { GUESS_COUNTER_ENTITY } from './entities/guess-counter';
 
 export class GuessCounterStore {
   constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
@@ -26,7 +27,7 @@ export class GuessCounterStore {
           UpdateExpression: 'SET entity = :entity, #ttl = :ttl ADD n :one',
           ConditionExpression: 'attribute_not_exists(n) OR n < :limit',
           ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: { ':entity': IP_RATE_ENTITY, ':ttl': epochSeconds(expiresAt), ':one': 1, ':limit': limit },
+          ExpressionAttributeValues: { ':entity': GUESS_COUNTER_ENTITY, ':ttl': epochSeconds(expiresAt), ':one': 1, ':limit': limit },
         }),
       );
       return true;

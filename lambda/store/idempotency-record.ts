@@ -13,7 +13,7 @@ import { ttlExpired } from '../domain/key-lifetime';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { StoreTables } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
-import { IDEMPOTENCY } from './entities';
+import { IDEMPOTENCY } from './entities/idempotency';
 
 const IDEMPOTENCY_TTL_MS = MS_PER_DAY;
 

@@ -6,14 +6,15 @@
  * item is written here, once.
  */
 import { KEY_METADATA_RETENTION_DAYS } from '../contract/retention';
-import { TTL_ATTRIBUTE, keyTableKeys } from '../contract/tables';
+import { TTL_ATTRIBUTE } from '../contract/tables';
 import type { AuditRecord } from '../domain/audit-events';
 import { LOOKUP_SNAPSHOT_FIELDS, type EditableKeyFields } from '../domain/editable-fields';
-import { valueLookupItem } from '../domain/key-records';
 import type { KeyItem } from '../domain/model';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { IdempotencyRecord } from './idempotency-record';
 import { ABSENT, type Survivor, type TransactItem, type Transactions } from './transactions';
+import { KEY } from './entities/key';
+import { VALUE_LOOKUP, valueLookupItem } from './entities/value-lookup';
 
 /** Condition of a compare-and-set on a key item: still live, at the generation read. */
 export const LIVE_AT_GENERATION = '#state = :active AND generation = :expected';
@@ -91,7 +92,7 @@ export function endTransitionItems(key: KeyItem & { previous_hash: string; curre
     {
       Update: {
         TableName: table,
-        Key: keyTableKeys.key(key.id),
+        Key: KEY.key(key.id),
         UpdateExpression: `SET transition_ends_at = :now, updated_at = :now, ${revision.set} REMOVE ${PREVIOUS_VALUE_FIELDS}`,
         ConditionExpression: `${LIVE_AT_GENERATION} AND previous_hash = :previousHash AND ${revision.condition}`,
         ExpressionAttributeNames: { '#state': 'state' },
@@ -102,7 +103,7 @@ export function endTransitionItems(key: KeyItem & { previous_hash: string; curre
     {
       Update: {
         TableName: table,
-        Key: keyTableKeys.valueLookup(key.current_hash),
+        Key: VALUE_LOOKUP.key(key.current_hash),
         UpdateExpression: 'SET transition_ends_at = :now',
         ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
         ExpressionAttributeValues: { ':now': at.toISOString(), ':keyId': key.id },
@@ -138,7 +139,7 @@ export function rotationItems(rotation: ValueRotation, table: string, tx: Transa
     {
       Update: {
         TableName: table,
-        Key: keyTableKeys.key(before.id),
+        Key: KEY.key(before.id),
         UpdateExpression: update,
         ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
         ExpressionAttributeNames: { '#state': 'state' },
@@ -156,7 +157,7 @@ export function rotationItems(rotation: ValueRotation, table: string, tx: Transa
       ? {
           Update: {
             TableName: table,
-            Key: keyTableKeys.valueLookup(before.current_hash),
+            Key: VALUE_LOOKUP.key(before.current_hash),
             UpdateExpression: 'SET slot = :previous, valid_until = :endsAt, transition_ends_at = :endsAt, transition_generation = :generation, #ttl = :ttl',
             ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
             ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
@@ -196,7 +197,7 @@ export function tombstoneItems(deletion: KeyTombstone, table: string, tx: Transa
     {
       Update: {
         TableName: table,
-        Key: keyTableKeys.key(key.id),
+        Key: KEY.key(key.id),
         UpdateExpression:
           'SET #state = :deleted, is_active = :false, deleted_at = :now, updated_at = :now, deleted_by = :by, deletion_reason = :reason, ' +
           `#ttl = :ttl, ${revision.set} REMOVE current_hash, ${PREVIOUS_VALUE_FIELDS}`,
@@ -236,7 +237,7 @@ export function updateItems(update: KeyUpdate, table: string): TransactItem[] {
     {
       Update: {
         TableName: table,
-        Key: keyTableKeys.key(before.id),
+        Key: KEY.key(before.id),
         UpdateExpression: `SET ${sets.join(', ')}`,
         ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
         ExpressionAttributeNames: names,
@@ -250,7 +251,7 @@ export function updateItems(update: KeyUpdate, table: string): TransactItem[] {
       items.push({
         Update: {
           TableName: table,
-          Key: keyTableKeys.valueLookup(hash),
+          Key: VALUE_LOOKUP.key(hash),
           UpdateExpression: `SET ${lookupSets.join(', ')}`,
           ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
           ExpressionAttributeNames: Object.fromEntries(lookupSets.map((set) => set.split(' = ')[0]).map((alias) => [alias, lookupNames[alias]])),

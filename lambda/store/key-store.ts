@@ -13,12 +13,10 @@
  * absent.
  */
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { TEAM_INDEX, keyTableKeys } from '../contract/tables';
+import { TEAM_INDEX } from '../contract/tables';
 import type { AuditRecord } from '../domain/audit-events';
 import { ttlExpired } from '../domain/key-lifetime';
-import { valueLookupItem } from '../domain/key-records';
 import type { KeyItem } from '../domain/model';
-import { newUsageItem } from '../domain/usage-figures';
 import { queryAll } from './query-all';
 import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';
 import {
@@ -35,7 +33,9 @@ import {
 } from './key-items';
 import { ABSENT, Transactions, idempotencyLost, type StoreTables, type TransactItem, type WriteOutcome } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
-import { KEY } from './entities';
+import { KEY, teamKeysPartition } from './entities/key';
+import { newUsageItem } from './entities/usage';
+import { valueLookupItem } from './entities/value-lookup';
 
 export class KeyStore {
   private readonly transactions: Transactions;
@@ -48,7 +48,7 @@ export class KeyStore {
 
   /** `readKey`: the key item as stored (tombstones included), strongly consistent. */
   async getKey(keyId: string): Promise<KeyItem | undefined> {
-    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.key(keyId), ConsistentRead: true }));
+    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: KEY.key(keyId), ConsistentRead: true }));
     return KEY.read(Item);
   }
 
@@ -75,7 +75,7 @@ export class KeyStore {
         KeyConditionExpression: 'gsi1pk = :team',
         FilterExpression: '#state = :active AND is_manager = :yes AND is_active = :yes',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(teamId), ':active': 'active', ':yes': true },
+        ExpressionAttributeValues: { ':team': teamKeysPartition(teamId), ':active': 'active', ':yes': true },
       },
       KEY.readAll,
       (found) => found.some(qualifies),
@@ -132,7 +132,7 @@ export class KeyStore {
       {
         Update: {
           TableName: this.tables.keyTableName,
-          Key: keyTableKeys.key(key.id),
+          Key: KEY.key(key.id),
           UpdateExpression: `REMOVE ${PREVIOUS_VALUE_FIELDS}`,
           ConditionExpression: `${LIVE_AT_GENERATION} AND attribute_exists(previous_hash) AND previous_hash = :previousHash`,
           ExpressionAttributeNames: { '#state': 'state' },
@@ -196,7 +196,7 @@ export class KeyStore {
         TableName: this.tables.keyTableName,
         IndexName: TEAM_INDEX,
         KeyConditionExpression: 'gsi1pk = :team',
-        ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(teamId) },
+        ExpressionAttributeValues: { ':team': teamKeysPartition(teamId) },
         ScanIndexForward: false,
         Limit: pageSize,
         ExclusiveStartKey: startAfter,

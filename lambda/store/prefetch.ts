@@ -11,10 +11,11 @@
  * own usage item is not served from the prefetch: the caller's use is
  * recorded after it was read.
  */
-import { keyTableKeys, type ItemKey } from '../contract/tables';
+import { type ItemKey } from '../contract/tables';
 import type { KeyStore } from './key-store';
 import type { UsageStore } from './usage-store';
-import { KEY, USAGE } from './entities';
+import { KEY } from './entities/key';
+import { USAGE } from './entities/usage';
 
 /** Crockford base32 ULID, the shape of every key id. */
 const KEY_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -50,7 +51,7 @@ export class PrefetchedItems {
 
 /** The items to read ahead for a request naming `keyId`: the key and its usage item. */
 export function targetItemKeys(keyId: string | undefined): ItemKey[] {
-  return keyId === undefined ? [] : [keyTableKeys.key(keyId), keyTableKeys.usage(keyId)];
+  return keyId === undefined ? [] : [KEY.key(keyId), USAGE.key(keyId)];
 }
 
 /**
@@ -88,12 +89,12 @@ export function withPrefetched<S extends { readonly keys: KeyStore; readonly usa
   const baseUsage = services.usage;
   const keys: KeyStore = Object.create(baseKeys);
   keys.getKey = async (keyId: string) => {
-    const served = prefetched.take(keyTableKeys.key(keyId));
+    const served = prefetched.take(KEY.key(keyId));
     return served ? KEY.read(served.item) : baseKeys.getKey(keyId);
   };
   const usage: UsageStore = Object.create(baseUsage);
   usage.usageItem = async (keyId: string) => {
-    const served = prefetched.take(keyTableKeys.usage(keyId));
+    const served = prefetched.take(USAGE.key(keyId));
     // The caller's own item missed this request's use; any other may miss uses this process had not written when it
     // was read, or wrote since (a lease's flush timer can take pending uses between the read and now).
     if (!served || keyId === callerId || !baseUsage.unchangedSince(keyId, prefetched.usageMark)) return baseUsage.usageItem(keyId);

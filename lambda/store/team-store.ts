@@ -1,18 +1,17 @@
 /** Teams: a team's plan and its API Gateway usage key (`TEAM#<id>`), written by the operator's bootstrap. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keyTableKeys } from '../contract/tables';
 import type { TeamItem } from '../domain/model';
 import { ABSENT, type StoreTables } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
-import { TEAM } from './entities';
+import { TEAM } from './entities/team';
 
 export class TeamStore {
   constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
 
   /** `readTeam`: a team's item (plan and usage key), strongly consistent. */
   async getTeam(teamId: string): Promise<TeamItem | undefined> {
-    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.team(teamId), ConsistentRead: true }));
+    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: TEAM.key(teamId), ConsistentRead: true }));
     return TEAM.read(Item);
   }
 
@@ -32,7 +31,7 @@ export class TeamStore {
     await this.tables.db.send(
       new UpdateCommand({
         TableName: this.tables.keyTableName,
-        Key: keyTableKeys.team(teamId),
+        Key: TEAM.key(teamId),
         UpdateExpression: 'SET #plan = :to, updated_at = :at',
         ConditionExpression: '#plan = :from',
         ExpressionAttributeNames: { '#plan': 'plan' },

@@ -6,11 +6,13 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { TTL_ATTRIBUTE, keyTableKeys } from '../contract/tables';
+import { TTL_ATTRIBUTE } from '../contract/tables';
 import type { AuditRecord } from '../domain/audit-events';
 import type { KeyItem } from '../domain/model';
 import { epochSeconds } from '../platform/clock';
 import type { IdempotencyRecord } from '../domain/model';
+import { KEY } from './entities/key';
+import { VALUE_LOOKUP } from './entities/value-lookup';
 
 /** The tables the stores read and write. */
 export interface StoreTables {
@@ -55,7 +57,7 @@ export class Transactions {
     return {
       ConditionCheck: {
         TableName: this.tables.keyTableName,
-        Key: keyTableKeys.key(survivor.id),
+        Key: KEY.key(survivor.id),
         ConditionExpression: '#state = :active AND is_manager = :true AND is_active = :true AND environment = :environment',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':active': 'active', ':true': true, ':environment': survivor.environment },
@@ -83,7 +85,7 @@ export class Transactions {
 
   /** A value lookup's Delete. */
   dropLookup(valueHash: string): TransactItem {
-    return { Delete: { TableName: this.tables.keyTableName, Key: keyTableKeys.valueLookup(valueHash) } };
+    return { Delete: { TableName: this.tables.keyTableName, Key: VALUE_LOOKUP.key(valueHash) } };
   }
 
   /** One TransactWriteItems; a cancellation (a condition failed, a conflict) is an outcome, anything else throws. */

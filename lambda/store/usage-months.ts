@@ -9,14 +9,14 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { SK_USAGE_MONTH_PREFIX, keyTableKeys } from '../contract/tables';
 import type { UsageItem, UsageMonthItem } from '../domain/model';
 import { staleDaysOf } from '../domain/usage-figures';
 import { queryAll } from './query-all';
-import { USAGE_MONTH } from './entities';
 import type { StoreTables } from './transactions';
 import { MAX_COPIED_DAYS_REMOVED_PER_WRITE } from './usage-writes';
 import type { OperationsOf } from '../contract/store-operations';
+import { USAGE } from './entities/usage';
+import { USAGE_MONTH, USAGE_MONTH_PREFIX } from './entities/usage-month';
 
 export class UsageMonths {
   /** Days this process copied to their month item, by key id: the next recording write removes them from the usage item. */
@@ -76,7 +76,7 @@ export class UsageMonths {
       await this.tables.db.send(
         new UpdateCommand({
           TableName: this.tables.keyTableName,
-          Key: keyTableKeys.usageMonth(keyId, month),
+          Key: USAGE_MONTH.key(keyId, month),
           UpdateExpression: `SET entity = :entity, key_id = :key, #month = :month ADD #total :sum, ${adds.join(', ')}`,
           ConditionExpression: absent.join(' AND '),
           ExpressionAttributeNames: { ...names, '#month': 'month', '#total': 'total' },
@@ -97,7 +97,7 @@ export class UsageMonths {
       {
         TableName: this.tables.keyTableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keyTableKeys.usage(keyId).pk, ':prefix': SK_USAGE_MONTH_PREFIX },
+        ExpressionAttributeValues: { ':pk': USAGE.key(keyId).pk, ':prefix': USAGE_MONTH_PREFIX },
         ConsistentRead: true,
       },
       USAGE_MONTH.readAll,

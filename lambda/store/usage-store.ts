@@ -18,7 +18,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from './batch-get';
-import { keyTableKeys } from '../contract/tables';
 import type { RecordUseResult, UseToRecord } from '../domain/recording';
 import { INLINE_TIDY_WINDOWS, MAX_WINDOWS_REMOVED_PER_WRITE, admittedAtAfter, countedOf, decidedLocally, refusedUntil, usageClauses } from './usage-writes';
 import { earlyUse, newEarlyToken, takeBackUse, type EarlyUse } from './early-use';
@@ -33,7 +32,7 @@ import { DEFAULT_LEASE_SETTINGS, KeyLeases, type KeyLease, type LeaseSettings } 
 import { UsageDelta } from '../domain/usage-delta';
 import { summariseUsage, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
-import { USAGE } from './entities';
+import { USAGE } from './entities/usage';
 
 export class UsageStore {
   /** The month items, and the days this process copied there (removed from the usage item by its next write). */
@@ -182,7 +181,7 @@ export class UsageStore {
           const result = await db.send(
             new UpdateCommand({
               TableName: tableName,
-              Key: keyTableKeys.usage(use.keyId),
+              Key: USAGE.key(use.keyId),
               UpdateExpression: `SET ${[...usage.sets, 'windows.#w = if_not_exists(windows.#w, :zero) + :block'].join(', ')}${removals.length > 0 ? ` REMOVE ${removals.join(', ')}` : ''}`,
               ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(windows.#w) OR windows.#w <= :room)',
               ExpressionAttributeNames: names,
@@ -244,7 +243,7 @@ export class UsageStore {
   /** `readUsage`: the raw usage item of a key (undefined when it has none), after this process's pending uses of it. */
   async usageItem(keyId: string): Promise<UsageItem | undefined> {
     if (this.leases.hasPending(keyId)) await this.flushKey(keyId);
-    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
+    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: USAGE.key(keyId), ConsistentRead: true }));
     return USAGE.read(Item);
   }
 
@@ -257,7 +256,7 @@ export class UsageStore {
     const items = await batchGetAll(
       this.tables.db,
       this.tables.keyTableName,
-      keyIds.map((id) => keyTableKeys.usage(id)),
+      keyIds.map((id) => USAGE.key(id)),
       'key_id, last_used_at',
     );
     return new Map(items.map((item) => [String(item.key_id), (item.last_used_at as string | null) ?? null]));

@@ -5,12 +5,11 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keyTableKeys } from '../contract/tables';
 import type { UsageItem } from '../domain/model';
 import type { UsageDelta } from '../domain/usage-delta';
 import type { StoreTables } from './transactions';
 import { MAX_WINDOWS_REMOVED_PER_WRITE, usageClauses } from './usage-writes';
-import { USAGE } from './entities';
+import { USAGE } from './entities/usage';
 
 /** Records uses without a slot (refused, or flushed); the usage item after it, or undefined when the key has no usage item. */
 export async function recordWithoutSlot(
@@ -26,7 +25,7 @@ export async function recordWithoutSlot(
     const result = await db.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keyTableKeys.usage(keyId),
+        Key: USAGE.key(keyId),
         UpdateExpression: `SET ${usage.sets.join(', ')}${usage.removes.length > 0 ? ` REMOVE ${usage.removes.join(', ')}` : ''}`,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: Object.keys(usage.names).length > 0 ? usage.names : undefined,
@@ -52,7 +51,7 @@ export async function releaseSlots(
   const result = await db.send(
     new UpdateCommand({
       TableName: tableName,
-      Key: keyTableKeys.usage(keyId),
+      Key: USAGE.key(keyId),
       UpdateExpression: 'SET windows.#w = windows.#w - :count',
       ConditionExpression: 'windows.#w >= :count',
       ExpressionAttributeNames: { '#w': String(index) },
@@ -74,7 +73,7 @@ export async function removeWindows(tables: Pick<StoreTables, 'db' | 'keyTableNa
   await db.send(
     new UpdateCommand({
       TableName: tableName,
-      Key: keyTableKeys.usage(keyId),
+      Key: USAGE.key(keyId),
       UpdateExpression: `REMOVE ${paths.join(', ')}`,
       ExpressionAttributeNames: names,
     }),

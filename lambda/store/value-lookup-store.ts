@@ -6,13 +6,13 @@
  * an answer.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keyTableKeys, type ItemKey } from '../contract/tables';
+import { type ItemKey } from '../contract/tables';
 import type { ValueLookupItem } from '../domain/model';
 import { BATCH_GET_LIMIT, batchGetAll } from './batch-get';
 import type { SeenLookups } from './seen-lookups';
 import type { StoreTables } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
-import { VALUE_LOOKUP } from './entities';
+import { VALUE_LOOKUP } from './entities/value-lookup';
 
 export class ValueLookupStore {
   constructor(
@@ -23,9 +23,7 @@ export class ValueLookupStore {
 
   /** `readValueLookup`: the lookup item of a value hash, strongly consistent. */
   async getValueLookup(valueHash: string): Promise<ValueLookupItem | undefined> {
-    const { Item } = await this.tables.db.send(
-      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.valueLookup(valueHash), ConsistentRead: true }),
-    );
+    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: VALUE_LOOKUP.key(valueHash), ConsistentRead: true }));
     const lookup = VALUE_LOOKUP.read(Item);
     this.seenLookups.saw(valueHash, lookup);
     return lookup;
@@ -36,7 +34,7 @@ export class ValueLookupStore {
    * (the verify endpoint's guess counter) in one BatchGetItem.
    */
   async getValueLookupWith(valueHash: string, companionKeys: readonly ItemKey[]): Promise<{ lookup?: ValueLookupItem; companions: Record<string, unknown>[] }> {
-    const lookupKey = keyTableKeys.valueLookup(valueHash);
+    const lookupKey = VALUE_LOOKUP.key(valueHash);
     const found = await this.getItems([lookupKey, ...companionKeys]);
     const isLookup = (item: Record<string, unknown>) => item.pk === lookupKey.pk && item.sk === lookupKey.sk;
     const lookup = VALUE_LOOKUP.read(found.find(isLookup));
@@ -53,7 +51,7 @@ export class ValueLookupStore {
     const unique = [...new Set(valueHashes)];
     const batches: string[][] = [];
     for (let i = 0; i < unique.length; i += BATCH_GET_LIMIT) batches.push(unique.slice(i, i + BATCH_GET_LIMIT));
-    const found = await Promise.all(batches.map((hashes) => this.getItems(hashes.map((hash) => keyTableKeys.valueLookup(hash)))));
+    const found = await Promise.all(batches.map((hashes) => this.getItems(hashes.map((hash) => VALUE_LOOKUP.key(hash)))));
     const lookups = new Map<string, ValueLookupItem>();
     for (const item of VALUE_LOOKUP.readAll(found.flat())) lookups.set(item.pk.slice(item.pk.indexOf('#') + 1), item);
     return lookups;

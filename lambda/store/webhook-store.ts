@@ -6,14 +6,15 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { TEAM_INDEX, keyTableKeys } from '../contract/tables';
+import { TEAM_INDEX } from '../contract/tables';
 import { MAX_ENDPOINTS_PER_TEAM } from '../contract/webhooks';
 import type { AuditRecord } from '../domain/audit-events';
 import type { WebhookEndpointItem } from '../domain/webhook-endpoints';
 import type { OperationsOf } from '../contract/store-operations';
 import { ABSENT, Transactions, type StoreTables, type TransactItem } from './transactions';
 import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';
-import { WEBHOOK_ENDPOINT } from './entities';
+import { ENDPOINT_COUNT } from './entities/endpoint-count';
+import { WEBHOOK_ENDPOINT, teamEndpointsPartition } from './entities/webhook-endpoint';
 
 /** The fields an update may change. */
 export type EndpointChanges = Partial<Pick<WebhookEndpointItem, 'url' | 'description' | 'events' | 'is_active'>>;
@@ -35,7 +36,7 @@ export class WebhookStore {
       {
         Update: {
           TableName: this.tables.keyTableName,
-          Key: keyTableKeys.webhookCount(item.team_id),
+          Key: ENDPOINT_COUNT.key(item.team_id),
           UpdateExpression: 'SET entity = :entity, team_id = :team ADD endpoints :one',
           ConditionExpression: 'attribute_not_exists(endpoints) OR endpoints < :max',
           ExpressionAttributeValues: { ':entity': 'webhook-count', ':team': item.team_id, ':one': 1, ':max': MAX_ENDPOINTS_PER_TEAM },
@@ -56,7 +57,7 @@ export class WebhookStore {
   /** `readWebhookEndpoint`: an endpoint by id, strongly consistent. */
   async getEndpoint(endpointId: string): Promise<WebhookEndpointItem | undefined> {
     const { Item } = await this.tables.db.send(
-      new GetCommand({ TableName: this.tables.keyTableName, Key: keyTableKeys.webhookEndpoint(endpointId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.keyTableName, Key: WEBHOOK_ENDPOINT.key(endpointId), ConsistentRead: true }),
     );
     return WEBHOOK_ENDPOINT.read(Item);
   }
@@ -68,7 +69,7 @@ export class WebhookStore {
         TableName: this.tables.keyTableName,
         IndexName: TEAM_INDEX,
         KeyConditionExpression: 'gsi1pk = :team',
-        ExpressionAttributeValues: { ':team': keyTableKeys.webhookTeamPartition(teamId) },
+        ExpressionAttributeValues: { ':team': teamEndpointsPartition(teamId) },
         Limit: limit,
         ExclusiveStartKey: start,
       }),
@@ -112,7 +113,7 @@ export class WebhookStore {
       {
         Update: {
           TableName: this.tables.keyTableName,
-          Key: keyTableKeys.webhookEndpoint(before.id),
+          Key: WEBHOOK_ENDPOINT.key(before.id),
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: '#revision = :revision',
           ExpressionAttributeNames: names,
@@ -130,14 +131,14 @@ export class WebhookStore {
       {
         Delete: {
           TableName: this.tables.keyTableName,
-          Key: keyTableKeys.webhookEndpoint(endpoint.id),
+          Key: WEBHOOK_ENDPOINT.key(endpoint.id),
           ConditionExpression: 'attribute_exists(pk)',
         },
       },
       {
         Update: {
           TableName: this.tables.keyTableName,
-          Key: keyTableKeys.webhookCount(endpoint.team_id),
+          Key: ENDPOINT_COUNT.key(endpoint.team_id),
           UpdateExpression: 'ADD endpoints :less',
           ConditionExpression: 'endpoints > :zero',
           ExpressionAttributeValues: { ':less': -1, ':zero': 0 },
@@ -160,7 +161,7 @@ export class WebhookStore {
       await this.tables.db.send(
         new UpdateCommand({
           TableName: this.tables.keyTableName,
-          Key: keyTableKeys.webhookEndpoint(endpointId),
+          Key: WEBHOOK_ENDPOINT.key(endpointId),
           UpdateExpression: 'SET failing_since = :since',
           ConditionExpression: succeeded ? 'attribute_exists(pk) AND failing_since <> :since' : 'attribute_exists(pk) AND failing_since = :none',
           ExpressionAttributeValues: succeeded ? { ':since': null } : { ':since': at.toISOString(), ':none': null },

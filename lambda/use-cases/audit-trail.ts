@@ -6,7 +6,7 @@
  * key is 404.
  */
 import { ApiError, ErrorCode } from '../contract/errors';
-import { TEAM_INDEX, keyTableKeys, pagePositions, type PositionShape } from '../contract/tables';
+import { TEAM_INDEX } from '../contract/tables';
 import { notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
@@ -14,6 +14,9 @@ import { keptKey } from './read-keys';
 import type { AuditEvent } from '../domain/audit-events';
 import { AUDIT_STORAGE_ATTRIBUTES, parseAuditEvent } from '../domain/audit-event-schema';
 import type { AuditPort, ClockPort, KeysPort, SettingsPort } from '../store/ports';
+import { keyAuditPage, teamAuditPage } from '../store/entities/audit-record';
+import { teamKeysPartition } from '../store/entities/key';
+import type { PositionShape } from '../platform/cursor';
 
 /** A page of a key's trail (`key_id`) or of the team's (`team_id`). */
 export interface AuditEventsInput {
@@ -46,7 +49,7 @@ export async function listAuditEvents(services: AuditTrailPorts, caller: Verifie
   if (input.key_id !== undefined) {
     const key = await keptKey(services, caller, input.key_id, services.clock.now());
     if (!key) throw notFound(input.key_id);
-    partition = { attribute: 'pk', value: `KEY#${key.id}`, position: pagePositions.keyAudit(key.id) };
+    partition = { attribute: 'pk', value: `KEY#${key.id}`, position: keyAuditPage(key.id) };
   } else {
     if (input.team_id !== caller.team_id) {
       throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot read the audit trail of another team.', [
@@ -61,8 +64,8 @@ export async function listAuditEvents(services: AuditTrailPorts, caller: Verifie
     partition = {
       index: TEAM_INDEX,
       attribute: 'gsi1pk',
-      value: keyTableKeys.teamPartition(caller.team_id),
-      position: pagePositions.teamAudit(caller.team_id),
+      value: teamKeysPartition(caller.team_id),
+      position: teamAuditPage(caller.team_id),
     };
   }
   const startAfter = input.cursor ? decodeCursor(input.cursor, partition.position, services.settings.cursorSigningKey) : undefined;

@@ -4,13 +4,12 @@
  * `key.created` audit record, so a key either exists completely (and is
  * audited) or not at all.
  */
-import { AuditEventType, auditItem, type AuditActor } from '../domain/audit-events';
+import { AuditEventType, type AuditActor } from '../domain/audit-events';
 import { authorizeCreate } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { idempotencyRecord, type IdempotencyClaim } from '../store/idempotency-record';
 import { newKeyId } from '../platform/ids';
-import { newKeyItem } from '../domain/key-records';
 import { generateCreatedValue, hashKeyValue } from '../domain/key-values';
 import { defaultOnLeak } from '../domain/model';
 import type { CreatedKey } from '../domain/key-view';
@@ -19,6 +18,8 @@ import type { KeyConfiguration, OnLeak } from '../domain/model';
 export type { CreatedKey };
 import { armExpiry } from './expiry-schedules';
 import type { ClockPort, ExpiryPort, KeysPort, ObservePort, SettingsPort } from '../store/ports';
+import { auditItem } from '../store/entities/audit-record';
+import { newKeyItem } from '../store/entities/key';
 
 /** A fully validated and authorized request to create a key. */
 export interface NewKeySpec extends KeyConfiguration {

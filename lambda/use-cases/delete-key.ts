@@ -10,7 +10,7 @@
  * concurrent deletes cannot lock a team out.
  */
 import { ApiError, ErrorCode } from '../contract/errors';
-import { AuditEventType, auditItem } from '../domain/audit-events';
+import { AuditEventType } from '../domain/audit-events';
 import { assertEnvironmentReach, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
@@ -22,6 +22,7 @@ import { isActingManager, lastManagerConflict, survivingManager } from '../polic
 import type { KeyItem } from '../domain/model';
 import { disarmExpiry } from './expiry-schedules';
 import type { ClockPort, ExpiryPort, KeysPort, ObservePort, SchedulerPort, UsagePort } from '../store/ports';
+import { auditItem } from '../store/entities/audit-record';
 
 /** A confirmed deletion, with its reason for the audit trail. */
 export interface DeleteKeyInput {

@@ -4,10 +4,11 @@
  * the delivery (kept apart so the routes that only read bundle nothing more).
  */
 import { ApiError, ErrorCode } from '../contract/errors';
-import { auditItem, type WebhookEndpointEvent } from '../domain/audit-events';
+import { type WebhookEndpointEvent } from '../domain/audit-events';
 import { endpointResource, type WebhookEndpointItem, type WebhookEndpointResource } from '../domain/webhook-endpoints';
 import type { WebhooksPort } from '../store/ports';
 import type { VerifiedKey } from '../verification/verify';
+import { auditItem } from '../store/entities/audit-record';
 
 /** What reaching an endpoint reads: the webhook store. */
 export type EndpointAccessPorts = WebhooksPort;

@@ -13,9 +13,10 @@
  * there). Of two concurrent runs exactly one commits, so one audit record.
  */
 import { systemActor } from '../domain/actor';
-import { AuditEventType, auditItem } from '../domain/audit-events';
+import { AuditEventType } from '../domain/audit-events';
 import type { KeyItem } from '../domain/model';
 import type { ClockPort, KeysPort, UsagePort } from '../store/ports';
+import { auditItem } from '../store/entities/audit-record';
 
 /** Which transition to end: the generation of the value that replaced the old one. */
 export interface ExpireOldValueRequest {

@@ -4,11 +4,12 @@
  * lifecycle event follows. A notice for a key since deleted, or for an
  * expiry since changed or removed, does nothing.
  */
-import { AuditEventType, auditItem } from '../domain/audit-events';
+import { AuditEventType } from '../domain/audit-events';
 import { systemActor } from '../domain/actor';
 import { noticeTag, noticeTime, type ExpiryRequest } from '../domain/expiry-notices';
 import type { ExpiryNoticeStore } from '../store/expiry-notice-store';
 import type { ClockPort, KeysPort } from '../store/ports';
+import { auditItem } from '../store/entities/audit-record';
 
 export type ExpiryNoticeOutcome =
   | { outcome: 'written'; event_type: string }

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError, ErrorCode } from '../contract/errors';
 import { actorOf, type RequestMeta } from '../domain/actor';
-import { AuditEventType, auditItem, type AuditActor } from '../domain/audit-events';
+import { AuditEventType, type AuditActor } from '../domain/audit-events';
 import { inLiveTransition } from '../domain/key-lifetime';
 import { keyPrefixOf, lastFourOf } from '../domain/key-values';
 import { keyResource, type KeyResource } from '../domain/key-view';
@@ -25,6 +25,7 @@ import type { VerifiedKey } from '../verification/verify';
 import { presentedHash } from '../verification/verify';
 import type { IdempotentAnswer } from './create-key';
 import type { ClockPort, KeysPort, LookupsPort, SettingsPort, UsagePort } from '../store/ports';
+import { auditItem } from '../store/entities/audit-record';
 
 /** What a report did to one key. */
 export interface LeakOutcome {

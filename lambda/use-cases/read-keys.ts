@@ -5,7 +5,6 @@
  * tombstone while it lasts (the list when asked for `state=deleted`).
  */
 import { ApiError, ErrorCode } from '../contract/errors';
-import { pagePositions } from '../contract/tables';
 import { assertEnvironmentReach, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
@@ -15,6 +14,7 @@ import { keyResource, keyStateOf, type KeyResource } from '../domain/key-view';
 import type { Environment, KeyType } from '../domain/key-values';
 import type { KeyItem } from '../domain/model';
 import type { ClockPort, KeysPort, SettingsPort, UsagePort } from '../store/ports';
+import { teamKeysPage } from '../store/entities/key';
 
 /** What reading keys takes: the key and usage stores, the clock, the cursor signing key. */
 export type ReadKeysPorts = KeysPort & UsagePort & ClockPort & SettingsPort<'cursorSigningKey'>;
@@ -90,7 +90,7 @@ export async function listKeys(services: ReadKeysPorts, caller: VerifiedKey, inp
   // A test key sees test keys only: asking for live keys is refused, not answered empty.
   const environment = input.environment ?? (caller.environment === 'test' ? 'test' : undefined);
   if (environment !== undefined) assertEnvironmentReach(caller, environment);
-  let startAfter = input.cursor ? decodeCursor(input.cursor, pagePositions.teamKeys(caller.team_id), services.settings.cursorSigningKey) : undefined;
+  let startAfter = input.cursor ? decodeCursor(input.cursor, teamKeysPage(caller.team_id), services.settings.cursorSigningKey) : undefined;
   const now = services.clock.now();
   const wanted = (key: KeyItem) => {
     if (key.entity !== 'key' || ttlExpired(key, now)) return false;

@@ -10,7 +10,7 @@
  * at once.
  */
 import { ApiError, ErrorCode } from '../contract/errors';
-import { AuditEventType, auditItem } from '../domain/audit-events';
+import { AuditEventType } from '../domain/audit-events';
 import { assertEnvironmentReach, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
@@ -24,6 +24,7 @@ import { inLiveTransition } from '../domain/key-lifetime';
 import { generateRegeneratedValue, hashKeyValue, keyPrefixOf, lastFourOf, shortPrefix } from '../domain/key-values';
 import type { KeyItem } from '../domain/model';
 import type { ClockPort, KeysPort, ObservePort, SchedulerPort, SettingsPort, UsagePort } from '../store/ports';
+import { auditItem } from '../store/entities/audit-record';
 
 /** A roll of a key's value: the old value lives `grace_period_days` more, or dies at once. */
 export interface RegenerateKeyInput {

@@ -9,7 +9,7 @@
  */
 import { ApiError, ErrorCode, invalidRequest, type ErrorDetail } from '../contract/errors';
 import { KEYS_MANAGE } from '../contract/scopes';
-import { AuditEventType, auditItem, type FieldValue, type KeyUpdatedEvent } from '../domain/audit-events';
+import { AuditEventType, type FieldValue, type KeyUpdatedEvent } from '../domain/audit-events';
 import { EDITABLE_FIELDS, type EditableField, type EditableKeyFields } from '../domain/editable-fields';
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
@@ -24,6 +24,7 @@ import type { KeyItem } from '../domain/model';
 import { reachableKey } from './read-keys';
 import { armExpiry, disarmExpiry } from './expiry-schedules';
 import type { ClockPort, ExpiryPort, KeysPort, ObservePort, UsagePort } from '../store/ports';
+import { auditItem } from '../store/entities/audit-record';
 
 /** A change to a key: any of its editable fields, and whether it is active. */
 export type UpdateKeyInput = { key_id: string; is_active?: boolean } & Partial<EditableKeyFields>;

@@ -3,7 +3,6 @@
  * a redelivery, and the record of attempts. Each action is audited.
  */
 import { ApiError, ErrorCode } from '../contract/errors';
-import { pagePositions } from '../contract/tables';
 import type { WebhookEventType } from '../contract/webhooks';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { AuditEventType } from '../domain/audit-events';
@@ -14,6 +13,7 @@ import type { StoredWebhookEvent } from '../domain/webhook-endpoints';
 import type { VerifiedKey } from '../verification/verify';
 import { parseDeliveryId, queueTestEvent } from './webhook-events';
 import { endpointAudit, ownEndpoint } from './endpoint-access';
+import { endpointDeliveriesPage } from '../store/entities/delivery';
 
 /** What the test, redelivery and delivery-list routes take: the endpoints, the deliveries, the clock, the cursor signing key, the queue. */
 export type WebhookActionPorts = WebhooksPort & DeliveriesPort & ClockPort & SettingsPort<'cursorSigningKey'> & WebhookAdaptersPort;
@@ -97,8 +97,7 @@ export async function listDeliveries(
   input: { endpoint_id: string; limit: number; cursor?: string },
 ): Promise<{ data: DeliveryResource[]; next_cursor: string | null }> {
   const endpoint = await ownEndpoint(services, caller, input.endpoint_id);
-  const start =
-    input.cursor === undefined ? undefined : decodeCursor(input.cursor, pagePositions.endpointDeliveries(endpoint.id), services.settings.cursorSigningKey);
+  const start = input.cursor === undefined ? undefined : decodeCursor(input.cursor, endpointDeliveriesPage(endpoint.id), services.settings.cursorSigningKey);
   const page = await services.deliveries.listDeliveries(endpoint.id, input.limit, start);
   return { data: page.items.map(deliveryResource), next_cursor: page.last ? encodeCursor(page.last, services.settings.cursorSigningKey) : null };
 }

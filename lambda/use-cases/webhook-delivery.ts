@@ -7,7 +7,6 @@
  * function and in the local runtime; only the ports differ.
  */
 import { BUSY_WAIT_SECONDS, DELIVERY_RETENTION_DAYS, DELIVERY_SLOT_LEASE_MS, ENDPOINT_CONCURRENCY } from '../contract/webhooks';
-import { keyTableKeys } from '../contract/tables';
 import { AuditEventType } from '../domain/audit-events';
 import { systemActor } from '../domain/actor';
 import type { LifecycleEvent } from '../domain/lifecycle-events';
@@ -19,6 +18,7 @@ import { signedHeaders } from '../platform/webhook-signing';
 import { endpointAudit } from './endpoint-access';
 import { deliveryIdOf, storedEvent } from './webhook-events';
 import type { StoredWebhookEvent } from '../domain/webhook-endpoints';
+import { DELIVERY } from '../store/entities/delivery';
 
 /** What a delivery takes: the endpoints, the deliveries and their slots, the clock, the logger, the queue, the secret box and the transport. */
 export type DeliveryPorts = WebhooksPort & DeliveriesPort & ClockPort & ObservePort & WebhookAdaptersPort;
@@ -95,7 +95,7 @@ async function attemptHolding(services: Services, job: DeliveryJob, event: Store
     step.kind === 'done' ? 'succeeded' : step.kind === 'retry' ? 'retrying' : step.kind === 'disable' ? 'endpoint_disabled' : 'failed';
   const attemptId = newEventId();
   const delivery: DeliveryItem = {
-    ...keyTableKeys.delivery(endpoint.id, attemptId),
+    ...DELIVERY.key(endpoint.id, attemptId),
     entity: 'delivery',
     id: deliveryIdOf(endpoint.id, attemptId),
     endpoint_id: endpoint.id,

@@ -5,7 +5,6 @@
  * audit record.
  */
 import { ApiError, ErrorCode, invalidRequest } from '../contract/errors';
-import { keyTableKeys, pagePositions } from '../contract/tables';
 import { SECRET_OVERLAP_MS, type WebhookEventType } from '../contract/webhooks';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { AuditEventType } from '../domain/audit-events';
@@ -23,6 +22,7 @@ import type { VerifiedKey } from '../verification/verify';
 import type { EndpointChanges } from '../store/webhook-store';
 import { idempotencyRecord } from '../store/idempotency-record';
 import type { IdempotentAnswer } from './create-key';
+import { WEBHOOK_ENDPOINT, endpointTeamIndex, teamEndpointsPage } from '../store/entities/webhook-endpoint';
 
 /** What the endpoint routes take: the endpoints, the clock, the cursor signing key, the address policy and the secret box. */
 export type WebhookEndpointPorts = WebhooksPort & ClockPort & SettingsPort<'cursorSigningKey'> & WebhookAdaptersPort;
@@ -74,8 +74,8 @@ export async function createEndpoint(
   const id = newKeyId();
   const secret = newSigningSecret();
   const item: WebhookEndpointItem = {
-    ...keyTableKeys.webhookEndpoint(id),
-    ...keyTableKeys.webhookTeamIndex(input.team_id, id),
+    ...WEBHOOK_ENDPOINT.key(id),
+    ...endpointTeamIndex(input.team_id, id),
     entity: 'webhook',
     id,
     team_id: input.team_id,
@@ -109,8 +109,7 @@ export async function listEndpoints(
     throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot list another team’s webhook endpoints.', [
       { field: 'team_id', issue: 'must be the calling key’s team' },
     ]);
-  const start =
-    input.cursor === undefined ? undefined : decodeCursor(input.cursor, pagePositions.teamWebhooks(input.team_id), services.settings.cursorSigningKey);
+  const start = input.cursor === undefined ? undefined : decodeCursor(input.cursor, teamEndpointsPage(input.team_id), services.settings.cursorSigningKey);
   const page = await services.webhooks.listEndpoints(input.team_id, input.limit, start);
   return { data: page.items.map(endpointResource), next_cursor: page.last ? encodeCursor(page.last, services.settings.cursorSigningKey) : null };
 }

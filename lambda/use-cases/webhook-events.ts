@@ -4,13 +4,13 @@
  * bundles carry no signing library and no HTTP client).
  */
 import { DELIVERY_RETENTION_DAYS, type WebhookEventType } from '../contract/webhooks';
-import { keyTableKeys } from '../contract/tables';
 import { payloadOf, type LifecycleEvent } from '../domain/lifecycle-events';
 import type { WebhookEndpointItem } from '../domain/webhook-endpoints';
 import type { ClockPort, DeliveriesPort, WebhookAdaptersPort } from '../store/ports';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import { newEventId } from '../platform/ids';
 import type { StoredWebhookEvent } from '../domain/webhook-endpoints';
+import { WEBHOOK_EVENT } from '../store/entities/webhook-event';
 
 /** What queueing a test event takes: the kept events, the clock, the queue. */
 export type TestEventPorts = DeliveriesPort & ClockPort & WebhookAdaptersPort;
@@ -19,7 +19,7 @@ type Services = TestEventPorts;
 /** The kept form of an event. */
 export function storedEvent(event: LifecycleEvent, at: Date, endpointId?: string): StoredWebhookEvent {
   return {
-    ...keyTableKeys.webhookEvent(event.id),
+    ...WEBHOOK_EVENT.key(event.id),
     entity: 'webhook-event',
     id: event.id,
     type: event.type,

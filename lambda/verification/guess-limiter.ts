@@ -17,10 +17,10 @@
  * answered when the counter read with it was below the limit.
  */
 import { sourceBucketOf } from '../domain/ip-allowlist';
-import { keyTableKeys } from '../contract/tables';
 import type { GuessCounterStore } from '../store/guess-counter-store';
 import { withEarlyWrite } from './early-write';
 import { checkKey, failureOf, presentedHash, VerifyFailure, type VerifyServices, type VerifyRequest, type VerifyResult } from './verify';
+import { GUESS_COUNTER } from '../store/entities/guess-counter';
 
 export const GUESS_WINDOW_MS = 60_000;
 
@@ -51,7 +51,7 @@ export async function verifyWithGuessLimit(
     kind: 'too-many-guesses',
     retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)),
   };
-  const counterKey = keyTableKeys.ipRateCounter(sourceBucketOf(request.sourceIp), minute);
+  const counterKey = GUESS_COUNTER.key(sourceBucketOf(request.sourceIp), minute);
 
   const counterName = `${counterKey.pk}|${counterKey.sk}`;
   const overLimit = deps.memory.overGuessLimit;

@@ -23,7 +23,13 @@ import { testServices, useTestServices } from '../support/services';
 import { callAuthorizer, callVerify } from '../verify/helpers';
 import type { Context } from 'aws-lambda';
 import { flushForEvents } from '../../lambda/handlers/flush-authorizer-cache';
-import type { LifecycleEvent } from '../../lambda/domain/lifecycle-events';
+import { lifecycleEventOf, type LifecycleEvent } from '../../lambda/domain/lifecycle-events';
+import { makeHandler as makeNotifyHandler } from '../../lambda/handlers/notify-key-expiry';
+import { deliverEvent, runJob } from '../../lambda/handlers/deliver-webhooks';
+import type { AuditEvent } from '../../lambda/domain/audit-events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { queuedJobs } from '../support/services';
 
 type Recorded = { keyTable: Set<string>; keyTeamIndex: Set<string>; auditTable: Set<string>; auditTeamIndex: Set<string> };
 /** The DynamoDB requests (CloudWatch `Operation` names) sent to each table, indexes included. */
@@ -265,6 +271,55 @@ describe('each function sends exactly the storage actions it declares', () => {
       expect(Object.values(outcome)).toEqual(['flushed']);
     });
     expect(flushed).toHaveLength(1);
+  });
+
+  it('notify-key-expiry: a key past its expiry, noticed once', async () => {
+    // Prepare: a key that expires in a day, the clock two days on
+    const clock = installManualClock();
+    const team = await newTeam();
+    const expiresAt = new Date(clock.now().getTime() + MS_PER_DAY).toISOString();
+    const key = await createKey(team, { expires_at: expiresAt });
+    clock.advance(2 * MS_PER_DAY);
+    const notify = makeNotifyHandler(testServices);
+
+    // Act
+    await expectExactlyDeclared('notify-key-expiry', async () => {
+      const request = { key_id: key.id, expires_at: key.data.expires_at, notice: 'expired' };
+      expect(await notify(request, { awsRequestId: 'store-operations' } as Context)).toMatchObject({ outcome: 'written' });
+    });
+  });
+
+  it('deliver-webhooks: an event fanned out to a team’s endpoint, then its attempt', async () => {
+    // Prepare: a receiver on loopback, a team's endpoint for it, and a key.created event of that team
+    const receiver: Server = createServer((_, response) => void response.writeHead(204).end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const team = await newTeam();
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      expectStatus(await call('create-webhook-endpoint', { key: team.key, body: { team_id: team.teamId, url, events: ['key.created'] } }), 201);
+      const key = await createKey(team);
+      const page = await testServices().audit.auditPage({ attribute: 'pk', value: `KEY#${key.id}`, limit: 1 });
+      const event = lifecycleEventOf(page.items[0] as unknown as AuditEvent);
+      if (!event) throw new Error('key.created is a lifecycle event');
+      queuedJobs.length = 0;
+
+      // Act: the fan-out queues the first attempt (the test queue records it); the attempt runs as the queue would run it
+      const used = await recordDuring(async () => {
+        await deliverEvent(testServices(), event);
+        const [job] = queuedJobs.splice(0);
+        expect(job).toBeDefined();
+        expect(await runJob(testServices(), job![0])).toBe('succeeded');
+      });
+
+      // Assess: every action within the declaration, and every one used but the audit record of an endpoint's disabling (after a run of failures)
+      expectWithinDeclared('deliver-webhooks', used);
+      const unused = Object.entries(declared('deliver-webhooks')).flatMap(([part, actions]) =>
+        actions.filter((action) => !used[part as keyof typeof used].includes(action)).map((action) => `${part} ${action}`),
+      );
+      expect(unused).toEqual(['auditTable dynamodb:PutItem']);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('management-authorizer: a valid key’s team', async () => {

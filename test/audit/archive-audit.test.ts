@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { auditItem, type NewAuditEvent } from '../../lambda/domain/audit-events';
+import { type NewAuditEvent } from '../../lambda/domain/audit-events';
 import { AUDIT_STORAGE_ATTRIBUTES } from '../../lambda/domain/audit-event-schema';
 import { archiveStreamBatch } from '../../lambda/use-cases/audit-archive';
 import { folderArchiveWriter, type ArchiveWriter } from '../../lambda/adapters/archive-writers';
@@ -17,6 +17,7 @@ import { hashKeyValue } from '../../lambda/domain/key-values';
 import { startLocalS3, type LocalS3 } from '../../local/s3-local';
 import { linesOf, loopbackS3, readArchive, sampleEvents, streamRecord } from './helpers';
 import { captured, testObservability } from '../support/services';
+import { auditItem } from '../../lambda/store/entities/audit-record';
 
 type Handler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 

@@ -12,7 +12,6 @@ import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { auditItem } from '../../lambda/domain/audit-events';
 import { documentClient } from '../../lambda/composition/dynamo';
 import { AUDIT_TABLE } from '../../lambda/contract/tables';
 import { startAuditStreamArchiver, readCheckpoint, type AuditStreamArchiver } from '../../local/audit-stream';
@@ -23,6 +22,7 @@ import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { readIssuedValues } from '../support/issued-values';
 import { needlesOf, sweepPlaintext } from '../support/plaintext-scan';
 import { linesOf, readArchive, loopbackS3, sampleEvents } from './helpers';
+import { auditItem } from '../../lambda/store/entities/audit-record';
 
 type Handler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 

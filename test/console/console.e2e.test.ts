@@ -24,9 +24,9 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { bootstrap, npmStart, tempDataDir, type Running } from '../support/local-runtime';
 import { recordIssuedValue } from '../support/issued-values';
 import { requestTo } from '../support/http';
-import { keyTableKeys } from '../../lambda/contract/tables';
 import { MAX_INDEX_PAGES } from '../../lambda/use-cases/read-keys';
 import { localDynamoClient } from '../../local/dynamodb-local';
+import { KEY } from '../../lambda/store/entities/key';
 
 const CHROMIUM = '/usr/bin/chromium';
 const DOCS = path.resolve(__dirname, '..', '..', 'docs');
@@ -398,11 +398,11 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
       headers: { Authorization: `Bearer ${boot.key}` },
     });
     const newest = listed.body.data[0].id;
-    const template = (await client.send(new GetCommand({ TableName: runtime.keyTableName, Key: keyTableKeys.key(newest) }))).Item;
+    const template = (await client.send(new GetCommand({ TableName: runtime.keyTableName, Key: KEY.key(newest) }))).Item;
     const newId = monotonicFactory();
     const skipped = Array.from({ length: MAX_INDEX_PAGES * 100 + 50 }, () => {
       const id = newId(Date.now() + 1000);
-      return { ...template, ...keyTableKeys.key(id), gsi1sk: `KEY#${id}`, id, name: 'Off', is_active: false };
+      return { ...template, ...KEY.key(id), gsi1sk: `KEY#${id}`, id, name: 'Off', is_active: false };
     });
     for (let i = 0; i < skipped.length; i += 25) {
       const batch = skipped.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } }));

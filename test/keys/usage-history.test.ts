@@ -5,7 +5,6 @@
  * stays readable through the usage route.
  */
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { keyTableKeys, SK_USAGE_MONTH_PREFIX } from '../../lambda/contract/tables';
 import { documentClient } from '../../lambda/composition/dynamo';
 import { config } from '../../lambda/composition/config';
 import { MS_PER_DAY } from '../../lambda/platform/clock';
@@ -15,11 +14,13 @@ import { call, createKey, newTeam } from '../support/api';
 import { installManualClock, restoreSystemClock } from '../support/keys';
 import { servicesWith } from '../support/services';
 import { callVerify, countDynamoRequests } from '../verify/helpers';
+import { USAGE } from '../../lambda/store/entities/usage';
+import { USAGE_MONTH_PREFIX } from '../../lambda/store/entities/usage-month';
 
 const day = (at: number) => new Date(at).toISOString().slice(0, 10);
 
 async function usageItem(keyId: string) {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: config.keyTableName, Key: keyTableKeys.usage(keyId), ConsistentRead: true }));
+  const { Item } = await documentClient().send(new GetCommand({ TableName: config.keyTableName, Key: USAGE.key(keyId), ConsistentRead: true }));
   return Item as Record<string, unknown> & { daily: Record<string, number>; total_requests: number };
 }
 
@@ -28,7 +29,7 @@ async function monthItems(keyId: string) {
     new QueryCommand({
       TableName: config.keyTableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `KEY#${keyId}`, ':prefix': SK_USAGE_MONTH_PREFIX },
+      ExpressionAttributeValues: { ':pk': `KEY#${keyId}`, ':prefix': USAGE_MONTH_PREFIX },
       ConsistentRead: true,
     }),
   );

@@ -21,10 +21,10 @@ import * as path from 'node:path';
 import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';
 import { archiveStreamBatch } from '../../lambda/use-cases/audit-archive';
 import { folderArchiveWriter } from '../../lambda/adapters/archive-writers';
-import { auditItem } from '../../lambda/domain/audit-events';
 import { sampleEvents, streamRecord } from '../audit/helpers';
 import { installManualClock, restoreSystemClock } from '../support/keys';
 import { terminalObservability } from '../../local/terminal-observability';
+import { auditItem } from '../../lambda/store/entities/audit-record';
 
 type Line = Record<string, unknown>;
 const lines = (): Line[] => captured.lines.map((line) => JSON.parse(line.json) as Line);

@@ -3,12 +3,12 @@
  * it stops after the first page that makes the items enough (the survivor
  * search of a manager removing itself reads no more of its team than that).
  */
-import { TEAM_INDEX, keyTableKeys } from '../../lambda/contract/tables';
+import { TEAM_INDEX } from '../../lambda/contract/tables';
 import { config } from '../../lambda/composition/config';
 import { documentClient } from '../../lambda/composition/dynamo';
-import { KEY } from '../../lambda/store/entities';
 import { queryAll } from '../../lambda/store/query-all';
 import { createKey, newTeam } from '../support/api';
+import { KEY, teamKeysPartition } from '../../lambda/store/entities/key';
 
 describe('queryAll', () => {
   it('reads every page, or stops at the first page that is enough', async () => {
@@ -19,7 +19,7 @@ describe('queryAll', () => {
       TableName: config.keyTableName,
       IndexName: TEAM_INDEX,
       KeyConditionExpression: 'gsi1pk = :team',
-      ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(team.teamId) },
+      ExpressionAttributeValues: { ':team': teamKeysPartition(team.teamId) },
       ScanIndexForward: false,
       Limit: 1,
     };

@@ -12,10 +12,10 @@ import { config } from '../../lambda/composition/config';
 import { newKeyId } from '../../lambda/platform/ids';
 import { ENDPOINTS, call, createKey, newTeam, type TestTeam } from '../support/api';
 import { testServices } from '../support/services';
-import { keyTableKeys } from '../../lambda/contract/tables';
 import type { FixtureMade } from '../../lambda/contract/fixtures';
 import { fixtureOf, listRoutes, prerequisites } from '../../lambda/routes/fixtures';
 import { sendAs } from '../support/route-fixtures';
+import { DELIVERY } from '../../lambda/store/entities/delivery';
 
 type Endpoint = keyof typeof ENDPOINTS;
 
@@ -32,7 +32,7 @@ async function deliveriesOf(team: TestTeam, endpointId: string): Promise<void> {
   for (const attempt of [1, 2]) {
     const id = newKeyId();
     await testServices().deliveries.putDelivery({
-      ...keyTableKeys.delivery(endpointId, id),
+      ...DELIVERY.key(endpointId, id),
       entity: 'delivery',
       id: `dlv_${endpointId}_${id}`,
       endpoint_id: endpointId,

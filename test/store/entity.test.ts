@@ -1,13 +1,14 @@
 /**
- * Entities declared as data (lambda/store/entity.ts): a read hands on an item
+ * Entities declared as data (lambda/store/entities/): a read hands on an item
  * only when every declared attribute is there with its kind, names the first
  * attribute that is not (never its value), and the compiler holds each
  * declaration to its type.
  */
 import { entity } from '../../lambda/store/entities/entity';
-import { KEY, USAGE, USAGE_MONTH, VALUE_LOOKUP } from '../../lambda/store/entities';
-import { newKeyItem, valueLookupItem } from '../../lambda/domain/key-records';
-import { newUsageItem } from '../../lambda/domain/usage-figures';
+import { KEY, newKeyItem } from '../../lambda/store/entities/key';
+import { USAGE, newUsageItem } from '../../lambda/store/entities/usage';
+import { USAGE_MONTH } from '../../lambda/store/entities/usage-month';
+import { VALUE_LOOKUP, valueLookupItem } from '../../lambda/store/entities/value-lookup';
 
 interface Thing {
   pk: string;

@@ -5,13 +5,13 @@
  * lease's timer between the read and its use): then the item is read again.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keyTableKeys } from '../../lambda/contract/tables';
 import { config } from '../../lambda/composition/config';
 import { documentClient } from '../../lambda/composition/dynamo';
 import { PrefetchedItems, withPrefetched } from '../../lambda/store/prefetch';
 import { createKey, newTeam } from '../support/api';
 import { servicesWith } from '../support/services';
 import { usageItem } from '../support/store';
+import { USAGE } from '../../lambda/store/entities/usage';
 
 /** A target key, its process's services (leases off), and the prefetch's mark and read as the middleware takes them. */
 async function prefetchOfNewKey() {
@@ -22,7 +22,7 @@ async function prefetchOfNewKey() {
   const prefetchedItem = await usageItem(target.id);
   /** The usage item the route's step gets. */
   const serve = () => {
-    const prefetched = new PrefetchedItems([keyTableKeys.usage(target.id)], [prefetchedItem!], mark);
+    const prefetched = new PrefetchedItems([USAGE.key(target.id)], [prefetchedItem!], mark);
     return withPrefetched(services, prefetched, team.keyId).usage.usageItem(target.id);
   };
   return { target, services, prefetchedItem, serve };
@@ -47,7 +47,7 @@ describe('prefetched usage items', () => {
     await documentClient().send(
       new UpdateCommand({
         TableName: config.keyTableName,
-        Key: keyTableKeys.usage(target.id),
+        Key: USAGE.key(target.id),
         UpdateExpression: 'SET total_requests = :n',
         ExpressionAttributeValues: { ':n': 99 },
       }),
@@ -70,7 +70,7 @@ describe('prefetched usage items', () => {
     const prefetchedItem = await usageItem(target.id);
     const pendingAtRead = mark === undefined;
 
-    const prefetched = new PrefetchedItems([keyTableKeys.usage(target.id)], [prefetchedItem!], mark);
+    const prefetched = new PrefetchedItems([USAGE.key(target.id)], [prefetchedItem!], mark);
     const served = await withPrefetched(services, prefetched, team.keyId).usage.usageItem(target.id);
 
     expect({ pendingAtRead, total: served?.total_requests }).toEqual({ pendingAtRead: true, total: 40 });

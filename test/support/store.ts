@@ -2,25 +2,28 @@
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../lambda/composition/dynamo';
 import { testServices } from './services';
-import { keyTableKeys } from '../../lambda/contract/tables';
 import { hashKeyValue } from '../../lambda/domain/key-values';
 import { config } from '../../lambda/composition/config';
 import { summariseUsage } from '../../lambda/domain/usage-figures';
 import type { UsageItem } from '../../lambda/domain/model';
+import { KEY, teamKeysPartition } from '../../lambda/store/entities/key';
+import { TEAM } from '../../lambda/store/entities/team';
+import { USAGE } from '../../lambda/store/entities/usage';
+import { VALUE_LOOKUP } from '../../lambda/store/entities/value-lookup';
 
 export async function getItem(key: { pk: string; sk: string }, table = config.keyTableName) {
   const { Item } = await documentClient().send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
   return Item;
 }
 
-export const keyItem = (keyId: string) => getItem(keyTableKeys.key(keyId));
+export const keyItem = (keyId: string) => getItem(KEY.key(keyId));
 /** A key's usage item, once the test services have written the uses they admitted from a lease (usage/usage-lease.ts). */
 export async function usageItem(keyId: string): Promise<Record<string, unknown> | undefined> {
   await testServices().usage.flushPending();
-  return getItem(keyTableKeys.usage(keyId));
+  return getItem(USAGE.key(keyId));
 }
-export const teamItem = (teamId: string) => getItem(keyTableKeys.team(teamId));
-export const lookupItemOf = (value: string) => getItem(keyTableKeys.valueLookup(hashKeyValue(value, config.pepper)));
+export const teamItem = (teamId: string) => getItem(TEAM.key(teamId));
+export const lookupItemOf = (value: string) => getItem(VALUE_LOOKUP.key(hashKeyValue(value, config.pepper)));
 
 /** Every value-lookup item that points at the key (full scan; small test tables). */
 export async function lookupItemsForKey(keyId: string): Promise<Record<string, unknown>[]> {
@@ -67,7 +70,7 @@ export async function teamKeyCount(teamId: string): Promise<number> {
       TableName: config.keyTableName,
       IndexName: 'byTeam',
       KeyConditionExpression: 'gsi1pk = :team',
-      ExpressionAttributeValues: { ':team': keyTableKeys.teamPartition(teamId) },
+      ExpressionAttributeValues: { ':team': teamKeysPartition(teamId) },
     }),
   );
   return Items?.length ?? 0;

@@ -19,7 +19,7 @@ import { servicesWith } from '../support/services';
 import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
 import { getItem, usageItem } from '../support/store';
 import { callVerify, countingDocumentClient, type CountedRequest } from './helpers';
-import { keyTableKeys } from '../../lambda/contract/tables';
+import { USAGE } from '../../lambda/store/entities/usage';
 
 const INSTANCES = 4;
 const WORKERS_PER_INSTANCE = 8;
@@ -78,7 +78,7 @@ describe('hot keys: leased capacity across handler instances', () => {
     // Act
     const { codes, lastAt } = await hammer(instances, key.key, 1_000);
     const writes = usageWrites(instances);
-    const unflushed = await getItem(keyTableKeys.usage(key.id));
+    const unflushed = await getItem(USAGE.key(key.id));
     for (const instance of instances) await instance.services.usage.flushPending();
     const flushed = await usageItem(key.id);
 
@@ -125,7 +125,7 @@ describe('hot keys: leased capacity across handler instances', () => {
     const seen: unknown[] = [];
     for (let i = 1; i <= 5; i++) {
       expectStatus(await callVerify({ key: key.key }, { handler: instance.handler }), 200);
-      const item = await getItem(keyTableKeys.usage(key.id));
+      const item = await getItem(USAGE.key(key.id));
       seen.push({ total: item?.total_requests, last: item?.last_used_at });
       clock.advance(1_000);
     }

@@ -13,6 +13,8 @@
  * Deliberately small: the checks run on every verification, and every
  * function bundles this file.
  */
+import type { PositionShape } from '../../platform/cursor';
+import type { StoreOperation } from '../../contract/store-operations';
 
 /** How one attribute is stored. */
 export type Kind = 'string' | 'number' | 'boolean' | 'strings' | 'counts' | 'string|null' | 'number|null';
@@ -90,7 +92,35 @@ export interface EntityOptions<T> {
   readonly defaults?: { readonly [K in keyof T]?: (item: Record<string, unknown>) => T[K] };
 }
 
-/** Declares an entity. */
+/** The stored type of one declared kind. */
+type Plain<D> = D extends 'string'
+  ? string
+  : D extends 'number'
+    ? number
+    : D extends 'boolean'
+      ? boolean
+      : D extends 'strings'
+        ? string[]
+        : D extends 'counts'
+          ? Record<string, number>
+          : D extends 'string|null'
+            ? string | null
+            : D extends 'number|null'
+              ? number | null
+              : D extends readonly (infer S)[]
+                ? S
+                : never;
+
+/**
+ * The item type a declaration describes: an entity whose rules live in no
+ * lower layer (a counter, a claim) takes its type from its attributes
+ * rather than writing it twice.
+ */
+export type ItemOf<A> = { -readonly [K in keyof A as A[K] extends `${string}?` ? never : K]: Plain<A[K]> } & {
+  -readonly [K in keyof A as A[K] extends `${string}?` ? K : never]?: A[K] extends `${infer D}?` ? Plain<D> : never;
+};
+
+/** Declares an entity's reader (defineEntity adds its table and key). */
 export function entity<T>(name: string, attributes: Attributes<T> & Readonly<Record<string, Declared>>, options: EntityOptions<T> = {}): Entity<T> {
   const { rest } = options;
   const defaults = Object.entries(options.defaults ?? {}) as [string, (item: Record<string, unknown>) => unknown][];
@@ -120,3 +150,86 @@ export function entity<T>(name: string, attributes: Attributes<T> & Readonly<Rec
     readAll: (items) => (items ?? []).map(must),
   };
 }
+
+/** An item's primary key in either table (a type, not an interface: it is a record of strings). */
+export type ItemKey = { pk: string; sk: string };
+
+/** A key attribute pair on the team index (`gsi1pk`, `gsi1sk`). */
+export type IndexKey = { gsi1pk: string; gsi1sk: string };
+
+/** Which table an entity's items live in. */
+export type EntityTable = 'key' | 'audit';
+
+/** What one entity declares: its name and table, how its item key is made, its attributes (and their reading options). */
+export interface EntityDeclaration<T, K extends readonly unknown[]> extends EntityOptions<T> {
+  readonly name: string;
+  readonly table: EntityTable;
+  /** The item key from the entity's own identifiers: the one spelling of its access by key. */
+  readonly key: (...parts: K) => ItemKey;
+  readonly attributes: Attributes<T> & Readonly<Record<string, Declared>>;
+}
+
+/** A declared entity: its reader and its key. */
+export type DeclaredEntity<T, K extends readonly unknown[]> = Entity<T> & Pick<EntityDeclaration<T, K>, 'name' | 'table' | 'key'>;
+
+/**
+ * Declares a stored entity in one place (store/entities/<entity>.ts): the
+ * compiler holds `attributes` to `T`, and every read checks an item against
+ * them. Called as `defineEntity<Item>()({...})`, so the key's parts are inferred.
+ */
+export function defineEntity<T>() {
+  return <K extends readonly unknown[], A extends EntityDeclaration<T, K>['attributes']>(
+    // No attribute the type does not have: the declaration and `T` describe the same item.
+    declaration: EntityDeclaration<T, K> & { readonly attributes: A & { readonly [X in Exclude<keyof A, keyof T>]: never } },
+  ): DeclaredEntity<T, K> => ({
+    ...entity<T>(declaration.name, declaration.attributes, declaration),
+    name: declaration.name,
+    table: declaration.table,
+    key: declaration.key,
+  });
+}
+
+// A page position is derived from the same key builders: a hole stands where any id or time may be.
+const HOLES: Readonly<Record<string, string>> = {
+  '⟨id⟩': '[0-9A-HJKMNP-TV-Z]{26}',
+  '⟨time⟩': '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z',
+};
+/** Any ULID (a key, endpoint, delivery or audit event id), in a page position. */
+export const ANY_ID = '⟨id⟩';
+/** Any event time as `Date#toISOString` writes it, in a page position. */
+export const ANY_TIME = '⟨time⟩';
+const HOLE = /⟨(?:id|time)⟩/g;
+
+/**
+ * The position shape of a page whose last item has key `key` (built by the
+ * entity's own key builders with ANY_ID and ANY_TIME where the page may hold
+ * any): an attribute without a hole is a literal, one with holes a pattern,
+ * and two attributes built alike must be equal.
+ */
+export function positionOf(key: Readonly<Record<string, string>>): PositionShape {
+  const entries = Object.entries(key);
+  const attributes = Object.fromEntries(
+    entries.map(([name, value]) => {
+      const parts = value.split(HOLE);
+      if (parts.length === 1) return [name, value];
+      const holes = value.match(HOLE) ?? [];
+      const source = parts.map((part, at) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + (at < holes.length ? HOLES[holes[at]] : '')).join('');
+      return [name, new RegExp(`^${source}$`)];
+    }),
+  );
+  const equal = entries.flatMap(([a, value], at) =>
+    value.includes('⟨') ? entries.slice(at + 1).flatMap(([b, other]) => (other === value ? [[a, b] as const] : [])) : [],
+  );
+  return equal.length > 0 ? { attributes, equal } : { attributes };
+}
+
+/** A DynamoDB request an access pattern sends to an entity's items; `Query byTeam` on the team index. */
+export type EntityRequest = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'Query' | 'Query byTeam';
+
+/**
+ * An entity's named access patterns: each declared store operation that
+ * reads or writes its items (contract/store-operations.ts), and the requests
+ * it sends to them. test/architecture/entities.test.ts holds the contract's
+ * operations to the union of these.
+ */
+export type EntityAccess = Readonly<Partial<Record<StoreOperation, readonly EntityRequest[]>>>;

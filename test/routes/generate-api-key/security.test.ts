@@ -4,9 +4,9 @@ import { call, createKey, newTeam, type TestTeam, teamPerSuite } from '../../sup
 import { teamKeyCount, usageItem } from '../../support/store';
 import { documentClient } from '../../../lambda/composition/dynamo';
 import { config } from '../../../lambda/composition/config';
-import { keyTableKeys } from '../../../lambda/contract/tables';
 import { hashKeyValue } from '../../../lambda/domain/key-values';
 import { ManualClock, systemClock } from '../../../lambda/platform/clock';
+import { VALUE_LOOKUP } from '../../../lambda/store/entities/value-lookup';
 
 const MANAGER_SCOPES = ['keys.manage', 'enc.*:read'];
 
@@ -86,7 +86,7 @@ describe('POST /functions/v1/generate-api-key — authentication and authorizati
       await documentClient().send(
         new UpdateCommand({
           TableName: config.keyTableName,
-          Key: keyTableKeys.valueLookup(hashKeyValue(paused.key)),
+          Key: VALUE_LOOKUP.key(hashKeyValue(paused.key)),
           UpdateExpression: 'SET is_active = :false',
           ExpressionAttributeValues: { ':false': false },
         }),

@@ -6,7 +6,6 @@
  */
 import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { monotonicFactory } from 'ulid';
-import { keyTableKeys } from '../../../lambda/contract/tables';
 import { MS_PER_DAY } from '../../../lambda/platform/clock';
 import { documentClient } from '../../../lambda/composition/dynamo';
 import { keyItem } from '../../support/store';
@@ -16,6 +15,7 @@ import { config } from '../../../lambda/composition/config';
 import { call, createKey, newTeam, type TestTeam } from '../../support/api';
 import { runCommonManagementTests } from '../../support/management-matrix';
 import { MANAGER_SCOPES, expectStatus, manualClockPerTest, useValueTimes } from '../../support/keys';
+import { KEY } from '../../../lambda/store/entities/key';
 
 const clock = manualClockPerTest();
 
@@ -164,7 +164,7 @@ describe('list-api-keys', () => {
     const newId = monotonicFactory();
     const skipped = Array.from({ length: MAX_INDEX_PAGES * 100 + 50 }, () => {
       const id = newId(clock().now().getTime());
-      return { ...template, ...keyTableKeys.key(id), gsi1sk: `KEY#${id}`, id, name: 'Off', is_active: false };
+      return { ...template, ...KEY.key(id), gsi1sk: `KEY#${id}`, id, name: 'Off', is_active: false };
     });
     for (let i = 0; i < skipped.length; i += 25) {
       const batch = skipped.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } }));
@@ -310,7 +310,7 @@ describe('get-api-key-usage', () => {
     const byTombstone = await read(team.key);
     clock().advance(91 * MS_PER_DAY); // the tombstone is past its TTL (DynamoDB removes it within days)
     const pastTtl = await read(team.key);
-    await documentClient().send(new DeleteCommand({ TableName: config.keyTableName, Key: keyTableKeys.key(created.id) }));
+    await documentClient().send(new DeleteCommand({ TableName: config.keyTableName, Key: KEY.key(created.id) }));
     const tombstoneGone = await read(team.key);
     const refused = [await read(otherTeam.key), await read(testManager.key)];
 

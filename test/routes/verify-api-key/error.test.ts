@@ -10,9 +10,9 @@ import { usageItem } from '../../support/store';
 import { documentClient } from '../../../lambda/composition/dynamo';
 import { config } from '../../../lambda/composition/config';
 import { generateCreatedValue, hashKeyValue } from '../../../lambda/domain/key-values';
-import { keyTableKeys } from '../../../lambda/contract/tables';
 import { MS_PER_DAY } from '../../../lambda/platform/clock';
 import { callVerify, countDynamoRequests } from '../../verify/helpers';
+import { VALUE_LOOKUP } from '../../../lambda/store/entities/value-lookup';
 
 describe('POST /functions/v1/verify-api-key — keys that do not verify', () => {
   const team = teamPerSuite();
@@ -95,7 +95,7 @@ describe('POST /functions/v1/verify-api-key — keys that do not verify', () => 
     await documentClient().send(
       new UpdateCommand({
         TableName: config.keyTableName,
-        Key: keyTableKeys.valueLookup(hashKeyValue(created.key, config.pepper)),
+        Key: VALUE_LOOKUP.key(hashKeyValue(created.key, config.pepper)),
         UpdateExpression: 'SET is_active = :false',
         ExpressionAttributeValues: { ':false': false },
       }),
