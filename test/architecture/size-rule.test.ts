@@ -21,8 +21,6 @@ const ALLOWED: Record<string, number> = {
   'bench/cost.ts': 515,
   'bench/cost.ts main': 257,
   'bench/memory.ts main': 108,
-  'bench/run.ts': 724,
-  'bench/run.ts verifyLatency': 122,
   'bench/webhooks.ts webhookFigures': 127,
   'console/src/create-key.tsx CreateKey': 105,
   'console/src/key-list.tsx KeyList': 150,
