@@ -91,6 +91,98 @@ function cgroupFor(sizeMb: number): string {
   return dir;
 }
 
+type Samples = Map<string, { init: number[]; durations: number[] }>;
+interface Target {
+  value: string;
+  tables: { keyTable: string; auditTable: string };
+  endpoint: string;
+  dir: string;
+}
+
+/** One bundle's run in a fresh process inside the cgroup of `size` MB: its init and its calls' durations. */
+function runAt(fn: (typeof FUNCTIONS)[number] & { file: string }, size: number, roundIndex: number, target: Target): { init: number; durations: number[] } {
+  const resultFile = path.join(target.dir, `${fn.name}-${size}-${roundIndex}.json`);
+  const run = spawnSync('sh', ['-c', `echo $$ > ${path.join(cgroupFor(size), 'cgroup.procs')} && exec "${process.execPath}" -e "$CHILD"`], {
+    env: {
+      PATH: process.env.PATH,
+      CHILD,
+      BUNDLE: fn.file,
+      KIND: fn.kind,
+      VALUE: target.value,
+      RESULT_FILE: resultFile,
+      KEY_TABLE_NAME: target.tables.keyTable,
+      AUDIT_TABLE_NAME: target.tables.auditTable,
+      DYNAMODB_ENDPOINT: target.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      POWERTOOLS_LOG_LEVEL: 'WARN',
+      VERIFY_GUESS_LIMIT_PER_MINUTE: '1000000',
+    },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`${fn.name} at ${size} MB failed: ${run.stderr}`);
+  return JSON.parse(readFileSync(resultFile, 'utf8')) as { init: number; durations: number[] };
+}
+
+/** Every function at every size, ROUNDS rounds, the sizes' order rotating round by round. */
+async function sample(target: Target): Promise<Samples> {
+  const bundles = await Promise.all(FUNCTIONS.map(async (fn) => ({ ...fn, file: await bundle(fn.entry, target.dir) })));
+  const samples: Samples = new Map();
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = [...SIZES.slice(r % SIZES.length), ...SIZES.slice(0, r % SIZES.length)];
+    for (const size of order) {
+      for (const fn of bundles) {
+        say(`memory: round ${r + 1}/${ROUNDS}, ${fn.name} at ${size} MB …`);
+        const result = runAt(fn, size, r, target);
+        const entry = samples.get(`${fn.name}@${size}`) ?? { init: [], durations: [] };
+        entry.init.push(result.init);
+        entry.durations.push(...result.durations.slice(10)); // the first calls open connections
+        samples.set(`${fn.name}@${size}`, entry);
+      }
+    }
+  }
+  return samples;
+}
+
+/** A row per function and size: init and duration percentiles, and Lambda's price per million calls at that size. */
+function rowsOf(samples: Samples) {
+  return FUNCTIONS.flatMap((fn) =>
+    SIZES.map((size) => {
+      const { init, durations } = samples.get(`${fn.name}@${size}`) ?? { init: [], durations: [] };
+      const p50 = percentile(durations, 50);
+      const gbSeconds = (ms: number) => (Math.ceil(ms) / 1000) * (size / 1024);
+      const usdPerMillion =
+        PRICES.lambda_per_million_requests +
+        gbSeconds(p50) * PRICES.lambda_arm_per_gb_second * 1e6 +
+        (gbSeconds(percentile(init, 50)) * PRICES.lambda_arm_per_gb_second * 1e6) / INVOCATIONS_PER_COLD_START;
+      return {
+        function: fn.name,
+        memory_mb: size,
+        cpu_share: round(size / ONE_VCPU_MB, 3),
+        init_ms_p50: round(percentile(init, 50)),
+        duration_ms_p50: round(p50),
+        duration_ms_p90: round(percentile(durations, 90)),
+        lambda_usd_per_million: round(usdPerMillion, 3),
+      };
+    }),
+  );
+}
+
+/** Each function's pick: the cheapest size within LATENCY_ALLOWANCE_MS of its fastest p90. */
+function picksOf(rows: ReturnType<typeof rowsOf>): Record<string, number> {
+  return Object.fromEntries(
+    FUNCTIONS.map((fn) => {
+      const mine = rows.filter((row) => row.function === fn.name);
+      const fastest = Math.min(...mine.map((row) => row.duration_ms_p90));
+      const eligible = mine.filter((row) => row.duration_ms_p90 <= fastest + LATENCY_ALLOWANCE_MS);
+      const pick = eligible.reduce((best, row) => (row.lambda_usd_per_million < best.lambda_usd_per_million ? row : best));
+      return [fn.name, pick.memory_mb];
+    }),
+  );
+}
+
 async function main(): Promise<void> {
   try {
     rmdirSync(cgroupFor(128));
@@ -117,76 +209,11 @@ async function main(): Promise<void> {
     const teamId = randomUUID();
     await assignTeamPlan(services, teamId, 'default', localUsageKeys);
     const key = await bootstrapTeamKey(services, { teamId, environment: 'live', userId: randomUUID() });
-    const bundles = await Promise.all(FUNCTIONS.map(async (fn) => ({ ...fn, file: await bundle(fn.entry, dir) })));
-    const samples = new Map<string, { init: number[]; durations: number[] }>();
-    for (let r = 0; r < ROUNDS; r++) {
-      const order = [...SIZES.slice(r % SIZES.length), ...SIZES.slice(0, r % SIZES.length)];
-      for (const size of order) {
-        const group = cgroupFor(size);
-        for (const fn of bundles) {
-          say(`memory: round ${r + 1}/${ROUNDS}, ${fn.name} at ${size} MB …`);
-          const resultFile = path.join(dir, `${fn.name}-${size}-${r}.json`);
-          const run = spawnSync('sh', ['-c', `echo $$ > ${path.join(group, 'cgroup.procs')} && exec "${process.execPath}" -e "$CHILD"`], {
-            env: {
-              PATH: process.env.PATH,
-              CHILD,
-              BUNDLE: fn.file,
-              KIND: fn.kind,
-              VALUE: key.key,
-              RESULT_FILE: resultFile,
-              KEY_TABLE_NAME: tables.keyTable,
-              AUDIT_TABLE_NAME: tables.auditTable,
-              DYNAMODB_ENDPOINT: engine.endpoint,
-              AWS_REGION: 'us-east-1',
-              AWS_ACCESS_KEY_ID: 'local',
-              AWS_SECRET_ACCESS_KEY: 'local',
-              POWERTOOLS_LOG_LEVEL: 'WARN',
-              VERIFY_GUESS_LIMIT_PER_MINUTE: '1000000',
-            },
-            encoding: 'utf8',
-            maxBuffer: 64 * 1024 * 1024,
-          });
-          if (run.status !== 0) throw new Error(`${fn.name} at ${size} MB failed: ${run.stderr}`);
-          const result = JSON.parse(readFileSync(resultFile, 'utf8')) as { init: number; durations: number[] };
-          const entry = samples.get(`${fn.name}@${size}`) ?? { init: [], durations: [] };
-          entry.init.push(result.init);
-          entry.durations.push(...result.durations.slice(10)); // the first calls open connections
-          samples.set(`${fn.name}@${size}`, entry);
-        }
-      }
-    }
+    const samples = await sample({ value: key.key, tables, endpoint: engine.endpoint, dir });
     for (const size of SIZES) rmdirSync(path.join(CGROUP, `apikeys-bench-${size}`));
     client.destroy();
-
-    const rows = FUNCTIONS.flatMap((fn) =>
-      SIZES.map((size) => {
-        const { init, durations } = samples.get(`${fn.name}@${size}`) ?? { init: [], durations: [] };
-        const p50 = percentile(durations, 50);
-        const gbSeconds = (ms: number) => (Math.ceil(ms) / 1000) * (size / 1024);
-        const usdPerMillion =
-          PRICES.lambda_per_million_requests +
-          gbSeconds(p50) * PRICES.lambda_arm_per_gb_second * 1e6 +
-          (gbSeconds(percentile(init, 50)) * PRICES.lambda_arm_per_gb_second * 1e6) / INVOCATIONS_PER_COLD_START;
-        return {
-          function: fn.name,
-          memory_mb: size,
-          cpu_share: round(size / ONE_VCPU_MB, 3),
-          init_ms_p50: round(percentile(init, 50)),
-          duration_ms_p50: round(p50),
-          duration_ms_p90: round(percentile(durations, 90)),
-          lambda_usd_per_million: round(usdPerMillion, 3),
-        };
-      }),
-    );
-    const picks = Object.fromEntries(
-      FUNCTIONS.map((fn) => {
-        const mine = rows.filter((row) => row.function === fn.name);
-        const fastest = Math.min(...mine.map((row) => row.duration_ms_p90));
-        const eligible = mine.filter((row) => row.duration_ms_p90 <= fastest + LATENCY_ALLOWANCE_MS);
-        const pick = eligible.reduce((best, row) => (row.lambda_usd_per_million < best.lambda_usd_per_million ? row : best));
-        return [fn.name, pick.memory_mb];
-      }),
-    );
+    const rows = rowsOf(samples);
+    const picks = picksOf(rows);
     const columns = Object.keys(rows[0] ?? {});
     const cells = rows.map((row) => columns.map((column) => String(row[column as keyof typeof row])));
     const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((cell) => cell[i].length)));

@@ -18,10 +18,6 @@ const MAX_FUNCTION_LINES = 80;
 
 /** Still over the rule, with the most lines each may have: `file` or `file function`. */
 const ALLOWED: Record<string, number> = {
-  'bench/cost.ts': 515,
-  'bench/cost.ts main': 257,
-  'bench/memory.ts main': 108,
-  'bench/webhooks.ts webhookFigures': 127,
   'console/src/create-key.tsx CreateKey': 105,
   'console/src/key-list.tsx KeyList': 150,
   'console/src/key-page.tsx': 369,
