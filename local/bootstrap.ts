@@ -31,18 +31,9 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
-import {
-  DataDirInUseError,
-  JavaNotFoundError,
-  claimDataDir,
-  endpointAnswers,
-  endpointServesStore,
-  localDynamoClient,
-  readRuntimeRecord,
-  startDynamoLocal,
-  type DataDirClaim,
-  type DynamoLocal,
-} from './dynamodb-local';
+import { endpointAnswers, endpointServesStore, localDynamoClient, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
+import { JavaNotFoundError } from './java-launcher';
+import { DataDirInUseError, claimDataDir, readRuntimeRecord, type DataDirClaim } from './data-dir-claim';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { readPepperSecret } from '../lambda/adapters/pepper';

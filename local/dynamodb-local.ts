@@ -13,31 +13,20 @@
  * `javac` it runs as shipped, with a warning.
  *
  * With `-sharedDb -dbPath` the engine keeps one SQLite file that only ONE
- * engine may open at a time; `claimDataDir` below is the lock that the local
+ * engine may open at a time; `claimDataDir` (local/data-dir-claim.ts) is the lock that the local
  * runtime (`npm start`) and `npm run bootstrap` share for that reason.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { superviseChild } from './child-process';
+import { JavaNotFoundError, LAUNCHER_CLASS, NO_JAVA_COMPILER_MESSAGE, javaCommand, loopbackLauncher } from './java-launcher';
 
 /** Credentials DynamoDB Local accepts; they never reach AWS. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 export const LOCAL_REGION = 'us-east-1';
-
-export const JAVA_NOT_FOUND_MESSAGE = 'Java not found: DynamoDB Local needs a JDK. Install it with: apt-get install -y default-jdk-headless (Debian/Ubuntu)';
-
-/** `java` is not installed (or not on PATH): the message is meant to be printed as is. */
-export class JavaNotFoundError extends Error {
-  constructor() {
-    super(JAVA_NOT_FOUND_MESSAGE);
-    this.name = 'JavaNotFoundError';
-  }
-}
 
 export interface DynamoLocalOptions {
   /** TCP port of the engine. Default: a free port picked at start. */
@@ -119,83 +108,6 @@ export async function endpointAnswers(endpoint: string, timeoutMs = 2000): Promi
   } finally {
     client.destroy();
   }
-}
-
-function javaCommand(explicit: string | undefined): string {
-  if (explicit) return explicit;
-  const home = process.env.JAVA_HOME;
-  if (home) {
-    const candidate = path.join(home, 'bin', 'java');
-    if (existsSync(candidate)) return candidate;
-  }
-  return 'java';
-}
-
-/** The launcher that binds DynamoDB Local to 127.0.0.1 (the engine has no option for it). */
-const LAUNCHER_SOURCE = path.join(__dirname, 'java', 'LoopbackDynamoDBLocal.java');
-const LAUNCHER_CLASS = 'LoopbackDynamoDBLocal';
-
-export const NO_JAVA_COMPILER_MESSAGE =
-  'No Java compiler (javac) found: DynamoDB Local would listen on every network interface. Install a JDK (apt-get install -y default-jdk-headless) to bind it to 127.0.0.1 only.';
-
-/** `javac` beside `java` (its JDK), else from PATH; undefined when there is none. */
-function javacCommand(java: string): string | undefined {
-  const candidates = [path.join(path.dirname(realpathOr(java)), 'javac'), 'javac'];
-  for (const candidate of candidates) {
-    const probe = spawnSync(candidate, ['-version'], { stdio: 'ignore' });
-    if (probe.status === 0) return candidate;
-  }
-  return undefined;
-}
-
-function realpathOr(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    const onPath = spawnSync('sh', ['-c', `command -v ${JSON.stringify(file)}`], { encoding: 'utf8' }).stdout.trim();
-    try {
-      return onPath ? realpathSync(onPath) : file;
-    } catch {
-      return file;
-    }
-  }
-}
-
-/**
- * The folder holding the compiled loopback launcher, compiled once per
- * launcher source and engine jar into the OS temp folder (atomically: a
- * folder is renamed into place); undefined when no `javac` is installed.
- */
-export function loopbackLauncher(emulator: string, java: string): string | undefined {
-  const jar = path.join(emulator, 'DynamoDBLocal.jar');
-  const digest = createHash('sha256')
-    .update(readFileSync(LAUNCHER_SOURCE))
-    .update(String(statSync(jar).size))
-    .digest('hex')
-    .slice(0, 16);
-  const dir = path.join(tmpdir(), `apikeys-dynamodb-launcher-${digest}`);
-  if (existsSync(path.join(dir, `${LAUNCHER_CLASS}.class`))) return dir;
-  const javac = javacCommand(java);
-  if (!javac) return undefined;
-  const building = mkdtempSync(`${dir}.build-`);
-  const compiled = spawnSync(
-    javac,
-    ['-nowarn', '-cp', `${jar}${path.delimiter}${path.join(emulator, 'DynamoDBLocal_lib', '*')}`, '-d', building, LAUNCHER_SOURCE],
-    {
-      encoding: 'utf8',
-    },
-  );
-  if (compiled.status !== 0) {
-    rmSync(building, { recursive: true, force: true });
-    throw new Error(`Could not compile ${LAUNCHER_SOURCE}: ${compiled.stderr || compiled.error?.message}`);
-  }
-  try {
-    renameSync(building, dir);
-  } catch {
-    // Another process put the same launcher in place first.
-    rmSync(building, { recursive: true, force: true });
-  }
-  return dir;
 }
 
 function engineArguments(emulator: string, port: number, options: DynamoLocalOptions, launcher: string | undefined): string[] {
@@ -356,132 +268,4 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
       if (!(error instanceof EngineExitedError || error instanceof DynamoPortInUseError) || attempt >= 3) throw error;
     }
   }
-}
-
-// ---------------------------------------------------------------------------
-// The data-directory lock: `<DATA_DIR>/runtime.json`.
-
-/** What `<DATA_DIR>/runtime.json` says about the process that owns the store. */
-export interface RuntimeRecord {
-  readonly pid: number;
-  /** `start` for `npm start`, `bootstrap` for a bootstrap run with its own engine. */
-  readonly owner: 'start' | 'bootstrap';
-  readonly startedAt: string;
-  /** Set once the engine answers. */
-  readonly dynamodbEndpoint?: string;
-  readonly keyTableName?: string;
-  readonly auditTableName?: string;
-  /** Set once the HTTP server listens (`npm start` only). */
-  readonly baseUrl?: string;
-}
-
-export interface DataDirClaim {
-  /** Adds facts (endpoint, URL) to the record. */
-  update(patch: Partial<Omit<RuntimeRecord, 'pid' | 'owner'>>): void;
-  /** Removes the record if it is still ours. */
-  release(): void;
-}
-
-/** `<DATA_DIR>/runtime.json` is held by a live process. */
-export class DataDirInUseError extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly holder: RuntimeRecord,
-  ) {
-    super(
-      `DATA_DIR ${dataDir} is in use by ${holder.owner === 'start' ? 'npm start' : 'a bootstrap run'} (pid ${holder.pid}). ` +
-        'Stop it first, or use another DATA_DIR.',
-    );
-    this.name = 'DataDirInUseError';
-  }
-}
-
-export function runtimeFilePath(dataDir: string): string {
-  return path.join(dataDir, 'runtime.json');
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A killed process nobody reaped yet (a zombie, common in containers whose
-  // first process does not reap) still answers signal 0, but holds nothing.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true; // no /proc (not Linux): trust signal 0
-  }
-}
-
-/**
- * The record of the live process holding `dataDir`, or undefined. A record
- * left by a process that died without cleaning up is removed.
- */
-export function readRuntimeRecord(dataDir: string): RuntimeRecord | undefined {
-  const file = runtimeFilePath(dataDir);
-  let record: RuntimeRecord;
-  try {
-    record = JSON.parse(readFileSync(file, 'utf8')) as RuntimeRecord;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    // Unreadable or half-written: treat as stale.
-    unlinkSync(file);
-    return undefined;
-  }
-  if (typeof record.pid === 'number' && (record.pid === process.pid || processAlive(record.pid))) return record;
-  try {
-    unlinkSync(file);
-  } catch {
-    // Someone else removed it first.
-  }
-  return undefined;
-}
-
-/**
- * Takes the data directory for this process by creating `runtime.json`
- * exclusively. Only one process may open the DynamoDB Local store of a
- * directory at a time.
- *
- * @throws DataDirInUseError when a live process holds it.
- */
-export function claimDataDir(dataDir: string, owner: RuntimeRecord['owner']): DataDirClaim {
-  mkdirSync(dataDir, { recursive: true });
-  const file = runtimeFilePath(dataDir);
-  let record: RuntimeRecord = { pid: process.pid, owner, startedAt: new Date().toISOString() };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      writeFileSync(file, JSON.stringify(record, null, 2) + '\n', { flag: 'wx' });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 2) throw error;
-      const holder = readRuntimeRecord(dataDir);
-      if (holder) throw new DataDirInUseError(dataDir, holder);
-    }
-  }
-
-  let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    process.removeListener('exit', release);
-    try {
-      const current = JSON.parse(readFileSync(file, 'utf8')) as RuntimeRecord;
-      if (current.pid === process.pid) unlinkSync(file);
-    } catch {
-      // Already gone.
-    }
-  };
-  process.on('exit', release);
-
-  return {
-    update(patch) {
-      if (released) return;
-      record = { ...record, ...patch };
-      writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
-    },
-    release,
-  };
 }

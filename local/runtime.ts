@@ -4,7 +4,9 @@
  * the services and schedulers, the webhook events, the audit archive, the
  * platform stage, the HTTP API.
  */
-import { JavaNotFoundError, DataDirInUseError, DynamoPortInUseError } from './dynamodb-local';
+import { DynamoPortInUseError } from './dynamodb-local';
+import { JavaNotFoundError } from './java-launcher';
+import { DataDirInUseError } from './data-dir-claim';
 import type { Observability } from '../lambda/platform/observability';
 import { terminalObservability } from './terminal-observability';
 import { webhookEventsPart } from './parts/webhook-events';

@@ -1,4 +1,4 @@
-import { claimDataDir } from '../dynamodb-local';
+import { claimDataDir } from '../data-dir-claim';
 import { type LocalRuntimePart } from './part';
 
 /** Only one process may open a data directory's DynamoDB store: `<DATA_DIR>/runtime.json`. */

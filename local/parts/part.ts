@@ -1,5 +1,6 @@
 /** What every part of the local runtime is (local/runtime.ts runs them in order). */
-import type { DataDirClaim, DynamoLocal } from '../dynamodb-local';
+import type { DynamoLocal } from '../dynamodb-local';
+import type { DataDirClaim } from '../data-dir-claim';
 import type { LocalServer } from '../server';
 import type { Observability } from '../../lambda/platform/observability';
 import type { WebhookServices } from '../../lambda/composition/services';

@@ -39,7 +39,6 @@ const ALLOWED: Record<string, number> = {
   'local/audit-stream.ts startAuditStreamArchiver': 221,
   'local/bootstrap.ts': 395,
   'local/bootstrap.ts main': 84,
-  'local/dynamodb-local.ts': 487,
   'local/job-queue.ts createLocalJobQueue': 124,
   'local/platform-stage.ts createPlatformStage': 83,
   'local/scheduler.ts createLocalScheduler': 146,

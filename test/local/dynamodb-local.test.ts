@@ -11,19 +11,9 @@ import { createConnection } from 'node:net';
 import path from 'node:path';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
-import {
-  DataDirInUseError,
-  JAVA_NOT_FOUND_MESSAGE,
-  JavaNotFoundError,
-  claimDataDir,
-  emulatorDir,
-  enginesServing,
-  findFreePort,
-  localDynamoClient,
-  readRuntimeRecord,
-  runtimeFilePath,
-  startDynamoLocal,
-} from '../../local/dynamodb-local';
+import { emulatorDir, enginesServing, findFreePort, localDynamoClient, startDynamoLocal } from '../../local/dynamodb-local';
+import { JAVA_NOT_FOUND_MESSAGE, JavaNotFoundError } from '../../local/java-launcher';
+import { DataDirInUseError, claimDataDir, readRuntimeRecord, runtimeFilePath } from '../../local/data-dir-claim';
 import { ensureTables } from '../../local/tables';
 import { tempDataDir } from '../support/local-runtime';
 

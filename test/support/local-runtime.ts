@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { recordIssuedValue } from './issued-values';
-import { readRuntimeRecord } from '../../local/dynamodb-local';
+import { readRuntimeRecord } from '../../local/data-dir-claim';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
