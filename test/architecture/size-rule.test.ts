@@ -35,8 +35,6 @@ const ALLOWED: Record<string, number> = {
   'lib/dashboard.ts constructor': 101,
   'lib/key-handlers.ts constructor': 98,
   'lib/webhooks.ts constructor': 114,
-  'local/audit-stream.ts': 402,
-  'local/audit-stream.ts startAuditStreamArchiver': 221,
   'local/bootstrap.ts': 395,
   'local/bootstrap.ts main': 84,
   'local/job-queue.ts createLocalJobQueue': 124,
