@@ -77,126 +77,139 @@ function groupCounts() {
 }
 
 export function createLocalJobQueue<J>(options: LocalJobQueueOptions<J>): LocalJobQueue<J> {
-  const { clock, file, nameOf } = options;
-  const pending = new Map<string, Pending<J>>();
-  const running = new Set<Promise<unknown>>();
+  return new JobQueue(options);
+}
+
+/** The queue: its pending jobs (kept in `file` when it has one), the attempts running, and the timer of the soonest. */
+class JobQueue<J> implements LocalJobQueue<J> {
+  private readonly waiting = new Map<string, Pending<J>>();
+  private readonly running = new Set<Promise<unknown>>();
   /** Jobs whose attempt is running (a timer and a `runDue` may look at the same moment). */
-  const inFlight = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-
-  const save = () => {
-    if (!file) return;
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(Object.fromEntries(pending), null, 1) + '\n');
-    renameSync(temporary, file);
-  };
-
-  const arm = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (stopped || pending.size === 0) return;
-    const soonest = Math.min(...[...pending.values()].map((entry) => entry.at));
-    const wait = Math.max(0, Math.min(soonest - clock.now().getTime(), MAX_TIMER_DELAY_MS));
-    timer = setTimeout(() => void runDue(), wait);
-    timer.unref?.();
-  };
-
+  private readonly inFlight = new Set<string>();
   /** Attempts running now, by group. */
-  const runningIn = groupCounts();
-  const groupOf = (job: J) => options.perGroup?.groupOf(job) ?? '';
-
+  private readonly runningIn = groupCounts();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   /** Attempts started so far (what `runDue` counts). */
-  let starts = 0;
+  private starts = 0;
 
-  const runOne = (name: string, entry: Pending<J>) => {
-    starts += 1;
-    inFlight.add(name);
-    const group = groupOf(entry.job);
-    runningIn.enter(group);
-    const attempt = options.run(entry.job).then(
-      () => {
-        // Kept until it ran: a crash before this line runs it again on the next start.
-        if (pending.get(name) === entry) pending.delete(name);
-      },
-      (error: unknown) => {
-        // Failed to run (the store unreachable, an early fire): tried again later, as Lambda retries an asynchronous event.
-        options.logger?.warn('a local job failed to run; trying again in 30 s', { job: name, ...errorField(error) });
-        if (pending.get(name) === entry) entry.at = clock.now().getTime() + RETRY_AFTER_FAILURE_MS;
-      },
-    );
-    const settled = attempt.then(() => {
-      inFlight.delete(name);
-      runningIn.leave(group);
-      save();
-      // A place in its group is free: the next due job of the group may start.
-      if (!stopped) startDue();
-    });
-    running.add(settled);
-    void settled.finally(() => running.delete(settled));
-    return settled;
-  };
-
-  /** Starts every due job its group has room for, earliest due first. */
-  const startDue = (): void => {
-    const now = clock.now().getTime();
-    const limit = options.perGroup?.limit ?? Number.POSITIVE_INFINITY;
-    const due = [...pending].filter(([name, entry]) => entry.at <= now && !inFlight.has(name)).sort(([, a], [, b]) => a.at - b.at);
-    for (const [name, entry] of due) {
-      // Awaited by runDue and stop through `running`.
-      if (runningIn.of(groupOf(entry.job)) < limit) void runOne(name, entry);
-    }
-  };
-
-  const runDue = async (): Promise<number> => {
-    const before = starts;
-    startDue();
-    // Also those a timer or a freed group place started meanwhile: when this resolves, every due attempt has run.
-    while (running.size > 0) await Promise.all([...running]);
-    arm();
-    return starts - before;
-  };
-
-  if (file) {
+  constructor(private readonly options: LocalJobQueueOptions<J>) {
+    const { file } = options;
+    if (!file) return;
     try {
-      for (const [name, entry] of Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Pending<J>>)) pending.set(name, entry);
+      for (const [name, entry] of Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Pending<J>>)) this.waiting.set(name, entry);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
         throw new Error(`Unreadable webhook queue ${file}: ${(error as Error).message}`, { cause: error });
     }
-    arm();
+    this.arm();
   }
 
-  return {
-    async later(job, delaySeconds) {
-      if (stopped) throw new Error('the local job queue has stopped');
-      const entry = { job, at: clock.now().getTime() + Math.max(0, delaySeconds) * 1000 };
-      pending.set(nameOf(job), entry);
-      save();
-      arm();
-    },
-    async cancel(match) {
-      const names = [...pending.keys()].filter((name) => match(name) && !inFlight.has(name));
-      for (const name of names) pending.delete(name);
-      if (names.length > 0) save();
-      arm();
-      return names.length;
-    },
-    runDue,
-    async tick(ms) {
-      if (!(clock instanceof ManualClock)) throw new Error('tick needs a ManualClock');
-      clock.advance(ms);
-      return runDue();
-    },
-    pending: () => [...pending.values()].sort((a, b) => a.at - b.at).map((entry) => ({ ...entry.job, at: new Date(entry.at).toISOString() })),
-    async idle() {
-      while (running.size > 0) await Promise.all([...running]);
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      while (running.size > 0) await Promise.all([...running]);
-    },
-  };
+  async later(job: J, delaySeconds: number): Promise<void> {
+    if (this.stopped) throw new Error('the local job queue has stopped');
+    const entry = { job, at: this.options.clock.now().getTime() + Math.max(0, delaySeconds) * 1000 };
+    this.waiting.set(this.options.nameOf(job), entry);
+    this.save();
+    this.arm();
+  }
+
+  async cancel(match: (name: string) => boolean): Promise<number> {
+    const names = [...this.waiting.keys()].filter((name) => match(name) && !this.inFlight.has(name));
+    for (const name of names) this.waiting.delete(name);
+    if (names.length > 0) this.save();
+    this.arm();
+    return names.length;
+  }
+
+  async runDue(): Promise<number> {
+    const before = this.starts;
+    this.startDue();
+    // Also those a timer or a freed group place started meanwhile: when this resolves, every due attempt has run.
+    while (this.running.size > 0) await Promise.all([...this.running]);
+    this.arm();
+    return this.starts - before;
+  }
+
+  async tick(ms: number): Promise<number> {
+    const { clock } = this.options;
+    if (!(clock instanceof ManualClock)) throw new Error('tick needs a ManualClock');
+    clock.advance(ms);
+    return this.runDue();
+  }
+
+  pending(): Array<J & { at: string }> {
+    return [...this.waiting.values()].sort((a, b) => a.at - b.at).map((entry) => ({ ...entry.job, at: new Date(entry.at).toISOString() }));
+  }
+
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+
+  private save(): void {
+    const { file } = this.options;
+    if (!file) return;
+    mkdirSync(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(Object.fromEntries(this.waiting), null, 1) + '\n');
+    renameSync(temporary, file);
+  }
+
+  private arm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.stopped || this.waiting.size === 0) return;
+    const soonest = Math.min(...[...this.waiting.values()].map((entry) => entry.at));
+    const wait = Math.max(0, Math.min(soonest - this.options.clock.now().getTime(), MAX_TIMER_DELAY_MS));
+    this.timer = setTimeout(() => void this.runDue(), wait);
+    this.timer.unref?.();
+  }
+
+  private groupOf(job: J): string {
+    return this.options.perGroup?.groupOf(job) ?? '';
+  }
+
+  /** Starts every due job its group has room for, earliest due first. */
+  private startDue(): void {
+    const now = this.options.clock.now().getTime();
+    const limit = this.options.perGroup?.limit ?? Number.POSITIVE_INFINITY;
+    const due = [...this.waiting].filter(([name, entry]) => entry.at <= now && !this.inFlight.has(name)).sort(([, a], [, b]) => a.at - b.at);
+    for (const [name, entry] of due) {
+      // Awaited by runDue and stop through `running`.
+      if (this.runningIn.of(this.groupOf(entry.job)) < limit) void this.runOne(name, entry);
+    }
+  }
+
+  private runOne(name: string, entry: Pending<J>): Promise<void> {
+    this.starts += 1;
+    this.inFlight.add(name);
+    const group = this.groupOf(entry.job);
+    this.runningIn.enter(group);
+    const attempt = this.options.run(entry.job).then(
+      () => {
+        // Kept until it ran: a crash before this line runs it again on the next start.
+        if (this.waiting.get(name) === entry) this.waiting.delete(name);
+      },
+      (error: unknown) => {
+        // Failed to run (the store unreachable, an early fire): tried again later, as Lambda retries an asynchronous event.
+        this.options.logger?.warn('a local job failed to run; trying again in 30 s', { job: name, ...errorField(error) });
+        if (this.waiting.get(name) === entry) entry.at = this.options.clock.now().getTime() + RETRY_AFTER_FAILURE_MS;
+      },
+    );
+    const settled = attempt.then(() => {
+      this.inFlight.delete(name);
+      this.runningIn.leave(group);
+      this.save();
+      // A place in its group is free: the next due job of the group may start.
+      if (!this.stopped) this.startDue();
+    });
+    this.running.add(settled);
+    void settled.finally(() => this.running.delete(settled));
+    return settled;
+  }
 }

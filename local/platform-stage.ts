@@ -92,6 +92,34 @@ export function policyAllows(result: APIGatewayAuthorizerResult, arn: string): b
  */
 export const PLATFORM_CHALLENGE = 'Bearer realm="platform"';
 
+/** The REQUEST authorizer's event API Gateway would send for `request` to the method `arn`. */
+function authorizerEventOf(request: Parameters<PlatformStage['answer']>[0], arn: string, userAgent: string | undefined): APIGatewayRequestAuthorizerEvent {
+  return {
+    type: 'REQUEST',
+    methodArn: arn,
+    resource: request.path || '/',
+    path: request.path || '/',
+    httpMethod: request.method.toUpperCase(),
+    headers: request.headers,
+    multiValueHeaders: request.multiValueHeaders,
+    pathParameters: {},
+    queryStringParameters: {},
+    multiValueQueryStringParameters: {},
+    stageVariables: {},
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'platform',
+      httpMethod: request.method.toUpperCase(),
+      identity: { sourceIp: request.sourceIp, userAgent: userAgent ?? null },
+      path: `/local${request.path}`,
+      stage: 'local',
+      requestId: request.requestId,
+      resourceId: 'local',
+      resourcePath: request.path || '/',
+    },
+  } as unknown as APIGatewayRequestAuthorizerEvent;
+}
+
 export function createPlatformStage(options: { authorizer: AuthorizerHandler; ttlSeconds: number; clock: Clock }): PlatformStage {
   const kept = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
   const refusal = (error: ApiError, requestId: string, cached = false): PlatformAnswer => {
@@ -126,30 +154,7 @@ export function createPlatformStage(options: { authorizer: AuthorizerHandler; tt
       const cached = result !== undefined;
       if (!result) {
         kept.delete(cacheKey);
-        const event = {
-          type: 'REQUEST',
-          methodArn: arn,
-          resource: request.path || '/',
-          path: request.path || '/',
-          httpMethod: method,
-          headers,
-          multiValueHeaders: request.multiValueHeaders,
-          pathParameters: {},
-          queryStringParameters: {},
-          multiValueQueryStringParameters: {},
-          stageVariables: {},
-          requestContext: {
-            accountId: '000000000000',
-            apiId: 'platform',
-            httpMethod: method,
-            identity: { sourceIp: request.sourceIp, userAgent: headerNamed('user-agent') ?? null },
-            path: `/local${request.path}`,
-            stage: 'local',
-            requestId: request.requestId,
-            resourceId: 'local',
-            resourcePath: request.path || '/',
-          },
-        } as unknown as APIGatewayRequestAuthorizerEvent;
+        const event = authorizerEventOf(request, arn, headerNamed('user-agent'));
         try {
           result = await options.authorizer(event, { awsRequestId: request.requestId, getRemainingTimeInMillis: () => 30_000 } as unknown as Context);
         } catch (error) {

@@ -12,6 +12,8 @@ import { portsOf, type Services } from '../lambda/composition/services';
 import type { PortName } from '../lambda/contract/ports';
 import { PORT_NAMES } from '../lambda/contract/port-names';
 import type { LocalRoute } from './proxy-event';
+import { ApiError, ErrorCode } from '../lambda/contract/errors';
+import { apiErrorReply, type Reply } from './replies';
 
 /** A Lambda proxy handler as the handler modules export it. */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult | undefined | void>;
@@ -65,4 +67,19 @@ export function moduleHandlerLoader(services?: () => Services, entryOf: (name: s
     loaded.set(route.name, handler as ProxyHandler);
     return handler as ProxyHandler;
   };
+}
+
+/** No route at the path (404), or not with this method (405 with Allow). */
+export function unresolvedReply(
+  resolution: Exclude<ReturnType<typeof resolveRoute>, { kind: 'matched' }>,
+  method: string,
+  pathname: string,
+  requestId: string,
+): Reply {
+  if (resolution.kind === 'not-found') return apiErrorReply(new ApiError(ErrorCode.ROUTE_NOT_FOUND, `No route for ${pathname}.`), requestId);
+  const allow = resolution.allow.join(', ');
+  return apiErrorReply(
+    new ApiError(ErrorCode.METHOD_NOT_ALLOWED, `${method.toUpperCase()} is not allowed on ${pathname}; use ${allow}.`, [], { Allow: allow }),
+    requestId,
+  );
 }

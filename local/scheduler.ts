@@ -92,148 +92,157 @@ function notDueUntil(result: unknown): number | undefined {
 
 /** Creates the local scheduler. Give it to `createServices` and call `rearmFromStore` on start. */
 export function createLocalScheduler(options: LocalSchedulerOptions): LocalRevocationScheduler {
-  const log = options.logger ?? terminalObservability().logger;
-  const clock = options.clock ?? systemClock;
-  const { expire } = options;
-  const maxAttempts = options.maxAttempts ?? 3;
-  const retryDelayMs = options.retryDelayMs ?? 60_000;
-  const entries = new Map<string, Entry>();
-  const running = new Set<Promise<void>>();
-  let stopped = false;
+  return new LocalScheduler(options);
+}
 
-  const clearTimer = (entry: Entry) => {
-    if (entry.timer) clearTimeout(entry.timer);
-    entry.timer = undefined;
-  };
+/** The armed expiries by name (each with its timer), the expiries running, and whether the scheduler stopped. */
+class LocalScheduler implements LocalRevocationScheduler {
+  private readonly log: Logger;
+  private readonly clock: Clock;
+  private readonly entries = new Map<string, Entry>();
+  private readonly running = new Set<Promise<void>>();
+  private stopped = false;
 
-  const arm = (entry: Entry) => {
+  constructor(private readonly options: LocalSchedulerOptions) {
+    this.log = options.logger ?? terminalObservability().logger;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  async schedule(request: PendingExpiry): Promise<void> {
+    if (this.stopped) throw new Error('The local scheduler is stopped');
+    const at = Date.parse(request.at);
+    if (Number.isNaN(at)) throw new Error(`Not an instant: ${request.at}`);
+    const existing = this.entries.get(nameOf(request));
+    if (existing) clearTimer(existing);
+    // Same transition scheduled again (a retried regenerate): the latest call wins, as with EventBridge.
+    this.arm({ request: { keyId: request.keyId, generation: request.generation }, at, attempts: 0 });
+  }
+
+  async cancel(request: RevocationRequest): Promise<void> {
+    const entry = this.entries.get(nameOf(request));
+    if (!entry) return;
     clearTimer(entry);
-    entries.set(nameOf(entry.request), entry);
-    const delay = Math.max(0, Math.min(entry.at - clock.now().getTime(), MAX_TIMER_DELAY_MS));
+    this.entries.delete(nameOf(request));
+  }
+
+  async rearmFromStore(deps: KeyTableAccess): Promise<RearmSummary> {
+    const found = await transitionsIn(deps, this.clock);
+    for (const transition of found) await this.schedule(transition);
+    const now = this.clock.now().getTime();
+    const dueCount = found.filter((transition) => Date.parse(transition.at) <= now).length;
+    await this.runDue();
+    this.log.info('local scheduler re-armed', { armed: found.length - dueCount, fired_at_once: dueCount });
+    return { armed: found.length - dueCount, firedAtOnce: dueCount };
+  }
+
+  async runDue(): Promise<number> {
+    const now = this.clock.now().getTime();
+    const due = [...this.entries.values()].filter((entry) => entry.at <= now).sort((a, b) => a.at - b.at);
+    for (const entry of due) void this.fire(entry);
+    await this.settle();
+    return due.length;
+  }
+
+  async tick(ms: number): Promise<number> {
+    const manual = this.clock as Clock & { advance?: (ms: number) => void };
+    if (typeof manual.advance !== 'function') throw new Error('tick needs a ManualClock');
+    manual.advance(ms);
+    return this.runDue();
+  }
+
+  pending(): PendingExpiry[] {
+    return [...this.entries.values()].sort((a, b) => a.at - b.at).map((entry) => ({ ...entry.request, at: new Date(entry.at).toISOString() }));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const entry of this.entries.values()) clearTimer(entry);
+    this.entries.clear();
+    await this.settle();
+  }
+
+  private async settle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  private arm(entry: Entry): void {
+    clearTimer(entry);
+    this.entries.set(nameOf(entry.request), entry);
+    const delay = Math.max(0, Math.min(entry.at - this.clock.now().getTime(), MAX_TIMER_DELAY_MS));
     entry.timer = setTimeout(() => {
       entry.timer = undefined;
-      if (entries.get(nameOf(entry.request)) !== entry) return;
-      if (clock.now().getTime() < entry.at) arm(entry);
-      else void fire(entry);
+      if (this.entries.get(nameOf(entry.request)) !== entry) return;
+      if (this.clock.now().getTime() < entry.at) this.arm(entry);
+      else void this.fire(entry);
     }, delay);
     // A pending expiry never keeps the process alive: the next start re-arms it.
     entry.timer.unref();
-  };
+  }
 
-  const fire = (entry: Entry): Promise<void> => {
+  private fire(entry: Entry): Promise<void> {
     const name = nameOf(entry.request);
-    if (entries.get(name) === entry) entries.delete(name);
+    if (this.entries.get(name) === entry) this.entries.delete(name);
     clearTimer(entry);
     entry.attempts += 1;
-    const run = (async () => {
-      try {
-        const result = await expire(entry.request);
-        log.info('local expiry ran', {
-          key_id: entry.request.keyId,
-          generation: entry.request.generation,
-          outcome: (result as { outcome?: unknown } | undefined)?.outcome,
-        });
-        const dueAt = notDueUntil(result);
-        // Fired before the end (a replaced schedule): wait for the end, unless another schedule took its place.
-        if (dueAt !== undefined && !stopped && !entries.has(name)) arm({ ...entry, at: dueAt, attempts: 0, timer: undefined });
-      } catch (error) {
-        const retry = entry.attempts < maxAttempts && !stopped && !entries.has(name);
-        log.error('local expiry failed', {
-          key_id: entry.request.keyId,
-          generation: entry.request.generation,
-          attempt: entry.attempts,
-          will_retry: retry,
-          ...errorField(error),
-        });
-        if (retry) arm({ ...entry, at: clock.now().getTime() + retryDelayMs, timer: undefined });
-      }
-    })();
-    running.add(run);
-    void run.finally(() => running.delete(run));
+    const run = this.attempt(entry, name);
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
     return run;
-  };
+  }
 
-  const settle = async () => {
-    while (running.size > 0) await Promise.allSettled([...running]);
-  };
+  /** One attempt: a fire before the end waits for the end, a failure is tried again up to `maxAttempts`. */
+  private async attempt(entry: Entry, name: string): Promise<void> {
+    try {
+      const result = await this.options.expire(entry.request);
+      this.log.info('local expiry ran', {
+        key_id: entry.request.keyId,
+        generation: entry.request.generation,
+        outcome: (result as { outcome?: unknown } | undefined)?.outcome,
+      });
+      const dueAt = notDueUntil(result);
+      // Fired before the end (a replaced schedule): wait for the end, unless another schedule took its place.
+      if (dueAt !== undefined && !this.stopped && !this.entries.has(name)) this.arm({ ...entry, at: dueAt, attempts: 0, timer: undefined });
+    } catch (error) {
+      const retry = entry.attempts < (this.options.maxAttempts ?? 3) && !this.stopped && !this.entries.has(name);
+      this.log.error('local expiry failed', {
+        key_id: entry.request.keyId,
+        generation: entry.request.generation,
+        attempt: entry.attempts,
+        will_retry: retry,
+        ...errorField(error),
+      });
+      if (retry) this.arm({ ...entry, at: this.clock.now().getTime() + (this.options.retryDelayMs ?? 60_000), timer: undefined });
+    }
+  }
+}
 
-  const runDue = async (): Promise<number> => {
-    const now = clock.now().getTime();
-    const due = [...entries.values()].filter((entry) => entry.at <= now).sort((a, b) => a.at - b.at);
-    for (const entry of due) void fire(entry);
-    await settle();
-    return due.length;
-  };
+function clearTimer(entry: Entry): void {
+  if (entry.timer) clearTimeout(entry.timer);
+  entry.timer = undefined;
+}
 
-  const schedule = async (request: PendingExpiry): Promise<void> => {
-    if (stopped) throw new Error('The local scheduler is stopped');
-    const at = Date.parse(request.at);
-    if (Number.isNaN(at)) throw new Error(`Not an instant: ${request.at}`);
-    const existing = entries.get(nameOf(request));
-    if (existing) clearTimer(existing);
-    // Same transition scheduled again (a retried regenerate): the latest call wins, as with EventBridge.
-    arm({ request: { keyId: request.keyId, generation: request.generation }, at, attempts: 0 });
-  };
-
-  return {
-    schedule,
-
-    async cancel(request) {
-      const entry = entries.get(nameOf(request));
-      if (!entry) return;
-      clearTimer(entry);
-      entries.delete(nameOf(request));
-    },
-
-    async rearmFromStore(deps) {
-      const found: PendingExpiry[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await deps.db.send(
-          new ScanCommand({
-            TableName: deps.keyTableName,
-            FilterExpression: 'entity = :key AND #state = :active AND attribute_exists(previous_hash)',
-            ProjectionExpression: 'id, generation, transition_ends_at',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':key': 'key', ':active': 'active' },
-            ConsistentRead: true,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          const { id, generation, transition_ends_at: endsAt } = item as { id: string; generation: number; transition_ends_at?: string };
-          // A previous value with no end recorded cannot be valid: expire it now.
-          found.push({ keyId: id, generation, at: endsAt ?? clock.now().toISOString() });
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-
-      for (const transition of found) await schedule(transition);
-      const now = clock.now().getTime();
-      const dueCount = found.filter((transition) => Date.parse(transition.at) <= now).length;
-      await runDue();
-      log.info('local scheduler re-armed', { armed: found.length - dueCount, fired_at_once: dueCount });
-      return { armed: found.length - dueCount, firedAtOnce: dueCount };
-    },
-
-    runDue,
-
-    async tick(ms) {
-      const manual = clock as Clock & { advance?: (ms: number) => void };
-      if (typeof manual.advance !== 'function') throw new Error('tick needs a ManualClock');
-      manual.advance(ms);
-      return runDue();
-    },
-
-    pending() {
-      return [...entries.values()].sort((a, b) => a.at - b.at).map((entry) => ({ ...entry.request, at: new Date(entry.at).toISOString() }));
-    },
-
-    async stop() {
-      stopped = true;
-      for (const entry of entries.values()) clearTimer(entry);
-      entries.clear();
-      await settle();
-    },
-  };
+/** Every key of the table in a transition (active, with a previous value), with the end of its transition. */
+async function transitionsIn(deps: KeyTableAccess, clock: Clock): Promise<PendingExpiry[]> {
+  const found: PendingExpiry[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await deps.db.send(
+      new ScanCommand({
+        TableName: deps.keyTableName,
+        FilterExpression: 'entity = :key AND #state = :active AND attribute_exists(previous_hash)',
+        ProjectionExpression: 'id, generation, transition_ends_at',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':key': 'key', ':active': 'active' },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const { id, generation, transition_ends_at: endsAt } = item as { id: string; generation: number; transition_ends_at?: string };
+      // A previous value with no end recorded cannot be valid: expire it now.
+      found.push({ keyId: id, generation, at: endsAt ?? clock.now().toISOString() });
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return found;
 }

@@ -28,7 +28,7 @@ import { ROUTES } from '../lambda/routes';
 import { THROTTLED_MESSAGE } from '../lambda/contract/defaults';
 import { TokenBucket } from './token-bucket';
 import { headersOf, lambdaContext, sourceIpOf, toProxyEvent, type LocalRoute } from './proxy-event';
-import { moduleHandlerLoader, resolveRoute, type HandlerLoader } from './route-handlers';
+import { moduleHandlerLoader, resolveRoute, unresolvedReply, type HandlerLoader } from './route-handlers';
 import { errorField } from '../lambda/platform/observability';
 import { GATEWAY_MADE, apiErrorReply, errorReply, isProxyResult, readBody, resultReply, send, withGatewayCors, type Reply } from './replies';
 
@@ -87,102 +87,23 @@ export interface LocalServer {
 export function createRequestListener(
   options: Omit<LocalServerOptions, 'port' | 'host'> = {},
 ): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
-  const routes = options.routes ?? ROUTES;
-  const log = options.logger ?? terminalObservability().logger;
-  const loadHandler = options.loadHandler ?? moduleHandlerLoader();
-  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  const methodBuckets = new Map<string, TokenBucket>();
-
-  async function answer(request: IncomingMessage, requestId: string, receivedAt: Date): Promise<Reply> {
-    // Prefixing a fixed origin keeps a target such as `//x` a path, not a host.
-    const target = request.url ?? '/';
-    const url = new URL(`http://localhost${target.startsWith('/') ? target : `/${target}`}`);
-    const method = request.method ?? 'GET';
-    if (options.pages && (method === 'GET' || method === 'HEAD')) {
-      const page = options.pages(url.pathname);
-      if (page) return page;
-    }
-    if (options.platform && isPlatformPath(url.pathname)) {
-      const answer = await options.platform({
-        method,
-        path: url.pathname.slice(PLATFORM_PREFIX.length),
-        ...headersOf(request.rawHeaders),
-        sourceIp: sourceIpOf(request.socket.remoteAddress),
-        requestId,
-      });
-      return { status: answer.status, headers: answer.headers, body: answer.body };
-    }
-    const resolution = resolveRoute(routes, method, url.pathname);
-    if (resolution.kind === 'not-found') {
-      return apiErrorReply(new ApiError(ErrorCode.ROUTE_NOT_FOUND, `No route for ${url.pathname}.`), requestId);
-    }
-    if (resolution.kind === 'method-not-allowed') {
-      const allow = resolution.allow.join(', ');
-      return apiErrorReply(
-        new ApiError(ErrorCode.METHOD_NOT_ALLOWED, `${method.toUpperCase()} is not allowed on ${url.pathname}; use ${allow}.`, [], {
-          Allow: allow,
-        }),
-        requestId,
-      );
-    }
-    const { route } = resolution;
-    if (route.methodThrottle) {
-      const bucketKey = `${route.method} ${route.path}`;
-      const bucket = methodBuckets.get(bucketKey) ?? new TokenBucket(route.methodThrottle, receivedAt.getTime());
-      methodBuckets.set(bucketKey, bucket);
-      const taken = bucket.take(receivedAt.getTime());
-      if (!taken.admitted) {
-        return apiErrorReply(new ApiError(ErrorCode.THROTTLED, THROTTLED_MESSAGE, [], { 'Retry-After': String(taken.retryAfterSeconds) }), requestId);
-      }
-    }
-    const bodyLimit = route.maxBodyBytes ?? maxBodyBytes;
-    const read = await readBody(request, bodyLimit);
-    if (read.aborted) {
-      // Nobody is left to read the answer; the access line says what happened (a client error, not ours).
-      log.info('request body cut short by the client', { request_id: requestId });
-      return apiErrorReply(new ApiError(ErrorCode.VALIDATION_FAILED, 'The request body ended before it was complete.'), requestId);
-    }
-    if (read.tooLarge) {
-      return apiErrorReply(new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, `The request body exceeds ${bodyLimit} bytes.`, [], { Connection: 'close' }), requestId);
-    }
-
-    const handler = await loadHandler(route);
-    if (!handler) {
-      log.error('handler not implemented', { request_id: requestId, handler: route.name });
-      return errorReply(500, internalErrorBody(requestId), requestId);
-    }
-    const event = toProxyEvent(
-      {
-        method,
-        url,
-        host: request.headers.host,
-        rawHeaders: request.rawHeaders,
-        remoteAddress: request.socket.remoteAddress,
-        body: read.body,
-        requestId,
-        receivedAt,
-      },
-      route,
-    );
-    const refused = route.management && options.gateway ? await options.gateway(event) : undefined;
-    if (refused) return { ...resultReply(refused), [GATEWAY_MADE]: true } as Reply;
-    const result = await handler(event, lambdaContext(route, requestId));
-    if (!isProxyResult(result)) {
-      log.error('handler returned no proxy result', { request_id: requestId, handler: route.name });
-      return errorReply(500, internalErrorBody(requestId), requestId);
-    }
-    return resultReply(result);
-  }
-
+  const listener: Listener = {
+    options,
+    routes: options.routes ?? ROUTES,
+    log: options.logger ?? terminalObservability().logger,
+    loadHandler: options.loadHandler ?? moduleHandlerLoader(),
+    maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
+    methodBuckets: new Map<string, TokenBucket>(),
+  };
   return async (request, response) => {
     const requestId = randomUUID();
     const receivedAt = new Date();
     let reply: Reply;
     try {
-      reply = withGatewayCors(await answer(request, requestId, receivedAt));
+      reply = withGatewayCors(await answer(listener, request, requestId, receivedAt));
     } catch (error) {
       // Whatever a handler throws stays in the log; the caller gets the generic body.
-      log.error('handler failed', { request_id: requestId, ...errorField(error) });
+      listener.log.error('handler failed', { request_id: requestId, ...errorField(error) });
       reply = errorReply(500, internalErrorBody(requestId), requestId);
     }
     if (!request.complete) {
@@ -191,22 +112,109 @@ export function createRequestListener(
       response.once('finish', () => request.destroy());
     }
     send(response, reply, requestId);
-    const pathname = (request.url ?? '/').split('?')[0] ?? '';
-    const known = routes.some((route) => route.path === pathname) || (options.pages !== undefined && knownPage(options.pages, pathname));
-    // A platform path is the platform team's own (it may hold anything): logged by its resource, as API Gateway's access log does.
-    const platform = options.platform !== undefined && isPlatformPath(pathname);
-    options.logRequest?.({
-      method: request.method ?? '',
-      ...(platform
-        ? { path: `${PLATFORM_PREFIX}/{proxy+}`, path_length: pathname.length }
-        : known
-          ? { path: pathname }
-          : { path: 'unknown', path_length: pathname.length }),
-      status: reply.status,
-      duration_ms: Date.now() - receivedAt.getTime(),
-      request_id: requestId,
-    });
+    logAccess(listener, request, reply.status, requestId, receivedAt);
   };
+}
+
+/** What a request listener holds: its options, routes, log, handler loader, body limit and per-method throttles. */
+interface Listener {
+  readonly options: Omit<LocalServerOptions, 'port' | 'host'>;
+  readonly routes: readonly LocalRoute[];
+  readonly log: Logger;
+  readonly loadHandler: HandlerLoader;
+  readonly maxBodyBytes: number;
+  readonly methodBuckets: Map<string, TokenBucket>;
+}
+
+/** The reply to one request: a page, the platform stage, a refusal of the route or its method, or the route's handler. */
+async function answer(listener: Listener, request: IncomingMessage, requestId: string, receivedAt: Date): Promise<Reply> {
+  const { options, log } = listener;
+  // Prefixing a fixed origin keeps a target such as `//x` a path, not a host.
+  const target = request.url ?? '/';
+  const url = new URL(`http://localhost${target.startsWith('/') ? target : `/${target}`}`);
+  const method = request.method ?? 'GET';
+  if (options.pages && (method === 'GET' || method === 'HEAD')) {
+    const page = options.pages(url.pathname);
+    if (page) return page;
+  }
+  if (options.platform && isPlatformPath(url.pathname)) {
+    const platform = await options.platform({
+      method,
+      path: url.pathname.slice(PLATFORM_PREFIX.length),
+      ...headersOf(request.rawHeaders),
+      sourceIp: sourceIpOf(request.socket.remoteAddress),
+      requestId,
+    });
+    return { status: platform.status, headers: platform.headers, body: platform.body };
+  }
+  const resolution = resolveRoute(listener.routes, method, url.pathname);
+  if (resolution.kind !== 'matched') return unresolvedReply(resolution, method, url.pathname, requestId);
+  const { route } = resolution;
+  const throttled = route.methodThrottle ? throttle(listener, `${route.method} ${route.path}`, route.methodThrottle, receivedAt, requestId) : undefined;
+  if (throttled) return throttled;
+  const bodyLimit = route.maxBodyBytes ?? listener.maxBodyBytes;
+  const read = await readBody(request, bodyLimit);
+  if (read.aborted) {
+    // Nobody is left to read the answer; the access line says what happened (a client error, not ours).
+    log.info('request body cut short by the client', { request_id: requestId });
+    return apiErrorReply(new ApiError(ErrorCode.VALIDATION_FAILED, 'The request body ended before it was complete.'), requestId);
+  }
+  if (read.tooLarge) {
+    return apiErrorReply(new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, `The request body exceeds ${bodyLimit} bytes.`, [], { Connection: 'close' }), requestId);
+  }
+  const handler = await listener.loadHandler(route);
+  if (!handler) {
+    log.error('handler not implemented', { request_id: requestId, handler: route.name });
+    return errorReply(500, internalErrorBody(requestId), requestId);
+  }
+  const { host } = request.headers;
+  const event = toProxyEvent(
+    { method, url, host, rawHeaders: request.rawHeaders, remoteAddress: request.socket.remoteAddress, body: read.body, requestId, receivedAt },
+    route,
+  );
+  const refused = route.management && options.gateway ? await options.gateway(event) : undefined;
+  if (refused) return { ...resultReply(refused), [GATEWAY_MADE]: true } as Reply;
+  const result = await handler(event, lambdaContext(route, requestId));
+  if (!isProxyResult(result)) {
+    log.error('handler returned no proxy result', { request_id: requestId, handler: route.name });
+    return errorReply(500, internalErrorBody(requestId), requestId);
+  }
+  return resultReply(result);
+}
+
+/** The route's method throttle (API Gateway's per-method setting): a 429 with Retry-After when its bucket is empty. */
+function throttle(
+  listener: Listener,
+  bucketKey: string,
+  limits: ConstructorParameters<typeof TokenBucket>[0],
+  receivedAt: Date,
+  requestId: string,
+): Reply | undefined {
+  const bucket = listener.methodBuckets.get(bucketKey) ?? new TokenBucket(limits, receivedAt.getTime());
+  listener.methodBuckets.set(bucketKey, bucket);
+  const taken = bucket.take(receivedAt.getTime());
+  if (taken.admitted) return undefined;
+  return apiErrorReply(new ApiError(ErrorCode.THROTTLED, THROTTLED_MESSAGE, [], { 'Retry-After': String(taken.retryAfterSeconds) }), requestId);
+}
+
+/** The access line: a route's or page's path as is, a platform path by its resource, anything else as `unknown` with its length. */
+function logAccess(listener: Listener, request: IncomingMessage, status: number, requestId: string, receivedAt: Date): void {
+  const { options, routes } = listener;
+  const pathname = (request.url ?? '/').split('?')[0] ?? '';
+  const known = routes.some((route) => route.path === pathname) || (options.pages !== undefined && knownPage(options.pages, pathname));
+  // A platform path is the platform team's own (it may hold anything): logged by its resource, as API Gateway's access log does.
+  const platform = options.platform !== undefined && isPlatformPath(pathname);
+  options.logRequest?.({
+    method: request.method ?? '',
+    ...(platform
+      ? { path: `${PLATFORM_PREFIX}/{proxy+}`, path_length: pathname.length }
+      : known
+        ? { path: pathname }
+        : { path: 'unknown', path_length: pathname.length }),
+    status,
+    duration_ms: Date.now() - receivedAt.getTime(),
+    request_id: requestId,
+  });
 }
 
 /** Whether `pathname` is under the platform stage's prefix. */

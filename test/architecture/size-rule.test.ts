@@ -35,12 +35,6 @@ const ALLOWED: Record<string, number> = {
   'lib/dashboard.ts constructor': 101,
   'lib/key-handlers.ts constructor': 98,
   'lib/webhooks.ts constructor': 114,
-  'local/bootstrap.ts': 395,
-  'local/bootstrap.ts main': 84,
-  'local/job-queue.ts createLocalJobQueue': 124,
-  'local/platform-stage.ts createPlatformStage': 83,
-  'local/scheduler.ts createLocalScheduler': 146,
-  'local/server.ts createRequestListener': 124,
 };
 
 const productionFiles = (): string[] =>
