@@ -1,86 +1,22 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import * as xray from 'aws-cdk-lib/aws-xray';
-import { allowedMethods, type RouteDefinition } from '../lambda/contract/routes';
+import type { RouteDefinition } from '../lambda/contract/routes';
 import { ROUTES } from '../lambda/routes';
-import type { UsagePlans } from '../lambda/contract/plans';
 import { acknowledge, cfnOf } from './nag';
-import { THROTTLED_MESSAGE } from '../lambda/contract/defaults';
+import { addGatewayResponses } from './gateway-responses';
+import { addMethodNotAllowed, addPreflights } from './api-methods';
+import type { ApiProps } from './api-props';
 
 /** The share of this API's requests X-Ray traces (its sampling rule; the hot path's functions pass the decision through). */
 export const STAGE_TRACE_RATE = 0.01;
 
-/** A steady-state rate (requests per second) and a burst (requests). */
-export interface Throttle {
-  /** Steady-state requests per second. Required. */
-  readonly rateLimit: number;
-  /** Requests allowed in a burst above the rate. Required. */
-  readonly burstLimit: number;
-}
-
-export interface ApiProps {
-  /** API Gateway stage name (also part of the API name). Required. */
-  readonly stageName: string;
-  /** Function behind each route, by route name; every route needs one. Required. */
-  readonly handlers: Readonly<Record<string, lambda.IFunction>>;
-  /** Routes to serve. Default: `ROUTES` from `lambda/routes/index.ts`. */
-  readonly routes?: readonly RouteDefinition[];
-  /**
-   * Handlers that answer their own CORS preflight: their route's path also
-   * gets an OPTIONS method, a Lambda proxy to the same function (never API
-   * Gateway's mock CORS preflight). Default: none.
-   */
-  readonly preflightHandlers?: readonly string[];
-  /** Stage-wide throttle applied to every method. Required. */
-  readonly stageThrottle: Throttle;
-  /**
-   * The per-team throttle of the routes declared `throttle: 'write'`, set in
-   * every usage plan (API Gateway applies a plan's per-method throttle per API
-   * key, that is per team), capped by the plan's own. Default: none.
-   */
-  readonly writeThrottle?: Throttle;
-  /** Usage plans by name: one API Gateway usage plan each, on this stage. Required. */
-  readonly plans: UsagePlans;
-  /** Platform API stages every plan also covers, as `<restApiId>:<stage>`. Default: none. */
-  readonly planApiStages?: readonly string[];
-  /**
-   * REQUEST authorizer of the management routes: authenticates the Bearer
-   * key (result cache off) and names the team's API Gateway key as the
-   * usage identifier, so the team's plan throttles it. Required.
-   */
-  readonly managementAuthorizer: lambda.IFunction;
-  /** Retention of the access log group. Default: one year. */
-  readonly logRetention?: logs.RetentionDays;
-  /** Whether to create the account-wide API Gateway CloudWatch Logs role. Default: true. */
-  readonly cloudWatchRole?: boolean;
-  /** Production: the access log group is retained on stack deletion. Default: false. */
-  readonly production?: boolean;
-  /** Regional AWS WAFv2 web ACL to associate with the stage. Default: none. */
-  readonly webAclArn?: string;
-}
-
 /** The API Gateway name of a plan's usage plan on a stage. */
 export function usagePlanName(stageName: string, planName: string): string {
   return `api-key-service-${stageName}-${planName}`;
-}
-
-/**
- * Gateway-generated errors in the service's one error shape, so a caller
- * parses throttling or an unknown route like any other error.
- */
-/** Every gateway-made answer is readable cross-origin: its body holds no data of any key. */
-const GATEWAY_CORS = { 'Access-Control-Allow-Origin': "'*'" };
-
-function errorTemplate(code: string, message: string): Record<string, string> {
-  return {
-    'application/json': JSON.stringify({
-      error: { code, message, details: [], request_id: '$context.requestId' },
-    }),
-  };
 }
 
 /** One JSON line per request in the stage's access log: documented `$context` variables only, no path, no header. */
@@ -132,8 +68,34 @@ export class Api extends Construct {
       retention: props.logRetention ?? logs.RetentionDays.ONE_YEAR,
       removalPolicy,
     });
+    this.restApi = this.createRestApi(props, routes);
+    this.addSamplingRule(props.stageName);
 
-    this.restApi = new apigateway.RestApi(this, 'RestApi', {
+    // The stack exports the URL as `ApiUrl`; RestApi's own `Endpoint` output would repeat it.
+    this.restApi.node.tryRemoveChild('Endpoint');
+
+    // Cache off: a deleted key must stop on the very next request. The
+    // handler authenticates again (scope, IP, metering): the authorizer only
+    // answers who the team is, for its usage plan.
+    const managementAuthorizer = new apigateway.RequestAuthorizer(this, 'ManagementAuthorizer', {
+      handler: props.managementAuthorizer,
+      identitySources: [apigateway.IdentitySource.header('Authorization')],
+      resultsCacheTtl: Duration.seconds(0),
+      authorizerName: `api-key-service-${props.stageName}-management`,
+    });
+
+    const writeMethods = this.addRouteMethods(props, routes, managementAuthorizer);
+    addMethodNotAllowed(this.restApi, routes);
+    addPreflights(this.restApi, routes, props.handlers, props.preflightHandlers ?? []);
+    addGatewayResponses(this.restApi);
+    this.protectStage(props.webAclArn);
+    this.acknowledgeNagFindings();
+    this.usagePlans = this.addUsagePlans(props, writeMethods);
+  }
+
+  /** The REST API and its stage: JSON access logs without the path, error-level execution logs without bodies, X-Ray, stage and per-method throttles. */
+  private createRestApi(props: ApiProps, routes: readonly RouteDefinition[]): apigateway.RestApi {
+    return new apigateway.RestApi(this, 'RestApi', {
       restApiName: `api-key-service-${props.stageName}`,
       description: 'Issues, regenerates, deletes and verifies API keys',
       endpointTypes: [apigateway.EndpointType.REGIONAL],
@@ -162,16 +124,18 @@ export class Api extends Construct {
         ),
       },
     });
+  }
 
+  private addSamplingRule(stageName: string): void {
     // X-Ray: this stage samples 1 % of requests, none by reservoir (the default rule would take the first request
     // each second and 5 % of the rest). The verify function traces only what the stage sampled (PassThrough).
     new xray.CfnSamplingRule(this, 'Sampling', {
       samplingRule: {
-        ruleName: `api-keys-${props.stageName}`,
+        ruleName: `api-keys-${stageName}`,
         priority: 100,
         fixedRate: STAGE_TRACE_RATE,
         reservoirSize: 0,
-        serviceName: `api-key-service-${props.stageName}/${props.stageName}`,
+        serviceName: `api-key-service-${stageName}/${stageName}`,
         serviceType: 'AWS::ApiGateway::Stage',
         host: '*',
         httpMethod: '*',
@@ -180,20 +144,10 @@ export class Api extends Construct {
         version: 1,
       },
     });
+  }
 
-    // The stack exports the URL as `ApiUrl`; RestApi's own `Endpoint` output would repeat it.
-    this.restApi.node.tryRemoveChild('Endpoint');
-
-    // Cache off: a deleted key must stop on the very next request. The
-    // handler authenticates again (scope, IP, metering): the authorizer only
-    // answers who the team is, for its usage plan.
-    const managementAuthorizer = new apigateway.RequestAuthorizer(this, 'ManagementAuthorizer', {
-      handler: props.managementAuthorizer,
-      identitySources: [apigateway.IdentitySource.header('Authorization')],
-      resultsCacheTtl: Duration.seconds(0),
-      authorizerName: `api-key-service-${props.stageName}-management`,
-    });
-
+  /** One Lambda proxy method per route (behind the management authorizer where it manages); returns the write-throttled ones. */
+  private addRouteMethods(props: ApiProps, routes: readonly RouteDefinition[], managementAuthorizer: apigateway.IAuthorizer): apigateway.Method[] {
     const writeMethods: apigateway.Method[] = [];
     for (const route of routes) {
       const handler = props.handlers[route.name];
@@ -228,113 +182,15 @@ export class Api extends Construct {
       );
     }
 
-    // Any other method on a routed path (OPTIONS too, unless a route answers
-    // its own preflight): 405 with Allow, in the house shape, as the local
-    // runtime answers it. Without it API Gateway answers 403 (then 404).
-    for (const routedPath of [...new Set(routes.map((route) => route.path))]) {
-      const allow = allowedMethods(routes, routedPath).join(', ');
-      const anyMethod = this.restApi.root.resourceForPath(routedPath).addMethod(
-        'ANY',
-        new apigateway.MockIntegration({
-          requestTemplates: { 'application/json': '{"statusCode": 405}' },
-          // WHEN_NO_MATCH, not NEVER: with NEVER a request of another content type (text/plain) gets API Gateway's own
-          // 415 body; passed through, it reaches the mock, whose only (default) integration response is this 405.
-          passthroughBehavior: apigateway.PassthroughBehavior.WHEN_NO_MATCH,
-          integrationResponses: [
-            {
-              statusCode: '405',
-              responseParameters: { 'method.response.header.Allow': `'${allow}'`, 'method.response.header.Access-Control-Allow-Origin': "'*'" },
-              responseTemplates: errorTemplate('METHOD_NOT_ALLOWED', `This method is not allowed on ${routedPath}; use ${allow}.`),
-            },
-          ],
-        }),
-        {
-          operationName: `method-not-allowed${routedPath.replaceAll('/', '-')}`,
-          methodResponses: [
-            { statusCode: '405', responseParameters: { 'method.response.header.Allow': true, 'method.response.header.Access-Control-Allow-Origin': true } },
-          ],
-        },
-      );
-      acknowledge(
-        cfnOf(anyMethod),
-        'AwsSolutions-APIG4',
-        'Answers 405 Method Not Allowed from a mock integration: it reaches no function and no data, so there is nothing to authorize.',
-      );
-      acknowledge(cfnOf(anyMethod), 'AwsSolutions-COG4', 'Answers 405 Method Not Allowed from a mock integration; see the AwsSolutions-APIG4 reason.');
-    }
+    return writeMethods;
+  }
 
-    for (const handlerName of props.preflightHandlers ?? []) {
-      const route = routes.find((candidate) => candidate.name === handlerName);
-      const handler = props.handlers[handlerName];
-      if (route === undefined || handler === undefined) {
-        throw new Error(`Preflight handler "${handlerName}" serves no route`);
-      }
-      // The handler answers the preflight (which origins, methods and headers
-      // are granted); a mock integration would answer it differently.
-      const preflight = this.restApi.root
-        .resourceForPath(route.path)
-        .addMethod('OPTIONS', new apigateway.LambdaIntegration(handler, { proxy: true, allowTestInvoke: false }), {
-          operationName: `${handlerName}-preflight`,
-        });
-      // AwsSolutions-COG4 does not apply to OPTIONS methods; APIG4 exempts
-      // only mock-style CORS methods (204 method responses with
-      // Access-Control-Allow-* headers), so it is raised here.
-      acknowledge(
-        cfnOf(preflight),
-        'AwsSolutions-APIG4',
-        `CORS preflight of ${route.path}: browsers send a preflight without credentials (no Authorization header, no key), so any authorizer would refuse every preflight and break browser use of public keys. The function answers it from the request headers alone (no key, no table access, no use recorded); the ${route.method} that follows is authenticated.`,
-      );
-    }
-
-    // What API Gateway answers itself, in the house shape, readable cross-origin.
-    const gatewayResponses: Array<[string, apigateway.ResponseType, string | undefined, string, string, Record<string, string>?]> = [
-      // A team's plan, the stage or the account throttled the request, or the team's quota is spent.
-      ['Throttled', apigateway.ResponseType.THROTTLED, '429', 'THROTTLED', THROTTLED_MESSAGE, { 'Retry-After': "'1'" }],
-      [
-        'QuotaExceeded',
-        apigateway.ResponseType.QUOTA_EXCEEDED,
-        '429',
-        'QUOTA_EXCEEDED',
-        "The team's usage plan quota for this period is used up.",
-        { 'Retry-After': "'3600'" },
-      ],
-      // The authorizer refused the Bearer key (or there was none): the house 401.
-      [
-        'Unauthorized',
-        apigateway.ResponseType.UNAUTHORIZED,
-        '401',
-        'UNAUTHORIZED',
-        'The API key is missing or invalid: send "Authorization: Bearer <API key>".',
-        {
-          'WWW-Authenticate': `'Bearer realm="api-keys", error="invalid_token"'`,
-        },
-      ],
-      // A team without an API Gateway key (not bootstrapped with a plan) cannot pass the usage plan.
-      [
-        'NoUsagePlan',
-        apigateway.ResponseType.INVALID_API_KEY,
-        '403',
-        'FORBIDDEN',
-        "The calling key's team has no usage plan: the operator runs npm run bootstrap -- --team-id <id> --plan <name>.",
-      ],
-      // REST APIs answer an unknown path with 403 "Missing Authentication Token"; the service (and the local runtime) say 404.
-      ['RouteNotFound', apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', 'ROUTE_NOT_FOUND', 'No such route'],
-      ['RequestTooLarge', apigateway.ResponseType.REQUEST_TOO_LARGE, '413', 'PAYLOAD_TOO_LARGE', 'Request body too large'],
-      ['Default5xx', apigateway.ResponseType.DEFAULT_5XX, undefined, 'INTERNAL', 'Internal error'],
-    ];
-    for (const [id, type, statusCode, code, message, headers] of gatewayResponses) {
-      this.restApi.addGatewayResponse(id, {
-        type,
-        statusCode,
-        responseHeaders: { ...GATEWAY_CORS, ...headers },
-        templates: errorTemplate(code, message),
-      });
-    }
-
-    if (props.webAclArn !== undefined) {
+  /** The stage's web ACL when one is configured; otherwise the cdk-nag finding, with its reason. */
+  private protectStage(webAclArn: string | undefined): void {
+    if (webAclArn !== undefined) {
       new wafv2.CfnWebACLAssociation(this, 'WebAcl', {
         resourceArn: this.restApi.deploymentStage.stageArn,
-        webAclArn: props.webAclArn,
+        webAclArn: webAclArn,
       });
     } else {
       acknowledge(
@@ -343,8 +199,10 @@ export class Api extends Construct {
         'No web ACL is configured (context webAclArn): platform teams usually own one shared regional web ACL; stage and method throttling, the usage plan and per-key rate limits still apply. Set webAclArn to associate it.',
       );
     }
-    this.acknowledgeNagFindings();
+  }
 
+  /** One usage plan per configured plan, on this stage and the platform stages, with the per-team write throttle; their ids as an output. */
+  private addUsagePlans(props: ApiProps, writeMethods: readonly apigateway.Method[]): Record<string, apigateway.UsagePlan> {
     // One usage plan per configured plan. Each team has one API Gateway key
     // (made by the bootstrap command) in one plan; the management authorizer
     // and the platform authorizer name it as the usage identifier. The
@@ -379,13 +237,13 @@ export class Api extends Construct {
         (usagePlans[name].node.defaultChild as apigateway.CfnUsagePlan).addPropertyOverride(`ApiStages.${i + 1}`, { ApiId: apiId, Stage: stage });
       });
     }
-    this.usagePlans = usagePlans;
     const planIds = new CfnOutput(this, 'UsagePlanIds', {
       description: 'Usage plan ids by plan name (JSON): what `npm run bootstrap -- --aws --plan <name>` attaches a team to',
       value: Stack.of(this).toJsonString(Object.fromEntries(Object.entries(usagePlans).map(([name, plan]) => [name, plan.usagePlanId]))),
     });
     // The name docs/deploy.md and the bootstrap messages use (inside this construct CDK would make it ApiUsagePlanIds<hash>).
     planIds.overrideLogicalId('UsagePlanIds');
+    return usagePlans;
   }
 
   private acknowledgeNagFindings(): void {
