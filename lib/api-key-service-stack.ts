@@ -15,8 +15,8 @@ import { KeyStore } from './key-store';
 import { Rotation } from './rotation';
 import { Webhooks } from './webhooks';
 import { ServiceDashboard } from './dashboard';
-import { HouseFunction } from './house-function';
-import { configureObservability, grantPepper, observabilitySettings } from './observability';
+import { HouseFunction, functionBuildOf } from './house-function';
+import { configureObservability, grantPepper, observabilitySettings, type ObservabilitySettings } from './observability';
 import { AuthorizerCache } from './authorizer-cache';
 import { VerifyDoor } from './verify-door';
 
@@ -45,10 +45,12 @@ export class ApiKeyServiceStack extends Stack {
     super(scope, id, props);
     const { config } = props;
     const logRetention = config.logRetentionDays as logs.RetentionDays;
+    const build = functionBuildOf(config);
 
     this.keyStore = new KeyStore(this, 'KeyStore', { production: config.production });
 
     this.auditArchive = new AuditArchive(this, 'AuditArchive', {
+      build,
       production: config.production,
       objectLockMode: config.archiveObjectLockMode,
       objectLockDays: config.archiveObjectLockDays,
@@ -56,6 +58,7 @@ export class ApiKeyServiceStack extends Stack {
     });
 
     this.rotation = new Rotation(this, 'Rotation', {
+      build,
       keyTable: this.keyStore.table,
       auditTable: this.auditArchive.table,
       production: config.production,
@@ -63,6 +66,7 @@ export class ApiKeyServiceStack extends Stack {
     });
 
     this.webhooks = new Webhooks(this, 'Webhooks', {
+      build,
       keyTable: this.keyStore.table,
       auditTable: this.auditArchive.table,
       rotation: this.rotation,
@@ -71,6 +75,7 @@ export class ApiKeyServiceStack extends Stack {
     });
 
     this.authorizerCache = new AuthorizerCache(this, 'AuthorizerCache', {
+      build,
       bus: this.webhooks.bus,
       keyTable: this.keyStore.table,
       auditTable: this.auditArchive.table,
@@ -80,6 +85,7 @@ export class ApiKeyServiceStack extends Stack {
     });
 
     this.handlers = new KeyHandlers(this, 'Handlers', {
+      build,
       webhooks: this.webhooks,
       keyTable: this.keyStore.table,
       auditTable: this.auditArchive.table,
@@ -93,7 +99,19 @@ export class ApiKeyServiceStack extends Stack {
       logRetention,
     });
 
-    this.api = new Api(this, 'Api', {
+    this.api = this.addApi(config, logRetention);
+    this.verifyDoor = this.addVerifyDoor(config, logRetention);
+
+    const observability = this.observeAndGuard(config);
+    [this.alarms, this.dashboard] = this.monitor(config, observability);
+
+    if (config.console) this.addConsole(config);
+    this.addOutputs(config);
+  }
+
+  /** The REST API: every route's method, the management authorizer, the stage and its usage plans. */
+  private addApi(config: ServiceConfig, logRetention: logs.RetentionDays): Api {
+    return new Api(this, 'Api', {
       stageName: config.stage,
       handlers: this.handlers.byRoute,
       // The verify handler decides CORS itself (docs/verification.md).
@@ -108,11 +126,13 @@ export class ApiKeyServiceStack extends Stack {
       webAclArn: config.webAclArn,
       production: config.production,
     });
+  }
 
+  private addVerifyDoor(config: ServiceConfig, logRetention: logs.RetentionDays): VerifyDoor {
     // A cheaper front door for verify (the one route no caller authenticates to), by context (docs/cost.md).
     const verifyRoute = ROUTES.find((route) => route.caller === 'public');
     if (!verifyRoute) throw new Error('No public route to put behind a front door');
-    this.verifyDoor = new VerifyDoor(this, 'VerifyDoor', {
+    return new VerifyDoor(this, 'VerifyDoor', {
       door: config.verifyFrontDoor,
       verifyFunction: this.handlers.byRoute[verifyRoute.name],
       stageName: config.stage,
@@ -120,7 +140,10 @@ export class ApiKeyServiceStack extends Stack {
       logRetention,
       production: config.production,
     });
+  }
 
+  /** The same Powertools settings for every function, the deploy guards of the settings that name resources elsewhere, and the pepper's grant. */
+  private observeAndGuard(config: ServiceConfig): ObservabilitySettings {
     // Logs, metrics and traces: the same Powertools settings for every function.
     const observability = observabilitySettings(config);
     configureObservability(
@@ -137,7 +160,11 @@ export class ApiKeyServiceStack extends Stack {
       requireStackRegion(this, 'keyHashPepperSecretArn', config.keyHashPepperSecretArn, "the functions read it through their own Region's endpoint");
       grantPepper(this.handlers.hashingFunctions, config.keyHashPepperSecretArn);
     }
+    return observability;
+  }
 
+  /** The alarms and the dashboard, over the same functions, tables and dead-letter queues. */
+  private monitor(config: ServiceConfig, observability: ObservabilitySettings): [Alarms, ServiceDashboard] {
     const functions = {
       ...this.handlers.byId,
       ExpireOldValue: this.rotation.expireFunction,
@@ -165,7 +192,7 @@ export class ApiKeyServiceStack extends Stack {
       AuthorizerCacheFlush: this.authorizerCache.deadLetterQueue,
     };
 
-    this.alarms = new Alarms(this, 'Alarms', {
+    const alarms = new Alarms(this, 'Alarms', {
       api: this.api.restApi,
       functions,
       tables,
@@ -177,7 +204,7 @@ export class ApiKeyServiceStack extends Stack {
       otherAlarms: [this.webhooks.backlogAlarm],
     });
 
-    this.dashboard = new ServiceDashboard(this, 'Dashboard', {
+    const dashboard = new ServiceDashboard(this, 'Dashboard', {
       dashboardName: `${this.stackName}-operations`,
       settings: observability,
       api: this.api.restApi,
@@ -187,24 +214,28 @@ export class ApiKeyServiceStack extends Stack {
       scheduleGroup: this.rotation.scheduleGroup,
       archiver: this.auditArchive.archiver,
     });
+    return [alarms, dashboard];
+  }
 
-    if (config.console) {
-      const keyConsole = new KeyConsole(this, 'Console', {
-        api: this.api.restApi,
-        logRetentionDays: config.logRetentionDays,
-        accessLogBucket: this.auditArchive.accessLogBucket,
-        production: config.production,
-      });
-      // The API's functions take a request's address from the viewer only when it came through this distribution.
-      for (const fn of [...Object.values(this.handlers.byRoute), this.handlers.managementAuthorizer]) {
-        fn.addEnvironment(ENV.ORIGIN_VERIFY_SECRET, keyConsole.originVerify.secretValue.unsafeUnwrap());
-      }
-      new CfnOutput(this, 'ConsoleUrl', {
-        value: `https://${keyConsole.distribution.distributionDomainName}/console/`,
-        description: 'The key console (the API is also served under /functions/v1/ on this origin)',
-      });
+  /** The key console behind CloudFront; the API's functions then trust a viewer address only from it. */
+  private addConsole(config: ServiceConfig): void {
+    const keyConsole = new KeyConsole(this, 'Console', {
+      api: this.api.restApi,
+      logRetentionDays: config.logRetentionDays,
+      accessLogBucket: this.auditArchive.accessLogBucket,
+      production: config.production,
+    });
+    // The API's functions take a request's address from the viewer only when it came through this distribution.
+    for (const fn of [...Object.values(this.handlers.byRoute), this.handlers.managementAuthorizer]) {
+      fn.addEnvironment(ENV.ORIGIN_VERIFY_SECRET, keyConsole.originVerify.secretValue.unsafeUnwrap());
     }
+    new CfnOutput(this, 'ConsoleUrl', {
+      value: `https://${keyConsole.distribution.distributionDomainName}/console/`,
+      description: 'The key console (the API is also served under /functions/v1/ on this origin)',
+    });
+  }
 
+  private addOutputs(config: ServiceConfig): void {
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the service (append /functions/v1/...)' });
     new CfnOutput(this, 'KeyTableName', { value: this.keyStore.table.tableName, description: 'KEY_TABLE_NAME for npm run bootstrap -- --aws' });
     new CfnOutput(this, 'AuditTableName', { value: this.auditArchive.table.tableName, description: 'AUDIT_TABLE_NAME for npm run bootstrap -- --aws' });

@@ -12,12 +12,14 @@ import { ARCHIVE_RETENTION_DAYS } from '../lambda/contract/retention';
 import { AUDIT_TABLE } from '../lambda/contract/tables';
 import type { ObjectLockMode } from './config';
 import { ENV } from '../lambda/contract/function-environment';
-import { HouseFunction } from './house-function';
+import { HouseFunction, type FunctionBuild } from './house-function';
 import { createDeadLetterQueue } from './dead-letter-queue';
 import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';
 import { createServiceTable } from './table-definition';
 
 export interface AuditArchiveProps {
+  /** How its functions are bundled (lib/house-function.ts `functionBuildOf`). Required. */
+  readonly build: FunctionBuild;
   /** S3 Object Lock mode of archived objects. Default: COMPLIANCE (nobody, root included, can shorten or delete). */
   readonly objectLockMode?: ObjectLockMode;
   /** Object Lock default retention, which is also when the lifecycle expires objects, in days. Default: ARCHIVE_RETENTION_DAYS (730). */
@@ -46,7 +48,7 @@ export class AuditArchive extends Construct {
   /** Stream batches the archiver gave up on (shard and sequence numbers for a replay). */
   readonly deadLetterQueue: sqs.Queue;
 
-  constructor(scope: Construct, id: string, props: AuditArchiveProps = {}) {
+  constructor(scope: Construct, id: string, props: AuditArchiveProps) {
     super(scope, id);
     const production = props.production ?? false;
     const lockDays = props.objectLockDays ?? ARCHIVE_RETENTION_DAYS;
@@ -68,48 +70,11 @@ export class AuditArchive extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    this.bucket = new s3.Bucket(this, 'Bucket', {
-      objectLockEnabled: true,
-      objectLockDefaultRetention:
-        props.objectLockMode === 'GOVERNANCE' ? s3.ObjectLockRetention.governance(lockDuration) : s3.ObjectLockRetention.compliance(lockDuration),
-      versioned: true,
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      serverAccessLogsBucket: this.accessLogBucket,
-      serverAccessLogsPrefix: 'audit-archive/',
-      lifecycleRules: [
-        {
-          id: 'expire-after-retention',
-          // Records are kept at least the audit retention whatever the lock
-          // (a dev stack's short GOVERNANCE lock only makes them deletable by
-          // hand): current objects get a delete marker once both have ended;
-          // the version itself (now noncurrent) goes only after another full
-          // period, so no lifecycle path ever shortens retention.
-          expiration: keepFor,
-          noncurrentVersionExpiration: keepFor,
-          abortIncompleteMultipartUploadAfter: Duration.days(7),
-        },
-      ],
-      // An Object Lock bucket cannot be emptied before its locks end anyway.
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-
-    this.deadLetterQueue = createDeadLetterQueue(this, 'DeadLetterQueue');
-    acknowledge(
-      cfnOf(this.deadLetterQueue),
-      'AwsSolutions-SQS3',
-      "This queue is the on-failure destination of the audit stream event source mapping, i.e. a dead-letter queue already; cdk-nag only recognises queues named in another queue's redrive policy.",
-    );
-    acknowledge(
-      cfnOf(this.deadLetterQueue),
-      'Serverless-SQSRedrivePolicy',
-      'This queue is itself a dead-letter queue (stream batches the archiver gave up on); an operator replays from it, nothing consumes it automatically, so it has no redrive target.',
-    );
+    this.bucket = this.archiveBucket(props.objectLockMode, lockDuration, keepFor);
+    this.deadLetterQueue = this.failureQueue();
 
     this.archiver = new HouseFunction(this, 'Archiver', {
+      build: props.build,
       handlerName: 'archive-audit',
       description: 'Archives new audit records from the audit table stream to the Object Lock bucket',
       timeout: Duration.seconds(60),
@@ -148,5 +113,52 @@ export class AuditArchive extends Construct {
       'Serverless-LambdaDLQ',
       "Invoked by a DynamoDB stream event source mapping, never asynchronously: failed batches go to the mapping's on-failure SQS destination (deadLetterQueue), which a function DLQ would never receive.",
     );
+  }
+
+  /** The Object Lock bucket: versioned, locked by default for the archive retention, access-logged, never deleted with the stack. */
+  private archiveBucket(mode: ObjectLockMode | undefined, lockDuration: Duration, keepFor: Duration): s3.Bucket {
+    return new s3.Bucket(this, 'Bucket', {
+      objectLockEnabled: true,
+      objectLockDefaultRetention: mode === 'GOVERNANCE' ? s3.ObjectLockRetention.governance(lockDuration) : s3.ObjectLockRetention.compliance(lockDuration),
+      versioned: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: this.accessLogBucket,
+      serverAccessLogsPrefix: 'audit-archive/',
+      lifecycleRules: [
+        {
+          id: 'expire-after-retention',
+          // Records are kept at least the audit retention whatever the lock
+          // (a dev stack's short GOVERNANCE lock only makes them deletable by
+          // hand): current objects get a delete marker once both have ended;
+          // the version itself (now noncurrent) goes only after another full
+          // period, so no lifecycle path ever shortens retention.
+          expiration: keepFor,
+          noncurrentVersionExpiration: keepFor,
+          abortIncompleteMultipartUploadAfter: Duration.days(7),
+        },
+      ],
+      // An Object Lock bucket cannot be emptied before its locks end anyway.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  /** The stream mapping's on-failure destination. */
+  private failureQueue(): sqs.Queue {
+    const queue = createDeadLetterQueue(this, 'DeadLetterQueue');
+    acknowledge(
+      cfnOf(queue),
+      'AwsSolutions-SQS3',
+      "This queue is the on-failure destination of the audit stream event source mapping, i.e. a dead-letter queue already; cdk-nag only recognises queues named in another queue's redrive policy.",
+    );
+    acknowledge(
+      cfnOf(queue),
+      'Serverless-SQSRedrivePolicy',
+      'This queue is itself a dead-letter queue (stream batches the archiver gave up on); an operator replays from it, nothing consumes it automatically, so it has no redrive target.',
+    );
+    return queue;
   }
 }

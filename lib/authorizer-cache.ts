@@ -11,10 +11,12 @@ import { ENV } from '../lambda/contract/function-environment';
 import { TEAM_INDEX } from '../lambda/contract/tables';
 import { EVENT_SOURCE } from '../lambda/contract/webhooks';
 import { createDeadLetterQueue } from './dead-letter-queue';
-import { grantStoreOperations, HouseFunction } from './house-function';
+import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house-function';
 import { acknowledge, cfnOf } from './nag';
 
 export interface AuthorizerCacheProps {
+  /** How its functions are bundled (lib/house-function.ts `functionBuildOf`). Required. */
+  readonly build: FunctionBuild;
   /** The service's bus: lifecycle events come from it. */
   readonly bus: events.IEventBus;
   readonly keyTable: dynamodb.ITable;
@@ -48,6 +50,7 @@ export class AuthorizerCache extends Construct {
       'This queue is itself the dead-letter queue of the flush rule and function; nothing consumes it automatically (an operator inspects it: a later flush covers every earlier event), so it has no redrive target.',
     );
     this.flusher = new HouseFunction(this, 'Flusher', {
+      build: props.build,
       handlerName: 'flush-authorizer-cache',
       description: "Flushes the platform stages' authorizer caches when a key or a value stops (at most once a second per stage)",
       // A refused claim waits for the next second before claiming again.

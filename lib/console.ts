@@ -1,4 +1,4 @@
-import { Aws, CfnCondition, Duration, Fn, RemovalPolicy, Stack, type ICfnConditionExpression } from 'aws-cdk-lib';
+import { Aws, CfnCondition, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildConsoleSync, CONSOLE_SECURITY_HEADERS } from '../console/build';
 import { acknowledge, cfnOf, policyOf, wildcardResourceFinding } from './nag';
+import { CONSOLE_PATHS_FUNCTION, NO_CLOUDFRONT_BUCKET_LOGS_REGIONS, VIEWER_ADDRESS_FUNCTION, anyOf } from './console-edge';
 
 export interface KeyConsoleProps {
   /** The service's API: CloudFront sends `/functions/v1/*` to it, so the console calls its own origin (no CORS). */
@@ -21,67 +22,6 @@ export interface KeyConsoleProps {
   /** Where the console bucket's own S3 access logs go. */
   readonly accessLogBucket: s3.IBucket;
   readonly production: boolean;
-}
-
-/**
- * The console's paths: `/` and `/console` redirect (308) to `/console/`, so
- * the page's relative `app.js` and `app.css` resolve inside `console/` (served
- * at `/` they would resolve to `/app.js`, outside the bucket's prefix: a blank
- * page); `/console/` is the page; every other path is a file. The local
- * server answers the same (local/pages.ts).
- */
-export const CONSOLE_PATHS_FUNCTION = `function handler(event) {
-  var request = event.request;
-  if (request.uri === '/' || request.uri === '/console') {
-    return { statusCode: 308, statusDescription: 'Permanent Redirect', headers: { location: { value: '/console/' }, 'cache-control': { value: 'no-store' } } };
-  }
-  if (request.uri === '/console/') {
-    request.uri = '/console/index.html';
-  }
-  return request;
-}`;
-
-/**
- * The API's paths through the console's distribution: the viewer's address
- * in `X-Viewer-Address` (replacing any the viewer sent), which the functions
- * trust only beside the distribution's `X-Origin-Verify` secret
- * (lambda/http/source-address.ts).
- */
-export const VIEWER_ADDRESS_FUNCTION = `function handler(event) {
-  var request = event.request;
-  request.headers['x-viewer-address'] = { value: event.viewer.ip };
-  return request;
-}`;
-
-/**
- * Regions where CloudFront does not deliver standard logs to an S3 bucket
- * (CloudFront Developer Guide, "Standard logging (legacy)": bucket Regions
- * not supported). A distribution with bucket logging cannot be created with
- * its log bucket there, so the stack leaves logging off in these Regions.
- */
-export const NO_CLOUDFRONT_BUCKET_LOGS_REGIONS = [
-  'af-south-1',
-  'ap-east-1',
-  'ap-south-2',
-  'ap-southeast-3',
-  'ap-southeast-4',
-  'ap-southeast-5',
-  'ap-southeast-7',
-  'ca-west-1',
-  'eu-central-2',
-  'eu-south-1',
-  'eu-south-2',
-  'il-central-1',
-  'me-central-1',
-  'me-south-1',
-  'mx-central-1',
-] as const;
-
-/** `Fn::Or` over any number of conditions (CloudFormation takes 2 to 10 per Fn::Or). */
-function anyOf(conditions: ICfnConditionExpression[]): ICfnConditionExpression {
-  if (conditions.length === 1) return conditions[0]!;
-  if (conditions.length <= 10) return Fn.conditionOr(...conditions);
-  return Fn.conditionOr(anyOf(conditions.slice(0, 9)), anyOf(conditions.slice(9)));
 }
 
 /**
@@ -134,16 +74,52 @@ export class KeyConsole extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    const csp = CONSOLE_SECURITY_HEADERS['Content-Security-Policy'];
     // Response headers policies and origin access controls are named per account, not per Region: the Region in the
     // name lets the same stage run in two Regions of one account (the stage name is at most 20 characters, so the
     // OAC name stays within its 64).
     const accountWideName = (what: string) => `${Stack.of(this).stackName}-${Aws.REGION}-${what}`;
-    const headers = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
+    const headers = this.securityHeaders(accountWideName);
+
+    this.originVerify = generatedSecret(this, 'OriginVerify', {
+      description: 'Sent by the key console distribution to the API (X-Origin-Verify): requests proven to come through it are taken from the viewer address',
+      length: 48,
+      rotation:
+        'Rotating it would need the distribution and the functions changed together (a deploy); it proves a request came through this distribution and grants nothing by itself. Rotate by replacing the secret (a new logical id) and deploying.',
+    });
+
+    this.distribution = this.createDistribution(props, logBucket, headers, accountWideName);
+
+    // Standard logs only where CloudFront can deliver them to a bucket in the stack's Region (see above).
+    const bucketLogsDeliverable = new CfnCondition(this, 'BucketLogsDeliverable', {
+      expression: Fn.conditionNot(anyOf(NO_CLOUDFRONT_BUCKET_LOGS_REGIONS.map((region) => Fn.conditionEquals(Aws.REGION, region)))),
+    });
+    const cfnDistribution = this.distribution.node.defaultChild as cloudfront.CfnDistribution;
+    cfnDistribution.addPropertyOverride(
+      'DistributionConfig.Logging',
+      Fn.conditionIf(bucketLogsDeliverable.logicalId, { Bucket: logBucket.bucketRegionalDomainName, Prefix: 'console/' }, Aws.NO_VALUE),
+    );
+
+    const deployment = new s3deploy.BucketDeployment(this, 'Files', {
+      sources: [s3deploy.Source.asset(consoleAssetDir())],
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: 'console/',
+      distribution: this.distribution,
+      distributionPaths: ['/console/*'],
+      prune: true,
+      memoryLimit: 256,
+    });
+
+    this.acknowledgeFindings();
+    acknowledgeDeploymentProvider(this, deployment, this.bucket);
+  }
+
+  /** The headers npm start sends (console/build.ts), on every answer of the distribution. */
+  private securityHeaders(accountWideName: (what: string) => string): cloudfront.ResponseHeadersPolicy {
+    return new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
       responseHeadersPolicyName: accountWideName('console-headers'),
       comment: 'Key console: the headers npm start sends (console/build.ts)',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: csp, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: CONSOLE_SECURITY_HEADERS['Content-Security-Policy'], override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
@@ -157,15 +133,16 @@ export class KeyConsole extends Construct {
         ],
       },
     });
+  }
 
-    this.originVerify = generatedSecret(this, 'OriginVerify', {
-      description: 'Sent by the key console distribution to the API (X-Origin-Verify): requests proven to come through it are taken from the viewer address',
-      length: 48,
-      rotation:
-        'Rotating it would need the distribution and the functions changed together (a deploy); it proves a request came through this distribution and grants nothing by itself. Rotate by replacing the secret (a new logical id) and deploying.',
-    });
-
-    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+  /** The console's files from the bucket, and the API under /functions/v1/ (never cached, the viewer's address passed on). */
+  private createDistribution(
+    props: KeyConsoleProps,
+    logBucket: s3.IBucket,
+    headers: cloudfront.IResponseHeadersPolicy,
+    accountWideName: (what: string) => string,
+  ): cloudfront.Distribution {
+    return new cloudfront.Distribution(this, 'Distribution', {
       comment: 'API key console and API',
       enableLogging: true,
       logBucket,
@@ -210,27 +187,9 @@ export class KeyConsole extends Construct {
         },
       },
     });
+  }
 
-    // Standard logs only where CloudFront can deliver them to a bucket in the stack's Region (see above).
-    const bucketLogsDeliverable = new CfnCondition(this, 'BucketLogsDeliverable', {
-      expression: Fn.conditionNot(anyOf(NO_CLOUDFRONT_BUCKET_LOGS_REGIONS.map((region) => Fn.conditionEquals(Aws.REGION, region)))),
-    });
-    const cfnDistribution = this.distribution.node.defaultChild as cloudfront.CfnDistribution;
-    cfnDistribution.addPropertyOverride(
-      'DistributionConfig.Logging',
-      Fn.conditionIf(bucketLogsDeliverable.logicalId, { Bucket: logBucket.bucketRegionalDomainName, Prefix: 'console/' }, Aws.NO_VALUE),
-    );
-
-    const deployment = new s3deploy.BucketDeployment(this, 'Files', {
-      sources: [s3deploy.Source.asset(consoleAssetDir())],
-      destinationBucket: this.bucket,
-      destinationKeyPrefix: 'console/',
-      distribution: this.distribution,
-      distributionPaths: ['/console/*'],
-      prune: true,
-      memoryLimit: 256,
-    });
-
+  private acknowledgeFindings(): void {
     acknowledge(
       cfnOf(this.distribution),
       'AwsSolutions-CFR1',
@@ -246,7 +205,6 @@ export class KeyConsole extends Construct {
       'AwsSolutions-CFR4',
       'The default CloudFront certificate (*.cloudfront.net) has a fixed security policy; a custom domain with its own certificate and TLSv1.2_2021 is the operator’s to add.',
     );
-    acknowledgeDeploymentProvider(this, deployment, this.bucket);
   }
 }
 

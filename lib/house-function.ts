@@ -11,7 +11,7 @@ import { accessOf, type TableAction } from '../lambda/contract/store-operations'
 import { portBundleFlag } from '../lambda/contract/ports';
 import { PORT_NAMES } from '../lambda/contract/port-names';
 import { FUNCTION_OPERATIONS, FUNCTION_PORTS, functionEntry, type FunctionName, type FunctionWithStore } from '../lambda/routes';
-import { readServiceConfig } from './config';
+import type { ServiceConfig } from './config';
 import { acknowledge, policyOf } from './nag';
 
 /** Repository root: the esbuild project root and home of the lock file. */
@@ -19,7 +19,28 @@ const PROJECT_ROOT = path.resolve(__dirname, '..');
 /** The credential chain the bundles use in place of the SDK's (relative to PROJECT_ROOT). */
 export const LAMBDA_CREDENTIALS = 'lambda/adapters/lambda-credentials.ts';
 
+/**
+ * How the service's functions are bundled: read once from the configuration
+ * in the app (lib/service-app.ts) and handed down through the constructs'
+ * props; no construct reads context.
+ */
+export interface FunctionBuild {
+  /** Powertools Tracer and the X-Ray SDK in the bundles (context `tracer`). */
+  readonly tracer: boolean;
+  /** Source maps shipped and enabled (context `sourceMaps`). */
+  readonly sourceMaps: boolean;
+  /** The stack has a pepper secret (context `keyHashPepperSecretArn`): the functions that hash key values bundle the client that reads it. */
+  readonly pepperSecret: boolean;
+}
+
+/** The build settings of a configuration. */
+export function functionBuildOf(config: Pick<ServiceConfig, 'tracer' | 'sourceMaps' | 'keyHashPepperSecretArn'>): FunctionBuild {
+  return { tracer: config.tracer, sourceMaps: config.sourceMaps, pepperSecret: config.keyHashPepperSecretArn !== undefined };
+}
+
 export interface HouseFunctionProps {
+  /** How it is bundled: the service's build settings (functionBuildOf). Required. */
+  readonly build: FunctionBuild;
   /** The function's name: a route's (`lambda/routes/<name>/handler.ts`) or another handler's (`lambda/handlers/<name>.ts`); the file exports `handler`. Required. */
   readonly handlerName: string;
   /** One line saying what the function does, shown in the console. Default: none. */
@@ -82,8 +103,8 @@ export class HouseFunction extends NodejsFunction {
     });
     logGroup.grantWrite(role);
 
-    // Bundling settings of the whole service (context `tracer`, `sourceMaps`).
-    const { tracer, sourceMaps, keyHashPepperSecretArn } = readServiceConfig(scope);
+    // Bundling settings of the whole service, as the app read them (context `tracer`, `sourceMaps`, `keyHashPepperSecretArn`).
+    const { tracer, sourceMaps, pepperSecret } = props.build;
     super(scope, id, {
       entry: functionEntry(props.handlerName),
       handler: 'handler',
@@ -117,7 +138,7 @@ export class HouseFunction extends NodejsFunction {
         define: {
           ...absentPortFlags(props.handlerName),
           'process.env.TRACER_BUNDLE': JSON.stringify(tracer ? 'on' : 'off'),
-          'process.env.PEPPER_BUNDLE': JSON.stringify(keyHashPepperSecretArn && props.hashesKeyValues ? 'on' : 'off'),
+          'process.env.PEPPER_BUNDLE': JSON.stringify(pepperSecret && props.hashesKeyValues ? 'on' : 'off'),
         },
         // The SDK's default credential chain, less the providers a function never uses (profiles, SSO, web
         // identity files: the STS and SSO clients, about 115 KB per bundle); see lambda/adapters/lambda-credentials.ts.

@@ -9,7 +9,7 @@ import { TEAM_INDEX } from '../lambda/contract/tables';
 import { ENV, FUNCTION_ENVIRONMENT, type Env } from '../lambda/contract/function-environment';
 import { pascalCaseOf } from '../lambda/contract/routes';
 import { ROUTES, type FunctionWithStore, type RouteName } from '../lambda/routes';
-import { grantStoreOperations, HouseFunction } from './house-function';
+import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house-function';
 import { acknowledge, cfnOf } from './nag';
 import type { Rotation } from './rotation';
 import type { Webhooks } from './webhooks';
@@ -18,6 +18,8 @@ import type { Webhooks } from './webhooks';
 export const HOT_PATH_MEMORY_MB = 512;
 
 export interface KeyHandlersProps {
+  /** How its functions are bundled (lib/house-function.ts `functionBuildOf`). Required. */
+  readonly build: FunctionBuild;
   /** The key table. Required. */
   readonly keyTable: dynamodb.ITable;
   /** The audit table; every change to a key writes one record. Required. */
@@ -65,13 +67,6 @@ export class KeyHandlers extends Construct {
   constructor(scope: Construct, id: string, props: KeyHandlersProps) {
     super(scope, id);
     const { keyTable, auditTable, rotation } = props;
-    const common = {
-      // Every function here hashes a presented or a new key value.
-      hashesKeyValues: true,
-      logRetention: props.logRetention,
-      logRemovalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    };
-    const stores = { keyTable, auditTable, teamIndexName: TEAM_INDEX };
     this.cursorSigningKey = generatedSecret(this, 'CursorSigningKey', {
       description: 'Signs the page cursors of the list routes (HMAC-SHA256): only a cursor the service issued is accepted',
       length: 64,
@@ -87,42 +82,10 @@ export class KeyHandlers extends Construct {
       GITHUB_SECRET_SCANNING_KEYS_URL: props.githubSecretScanningKeysUrl,
       ...props.webhooks.settings,
     };
-    const environmentOf = (names: readonly Env[]): Record<string, string> =>
-      Object.fromEntries(
-        names
-          .map((name) => {
-            const value = settings[name];
-            if (value === undefined && FUNCTION_ENVIRONMENT[name] !== 'optional') throw new Error(`No value for the setting ${name}`);
-            return [ENV[name], value];
-          })
-          .filter((entry): entry is [Env, string] => entry[1] !== undefined),
-      );
+    const environmentOf = (names: readonly Env[]) => environmentFrom(settings, names);
 
-    // Every function here: the house defaults, and exactly its declared storage operations.
-    // The hot path (the verify endpoint, the platform authorizer) traces what its caller sampled: 1 % on this API's
-    // stage (lib/api.ts), the platform API's own rule for the authorizer. Everything else: Lambda's default sampling.
-    const hotPath = (handlerName: FunctionWithStore) =>
-      handlerName === 'authorizer' || ROUTES.some((route) => route.name === handlerName && route.caller === 'public');
-    const storeFunction = (id: string, handlerName: FunctionWithStore, description: string, environment: Record<string, string>) => {
-      const fn = new HouseFunction(this, id, {
-        ...common,
-        handlerName,
-        description,
-        environment,
-        // 512 MB on the hot path, from `npm run bench:memory` (docs/performance.md, 0c): at 128 and 256 MB the CPU
-        // share runs out and p90 verifications wait 75-95 ms; 1024 MB costs more for the same time.
-        ...(hotPath(handlerName) ? { tracing: lambda.Tracing.PASS_THROUGH, memorySize: HOT_PATH_MEMORY_MB } : {}),
-      });
-      if (hotPath(handlerName)) {
-        acknowledge(
-          cfnOf(fn),
-          'Serverless-LambdaTracing',
-          "The hot path traces what its caller sampled (PassThrough): this API's stage samples 1 % by its X-Ray sampling rule, a platform API its own; Active would trace the first call each second and 5 % of the rest, 5 times the traces at volume (docs/cost.md).",
-        );
-      }
-      grantStoreOperations(fn, handlerName, stores);
-      return fn;
-    };
+    const storeFunction = (id: string, handlerName: FunctionWithStore, description: string, environment: Record<string, string>) =>
+      this.storeFunction(props, id, handlerName, description, environment);
 
     const byRoute: Partial<Record<RouteName, HouseFunction>> = {};
     for (const route of ROUTES) {
@@ -161,6 +124,43 @@ export class KeyHandlers extends Construct {
     }
   }
 
+  /**
+   * A function of this construct: the house defaults (every one hashes a presented or a new key value), and exactly
+   * its declared storage operations. The hot path (the verify endpoint, the platform authorizer) traces what its
+   * caller sampled: 1 % on this API's stage (lib/api.ts), the platform API's own rule for the authorizer; everything
+   * else Lambda's default sampling.
+   */
+  private storeFunction(
+    props: KeyHandlersProps,
+    id: string,
+    handlerName: FunctionWithStore,
+    description: string,
+    environment: Record<string, string>,
+  ): HouseFunction {
+    const hot = hotPath(handlerName);
+    const fn = new HouseFunction(this, id, {
+      build: props.build,
+      hashesKeyValues: true,
+      logRetention: props.logRetention,
+      logRemovalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      handlerName,
+      description,
+      environment,
+      // 512 MB on the hot path, from `npm run bench:memory` (docs/performance.md, 0c): at 128 and 256 MB the CPU
+      // share runs out and p90 verifications wait 75-95 ms; 1024 MB costs more for the same time.
+      ...(hot ? { tracing: lambda.Tracing.PASS_THROUGH, memorySize: HOT_PATH_MEMORY_MB } : {}),
+    });
+    if (hot) {
+      acknowledge(
+        cfnOf(fn),
+        'Serverless-LambdaTracing',
+        "The hot path traces what its caller sampled (PassThrough): this API's stage samples 1 % by its X-Ray sampling rule, a platform API its own; Active would trace the first call each second and 5 % of the rest, 5 times the traces at volume (docs/cost.md).",
+      );
+    }
+    grantStoreOperations(fn, handlerName, { keyTable: props.keyTable, auditTable: props.auditTable, teamIndexName: TEAM_INDEX });
+    return fn;
+  }
+
   /** The functions that hash key values (`hashesKeyValues`, which also decides whether their bundles carry the Secrets Manager client): they need the pepper when there is one. */
   get hashingFunctions(): HouseFunction[] {
     return this.all.filter((fn) => fn.hashesKeyValues);
@@ -175,4 +175,22 @@ export class KeyHandlers extends Construct {
   get all(): HouseFunction[] {
     return [...ROUTES.map((route) => this.byRoute[route.name]), this.authorizer, this.managementAuthorizer];
   }
+}
+
+/** Whether a function is on the hot path: the platform authorizer, or the route no caller authenticates to (verify). */
+function hotPath(handlerName: FunctionWithStore): boolean {
+  return handlerName === 'authorizer' || ROUTES.some((route) => route.name === handlerName && route.caller === 'public');
+}
+
+/** The environment of a function that reads `names`: each set setting under its variable (a required one unset is an error). */
+function environmentFrom(settings: Partial<Record<Env, string>>, names: readonly Env[]): Record<string, string> {
+  return Object.fromEntries(
+    names
+      .map((name) => {
+        const value = settings[name];
+        if (value === undefined && FUNCTION_ENVIRONMENT[name] !== 'optional') throw new Error(`No value for the setting ${name}`);
+        return [ENV[name], value];
+      })
+      .filter((entry): entry is [Env, string] => entry[1] !== undefined),
+  );
 }

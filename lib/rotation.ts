@@ -7,11 +7,13 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV } from '../lambda/contract/function-environment';
 import { TEAM_INDEX } from '../lambda/contract/tables';
-import { grantStoreOperations, HouseFunction } from './house-function';
+import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house-function';
 import { createDeadLetterQueue } from './dead-letter-queue';
 import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';
 
 export interface RotationProps {
+  /** How its functions are bundled (lib/house-function.ts `functionBuildOf`). Required. */
+  readonly build: FunctionBuild;
   /** The key table; the expire function revokes old value hashes in it. Required. */
   readonly keyTable: dynamodb.ITable;
   /** The audit table; the expire function writes the expiration record. Required. */
@@ -63,6 +65,7 @@ export class Rotation extends Construct {
     // The functions the schedules invoke: asynchronously, their failures kept in the same dead-letter queue.
     const scheduled = (id: string, handlerName: 'expire-old-value' | 'notify-key-expiry', description: string) => {
       const fn = new HouseFunction(this, id, {
+        build: props.build,
         handlerName,
         description,
         timeout: Duration.seconds(30),

@@ -14,11 +14,13 @@ import { TEAM_INDEX } from '../lambda/contract/tables';
 import { ENV, type Env } from '../lambda/contract/function-environment';
 import { EVENT_SOURCE } from '../lambda/contract/webhooks';
 import { createDeadLetterQueue } from './dead-letter-queue';
-import { grantStoreOperations, HouseFunction } from './house-function';
+import { grantStoreOperations, HouseFunction, type FunctionBuild, type HouseFunctionProps } from './house-function';
 import { acknowledge, cfnOf } from './nag';
 import type { Rotation } from './rotation';
 
 export interface WebhooksProps {
+  /** How its functions are bundled (lib/house-function.ts `functionBuildOf`). Required. */
+  readonly build: FunctionBuild;
   readonly keyTable: dynamodb.ITable;
   /** The audit table: its stream is where lifecycle events come from. */
   readonly auditTable: dynamodb.ITable;
@@ -77,25 +79,7 @@ export class Webhooks extends Construct {
     });
 
     this.publishFailures = createDeadLetterQueue(this, 'PublishFailures');
-    this.publisher = new HouseFunction(this, 'Publisher', {
-      ...common,
-      handlerName: 'publish-events',
-      description: "Puts every new key audit record on the service's EventBridge bus as a lifecycle event",
-      timeout: Duration.seconds(60),
-      environment: { [ENV.EVENT_BUS_NAME]: this.bus.eventBusName },
-      otherWildcardGrants: 'dynamodb:ListStreams, which the stream event source mapping needs and which has no resource-level permissions.',
-    });
-    this.bus.grantPutEventsTo(this.publisher);
-    this.publisher.addEventSource(
-      new DynamoEventSource(props.auditTable, {
-        startingPosition: lambda.StartingPosition.LATEST,
-        batchSize: 100,
-        filters: [lambda.FilterCriteria.filter({ eventName: lambda.FilterRule.isEqual('INSERT') })],
-        retryAttempts: 10,
-        reportBatchItemFailures: true,
-        onFailure: new SqsDlq(this.publishFailures),
-      }),
-    );
+    this.publisher = this.createPublisher(props, common);
 
     const settings: Partial<Record<Env, string>> = {
       KEY_TABLE_NAME: props.keyTable.tableName,
@@ -107,24 +91,7 @@ export class Webhooks extends Construct {
       SCHEDULER_ROLE_ARN: props.rotation.schedulerRole.roleArn,
     };
     this.settings = settings;
-    this.deliverer = new HouseFunction(this, 'Deliverer', {
-      ...common,
-      handlerName: 'deliver-webhooks',
-      description: 'Delivers lifecycle events to the teams’ webhook endpoints (Standard Webhooks 1.0), with retries',
-      timeout: Duration.seconds(60),
-      environment: Object.fromEntries(Object.entries(settings).map(([name, value]) => [ENV[name as Env], value as string])),
-    });
-    grantStoreOperations(this.deliverer, 'deliver-webhooks', { keyTable: props.keyTable, auditTable: props.auditTable, teamIndexName: TEAM_INDEX });
-    this.secretKey.grantDecrypt(this.deliverer);
-    this.grantQueueing(this.deliverer);
-    // Attempts run concurrently inside a batch, each at most 15 s (DELIVERY_TIMEOUT_MS).
-    const source = new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 });
-    this.deliverer.addEventSource(source);
-    acknowledge(
-      this.deliverer.node.findAll().find((child) => child instanceof lambda.CfnEventSourceMapping) as lambda.CfnEventSourceMapping,
-      'Serverless-LambdaEventSourceMappingDestination',
-      "An SQS mapping's failures are redriven by the queue itself: after 5 receives a message goes to the queue's dead-letter queue (alarmed).",
-    );
+    this.deliverer = this.createDeliverer(props, common, settings);
     // Retries past 15 minutes: the scheduler role sends the job to the queue at its time.
     props.rotation.schedulerRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
 
@@ -137,6 +104,66 @@ export class Webhooks extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
+    this.acknowledgeFindings();
+  }
+
+  readonly settings: Partial<Record<Env, string>>;
+  private readonly rotation: Rotation;
+
+  /** The stream reader that puts every new key audit record on the bus as a lifecycle event. */
+  private createPublisher(props: WebhooksProps, common: Pick<HouseFunctionProps, 'logRetention' | 'logRemovalPolicy'>): HouseFunction {
+    const publisher = new HouseFunction(this, 'Publisher', {
+      build: props.build,
+      ...common,
+      handlerName: 'publish-events',
+      description: "Puts every new key audit record on the service's EventBridge bus as a lifecycle event",
+      timeout: Duration.seconds(60),
+      environment: { [ENV.EVENT_BUS_NAME]: this.bus.eventBusName },
+      otherWildcardGrants: 'dynamodb:ListStreams, which the stream event source mapping needs and which has no resource-level permissions.',
+    });
+    this.bus.grantPutEventsTo(publisher);
+    publisher.addEventSource(
+      new DynamoEventSource(props.auditTable, {
+        startingPosition: lambda.StartingPosition.LATEST,
+        batchSize: 100,
+        filters: [lambda.FilterCriteria.filter({ eventName: lambda.FilterRule.isEqual('INSERT') })],
+        retryAttempts: 10,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(this.publishFailures),
+      }),
+    );
+    return publisher;
+  }
+
+  /** The queue's reader that delivers each event and attempt (Standard Webhooks 1.0), with its grants. */
+  private createDeliverer(
+    props: WebhooksProps,
+    common: Pick<HouseFunctionProps, 'logRetention' | 'logRemovalPolicy'>,
+    settings: Partial<Record<Env, string>>,
+  ): HouseFunction {
+    const deliverer = new HouseFunction(this, 'Deliverer', {
+      build: props.build,
+      ...common,
+      handlerName: 'deliver-webhooks',
+      description: 'Delivers lifecycle events to the teams’ webhook endpoints (Standard Webhooks 1.0), with retries',
+      timeout: Duration.seconds(60),
+      environment: Object.fromEntries(Object.entries(settings).map(([name, value]) => [ENV[name as Env], value as string])),
+    });
+    grantStoreOperations(deliverer, 'deliver-webhooks', { keyTable: props.keyTable, auditTable: props.auditTable, teamIndexName: TEAM_INDEX });
+    this.secretKey.grantDecrypt(deliverer);
+    this.grantQueueing(deliverer);
+    // Attempts run concurrently inside a batch, each at most 15 s (DELIVERY_TIMEOUT_MS).
+    const source = new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 });
+    deliverer.addEventSource(source);
+    acknowledge(
+      deliverer.node.findAll().find((child) => child instanceof lambda.CfnEventSourceMapping) as lambda.CfnEventSourceMapping,
+      'Serverless-LambdaEventSourceMappingDestination',
+      "An SQS mapping's failures are redriven by the queue itself: after 5 receives a message goes to the queue's dead-letter queue (alarmed).",
+    );
+    return deliverer;
+  }
+
+  private acknowledgeFindings(): void {
     // The stack's alarms watch both (WebhooksDepth, EventPublishingDepth; docs/operations.md).
     acknowledge(
       cfnOf(this.publishFailures),
@@ -161,9 +188,6 @@ export class Webhooks extends Construct {
       );
     }
   }
-
-  readonly settings: Partial<Record<Env, string>>;
-  private readonly rotation: Rotation;
 
   /** Lets `grantee` seal a new signing secret: kms:Encrypt on this key only (not ReEncrypt or GenerateDataKey). */
   grantSealing(grantee: HouseFunction): void {

@@ -9,7 +9,8 @@ import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
 import { DEFAULT_PLAN_RATE_LIMIT } from '../../lambda/contract/defaults';
 import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/contract/defaults';
 import { ARCHIVE_RETENTION_DAYS, AUDIT_RETENTION_DAYS } from '../../lambda/contract/retention';
-import { CONTEXT_KEYS, DEFAULTS, MAX_ROUTE_SCOPES_JSON_LENGTH, readServiceConfig } from '../../lib/config';
+import { CONTEXT_KEYS, DEFAULTS, readServiceConfig } from '../../lib/config';
+import { MAX_ROUTE_SCOPES_JSON_LENGTH } from '../../lib/context-reader';
 import { cdkJsonContext, REPO_ROOT } from './service';
 
 function contextOf(values: Record<string, unknown>) {

@@ -8,7 +8,7 @@ import { HANDLER_FUNCTIONS } from '../../lambda/routes';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CONSOLE_SECURITY_HEADERS } from '../../console/build';
-import { CONSOLE_PATHS_FUNCTION, NO_CLOUDFRONT_BUCKET_LOGS_REGIONS, VIEWER_ADDRESS_FUNCTION } from '../../lib/console';
+import { CONSOLE_PATHS_FUNCTION, NO_CLOUDFRONT_BUCKET_LOGS_REGIONS, VIEWER_ADDRESS_FUNCTION } from '../../lib/console-edge';
 import { functionsByHandler, logicalIdOf, REPO_ROOT, resourcesOf, synthesizeService, type SynthesizedService } from './service';
 
 // CloudFront's managed policies (their ids are fixed by AWS).

@@ -11,7 +11,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { IConstruct } from 'constructs';
 import type { ApiKeyServiceStack } from '../../lib/api-key-service-stack';
-import { HouseFunction } from '../../lib/house-function';
+import { HouseFunction, functionBuildOf } from '../../lib/house-function';
+import { readServiceConfig } from '../../lib/config';
 import { pascalCaseOf } from '../../lambda/contract/routes';
 import { FUNCTION_NAMES, functionEntry, ROUTES, type FunctionName } from '../../lambda/routes';
 import { createServiceApp, type ServiceApp } from '../../lib/service-app';
@@ -192,7 +193,11 @@ export function bundlesOf(context: Record<string, unknown>, functions: ReadonlyA
   const app = new App({ context: { ...cdkJsonContext(), ...context } });
   const stack = new Stack(app, 'Bundles');
   const made = functions.map(
-    ([handlerName, hashesKeyValues]) => [handlerName, new HouseFunction(stack, pascalCaseOf(handlerName), { handlerName, hashesKeyValues })] as const,
+    ([handlerName, hashesKeyValues]) =>
+      [
+        handlerName,
+        new HouseFunction(stack, pascalCaseOf(handlerName), { handlerName, hashesKeyValues, build: functionBuildOf(readServiceConfig(app)) }),
+      ] as const,
   );
   const assembly = app.synth();
   const template = Template.fromStack(stack);

@@ -8,7 +8,7 @@
 import { FLUSHING_EVENT_TYPES } from '../../lambda/contract/authorizer-cache';
 import { EVENT_SOURCE } from '../../lambda/contract/webhooks';
 import { ROUTES } from '../../lambda/routes';
-import { CONSOLE_PATHS_FUNCTION } from '../../lib/console';
+import { CONSOLE_PATHS_FUNCTION } from '../../lib/console-edge';
 import { regionOfArn } from '../../lib/deploy-guards';
 import type { ServiceConfig } from '../../lib/config';
 import { synthesizeService, type SynthesizedService, effectiveLogLevel } from './service';

@@ -5,7 +5,7 @@
  * `/`, the page's relative app.js and app.css would resolve outside the
  * console and 403: a blank page), `/console/` is the page, files are files.
  */
-import { CONSOLE_PATHS_FUNCTION } from '../../lib/console';
+import { CONSOLE_PATHS_FUNCTION } from '../../lib/console-edge';
 import { localPages } from '../../local/pages';
 
 type CloudFrontAnswer = { statusCode?: number; headers?: Record<string, { value: string }>; uri?: string };
