@@ -9,18 +9,7 @@ import { entries, fromUtcInput } from './format';
 import type { Session } from './session';
 
 export function CreateKey({ api, session }: { api: ApiClient; session: Session }) {
-  const [form, setForm] = useState({
-    name: '',
-    type: 'sk' as 'sk' | 'pk',
-    environment: session.environment,
-    scopes: 'enc.tiles:read',
-    description: '',
-    rate_limit: '',
-    expires_at: '',
-    domains: '',
-    ip_whitelist: '',
-    on_leak: '',
-  });
+  const [form, setForm] = useState<CreateForm>({ ...EMPTY_FORM, environment: session.environment });
   const [problem, setProblem] = useState<Problem>();
   const [created, setCreated] = useState<{ id: string; name: string; key: string } | undefined>();
   const [busy, setBusy] = useState(false);
@@ -30,19 +19,7 @@ export function CreateKey({ api, session }: { api: ApiClient; session: Session }
     event.preventDefault();
     setBusy(true);
     setProblem(undefined);
-    const body = {
-      name: form.name,
-      type: form.type,
-      environment: form.environment,
-      team_id: session.teamId,
-      scopes: entries(form.scopes),
-      ...(form.description ? { description: form.description } : {}),
-      ...(form.rate_limit ? { rate_limit: Number(form.rate_limit) } : {}),
-      ...(form.expires_at ? { expires_at: fromUtcInput(form.expires_at) } : {}),
-      ...(form.type === 'pk' ? { domains: entries(form.domains) } : {}),
-      ip_whitelist: entries(form.ip_whitelist),
-      ...(form.on_leak === 'disable' || form.on_leak === 'notify' ? { on_leak: form.on_leak as 'disable' | 'notify' } : {}),
-    };
+    const body = requestOf(form, session.teamId);
     try {
       const { data, error, response } = await api.POST('/functions/v1/generate-api-key', { body });
       if (error || !data || !data.data.key) setProblem(problemOf(error, response));
@@ -54,17 +31,7 @@ export function CreateKey({ api, session }: { api: ApiClient; session: Session }
     }
   };
 
-  if (created) {
-    return (
-      <main class="narrow">
-        <h1>Key created: {created.name}</h1>
-        <ValueOnce value={created.key} label="The new key’s value" />
-        <p>
-          <a href={`#/keys/${created.id}`}>Open the key’s page</a> · <a href="#/keys">Back to the keys</a>
-        </p>
-      </main>
-    );
-  }
+  if (created) return <Created created={created} />;
 
   return (
     <main class="narrow">
@@ -110,6 +77,62 @@ export function CreateKey({ api, session }: { api: ApiClient; session: Session }
           <a href="#/keys">Cancel</a>
         </div>
       </form>
+    </main>
+  );
+}
+
+/** The form's fields, as the inputs hold them. */
+interface CreateForm {
+  name: string;
+  type: 'sk' | 'pk';
+  environment: Session['environment'];
+  scopes: string;
+  description: string;
+  rate_limit: string;
+  expires_at: string;
+  domains: string;
+  ip_whitelist: string;
+  on_leak: string;
+}
+
+const EMPTY_FORM: Omit<CreateForm, 'environment'> = {
+  name: '',
+  type: 'sk',
+  scopes: 'enc.tiles:read',
+  description: '',
+  rate_limit: '',
+  expires_at: '',
+  domains: '',
+  ip_whitelist: '',
+  on_leak: '',
+};
+
+/** The generate-api-key body the form asks for: empty optional fields left out. */
+function requestOf(form: CreateForm, teamId: string) {
+  return {
+    name: form.name,
+    type: form.type,
+    environment: form.environment,
+    team_id: teamId,
+    scopes: entries(form.scopes),
+    ...(form.description ? { description: form.description } : {}),
+    ...(form.rate_limit ? { rate_limit: Number(form.rate_limit) } : {}),
+    ...(form.expires_at ? { expires_at: fromUtcInput(form.expires_at) } : {}),
+    ...(form.type === 'pk' ? { domains: entries(form.domains) } : {}),
+    ip_whitelist: entries(form.ip_whitelist),
+    ...(form.on_leak === 'disable' || form.on_leak === 'notify' ? { on_leak: form.on_leak as 'disable' | 'notify' } : {}),
+  };
+}
+
+/** The new key's value, shown once. */
+function Created({ created }: { created: { id: string; name: string; key: string } }) {
+  return (
+    <main class="narrow">
+      <h1>Key created: {created.name}</h1>
+      <ValueOnce value={created.key} label="The new key’s value" />
+      <p>
+        <a href={`#/keys/${created.id}`}>Open the key’s page</a> · <a href="#/keys">Back to the keys</a>
+      </p>
     </main>
   );
 }

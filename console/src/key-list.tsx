@@ -22,6 +22,53 @@ export function KeyList({ api, session }: { api: ApiClient; session: Session }) 
   const [problem, setProblem] = useState<Problem>();
 
   const cursor = cursors[cursors.length - 1];
+  useKeyPage(api, session, filters, cursor, { setKeys, setNext, setProblem });
+
+  const filter = (name: keyof Filters) => (event: Event) => {
+    setFilters({ ...filters, [name]: (event.currentTarget as HTMLSelectElement).value });
+    setCursors([undefined]);
+  };
+
+  return (
+    <main>
+      <div class="heading-row">
+        <h1>Keys</h1>
+        <a class="button" href="#/create">
+          Create key
+        </a>
+      </div>
+      <KeyFilters filters={filters} filter={filter} />
+      <ErrorMessage problem={problem} />
+      {keys === undefined ? (
+        <p aria-live="polite">Loading…</p>
+      ) : keys.length === 0 ? (
+        // A request examines at most 1,000 of the team's keys: an empty page may still have more after it.
+        <p>{next ? 'No key matches among those this page examined; Next page looks further.' : 'No keys match.'}</p>
+      ) : (
+        <KeyTable keys={keys} session={session} />
+      )}
+      <nav class="paging" aria-label="Pages">
+        <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Previous page
+        </button>
+        <span>Page {cursors.length}</span>
+        <button type="button" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
+          Next page
+        </button>
+      </nav>
+    </main>
+  );
+}
+
+/** Reads the page of keys at `cursor` under `filters` whenever one of them changes; a stale answer is dropped. */
+function useKeyPage(
+  api: ApiClient,
+  session: Session,
+  filters: Filters,
+  cursor: string | undefined,
+  set: { setKeys: (keys: ApiKey[]) => void; setNext: (next: string | null) => void; setProblem: (problem: Problem) => void },
+) {
+  const { setKeys, setNext, setProblem } = set;
   useEffect(() => {
     let current = true;
     setProblem(undefined);
@@ -50,116 +97,95 @@ export function KeyList({ api, session }: { api: ApiClient; session: Session }) 
       current = false;
     };
   }, [api, session.teamId, filters, cursor]);
+}
 
-  const filter = (name: keyof Filters) => (event: Event) => {
-    setFilters({ ...filters, [name]: (event.currentTarget as HTMLSelectElement).value });
-    setCursors([undefined]);
-  };
-
+/** The list's filters: environment, type, state and page size. */
+function KeyFilters({ filters, filter }: { filters: Filters; filter: (name: keyof Filters) => (event: Event) => void }) {
   return (
-    <main>
-      <div class="heading-row">
-        <h1>Keys</h1>
-        <a class="button" href="#/create">
-          Create key
-        </a>
-      </div>
-      <form class="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filters">
-        <SelectField
-          id="filter-environment"
-          label="environment"
-          value={filters.environment}
-          onChange={filter('environment')}
-          options={[
-            ['', 'all'],
-            ['live', 'live'],
-            ['test', 'test'],
-          ]}
-        />
-        <SelectField
-          id="filter-type"
-          label="type"
-          value={filters.type}
-          onChange={filter('type')}
-          options={[
-            ['', 'all'],
-            ['sk', 'sk (secret)'],
-            ['pk', 'pk (public)'],
-          ]}
-        />
-        <SelectField
-          id="filter-state"
-          label="state"
-          value={filters.state}
-          onChange={filter('state')}
-          options={[
-            ['', 'all'],
-            ['active', 'active'],
-            ['in_transition', 'in transition'],
-            ['disabled', 'disabled'],
-            ['expired', 'expired'],
-            ['deleted', 'deleted (kept 90 days)'],
-          ]}
-        />
-        <SelectField
-          id="filter-limit"
-          label="limit"
-          value={filters.limit}
-          onChange={filter('limit')}
-          options={['10', '20', '50', '100'].map((size) => [size, `${size} per page`] as const)}
-        />
-      </form>
-      <ErrorMessage problem={problem} />
-      {keys === undefined ? (
-        <p aria-live="polite">Loading…</p>
-      ) : keys.length === 0 ? (
-        // A request examines at most 1,000 of the team's keys: an empty page may still have more after it.
-        <p>{next ? 'No key matches among those this page examined; Next page looks further.' : 'No keys match.'}</p>
-      ) : (
-        <table class="keys">
-          <caption class="visually-hidden">The team’s keys, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Environment</th>
-              <th scope="col">State</th>
-              <th scope="col">Key</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((key) => (
-              <tr key={key.id}>
-                <td>
-                  <a href={`#/keys/${key.id}`}>{key.name}</a>
-                  {key.id === session.keyId ? <span class="badge">you</span> : null}
-                </td>
-                <td>{key.type}</td>
-                <td>{key.environment}</td>
-                <td>
-                  <span class={`state state-${key.state}`}>{key.state.replace('_', ' ')}</span>
-                </td>
-                <td>
-                  <code>{fingerprint(key)}</code>
-                </td>
-                <td>{when(key.last_used_at)}</td>
-                <td>{when(key.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <nav class="paging" aria-label="Pages">
-        <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous page
-        </button>
-        <span>Page {cursors.length}</span>
-        <button type="button" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
-          Next page
-        </button>
-      </nav>
-    </main>
+    <form class="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filters">
+      <SelectField
+        id="filter-environment"
+        label="environment"
+        value={filters.environment}
+        onChange={filter('environment')}
+        options={[
+          ['', 'all'],
+          ['live', 'live'],
+          ['test', 'test'],
+        ]}
+      />
+      <SelectField
+        id="filter-type"
+        label="type"
+        value={filters.type}
+        onChange={filter('type')}
+        options={[
+          ['', 'all'],
+          ['sk', 'sk (secret)'],
+          ['pk', 'pk (public)'],
+        ]}
+      />
+      <SelectField
+        id="filter-state"
+        label="state"
+        value={filters.state}
+        onChange={filter('state')}
+        options={[
+          ['', 'all'],
+          ['active', 'active'],
+          ['in_transition', 'in transition'],
+          ['disabled', 'disabled'],
+          ['expired', 'expired'],
+          ['deleted', 'deleted (kept 90 days)'],
+        ]}
+      />
+      <SelectField
+        id="filter-limit"
+        label="limit"
+        value={filters.limit}
+        onChange={filter('limit')}
+        options={['10', '20', '50', '100'].map((size) => [size, `${size} per page`] as const)}
+      />
+    </form>
+  );
+}
+
+/** A page of keys, newest first, each row a link to the key's page. */
+function KeyTable({ keys, session }: { keys: ApiKey[]; session: Session }) {
+  return (
+    <table class="keys">
+      <caption class="visually-hidden">The team’s keys, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Type</th>
+          <th scope="col">Environment</th>
+          <th scope="col">State</th>
+          <th scope="col">Key</th>
+          <th scope="col">Last used</th>
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((key) => (
+          <tr key={key.id}>
+            <td>
+              <a href={`#/keys/${key.id}`}>{key.name}</a>
+              {key.id === session.keyId ? <span class="badge">you</span> : null}
+            </td>
+            <td>{key.type}</td>
+            <td>{key.environment}</td>
+            <td>
+              <span class={`state state-${key.state}`}>{key.state.replace('_', ' ')}</span>
+            </td>
+            <td>
+              <code>{fingerprint(key)}</code>
+            </td>
+            <td>{when(key.last_used_at)}</td>
+            <td>{when(key.created_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -12,7 +12,8 @@ import { KeyList } from './key-list';
 import { KeyPage } from './key-page';
 import { apiFor, saveSession, savedSession, signOut, type Session } from './session';
 import { SignIn } from './sign-in';
-import { WebhookPage, Webhooks } from './webhooks';
+import { Webhooks } from './webhooks';
+import { WebhookPage } from './webhook-page';
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash || '#/keys');
