@@ -100,8 +100,11 @@ export async function createEndpoint(
   return { ...endpointResource(item), secret };
 }
 
+/** What listing a team's endpoints needs: their store and the cursor signing key. */
+export type ListEndpointsPorts = WebhooksPort & SettingsPort<'cursorSigningKey'>;
+
 export async function listEndpoints(
-  services: Services,
+  services: ListEndpointsPorts,
   caller: VerifiedKey,
   input: { team_id: string; limit: number; cursor?: string },
 ): Promise<{ data: WebhookEndpointResource[]; next_cursor: string | null }> {
