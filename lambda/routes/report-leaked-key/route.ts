@@ -11,7 +11,7 @@ export const route = defineRoute({
   input: 'body',
   summary: 'reports a value the team found leaked: the key is disabled (or its old value ended) by its on_leak',
   operations: [...AUTHENTICATED, 'readIdempotencyRecord', 'readKey', 'readUsage', 'recordLeak'],
-  ports: [...MANAGING, 'idempotency', 'scheduler'],
+  ports: [...MANAGING, 'idempotency'],
   throttle: 'write',
   settings: MANAGEMENT_SETTINGS,
 });

@@ -12,9 +12,8 @@ import { AUDIT_TABLE_TTL_DAYS } from '../../contract/retention';
 import { MS_PER_DAY, epochSeconds } from '../../platform/clock';
 import { newEventId } from '../../platform/ids';
 import { ANY_ID, ANY_TIME, NUMBER, STRING, defineEntity, positionOf, type EntityAccess, type IndexKey, type ItemOf } from './entity';
-import { ITEM_KEY } from './key';
 
-const ATTRIBUTES = { ...ITEM_KEY, gsi1pk: STRING, gsi1sk: STRING, event_id: STRING, event_type: STRING, ttl: NUMBER } as const;
+const ATTRIBUTES = { pk: STRING, sk: STRING, gsi1pk: STRING, gsi1sk: STRING, event_id: STRING, event_type: STRING, ttl: NUMBER } as const;
 
 /** What every audit record carries, as its attributes declare it. */
 export type AuditRecordKeys = ItemOf<typeof ATTRIBUTES>;

@@ -4,10 +4,9 @@
  * ENDPOINT_CONCURRENCY), claimed and given back by conditional writes;
  * removed by TTL a day after its last use.
  */
-import { NUMBER, defineEntity, type EntityAccess, type ItemOf } from './entity';
-import { ITEM_KEY } from './key';
+import { NUMBER, defineEntity, type EntityAccess, type ItemOf, STRING } from './entity';
 
-const ATTRIBUTES = { ...ITEM_KEY, ttl: NUMBER } as const;
+const ATTRIBUTES = { pk: STRING, sk: STRING, ttl: NUMBER } as const;
 
 /** A slots item, as its attributes declare it (each `slot<n>` a number). */
 export type DeliverySlotsItem = ItemOf<typeof ATTRIBUTES>;

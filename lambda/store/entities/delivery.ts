@@ -5,7 +5,6 @@
 import type { DeliveryItem } from '../../domain/webhook-endpoints';
 import { WEBHOOK_EVENT_TYPES } from '../../contract/webhooks';
 import { ANY_ID, NUMBER, NUMBER_OR_NULL, STRING, STRING_OR_NULL, defineEntity, positionOf, type EntityAccess } from './entity';
-import { ITEM_KEY } from './key';
 
 /** Sort-key prefix of an endpoint's delivery items. */
 export const DELIVERY_PREFIX = 'DELIVERY#';
@@ -15,7 +14,8 @@ export const DELIVERY = /* @__PURE__ */ defineEntity<DeliveryItem>()({
   table: 'key',
   key: (endpointId: string, deliveryId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: `${DELIVERY_PREFIX}${deliveryId}` }),
   attributes: {
-    ...ITEM_KEY,
+    pk: STRING,
+    sk: STRING,
     entity: ['delivery'],
     id: STRING,
     endpoint_id: STRING,

@@ -4,9 +4,8 @@
  * the cap of 10 (a condition on the count, never a read first).
  */
 import { NUMBER, STRING, defineEntity, type EntityAccess, type ItemOf } from './entity';
-import { ITEM_KEY } from './key';
 
-const ATTRIBUTES = { ...ITEM_KEY, entity: ['webhook-count'], team_id: STRING, endpoints: NUMBER } as const;
+const ATTRIBUTES = { pk: STRING, sk: STRING, entity: ['webhook-count'], team_id: STRING, endpoints: NUMBER } as const;
 
 /** An endpoint count item, as its attributes declare it. */
 export type EndpointCountItem = ItemOf<typeof ATTRIBUTES>;

@@ -175,7 +175,10 @@ export type DeclaredEntity<T, K extends readonly unknown[]> = Entity<T> & Pick<E
 /**
  * Declares a stored entity in one place (store/entities/<entity>.ts): the
  * compiler holds `attributes` to `T`, and every read checks an item against
- * them. Called as `defineEntity<Item>()({...})`, so the key's parts are inferred.
+ * them. Called as `defineEntity<Item>()({...})` behind a `@__PURE__` annotation, so the key's
+ * parts are inferred; with its attributes written out (no `...spread`, which
+ * esbuild must keep for its getters) an entity a function never reads is
+ * dropped from its bundle.
  */
 export function defineEntity<T>() {
   return <K extends readonly unknown[], A extends EntityDeclaration<T, K>['attributes']>(

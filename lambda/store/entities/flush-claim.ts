@@ -4,10 +4,9 @@
  * (epoch ms); claimed by a conditional write, so a stage is flushed at most
  * once per interval whatever the concurrency.
  */
-import { NUMBER, defineEntity, type EntityAccess, type ItemOf } from './entity';
-import { ITEM_KEY } from './key';
+import { NUMBER, defineEntity, type EntityAccess, type ItemOf, STRING } from './entity';
 
-const ATTRIBUTES = { ...ITEM_KEY, next_at: NUMBER } as const;
+const ATTRIBUTES = { pk: STRING, sk: STRING, next_at: NUMBER } as const;
 
 /** A flush claim item, as its attributes declare it. */
 export type FlushClaimItem = ItemOf<typeof ATTRIBUTES>;

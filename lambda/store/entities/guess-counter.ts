@@ -3,10 +3,9 @@
  * values by one source (an IPv4 address or an IPv6 /64) in one minute,
  * `IPRATE#<source>` / `<minutes since the epoch>`, removed by TTL.
  */
-import { NUMBER, defineEntity, type EntityAccess, type ItemOf } from './entity';
-import { ITEM_KEY } from './key';
+import { NUMBER, defineEntity, type EntityAccess, type ItemOf, STRING } from './entity';
 
-const ATTRIBUTES = { ...ITEM_KEY, entity: ['ip-rate'], n: NUMBER, ttl: NUMBER } as const;
+const ATTRIBUTES = { pk: STRING, sk: STRING, entity: ['ip-rate'], n: NUMBER, ttl: NUMBER } as const;
 
 /** A guess counter item, as its attributes declare it. */
 export type GuessCounterItem = ItemOf<typeof ATTRIBUTES>;

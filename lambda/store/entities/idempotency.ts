@@ -5,13 +5,12 @@
  */
 import type { IdempotencyRecord } from '../../domain/model';
 import { NUMBER, STRING, defineEntity, type EntityAccess } from './entity';
-import { ITEM_KEY } from './key';
 
 export const IDEMPOTENCY = /* @__PURE__ */ defineEntity<IdempotencyRecord>()({
   name: 'idempotency',
   table: 'key',
   key: (callerKeyId: string, idempotencyKeyHash: string) => ({ pk: `IDEMPOTENCY#${callerKeyId}#${idempotencyKeyHash}`, sk: 'IDEMPOTENCY' }),
-  attributes: { ...ITEM_KEY, entity: ['idempotency'], fingerprint: STRING, status: NUMBER, body: STRING, created_at: STRING, ttl: NUMBER },
+  attributes: { pk: STRING, sk: STRING, entity: ['idempotency'], fingerprint: STRING, status: NUMBER, body: STRING, created_at: STRING, ttl: NUMBER },
 });
 
 /** The access patterns on idempotency records: read before, written with the change. */

@@ -4,13 +4,22 @@
  */
 import type { TeamItem } from '../../domain/model';
 import { STRING, defineEntity, type EntityAccess } from './entity';
-import { ITEM_KEY } from './key';
 
 export const TEAM = /* @__PURE__ */ defineEntity<TeamItem>()({
   name: 'team',
   table: 'key',
   key: (teamId: string) => ({ pk: `TEAM#${teamId}`, sk: 'TEAM' }),
-  attributes: { ...ITEM_KEY, entity: ['team'], team_id: STRING, plan: STRING, usage_key_id: STRING, usage_key: STRING, created_at: STRING, updated_at: STRING },
+  attributes: {
+    pk: STRING,
+    sk: STRING,
+    entity: ['team'],
+    team_id: STRING,
+    plan: STRING,
+    usage_key_id: STRING,
+    usage_key: STRING,
+    created_at: STRING,
+    updated_at: STRING,
+  },
 });
 
 /** The access patterns on team items (written only by the operator's bootstrap). */

@@ -5,7 +5,6 @@
  */
 import type { UsageMonthItem } from '../../domain/model';
 import { NUMBER, STRING, defineEntity, type EntityAccess } from './entity';
-import { ITEM_KEY } from './key';
 
 /** Sort-key prefix of a key's month items (queried with begins_with). */
 export const USAGE_MONTH_PREFIX = 'USAGE#M#';
@@ -14,7 +13,7 @@ export const USAGE_MONTH = /* @__PURE__ */ defineEntity<UsageMonthItem>()({
   name: 'usage month',
   table: 'key',
   key: (keyId: string, month: string) => ({ pk: `KEY#${keyId}`, sk: `${USAGE_MONTH_PREFIX}${month}` }),
-  attributes: { ...ITEM_KEY, entity: ['usage-month'], key_id: STRING, month: STRING, total: NUMBER },
+  attributes: { pk: STRING, sk: STRING, entity: ['usage-month'], key_id: STRING, month: STRING, total: NUMBER },
   rest: { pattern: /^d\d\d$/, kind: NUMBER },
 });
 

@@ -4,14 +4,14 @@
  */
 import type { UsageItem } from '../../domain/model';
 import { COUNTS, NUMBER, STRING, STRING_OR_NULL, defineEntity, type EntityAccess } from './entity';
-import { ITEM_KEY } from './key';
 
 export const USAGE = /* @__PURE__ */ defineEntity<UsageItem>()({
   name: 'usage',
   table: 'key',
   key: (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'USAGE' }),
   attributes: {
-    ...ITEM_KEY,
+    pk: STRING,
+    sk: STRING,
     entity: ['usage'],
     key_id: STRING,
     team_id: STRING,

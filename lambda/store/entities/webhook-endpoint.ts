@@ -17,14 +17,14 @@ import {
   type EntityAccess,
   type IndexKey,
 } from './entity';
-import { ITEM_KEY } from './key';
 
 export const WEBHOOK_ENDPOINT = /* @__PURE__ */ defineEntity<WebhookEndpointItem>()({
   name: 'webhook endpoint',
   table: 'key',
   key: (endpointId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: 'WEBHOOK' }),
   attributes: {
-    ...ITEM_KEY,
+    pk: STRING,
+    sk: STRING,
     entity: ['webhook'],
     id: STRING,
     team_id: STRING,

@@ -5,14 +5,14 @@
 import type { StoredWebhookEvent } from '../../domain/webhook-endpoints';
 import { WEBHOOK_EVENT_TYPES } from '../../contract/webhooks';
 import { NUMBER, OPTIONAL_STRING, STRING, defineEntity, type EntityAccess } from './entity';
-import { ITEM_KEY } from './key';
 
 export const WEBHOOK_EVENT = /* @__PURE__ */ defineEntity<StoredWebhookEvent>()({
   name: 'webhook event',
   table: 'key',
   key: (messageId: string) => ({ pk: `WHEVENT#${messageId}`, sk: 'EVENT' }),
   attributes: {
-    ...ITEM_KEY,
+    pk: STRING,
+    sk: STRING,
     entity: ['webhook-event'],
     id: STRING,
     type: WEBHOOK_EVENT_TYPES,
