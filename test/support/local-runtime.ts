@@ -57,7 +57,10 @@ export interface Running {
 
 /** `npm start` on `dataDir`, resolved once it listens. */
 export async function npmStart(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Running> {
-  const child = spawn(process.execPath, [TSX, '--conditions=import', 'local/start.ts'], {
+  // tsx as a loader in the runtime's own process (not its CLI, which runs it in a child and relays signals: under
+  // load the relay gives the child 30 ms to take a SIGTERM, then kills it and exits 143). A terminal's Ctrl-C
+  // reaches both processes of the CLI at once; a test's signal reaches only the one it is sent to.
+  const child = spawn(process.execPath, ['--conditions=import', '--import', 'tsx', 'local/start.ts'], {
     cwd: ROOT,
     env: isolatedEnv(dataDir, extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -120,7 +123,7 @@ function killEngines(dataDir: string, holder: number | undefined): void {
  * the engines, then the runtime 300 ms later. Resolves with when the engine died.
  */
 export async function killHard(running: Running, dataDir: string, engineFirst: boolean): Promise<number> {
-  // The runtime itself (tsx runs it in a child process of its own), then tsx, then the engines.
+  // The runtime itself (its pid in runtime.json: the process npmStart spawned), then the engines.
   const holder = readRuntimeRecord(dataDir)?.pid;
   if (engineFirst) {
     const engineDiedAt = Date.now();
