@@ -18,6 +18,12 @@ const PERIOD = Duration.minutes(5);
 function graph(title: string, props: Omit<cloudwatch.GraphWidgetProps, 'title'>): cloudwatch.GraphWidget {
   return new cloudwatch.GraphWidget({ title, width: WIDE, height: HEIGHT, ...props });
 }
+/** A service metric's sum over the period, labelled. */
+const sumOf = (settings: ObservabilitySettings, name: MetricName, label: string) =>
+  serviceMetric(settings, name, { statistic: cloudwatch.Stats.SUM, period: PERIOD, label });
+/** A function's series label. */
+const fnLabel = (name: string, what: string) => `${name} ${what}`;
+
 const WIDE = 12;
 const HEIGHT = 6;
 
@@ -57,14 +63,12 @@ function trafficWidgets(props: DashboardProps): cloudwatch.IWidget[] {
 /** What was refused for load (rate limits, the guess limiter, throttles); API requests and errors. */
 function loadWidgets(props: DashboardProps): cloudwatch.IWidget[] {
   const { settings } = props;
-  const sum = (name: MetricName, label: string) => serviceMetric(settings, name, { statistic: cloudwatch.Stats.SUM, period: PERIOD, label });
-  const fnLabel = (name: string, what: string) => `${name} ${what}`;
   return [
     graph('Refused for load: rate limits, guess limiter, throttles', {
       left: [
-        sum(MetricName.RateLimited, 'Key over its rate_limit'),
-        sum(MetricName.GuessLimiterTrips, 'Guess limiter trips'),
-        sum(MetricName.Throttled, 'DynamoDB throttled (after retries)'),
+        sumOf(settings, MetricName.RateLimited, 'Key over its rate_limit'),
+        sumOf(settings, MetricName.GuessLimiterTrips, 'Guess limiter trips'),
+        sumOf(settings, MetricName.Throttled, 'DynamoDB throttled (after retries)'),
         ...Object.entries(props.functions).map(([name, fn]) =>
           fn.metricThrottles({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: fnLabel(name, 'Lambda throttles') }),
         ),
@@ -94,7 +98,6 @@ function tableWidgets(props: DashboardProps): cloudwatch.IWidget[] {
 
 /** Latency p50 and p99 per function. */
 function latencyWidgets(props: DashboardProps): cloudwatch.IWidget[] {
-  const fnLabel = (name: string, what: string) => `${name} ${what}`;
   return [
     graph('Latency p50 per function (ms)', {
       left: Object.entries(props.functions).map(([name, fn]) =>
@@ -113,7 +116,6 @@ function latencyWidgets(props: DashboardProps): cloudwatch.IWidget[] {
 
 /** Function errors; dead-letter queue depth. */
 function failureWidgets(props: DashboardProps): cloudwatch.IWidget[] {
-  const fnLabel = (name: string, what: string) => `${name} ${what}`;
   return [
     graph('Function errors', {
       left: Object.entries(props.functions).map(([name, fn]) =>
@@ -132,7 +134,6 @@ function failureWidgets(props: DashboardProps): cloudwatch.IWidget[] {
 /** The audit archive lag; the revocation schedules. */
 function pipelineWidgets(props: DashboardProps): cloudwatch.IWidget[] {
   const { settings } = props;
-  const sum = (name: MetricName, label: string) => serviceMetric(settings, name, { statistic: cloudwatch.Stats.SUM, period: PERIOD, label });
   return [
     graph('Audit archive lag (s)', {
       left: [
@@ -146,8 +147,8 @@ function pipelineWidgets(props: DashboardProps): cloudwatch.IWidget[] {
     }),
     graph('Revocation schedules', {
       left: [
-        sum(MetricName.RevocationsDone, 'Old values revoked'),
-        sum(MetricName.RevocationsLate, 'Revoked more than 60 s late'),
+        sumOf(settings, MetricName.RevocationsDone, 'Old values revoked'),
+        sumOf(settings, MetricName.RevocationsLate, 'Revoked more than 60 s late'),
         props.scheduleGroup.metricAttempts({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: 'Scheduler invocation attempts' }),
         props.scheduleGroup.metricTargetErrors({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: 'Scheduler target errors' }),
         props.scheduleGroup.metricSentToDLQ({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: 'Sent to the dead-letter queue' }),

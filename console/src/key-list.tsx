@@ -17,12 +17,7 @@ export function KeyList({ api, session }: { api: ApiClient; session: Session }) 
   const [filters, setFilters] = useState<Filters>({ environment: '', type: '', state: '', limit: '20' });
   // The cursors of the pages before this one (the first page has none), and this page's.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [keys, setKeys] = useState<ApiKey[] | undefined>();
-  const [next, setNext] = useState<string | null>(null);
-  const [problem, setProblem] = useState<Problem>();
-
-  const cursor = cursors[cursors.length - 1];
-  useKeyPage(api, session, filters, cursor, { setKeys, setNext, setProblem });
+  const { keys, next, problem } = useKeyPage(api, session.teamId, filters, cursors[cursors.length - 1]);
 
   const filter = (name: keyof Filters) => (event: Event) => {
     setFilters({ ...filters, [name]: (event.currentTarget as HTMLSelectElement).value });
@@ -60,20 +55,16 @@ export function KeyList({ api, session }: { api: ApiClient; session: Session }) 
   );
 }
 
-/** Reads the page of keys at `cursor` under `filters` whenever one of them changes; a stale answer is dropped. */
-function useKeyPage(
-  api: ApiClient,
-  session: Session,
-  filters: Filters,
-  cursor: string | undefined,
-  set: { setKeys: (keys: ApiKey[]) => void; setNext: (next: string | null) => void; setProblem: (problem: Problem) => void },
-) {
-  const { setKeys, setNext, setProblem } = set;
+/** The page of keys at `cursor` under `filters`, read again whenever one of them changes; a stale answer is dropped. */
+function useKeyPage(api: ApiClient, teamId: string, filters: Filters, cursor: string | undefined) {
+  const [keys, setKeys] = useState<ApiKey[] | undefined>();
+  const [next, setNext] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem>();
   useEffect(() => {
     let current = true;
     setProblem(undefined);
     const query = {
-      team_id: session.teamId,
+      team_id: teamId,
       limit: filters.limit,
       ...(filters.environment ? { environment: filters.environment } : {}),
       ...(filters.type ? { type: filters.type } : {}),
@@ -96,7 +87,8 @@ function useKeyPage(
     return () => {
       current = false;
     };
-  }, [api, session.teamId, filters, cursor]);
+  }, [api, teamId, filters, cursor]);
+  return { keys, next, problem };
 }
 
 /** The list's filters: environment, type, state and page size. */
