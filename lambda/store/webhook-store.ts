@@ -13,7 +13,7 @@ import type { WebhookEndpointItem } from '../domain/webhook-endpoints';
 import type { OperationsOf } from '../contract/store-operations';
 import { ABSENT, Transactions, type StoreTables, type TransactItem } from './transactions';
 import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';
-import { ENDPOINT_COUNT } from './entities/endpoint-count';
+import { ENDPOINT_COUNT, ENDPOINT_COUNT_ENTITY } from './entities/endpoint-count';
 import { WEBHOOK_ENDPOINT, teamEndpointsPartition } from './entities/webhook-endpoint';
 
 /** The fields an update may change. */
@@ -39,7 +39,7 @@ export class WebhookStore {
           Key: ENDPOINT_COUNT.key(item.team_id),
           UpdateExpression: 'SET entity = :entity, team_id = :team ADD endpoints :one',
           ConditionExpression: 'attribute_not_exists(endpoints) OR endpoints < :max',
-          ExpressionAttributeValues: { ':entity': 'webhook-count', ':team': item.team_id, ':one': 1, ':max': MAX_ENDPOINTS_PER_TEAM },
+          ExpressionAttributeValues: { ':entity': ENDPOINT_COUNT_ENTITY, ':team': item.team_id, ':one': 1, ':max': MAX_ENDPOINTS_PER_TEAM },
         },
       },
       { Put: { TableName: this.tables.keyTableName, Item: item, ConditionExpression: ABSENT } },

@@ -211,17 +211,11 @@ const HOLE = /⟨(?:id|time)⟩/g;
  */
 export function positionOf(key: Readonly<Record<string, string>>): PositionShape {
   const entries = Object.entries(key);
-  const attributes = Object.fromEntries(
-    entries.map(([name, value]) => {
-      const parts = value.split(HOLE);
-      if (parts.length === 1) return [name, value];
-      const holes = value.match(HOLE) ?? [];
-      const source = parts.map((part, at) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + (at < holes.length ? HOLES[holes[at]] : '')).join('');
-      return [name, new RegExp(`^${source}$`)];
-    }),
-  );
+  const hasHole = (value: string) => value.includes('⟨');
+  const patternOf = (value: string) => new RegExp(`^${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(HOLE, (hole) => HOLES[hole])}$`);
+  const attributes = Object.fromEntries(entries.map(([name, value]) => [name, hasHole(value) ? patternOf(value) : value]));
   const equal = entries.flatMap(([a, value], at) =>
-    value.includes('⟨') ? entries.slice(at + 1).flatMap(([b, other]) => (other === value ? [[a, b] as const] : [])) : [],
+    hasHole(value) ? entries.slice(at + 1).flatMap(([b, other]) => (other === value ? [[a, b] as const] : [])) : [],
   );
   return equal.length > 0 ? { attributes, equal } : { attributes };
 }
