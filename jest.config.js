@@ -78,6 +78,9 @@ module.exports = {
       ...base,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
+      // Each file its own tables: created before its tests, swept for plaintext and deleted after them.
+      setupFiles: [...base.setupFiles, '<rootDir>/test/setup/file-tables-env.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/setup/file-tables.ts'],
       // Everything that is not unit, e2e or cdk.
       testPathIgnorePatterns: [
         '/node_modules/',

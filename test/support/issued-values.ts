@@ -9,6 +9,9 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 /** Environment variable naming the run's registry file (set by global setup). */
 export const ISSUED_VALUES_FILE_ENV = 'ISSUED_VALUES_FILE';
 
+/** The file beside the registry where each integration file adds how many items its own tables held when swept. */
+export const SWEPT_COUNTS_FILE = 'swept-items.txt';
+
 function registryFile(): string {
   const file = process.env[ISSUED_VALUES_FILE_ENV];
   if (!file) throw new Error(`${ISSUED_VALUES_FILE_ENV} is not set: run tests through jest (test/setup/global-setup.ts)`);
