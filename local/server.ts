@@ -242,6 +242,10 @@ export function createLocalServer(options: LocalServerOptions): Promise<LocalSer
   // answer, as `nc -q` or a raw socket does) still gets its answer: without
   // this, Node drops such a request whose handler has not answered yet.
   (server as Server & { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
+  // Idle connections stay a minute, not Node's 5 s: a client reusing one as the server closed it got "other side closed"
+  // on a loaded machine (the client e2e test). API Gateway keeps them 350 s.
+  server.keepAliveTimeout = 61_000;
+  server.headersTimeout = 62_000;
   // An `Expect` header other than 100-continue: answered like any request
   // (API Gateway does not honour expectations), not with Node's bare 417.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {

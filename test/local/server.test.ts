@@ -284,6 +284,25 @@ describe('local server', () => {
       expect(response.headers['set-cookie']).toEqual(['a=1', 'b=2']);
       expect(response.body).toEqual({ created: true });
     });
+
+    it("keeps an idle connection open a minute (Keep-Alive: timeout=61), not Node's 5 s a client may race", async () => {
+      // Act: one keep-alive request on a raw socket, then its answer's head
+      const head = await new Promise<string>((resolve, reject) => {
+        const url = new URL(server.baseUrl);
+        let received = '';
+        const socket = connect(Number(url.port), url.hostname, () => socket.write('GET /echo HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n'));
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.toString('latin1');
+          if (!received.includes('\r\n\r\n')) return;
+          socket.destroy();
+          resolve(received.slice(0, received.indexOf('\r\n\r\n')));
+        });
+        socket.on('error', reject);
+      });
+
+      // Assess
+      expect(head.split('\r\n')).toEqual(expect.arrayContaining(['Connection: keep-alive', 'Keep-Alive: timeout=61']));
+    });
   });
 });
 
