@@ -150,3 +150,28 @@ export async function storedKeyState(keyId: string): Promise<StoredKeyState> {
   lookups.sort((a, b) => String(a.pk).localeCompare(String(b.pk)));
   return { key, lookups, usage };
 }
+
+/** The fields of the key resource get-api-key and list-api-keys answer (never a value or a hash), sorted. */
+export const KEY_RESOURCE_FIELDS = [
+  'created_at',
+  'created_by',
+  'description',
+  'domains',
+  'environment',
+  'expires_at',
+  'id',
+  'ip_whitelist',
+  'is_active',
+  'key_prefix',
+  'last_four',
+  'last_used_at',
+  'name',
+  'on_leak',
+  'rate_limit',
+  'scopes',
+  'state',
+  'team_id',
+  'transition_ends_at',
+  'type',
+  'updated_at',
+].sort();
