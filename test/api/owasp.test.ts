@@ -41,7 +41,10 @@ describe('OWASP API Security ruleset over docs/openapi.json', () => {
   }, 60_000);
 
   it('finds one when a bound is taken away (the check can fail)', async () => {
-    const altered = JSON.parse(JSON.stringify(published)) as typeof published;
+    // The document with only that path (the ruleset runs over a fifth of it), one bound taken away.
+    const altered = JSON.parse(
+      JSON.stringify({ ...published, paths: { '/functions/v1/generate-api-key': published.paths['/functions/v1/generate-api-key'] } }),
+    ) as typeof published;
     const name = altered.paths['/functions/v1/generate-api-key']!.post!.requestBody!.content['application/json']!.schema.properties.name!;
     expect(name.maxLength).toBe(1000);
     delete name.maxLength;
