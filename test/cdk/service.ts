@@ -41,14 +41,20 @@ export interface SynthesizedService extends ServiceApp {
 }
 
 /**
- * Builds and synthesizes the app (cdk-nag runs as part of synthesis),
+ * Builds and synthesizes the app (cdk-nag runs as part of synthesis;
+ * CloudFormation's default rules only when `cloudFormationValidation`),
  * without bundling: every function's code is a placeholder asset and the
  * template is otherwise the same. The tests that read or run bundles build
  * them with `bundlesOf`.
  */
-export function synthesizeService(context: Record<string, unknown> = {}): SynthesizedService {
+export function synthesizeService(context: Record<string, unknown> = {}, { cloudFormationValidation = false } = {}): SynthesizedService {
   requireHandlerEntries();
-  const service = createServiceApp({ context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] } });
+  const service = createServiceApp({
+    context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] },
+    // CDK's own template validation (cfn-guard rules, run in WebAssembly) takes about 12 s a synthesis: it runs in
+    // test/cdk/cloudformation-validation.test.ts, once, where a finding fails, and in `npm run synth`.
+    builtinCloudFormationValidation: cloudFormationValidation,
+  });
   return { ...service, template: Template.fromStack(service.stack) };
 }
 
@@ -190,7 +196,7 @@ export function effectiveLogLevel(environment: Record<string, string>): string {
  * service uses) rather than all of them.
  */
 export function bundlesOf(context: Record<string, unknown>, functions: ReadonlyArray<readonly [FunctionName, boolean]>): Record<string, string> {
-  const app = new App({ context: { ...cdkJsonContext(), ...context } });
+  const app = new App({ context: { ...cdkJsonContext(), ...context }, builtinCloudFormationValidation: false });
   const stack = new Stack(app, 'Bundles');
   const made = functions.map(
     ([handlerName, hashesKeyValues]) =>
