@@ -5,13 +5,13 @@
  * holds under concurrent creates.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { TEAM_INDEX } from '../contract/tables';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_ENDPOINTS_PER_TEAM } from '../contract/webhooks';
 import type { AuditRecord } from '../domain/audit-events';
 import type { WebhookEndpointItem } from '../domain/webhook-endpoints';
 import type { OperationsOf } from '../contract/store-operations';
 import { ABSENT, Transactions, type StoreTables, type TransactItem } from './transactions';
+import { revisionUpdate, teamIndexPage } from './revision-writes';
 import { IdempotencyRace, type IdempotencyRecord } from './idempotency-record';
 import { ENDPOINT_COUNT, ENDPOINT_COUNT_ENTITY } from './entities/endpoint-count';
 import { WEBHOOK_ENDPOINT, teamEndpointsPartition } from './entities/webhook-endpoint';
@@ -64,17 +64,8 @@ export class WebhookStore {
 
   /** `listWebhookEndpoints`: a page of a team's endpoints, oldest first (the team index is eventually consistent). */
   async listEndpoints(teamId: string, limit: number, start?: Record<string, string>): Promise<{ items: WebhookEndpointItem[]; last?: Record<string, string> }> {
-    const { Items, LastEvaluatedKey } = await this.tables.db.send(
-      new QueryCommand({
-        TableName: this.tables.keyTableName,
-        IndexName: TEAM_INDEX,
-        KeyConditionExpression: 'gsi1pk = :team',
-        ExpressionAttributeValues: { ':team': teamEndpointsPartition(teamId) },
-        Limit: limit,
-        ExclusiveStartKey: start,
-      }),
-    );
-    return { items: WEBHOOK_ENDPOINT.readAll(Items), last: LastEvaluatedKey as Record<string, string> | undefined };
+    const page = await teamIndexPage(this.tables, teamEndpointsPartition(teamId), limit, start);
+    return { items: WEBHOOK_ENDPOINT.readAll(page.items), last: page.last };
   }
 
   /** `listWebhookEndpoints`: every endpoint of a team (at most 10: one page). */
@@ -100,26 +91,8 @@ export class WebhookStore {
     at: Date,
     audit: AuditRecord,
   ): Promise<boolean> {
-    const names: Record<string, string> = { '#revision': 'revision', '#updated': 'updated_at' };
-    const values: Record<string, unknown> = { ':revision': before.revision, ':next': before.revision + 1, ':at': at.toISOString() };
-    const sets = ['#revision = :next', '#updated = :at'];
-    for (const [field, value] of Object.entries(changes)) {
-      if (value === undefined) continue;
-      names[`#${field}`] = field;
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
-    }
     const outcome = await this.transactions.transact([
-      {
-        Update: {
-          TableName: this.tables.keyTableName,
-          Key: WEBHOOK_ENDPOINT.key(before.id),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: '#revision = :revision',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
-      },
+      revisionUpdate(this.tables.keyTableName, WEBHOOK_ENDPOINT.key(before.id), before.revision, changes, at),
       this.transactions.putAudit(audit),
     ]);
     return outcome.committed;
