@@ -100,6 +100,7 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
       { name: 'Usage', description: 'What a key was used for' },
       { name: 'Audit', description: 'Who changed what, and when' },
       { name: 'Verification', description: 'Checking a presented value' },
+      { name: 'Identities', description: "A team's customers, named by the platform's own ids, whose keys will share limits and credits" },
     ],
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A key value holding the `keys.manage` scope' } },

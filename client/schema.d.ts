@@ -368,6 +368,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/functions/v1/create-identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an identity
+         * @description An identity is a customer of the platform (a user, an organisation), named by the platform's own id: `external_id`, unique in the team. `meta` (a JSON object of at most 4 KB) is returned as given.
+         */
+        post: operations["createIdentity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/get-identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an identity */
+        get: operations["getIdentity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/list-identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a team's identities
+         * @description Oldest first, paged by `cursor`. With `external_id`, the one identity that has it (or none), strongly consistent, on one page.
+         */
+        get: operations["listIdentities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/update-identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an identity
+         * @description `meta` is replaced whole. A change that changes nothing answers the identity as it is and writes no audit record.
+         */
+        patch: operations["updateIdentity"];
+        trace?: never;
+    };
+    "/functions/v1/delete-identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an identity
+         * @description Its `external_id` is free again for another identity of the team.
+         */
+        delete: operations["deleteIdentity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -862,6 +959,25 @@ export interface components {
             };
             changed_fields: string[];
             reason: string | null;
+        } | {
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            team_id: string;
+            actor: {
+                user_id: string;
+                key_id: string | null;
+                source_ip: string | null;
+                user_agent: string | null;
+                request_id: string;
+            };
+            identity_id: string;
+            /** @enum {string} */
+            event_type: "identity.created" | "identity.updated" | "identity.deleted";
+            identity: {
+                external_id: string;
+            };
+            changed_fields: string[];
         };
         VerifyKeyResponse: {
             valid: boolean;
@@ -1070,6 +1186,53 @@ export interface components {
             /** @enum {string} */
             outcome: "succeeded" | "retrying" | "failed" | "endpoint_disabled";
             next_attempt_at: components["schemas"]["Timestamp"] | null;
+        };
+        IdentityResponse: {
+            data: components["schemas"]["Identity"];
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+            };
+        };
+        Identity: {
+            /**
+             * @description Identity id (a 26-character ULID)
+             * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+             */
+            id: string;
+            team_id: string;
+            /** @description The platform's own id of the identity, unique in the team */
+            external_id: string;
+            /** @description Metadata the platform reads back (a JSON object of at most 4 KB) */
+            meta: {
+                [key: string]: unknown;
+            };
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        IdentityListResponse: {
+            data: components["schemas"]["Identity"][];
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+                /** @description Pass as `cursor` for the next page; null on the last page */
+                next_cursor: string | null;
+            };
+        };
+        DeletedIdentityResponse: {
+            data: {
+                /** @constant */
+                deleted: true;
+                /**
+                 * @description Identity id (a 26-character ULID)
+                 * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+                 */
+                id: string;
+            };
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+            };
         };
     };
     responses: {
@@ -2403,6 +2566,297 @@ export interface operations {
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["MethodNotAllowed"];
             /** @description `CONFLICT`: the endpoint is disabled */
+            409: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The team the key belongs to: the calling key's own team
+                     */
+                    team_id: string;
+                    external_id: string;
+                    /** @description A JSON object of at most 4096 bytes (as JSON) */
+                    meta?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The identity */
+            201: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The identity's revision, quoted (`"1"`): send it back as `If-Match` to change it only if nobody changed it since */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description `CONFLICT`: another identity of the team has this `external_id` */
+            409: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIdentity: {
+        parameters: {
+            query: {
+                identity_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The identity */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The identity's revision, quoted: the `If-Match` of its next change */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listIdentities: {
+        parameters: {
+            query: {
+                /** @description The team the key belongs to: the calling key's own team */
+                team_id: string;
+                external_id?: string;
+                /** @description Page size: 1 to 100, default 20 */
+                limit?: string;
+                /** @description The `meta.next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of identities */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateIdentity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` that reading or updating the key answered (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    identity_id: string;
+                    external_id?: string;
+                    /** @description A JSON object of at most 4096 bytes (as JSON) */
+                    meta?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The identity as it now is */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The identity's revision, quoted (`"3"`): send it back as `If-Match` to change it only if nobody changed it since */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description `CONFLICT`: another identity of the team has this `external_id`, or another change of the identity won a race with this one */
+            409: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `PRECONDITION_FAILED`: the identity changed since the `If-Match` tag was read (its current tag in `ETag`) */
+            412: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The identity's current entity tag */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    identity_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The identity is gone */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedIdentityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description `CONFLICT`: the identity changed while it was being deleted; read it again and retry */
             409: {
                 headers: {
                     /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */

@@ -11,8 +11,8 @@
  */
 
 /** What a fixture may ask to have made first, each through the routes themselves (`makePrerequisites`). */
-export type Prerequisite = 'key' | 'endpoint' | 'event';
-const PREREQUISITES: readonly Prerequisite[] = ['key', 'endpoint', 'event'];
+export type Prerequisite = 'key' | 'endpoint' | 'event' | 'identity';
+const PREREQUISITES: readonly Prerequisite[] = ['key', 'endpoint', 'event', 'identity'];
 
 /** What was made for the request: the team and its manager key always, the prerequisites asked for. */
 export interface FixtureMade {
@@ -23,6 +23,8 @@ export interface FixtureMade {
   readonly endpoint: { readonly id: string };
   /** A lifecycle event of the team's, sent to the endpoint as a test. */
   readonly event: { readonly id: string };
+  /** An identity of the team (its external id made unique per run). */
+  readonly identity: { readonly id: string };
 }
 
 export interface RouteFixture {

@@ -14,6 +14,7 @@ export const PORTS = {
   audit: 'store: audit records, written with the change and read by the trail (store/audit-store.ts)',
   idempotency: 'store: Idempotency-Key records (store/idempotency-record.ts)',
   webhooks: 'store: webhook endpoints and kept events (store/webhook-store.ts)',
+  identities: 'store: identities and the claims of their external ids (store/identity-store.ts)',
   deliveries: 'store: webhook delivery records (store/delivery-store.ts)',
   slots: 'store: an endpoint’s delivery slots (store/delivery-slots.ts)',
   expiryNotices: 'store: expiry notices sent, one per key and end (store/expiry-notice-store.ts)',

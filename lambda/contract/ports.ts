@@ -22,6 +22,7 @@ export type PortName =
   | 'audit'
   | 'idempotency'
   | 'webhooks'
+  | 'identities'
   | 'deliveries'
   | 'slots'
   | 'expiryNotices'

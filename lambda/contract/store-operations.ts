@@ -125,6 +125,16 @@ export const STORE_OPERATIONS = {
   claimDeliverySlot: { keyTable: ['dynamodb:UpdateItem'] },
   /** An endpoint's delivery attempts. */
   readDeliveries: { keyTable: ['dynamodb:Query', 'dynamodb:GetItem'] },
+  /** An identity, the claim of its external id and the audit record, in one transaction. */
+  createIdentity: { keyTable: ['dynamodb:PutItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  /** An identity by id, or by its external id's claim. */
+  readIdentity: { keyTable: ['dynamodb:GetItem'] },
+  /** A team's identities, on the team index. */
+  listIdentities: { keyTeamIndex: ['dynamodb:Query'] },
+  /** An identity changed (its external id's claim swapped when that changes), with the audit record. */
+  changeIdentity: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  /** An identity and its external id's claim deleted, with the audit record. */
+  deleteIdentity: { keyTable: ['dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
 } as const satisfies Record<string, OperationAccess>;
 
 export type StoreOperation = keyof typeof STORE_OPERATIONS;

@@ -18,6 +18,7 @@ import {
   type KeyExpiryEvent,
   type KeyLeakedEvent,
   type WebhookEndpointEvent,
+  type IdentityEvent,
   type KeyOldValueExpiredEvent,
   type KeyRegeneratedEvent,
   type KeyUpdatedEvent,
@@ -190,6 +191,16 @@ const webhookEndpointSchema = schemaFor<WebhookEndpointEvent>()(
   }),
 );
 
+const identitySchema = schemaFor<IdentityEvent>()(
+  z.strictObject({
+    ...withoutKey,
+    identity_id: ulid,
+    event_type: z.enum([AuditEventType.IDENTITY_CREATED, AuditEventType.IDENTITY_UPDATED, AuditEventType.IDENTITY_DELETED]),
+    identity: z.strictObject({ external_id: z.string() }),
+    changed_fields: z.array(z.string()),
+  }),
+);
+
 /**
  * Every audit event, strictly: an unknown field makes a record invalid
  * rather than archived unchecked, so nothing (a hash, a value) can ride
@@ -205,6 +216,7 @@ export const auditEventSchema = z.discriminatedUnion('event_type', [
   keyExpirySchema,
   keyLeakedSchema,
   webhookEndpointSchema,
+  identitySchema,
 ]);
 
 /** Audit-table attributes that are storage, not event: keys, index keys, TTL. */

@@ -28,6 +28,9 @@ export const AuditEventType = {
   WEBHOOK_ENDPOINT_DISABLED: 'webhook_endpoint.disabled',
   WEBHOOK_TEST_SENT: 'webhook_endpoint.test_sent',
   WEBHOOK_REDELIVERED: 'webhook_endpoint.redelivered',
+  IDENTITY_CREATED: 'identity.created',
+  IDENTITY_UPDATED: 'identity.updated',
+  IDENTITY_DELETED: 'identity.deleted',
 } as const;
 export type AuditEventType = (typeof AuditEventType)[keyof typeof AuditEventType];
 
@@ -160,10 +163,19 @@ export interface WebhookEndpointEvent extends Omit<AuditEventBase, 'key_id' | 'e
   reason: string | null;
 }
 
+/** What was done to an identity. Kept under the identity (`IDENTITY#<id>`), apart from the key audit trail. */
+export interface IdentityEvent extends Omit<AuditEventBase, 'key_id' | 'event_type'> {
+  event_type: typeof AuditEventType.IDENTITY_CREATED | typeof AuditEventType.IDENTITY_UPDATED | typeof AuditEventType.IDENTITY_DELETED;
+  identity_id: string;
+  identity: { external_id: string };
+  /** The fields a change touched (update), else empty. */
+  changed_fields: string[];
+}
+
 /** The events about keys: each names its key. */
 export type KeyAuditEvent =
   KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent | KeyUpdatedEvent | KeyExpiryEvent | KeyLeakedEvent;
-export type AuditEvent = KeyAuditEvent | WebhookEndpointEvent;
+export type AuditEvent = KeyAuditEvent | WebhookEndpointEvent | IdentityEvent;
 
 /** Distributes Omit over a union so each event keeps its own fields. */
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;

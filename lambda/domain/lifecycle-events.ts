@@ -57,7 +57,7 @@ export const messageIdOf = (eventId: string) => `msg_${eventId}`;
 
 /** The event of an audit record; undefined for a record that is not about a key (what was done to a webhook endpoint). */
 export function lifecycleEventOf(event: AuditEvent): LifecycleEvent | undefined {
-  if ('endpoint_id' in event) return undefined;
+  if ('endpoint_id' in event || 'identity_id' in event) return undefined;
   const base = (key: { name: string; type: 'pk' | 'sk'; environment: 'test' | 'live' }, fingerprint: { key_prefix: string; last_four: string } | null) => ({
     key_id: event.key_id,
     team_id: event.team_id,

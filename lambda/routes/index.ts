@@ -30,6 +30,11 @@ import { route as listWebhookDeliveries } from './list-webhook-deliveries/route'
 import { route as redeliverWebhook } from './redeliver-webhook/route';
 import { route as reportLeakedKey } from './report-leaked-key/route';
 import { route as githubSecretScanning } from './github-secret-scanning/route';
+import { route as createIdentity } from './create-identity/route';
+import { route as getIdentity } from './get-identity/route';
+import { route as listIdentities } from './list-identities/route';
+import { route as updateIdentity } from './update-identity/route';
+import { route as deleteIdentity } from './delete-identity/route';
 
 /** Every route, in the order the API reference lists them. */
 export const ROUTES = [
@@ -52,6 +57,11 @@ export const ROUTES = [
   sendTestWebhook,
   listWebhookDeliveries,
   redeliverWebhook,
+  createIdentity,
+  getIdentity,
+  listIdentities,
+  updateIdentity,
+  deleteIdentity,
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof ROUTES)[number];

@@ -29,6 +29,7 @@ import type { TeamStore } from './team-store';
 import type { UsageStore } from './usage-store';
 import type { ValueLookupStore } from './value-lookup-store';
 import type { WebhookStore } from './webhook-store';
+import type { IdentityStore } from './identity-store';
 
 export interface KeysPort {
   readonly keys: KeyStore;
@@ -50,6 +51,9 @@ export interface IdempotencyPort {
 }
 export interface WebhooksPort {
   readonly webhooks: WebhookStore;
+}
+export interface IdentitiesPort {
+  readonly identities: IdentityStore;
 }
 export interface DeliveriesPort {
   readonly deliveries: DeliveryStore;
@@ -91,6 +95,7 @@ export interface PortTypes {
   readonly audit: AuditStore;
   readonly idempotency: IdempotencyStore;
   readonly webhooks: WebhookStore;
+  readonly identities: IdentityStore;
   readonly deliveries: DeliveryStore;
   readonly slots: DeliverySlotStore;
   readonly expiryNotices: ExpiryNoticeStore;

@@ -25,6 +25,8 @@ import { DELIVERY_SLOTS, DELIVERY_SLOTS_ACCESS } from '../../lambda/store/entiti
 import { DELIVERY, DELIVERY_ACCESS, endpointDeliveriesPage } from '../../lambda/store/entities/delivery';
 import { WEBHOOK_EVENT, WEBHOOK_EVENT_ACCESS } from '../../lambda/store/entities/webhook-event';
 import { AUDIT_RECORD, AUDIT_RECORD_ACCESS, auditTeamIndex, keyAuditPage, teamAuditPage } from '../../lambda/store/entities/audit-record';
+import { IDENTITY, IDENTITY_ACCESS, teamIdentitiesPage } from '../../lambda/store/entities/identity';
+import { EXTERNAL_ID_CLAIM, EXTERNAL_ID_CLAIM_ACCESS } from '../../lambda/store/entities/identity-external-id';
 import { decodeCursor, encodeCursor } from '../../lambda/platform/cursor';
 import { ApiError } from '../../lambda/contract/errors';
 import { newKeyId } from '../../lambda/platform/ids';
@@ -45,6 +47,8 @@ const DECLARED: ReadonlyArray<{ name: string; table: EntityTable; key: (...parts
   { ...DELIVERY, access: DELIVERY_ACCESS },
   { ...WEBHOOK_EVENT, access: WEBHOOK_EVENT_ACCESS },
   { ...AUDIT_RECORD, access: AUDIT_RECORD_ACCESS },
+  { ...IDENTITY, access: IDENTITY_ACCESS },
+  { ...EXTERNAL_ID_CLAIM, access: EXTERNAL_ID_CLAIM_ACCESS },
 ];
 
 type Part = 'keyTable' | 'keyTeamIndex' | 'auditTable' | 'auditTeamIndex';
@@ -113,6 +117,10 @@ describe('page positions derived from the entities’ keys', () => {
       equal: [['pk', 'gsi1sk']],
     });
     expect(endpointDeliveriesPage('E1')).toEqual({ attributes: { pk: 'WEBHOOK#E1', sk: new RegExp(`^DELIVERY#${ULID}$`) } });
+    expect(teamIdentitiesPage('t1')).toEqual({
+      attributes: { pk: new RegExp(`^IDENTITY#${ULID}$`), sk: 'IDENTITY', gsi1pk: 'IDENTITIES#t1', gsi1sk: new RegExp(`^IDENTITY#${ULID}$`) },
+      equal: [['pk', 'gsi1sk']],
+    });
   });
 
   it('accept the key of an item the entity writes, and refuse another team’s or a hand-altered one', () => {

@@ -17,6 +17,7 @@ import { USAGE_MONTHS_OPERATIONS } from '../../lambda/store/usage-months';
 import { USAGE_STORE_OPERATIONS } from '../../lambda/store/usage-store';
 import { VALUE_LOOKUP_STORE_OPERATIONS } from '../../lambda/store/value-lookup-store';
 import { WEBHOOK_STORE_OPERATIONS } from '../../lambda/store/webhook-store';
+import { IDENTITY_STORE_OPERATIONS } from '../../lambda/store/identity-store';
 import { DELIVERY_STORE_OPERATIONS } from '../../lambda/store/delivery-store';
 import { DELIVERY_SLOT_STORE_OPERATIONS } from '../../lambda/store/delivery-slots';
 import { EXPIRY_NOTICE_STORE_OPERATIONS } from '../../lambda/store/expiry-notice-store';
@@ -32,6 +33,7 @@ const maps: Record<string, Record<string, StoreMethodOperation>> = {
   GuessCounterStore: GUESS_COUNTER_STORE_OPERATIONS,
   UsageStore: USAGE_STORE_OPERATIONS,
   WebhookStore: WEBHOOK_STORE_OPERATIONS,
+  IdentityStore: IDENTITY_STORE_OPERATIONS,
   DeliveryStore: DELIVERY_STORE_OPERATIONS,
   DeliverySlotStore: DELIVERY_SLOT_STORE_OPERATIONS,
   ExpiryNoticeStore: EXPIRY_NOTICE_STORE_OPERATIONS,

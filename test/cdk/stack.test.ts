@@ -405,6 +405,7 @@ describe('API', () => {
   it('every usage plan throttles create, regenerate and delete per team (per API key), capped by the plan', () => {
     const writes = ROUTES.filter((route) => route.throttle === 'write');
     expect(writes.map((route) => route.name).sort()).toEqual([
+      'create-identity',
       'create-webhook-endpoint',
       'delete-api-key',
       'generate-api-key',
@@ -529,7 +530,7 @@ describe('functions', () => {
       .filter(([, id]) => variablesOf(id)[ENV.CURSOR_SIGNING_KEY] !== undefined)
       .map(([name]) => name)
       .sort();
-    expect(withKey).toEqual(['list-api-keys', 'list-audit-events', 'list-webhook-deliveries', 'list-webhook-endpoints']);
+    expect(withKey).toEqual(['list-api-keys', 'list-audit-events', 'list-identities', 'list-webhook-deliveries', 'list-webhook-endpoints']);
     const value = JSON.stringify(variablesOf(ids.functions['list-api-keys'])[ENV.CURSOR_SIGNING_KEY]);
     expect(value).toContain('{{resolve:secretsmanager:');
     expect(value).toContain(secretId);
@@ -690,10 +691,19 @@ describe('least privilege', () => {
       authorizer: { ...own('authorizer'), '*': xray, ...declared('authorizer') },
       'management-authorizer': { ...own('management-authorizer'), '*': xray, ...declared('management-authorizer') },
       ...Object.fromEntries(
-        (['list-api-keys', 'get-api-key', 'get-api-key-usage', 'list-audit-events'] as const).map((name) => [
-          name,
-          { ...own(name), '*': xray, ...declared(name) },
-        ]),
+        (
+          [
+            'list-api-keys',
+            'get-api-key',
+            'get-api-key-usage',
+            'list-audit-events',
+            'create-identity',
+            'get-identity',
+            'list-identities',
+            'update-identity',
+            'delete-identity',
+          ] as const
+        ).map((name) => [name, { ...own(name), '*': xray, ...declared(name) }]),
       ),
       'expire-old-value': { ...own('expire-old-value'), '*': xray, ...declared('expire-old-value'), RotationDLQ: ['sqs:SendMessage'] },
       'notify-key-expiry': { ...own('notify-key-expiry'), '*': xray, ...declared('notify-key-expiry'), RotationDLQ: ['sqs:SendMessage'] },

@@ -1,8 +1,10 @@
 /**
  * An audit record, on the audit table: a key's events under `KEY#<key_id>`,
- * an endpoint's under `WEBHOOK#<endpoint_id>`, each sorted `<ISO time>#<event
+ * an endpoint's under `WEBHOOK#<endpoint_id>`, an identity's under
+ * `IDENTITY#<identity_id>`, each sorted `<ISO time>#<event
  * id>`; on the team index under `TEAM#<team_id>` (keys) or
- * `WEBHOOKS#<team_id>` (endpoints) with the same sort key. Write-once,
+ * `WEBHOOKS#<team_id>` (endpoints) or `IDENTITIES#<team_id>` (identities)
+ * with the same sort key. Write-once,
  * removed by TTL after AUDIT_TABLE_TTL_DAYS (the S3 archive keeps them).
  * The event's own fields are read back by their schema
  * (domain/audit-event-schema.ts); this declares what every record carries.
@@ -32,6 +34,15 @@ export const auditTeamIndex = (teamId: string, at: string, eventId: string): Ind
 /** What was done to a webhook endpoint: under the endpoint. */
 export const endpointAuditKey = (endpointId: string, at: string, eventId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: `${at}#${eventId}` });
 
+/** What was done to an identity: under the identity. */
+export const identityAuditKey = (identityId: string, at: string, eventId: string) => ({ pk: `IDENTITY#${identityId}`, sk: `${at}#${eventId}` });
+
+/** An identity's audit record on the team index (a partition of its own). */
+export const identityAuditTeamIndex = (teamId: string, at: string, eventId: string): IndexKey => ({
+  gsi1pk: `IDENTITIES#${teamId}`,
+  gsi1sk: `${at}#${eventId}`,
+});
+
 /** An endpoint's audit record on the team index (a partition of its own). */
 export const endpointAuditTeamIndex = (teamId: string, at: string, eventId: string): IndexKey => ({
   gsi1pk: `WEBHOOKS#${teamId}`,
@@ -58,6 +69,9 @@ export const AUDIT_RECORD_ACCESS = {
   changeWebhookEndpoint: ['PutItem'],
   deleteWebhookEndpoint: ['PutItem'],
   auditWebhookAction: ['PutItem'],
+  createIdentity: ['PutItem'],
+  changeIdentity: ['PutItem'],
+  deleteIdentity: ['PutItem'],
 } as const satisfies EntityAccess;
 
 /** The audit-table item for an event (keys, team index, TTL). */
@@ -67,7 +81,9 @@ export function auditItem(event: NewAuditEvent): AuditRecord {
   const keys =
     'endpoint_id' in event
       ? { ...endpointAuditKey(event.endpoint_id, event.occurred_at, eventId), ...endpointAuditTeamIndex(event.team_id, event.occurred_at, eventId) }
-      : { ...AUDIT_RECORD.key(event.key_id, event.occurred_at, eventId), ...auditTeamIndex(event.team_id, event.occurred_at, eventId) };
+      : 'identity_id' in event
+        ? { ...identityAuditKey(event.identity_id, event.occurred_at, eventId), ...identityAuditTeamIndex(event.team_id, event.occurred_at, eventId) }
+        : { ...AUDIT_RECORD.key(event.key_id, event.occurred_at, eventId), ...auditTeamIndex(event.team_id, event.occurred_at, eventId) };
   return {
     ...keys,
     ...event,

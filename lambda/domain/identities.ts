@@ -1,0 +1,50 @@
+/**
+ * Identities: a team's customer (a user, an organisation, a tenant of the
+ * platform), named by the platform's own id (`external_id`, unique in the
+ * team), with metadata the platform reads back. Keys will name one and share
+ * its limits and credits (docs/limits.md).
+ */
+
+/** The longest `external_id`, in characters. */
+export const MAX_EXTERNAL_ID_LENGTH = 255;
+/** The largest `meta`, in bytes of its JSON. */
+export const MAX_META_BYTES = 4096;
+
+/** An identity item (key table, `IDENTITY#<id>` / `IDENTITY`). */
+export interface IdentityItem {
+  pk: string;
+  sk: string;
+  entity: 'identity';
+  id: string;
+  team_id: string;
+  external_id: string;
+  /** The metadata, as the JSON text of an object (at most MAX_META_BYTES). */
+  meta: string;
+  created_at: string;
+  updated_at: string;
+  created_by: string;
+  revision: number;
+  gsi1pk: string;
+  gsi1sk: string;
+}
+
+/** What the API shows of an identity. */
+export interface IdentityResource {
+  id: string;
+  team_id: string;
+  external_id: string;
+  meta: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+export function identityResource(item: IdentityItem): IdentityResource {
+  return {
+    id: item.id,
+    team_id: item.team_id,
+    external_id: item.external_id,
+    meta: JSON.parse(item.meta) as Record<string, unknown>,
+    created_at: item.created_at,
+    updated_at: item.updated_at,
+  };
+}

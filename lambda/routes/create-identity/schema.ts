@@ -1,0 +1,9 @@
+import * as z from 'zod/mini';
+import { teamIdSchema } from '../../http/schemas/common';
+import { externalIdSchema, metaSchema } from '../../http/schemas/identities';
+
+export const createIdentityRequestSchema = z.strictObject({
+  team_id: teamIdSchema,
+  external_id: externalIdSchema,
+  meta: z.optional(metaSchema),
+});

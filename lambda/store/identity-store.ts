@@ -1,0 +1,119 @@
+/**
+ * Identities (key table): each change one transaction with its audit record;
+ * an identity's `external_id` is held unique in the team by its claim item,
+ * written, swapped and removed in the same transaction as the identity.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditRecord } from '../domain/audit-events';
+import type { IdentityItem } from '../domain/identities';
+import type { OperationsOf } from '../contract/store-operations';
+import { ABSENT, Transactions, type StoreTables, type TransactItem } from './transactions';
+import { revisionUpdate, teamIndexPage } from './revision-writes';
+import { IDENTITY, teamIdentitiesPartition } from './entities/identity';
+import { EXTERNAL_ID_CLAIM, externalIdClaimOf } from './entities/identity-external-id';
+
+/** The fields an update may change. */
+export type IdentityChanges = Partial<Pick<IdentityItem, 'external_id' | 'meta'>>;
+
+/** Why a write did not happen: the external id is another identity's, or the identity changed or went meanwhile. */
+export type IdentityWriteRefusal = 'external_id_taken' | 'changed';
+
+export class IdentityStore {
+  private readonly transactions: Transactions;
+
+  constructor(private readonly tables: StoreTables) {
+    this.transactions = new Transactions(tables);
+  }
+
+  /** `createIdentity`: the identity, its external id's claim and the audit record; 'external_id_taken' when the team has that id. */
+  async createIdentity(item: IdentityItem, audit: AuditRecord): Promise<true | IdentityWriteRefusal> {
+    const outcome = await this.transactions.transact([
+      { Put: { TableName: this.tables.keyTableName, Item: externalIdClaimOf(item), ConditionExpression: ABSENT } },
+      { Put: { TableName: this.tables.keyTableName, Item: item, ConditionExpression: ABSENT } },
+      this.transactions.putAudit(audit),
+    ]);
+    if (outcome.committed) return true;
+    if (outcome.reasons[0] === 'ConditionalCheckFailed') return 'external_id_taken';
+    throw new Error(`creating an identity was cancelled: ${outcome.reasons.join(', ')}`);
+  }
+
+  /** `readIdentity`: an identity by id, strongly consistent. */
+  async getIdentity(identityId: string): Promise<IdentityItem | undefined> {
+    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: IDENTITY.key(identityId), ConsistentRead: true }));
+    return IDENTITY.read(Item);
+  }
+
+  /** `readIdentity`: the id of the team's identity with this external id, through its claim (undefined when none has it). */
+  async identityIdByExternalId(teamId: string, externalId: string): Promise<string | undefined> {
+    const { Item } = await this.tables.db.send(
+      new GetCommand({ TableName: this.tables.keyTableName, Key: EXTERNAL_ID_CLAIM.key(teamId, externalId), ConsistentRead: true }),
+    );
+    return EXTERNAL_ID_CLAIM.read(Item)?.identity_id;
+  }
+
+  /** `listIdentities`: a page of a team's identities, oldest first (the team index is eventually consistent). */
+  async listIdentities(teamId: string, limit: number, start?: Record<string, string>): Promise<{ items: IdentityItem[]; last?: Record<string, string> }> {
+    const page = await teamIndexPage(this.tables, teamIdentitiesPartition(teamId), limit, start);
+    return { items: IDENTITY.readAll(page.items), last: page.last };
+  }
+
+  /**
+   * `changeIdentity`: sets `changes` if the identity is still at its
+   * revision, with the audit record; a new external id takes its claim (refused when
+   * the team's other identity holds it) and gives the old one back.
+   */
+  async changeIdentity(before: IdentityItem, changes: IdentityChanges, at: Date, audit: AuditRecord): Promise<true | IdentityWriteRefusal> {
+    const items: TransactItem[] = [
+      revisionUpdate(this.tables.keyTableName, IDENTITY.key(before.id), before.revision, changes, at),
+      this.transactions.putAudit(audit),
+    ];
+    const renamed = changes.external_id !== undefined && changes.external_id !== before.external_id;
+    if (renamed) {
+      items.push(
+        {
+          Put: {
+            TableName: this.tables.keyTableName,
+            Item: externalIdClaimOf({ ...before, external_id: changes.external_id as string }),
+            ConditionExpression: ABSENT,
+          },
+        },
+        { Delete: { TableName: this.tables.keyTableName, Key: EXTERNAL_ID_CLAIM.key(before.team_id, before.external_id) } },
+      );
+    }
+    const outcome = await this.transactions.transact(items);
+    if (outcome.committed) return true;
+    if (renamed && outcome.reasons[2] === 'ConditionalCheckFailed' && outcome.reasons[0] !== 'ConditionalCheckFailed') return 'external_id_taken';
+    if (outcome.reasons[0] === 'ConditionalCheckFailed') return 'changed';
+    throw new Error(`changing an identity was cancelled: ${outcome.reasons.join(', ')}`);
+  }
+
+  /** `deleteIdentity`: the identity (if still at its revision) and its external id's claim, with the audit record; 'changed' when it changed or went meanwhile. */
+  async deleteIdentity(identity: IdentityItem, audit: AuditRecord): Promise<true | IdentityWriteRefusal> {
+    const outcome = await this.transactions.transact([
+      {
+        Delete: {
+          TableName: this.tables.keyTableName,
+          Key: IDENTITY.key(identity.id),
+          ConditionExpression: '#revision = :revision',
+          ExpressionAttributeNames: { '#revision': 'revision' },
+          ExpressionAttributeValues: { ':revision': identity.revision },
+        },
+      },
+      { Delete: { TableName: this.tables.keyTableName, Key: EXTERNAL_ID_CLAIM.key(identity.team_id, identity.external_id) } },
+      this.transactions.putAudit(audit),
+    ]);
+    if (outcome.committed) return true;
+    if (outcome.reasons[0] === 'ConditionalCheckFailed') return 'changed';
+    throw new Error(`deleting an identity was cancelled: ${outcome.reasons.join(', ')}`);
+  }
+}
+
+/** Each public method of IdentityStore and the declared storage operation it is part of. */
+export const IDENTITY_STORE_OPERATIONS = {
+  createIdentity: 'createIdentity',
+  getIdentity: 'readIdentity',
+  identityIdByExternalId: 'readIdentity',
+  listIdentities: 'listIdentities',
+  changeIdentity: 'changeIdentity',
+  deleteIdentity: 'deleteIdentity',
+} as const satisfies OperationsOf<IdentityStore>;

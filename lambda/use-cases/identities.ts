@@ -1,0 +1,156 @@
+/**
+ * A team's identities: create, read (by id, or listed, or by external id),
+ * change and delete. Team-scoped as keys are: another team's identity is
+ * 404, exactly as an unknown one. Every change is one transaction with its
+ * audit record; `external_id` stays unique in the team under concurrent
+ * writes (its claim item, store/identity-store.ts).
+ */
+import { ApiError, ErrorCode } from '../contract/errors';
+import { actorOf, type RequestMeta } from '../domain/actor';
+import { AuditEventType, type IdentityEvent } from '../domain/audit-events';
+import { identityResource, type IdentityItem, type IdentityResource } from '../domain/identities';
+import { assertPrecondition, type Precondition } from '../domain/revision';
+import type { ClockPort, IdentitiesPort, SettingsPort } from '../store/ports';
+import type { IdentityChanges } from '../store/identity-store';
+import { decodeCursor, encodeCursor } from '../platform/cursor';
+import { newKeyId } from '../platform/ids';
+import type { VerifiedKey } from '../verification/verify';
+import { auditItem } from '../store/entities/audit-record';
+import { newIdentityItem, teamIdentitiesPage } from '../store/entities/identity';
+
+/** What the identity routes take: the identities and the clock. */
+export type IdentityPorts = IdentitiesPort & ClockPort;
+/** What listing a team's identities takes: their store and the cursor signing key. */
+export type ListIdentitiesPorts = IdentitiesPort & SettingsPort<'cursorSigningKey'>;
+
+/** The identity with its entity tag (`ETag`, the `If-Match` of an update). */
+export interface TaggedIdentity {
+  resource: IdentityResource;
+  entityTag: string;
+}
+
+const tagged = (item: IdentityItem): TaggedIdentity => ({ resource: identityResource(item), entityTag: `"${item.revision}"` });
+
+const notFound = (identityId: string) =>
+  new ApiError(ErrorCode.NOT_FOUND, 'No identity with this id exists in the calling key’s team.', [
+    { field: 'identity_id', issue: `not found: ${identityId}` },
+  ]);
+
+const externalIdTaken = (externalId: string) =>
+  new ApiError(ErrorCode.CONFLICT, 'Another identity of the team has this external_id.', [{ field: 'external_id', issue: `already used: ${externalId}` }]);
+
+function ownTeam(caller: VerifiedKey, teamId: string, what: string): void {
+  if (teamId !== caller.team_id) {
+    throw new ApiError(ErrorCode.FORBIDDEN, `The calling key cannot ${what} another team’s identities.`, [
+      { field: 'team_id', issue: 'must be the calling key’s team' },
+    ]);
+  }
+}
+
+/** An identity of the caller's team, or 404 (another team's identity is reported exactly like a missing one). */
+async function ownIdentity(services: IdentitiesPort, caller: VerifiedKey, identityId: string): Promise<IdentityItem> {
+  const identity = await services.identities.getIdentity(identityId);
+  if (!identity || identity.team_id !== caller.team_id) throw notFound(identityId);
+  return identity;
+}
+
+function identityAudit(type: IdentityEvent['event_type'], identity: IdentityItem, caller: VerifiedKey, meta: RequestMeta, at: Date, changed: string[] = []) {
+  return auditItem({
+    event_type: type,
+    occurred_at: at.toISOString(),
+    identity_id: identity.id,
+    team_id: identity.team_id,
+    actor: actorOf(caller, meta),
+    identity: { external_id: identity.external_id },
+    changed_fields: changed,
+  });
+}
+
+export interface CreateIdentityInput {
+  team_id: string;
+  external_id: string;
+  meta?: Record<string, unknown>;
+}
+
+export async function createIdentity(services: IdentityPorts, caller: VerifiedKey, input: CreateIdentityInput, meta: RequestMeta): Promise<TaggedIdentity> {
+  ownTeam(caller, input.team_id, 'create');
+  const now = services.clock.now().toISOString();
+  const item = newIdentityItem(newKeyId(), { team_id: input.team_id, external_id: input.external_id, created_by: caller.created_by, meta: input.meta }, now);
+  const created = await services.identities.createIdentity(item, identityAudit(AuditEventType.IDENTITY_CREATED, item, caller, meta, new Date(now)));
+  if (created !== true) throw externalIdTaken(input.external_id);
+  return tagged(item);
+}
+
+export async function getIdentity(services: IdentitiesPort, caller: VerifiedKey, input: { identity_id: string }): Promise<TaggedIdentity> {
+  return tagged(await ownIdentity(services, caller, input.identity_id));
+}
+
+export async function listIdentities(
+  services: ListIdentitiesPorts,
+  caller: VerifiedKey,
+  input: { team_id: string; external_id?: string; limit: number; cursor?: string },
+): Promise<{ data: IdentityResource[]; next_cursor: string | null }> {
+  ownTeam(caller, input.team_id, 'list');
+  if (input.external_id !== undefined) {
+    // One identity at most: found through its external id's claim, strongly consistent.
+    const id = await services.identities.identityIdByExternalId(input.team_id, input.external_id);
+    const identity = id === undefined ? undefined : await services.identities.getIdentity(id);
+    return { data: identity ? [identityResource(identity)] : [], next_cursor: null };
+  }
+  const start = input.cursor === undefined ? undefined : decodeCursor(input.cursor, teamIdentitiesPage(input.team_id), services.settings.cursorSigningKey);
+  const page = await services.identities.listIdentities(input.team_id, input.limit, start);
+  return { data: page.items.map(identityResource), next_cursor: page.last ? encodeCursor(page.last, services.settings.cursorSigningKey) : null };
+}
+
+export interface UpdateIdentityInput {
+  identity_id: string;
+  external_id?: string;
+  meta?: Record<string, unknown>;
+}
+
+export async function updateIdentity(
+  services: IdentityPorts,
+  caller: VerifiedKey,
+  input: UpdateIdentityInput,
+  meta: RequestMeta,
+  precondition?: Precondition,
+): Promise<TaggedIdentity> {
+  const identity = await ownIdentity(services, caller, input.identity_id);
+  assertPrecondition(precondition, identity, 'identity');
+  const changes: IdentityChanges = {};
+  if (input.external_id !== undefined && input.external_id !== identity.external_id) changes.external_id = input.external_id;
+  if (input.meta !== undefined && JSON.stringify(input.meta) !== identity.meta) changes.meta = JSON.stringify(input.meta);
+  const changed = Object.keys(changes).sort();
+  if (changed.length === 0) return tagged(identity);
+  const now = services.clock.now();
+  const after: IdentityItem = { ...identity, ...changes, updated_at: now.toISOString(), revision: identity.revision + 1 };
+  const outcome = await services.identities.changeIdentity(
+    identity,
+    changes,
+    now,
+    identityAudit(AuditEventType.IDENTITY_UPDATED, after, caller, meta, now, changed),
+  );
+  if (outcome === 'external_id_taken') throw externalIdTaken(changes.external_id as string);
+  if (outcome !== true) throw await changedMeanwhile(services, caller, input.identity_id, precondition);
+  return tagged(after);
+}
+
+/** The answer to a change that lost a race: 404 when the identity went, 412 when If-Match no longer holds, else 409. */
+async function changedMeanwhile(services: IdentitiesPort, caller: VerifiedKey, identityId: string, precondition?: Precondition): Promise<ApiError> {
+  const current = await ownIdentity(services, caller, identityId);
+  assertPrecondition(precondition, current, 'identity');
+  return new ApiError(ErrorCode.CONFLICT, 'The identity changed while this request was being processed; read it again and retry.');
+}
+
+export async function deleteIdentity(
+  services: IdentityPorts,
+  caller: VerifiedKey,
+  input: { identity_id: string },
+  meta: RequestMeta,
+): Promise<{ deleted: true; id: string }> {
+  const identity = await ownIdentity(services, caller, input.identity_id);
+  const now = services.clock.now();
+  const outcome = await services.identities.deleteIdentity(identity, identityAudit(AuditEventType.IDENTITY_DELETED, identity, caller, meta, now));
+  if (outcome !== true) throw await changedMeanwhile(services, caller, input.identity_id);
+  return { deleted: true, id: identity.id };
+}
