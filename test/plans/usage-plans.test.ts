@@ -93,6 +93,7 @@ describe('local gateway stage', () => {
       'report-leaked-key',
       'create-webhook-endpoint',
       'rotate-webhook-secret',
+      'create-identity',
     ]);
 
     // Act
