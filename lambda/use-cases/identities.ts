@@ -95,7 +95,9 @@ export async function listIdentities(
     // One identity at most: found through its external id's claim, strongly consistent.
     const id = await services.identities.identityIdByExternalId(input.team_id, input.external_id);
     const identity = id === undefined ? undefined : await services.identities.getIdentity(id);
-    return { data: identity ? [identityResource(identity)] : [], next_cursor: null };
+    // Renamed or deleted between the two reads: it no longer has that external id.
+    const found = identity?.external_id === input.external_id ? [identityResource(identity)] : [];
+    return { data: found, next_cursor: null };
   }
   const start = input.cursor === undefined ? undefined : decodeCursor(input.cursor, teamIdentitiesPage(input.team_id), services.settings.cursorSigningKey);
   const page = await services.identities.listIdentities(input.team_id, input.limit, start);
