@@ -20,13 +20,14 @@ export function assertEnvironmentReach(caller: VerifiedKey, target: Environment)
   }
 }
 
+/** A request naming a team acts on the caller's own team only: else 403 naming `team_id`, `refusal` saying what was asked. */
+export function assertOwnTeam(caller: VerifiedKey, teamId: string | undefined, refusal: string): void {
+  if (teamId !== caller.team_id) throw new ApiError(ErrorCode.FORBIDDEN, refusal, [{ field: 'team_id', issue: 'must be the calling key’s team' }]);
+}
+
 /** A create request may not reach outside the caller's team, environment or scopes. */
 export function authorizeCreate(caller: VerifiedKey, request: { team_id: string; environment: Environment; scopes: readonly string[] }): void {
-  if (request.team_id !== caller.team_id) {
-    throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot create keys for another team.', [
-      { field: 'team_id', issue: 'must be the calling key’s team' },
-    ]);
-  }
+  assertOwnTeam(caller, request.team_id, 'The calling key cannot create keys for another team.');
   assertEnvironmentReach(caller, request.environment);
   assertGrantable(caller, request.scopes);
 }

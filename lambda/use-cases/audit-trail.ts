@@ -7,7 +7,7 @@
  */
 import { ApiError, ErrorCode } from '../contract/errors';
 import { TEAM_INDEX } from '../contract/tables';
-import { notFound } from '../policy/authorization';
+import { assertOwnTeam, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { keptKey } from './read-keys';
@@ -51,11 +51,7 @@ export async function listAuditEvents(services: AuditTrailPorts, caller: Verifie
     if (!key) throw notFound(input.key_id);
     partition = { attribute: 'pk', value: `KEY#${key.id}`, position: keyAuditPage(key.id) };
   } else {
-    if (input.team_id !== caller.team_id) {
-      throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot read the audit trail of another team.', [
-        { field: 'team_id', issue: 'must be the calling key’s team' },
-      ]);
-    }
+    assertOwnTeam(caller, input.team_id, 'The calling key cannot read the audit trail of another team.');
     if (caller.environment === 'test') {
       throw new ApiError(ErrorCode.FORBIDDEN, 'A test key reads the audit trail of one test key at a time: pass key_id.', [
         { field: 'team_id', issue: 'needs a live key; a test key may pass key_id' },

@@ -8,6 +8,7 @@ import { type WebhookEndpointEvent } from '../domain/audit-events';
 import { endpointResource, type WebhookEndpointItem, type WebhookEndpointResource } from '../domain/webhook-endpoints';
 import type { WebhooksPort } from '../store/ports';
 import type { VerifiedKey } from '../verification/verify';
+import { entityTagOf } from '../domain/revision';
 import { auditItem } from '../store/entities/audit-record';
 
 /** What reaching an endpoint reads: the webhook store. */
@@ -25,7 +26,7 @@ export const notFound = (endpointId: string) =>
     { field: 'endpoint_id', issue: `not found: ${endpointId}` },
   ]);
 
-export const tagged = (item: WebhookEndpointItem): TaggedEndpoint => ({ resource: endpointResource(item), entityTag: `"${item.revision}"` });
+export const tagged = (item: WebhookEndpointItem): TaggedEndpoint => ({ resource: endpointResource(item), entityTag: entityTagOf(item) });
 
 /** An endpoint of the caller's team, or 404 (another team's endpoint is reported exactly like a missing one). */
 export async function ownEndpoint(services: Services, caller: VerifiedKey, endpointId: string): Promise<WebhookEndpointItem> {

@@ -9,7 +9,8 @@ import { ApiError, ErrorCode } from '../contract/errors';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { AuditEventType, type IdentityEvent } from '../domain/audit-events';
 import { identityResource, type IdentityItem, type IdentityResource } from '../domain/identities';
-import { assertPrecondition, type Precondition } from '../domain/revision';
+import { assertPrecondition, entityTagOf, type Precondition } from '../domain/revision';
+import { assertOwnTeam } from '../policy/authorization';
 import type { ClockPort, IdentitiesPort, SettingsPort } from '../store/ports';
 import type { IdentityChanges } from '../store/identity-store';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
@@ -29,7 +30,7 @@ export interface TaggedIdentity {
   entityTag: string;
 }
 
-const tagged = (item: IdentityItem): TaggedIdentity => ({ resource: identityResource(item), entityTag: `"${item.revision}"` });
+const tagged = (item: IdentityItem): TaggedIdentity => ({ resource: identityResource(item), entityTag: entityTagOf(item) });
 
 const notFound = (identityId: string) =>
   new ApiError(ErrorCode.NOT_FOUND, 'No identity with this id exists in the calling key’s team.', [
@@ -38,14 +39,6 @@ const notFound = (identityId: string) =>
 
 const externalIdTaken = (externalId: string) =>
   new ApiError(ErrorCode.CONFLICT, 'Another identity of the team has this external_id.', [{ field: 'external_id', issue: `already used: ${externalId}` }]);
-
-function ownTeam(caller: VerifiedKey, teamId: string, what: string): void {
-  if (teamId !== caller.team_id) {
-    throw new ApiError(ErrorCode.FORBIDDEN, `The calling key cannot ${what} another team’s identities.`, [
-      { field: 'team_id', issue: 'must be the calling key’s team' },
-    ]);
-  }
-}
 
 /** An identity of the caller's team, or 404 (another team's identity is reported exactly like a missing one). */
 async function ownIdentity(services: IdentitiesPort, caller: VerifiedKey, identityId: string): Promise<IdentityItem> {
@@ -73,7 +66,7 @@ export interface CreateIdentityInput {
 }
 
 export async function createIdentity(services: IdentityPorts, caller: VerifiedKey, input: CreateIdentityInput, meta: RequestMeta): Promise<TaggedIdentity> {
-  ownTeam(caller, input.team_id, 'create');
+  assertOwnTeam(caller, input.team_id, 'The calling key cannot create another team’s identities.');
   const now = services.clock.now().toISOString();
   const item = newIdentityItem(newKeyId(), { team_id: input.team_id, external_id: input.external_id, created_by: caller.created_by, meta: input.meta }, now);
   const created = await services.identities.createIdentity(item, identityAudit(AuditEventType.IDENTITY_CREATED, item, caller, meta, new Date(now)));
@@ -90,7 +83,7 @@ export async function listIdentities(
   caller: VerifiedKey,
   input: { team_id: string; external_id?: string; limit: number; cursor?: string },
 ): Promise<{ data: IdentityResource[]; next_cursor: string | null }> {
-  ownTeam(caller, input.team_id, 'list');
+  assertOwnTeam(caller, input.team_id, 'The calling key cannot list another team’s identities.');
   if (input.external_id !== undefined) {
     // One identity at most: found through its external id's claim, strongly consistent.
     const id = await services.identities.identityIdByExternalId(input.team_id, input.external_id);

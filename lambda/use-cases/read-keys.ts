@@ -4,8 +4,7 @@
  * 404, a `test` caller sees `test` keys only. Both show a deleted key's
  * tombstone while it lasts (the list when asked for `state=deleted`).
  */
-import { ApiError, ErrorCode } from '../contract/errors';
-import { assertEnvironmentReach, notFound } from '../policy/authorization';
+import { assertEnvironmentReach, assertOwnTeam, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { entityTagOf, type TaggedKey } from '../domain/revision';
@@ -82,11 +81,7 @@ const INDEX_PAGE = 100;
 export const MAX_INDEX_PAGES = 10;
 
 export async function listKeys(services: ReadKeysPorts, caller: VerifiedKey, input: ListKeysInput): Promise<KeyPage> {
-  if (input.team_id !== caller.team_id) {
-    throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot list keys of another team.', [
-      { field: 'team_id', issue: 'must be the calling key’s team' },
-    ]);
-  }
+  assertOwnTeam(caller, input.team_id, 'The calling key cannot list keys of another team.');
   // A test key sees test keys only: asking for live keys is refused, not answered empty.
   const environment = input.environment ?? (caller.environment === 'test' ? 'test' : undefined);
   if (environment !== undefined) assertEnvironmentReach(caller, environment);

@@ -9,6 +9,7 @@ import { SECRET_OVERLAP_MS, type WebhookEventType } from '../contract/webhooks';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { AuditEventType } from '../domain/audit-events';
 import { assertPrecondition, type Precondition } from '../domain/revision';
+import { assertOwnTeam } from '../policy/authorization';
 import { endpointResource, type WebhookEndpointItem, type WebhookEndpointResource } from '../domain/webhook-endpoints';
 import type { ClockPort, SettingsPort, WebhookAdaptersPort, WebhooksPort } from '../store/ports';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
@@ -64,11 +65,7 @@ export async function createEndpoint(
   meta: RequestMeta,
   idempotent?: IdempotentAnswer<ReplayedEndpoint>,
 ): Promise<NewEndpoint> {
-  if (input.team_id !== caller.team_id) {
-    throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot add webhook endpoints to another team.', [
-      { field: 'team_id', issue: 'must be the calling key’s team' },
-    ]);
-  }
+  assertOwnTeam(caller, input.team_id, 'The calling key cannot add webhook endpoints to another team.');
   const url = await checkedUrl(services, input.url);
   const now = services.clock.now();
   const id = newKeyId();
@@ -108,10 +105,7 @@ export async function listEndpoints(
   caller: VerifiedKey,
   input: { team_id: string; limit: number; cursor?: string },
 ): Promise<{ data: WebhookEndpointResource[]; next_cursor: string | null }> {
-  if (input.team_id !== caller.team_id)
-    throw new ApiError(ErrorCode.FORBIDDEN, 'The calling key cannot list another team’s webhook endpoints.', [
-      { field: 'team_id', issue: 'must be the calling key’s team' },
-    ]);
+  assertOwnTeam(caller, input.team_id, 'The calling key cannot list another team’s webhook endpoints.');
   const start = input.cursor === undefined ? undefined : decodeCursor(input.cursor, teamEndpointsPage(input.team_id), services.settings.cursorSigningKey);
   const page = await services.webhooks.listEndpoints(input.team_id, input.limit, start);
   return { data: page.items.map(endpointResource), next_cursor: page.last ? encodeCursor(page.last, services.settings.cursorSigningKey) : null };
