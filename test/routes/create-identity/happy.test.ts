@@ -194,6 +194,43 @@ describe('update-identity, delete-identity', () => {
     expect(fresh.body.data.meta).toEqual({ step: 2 });
   });
 
+  it('8 concurrent changes of one identity: 200 for the winners, 409 for the losers, never a 5xx; the revision moves once per 200', async () => {
+    // Prepare
+    const id = (await create('customer-10')).body.data.id as string;
+
+    // Act
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, writer) => call('update-identity', { key: team.key, body: { identity_id: id, meta: { writer } } })),
+    );
+
+    // Assess
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status !== 200 && status !== 409)).toEqual([]);
+    const wins = statuses.filter((status) => status === 200).length;
+    expect(wins).toBeGreaterThanOrEqual(1);
+    const after = await call('get-identity', { key: team.key, query: { identity_id: id } });
+    expect(after.headers.ETag).toBe(`"${1 + wins}"`);
+    expect((await auditOf(id)).filter((record) => record.event_type === 'identity.updated')).toHaveLength(wins);
+  });
+
+  it('a test key of the team → 403 on every identity route (identities are live data); nothing is created', async () => {
+    // Prepare
+    const testKey = (
+      await call('generate-api-key', {
+        key: team.key,
+        body: { name: 'test manager', type: 'sk', environment: 'test', team_id: team.teamId, scopes: ['keys.manage'] },
+      })
+    ).body.data.key as string;
+
+    // Act
+    const created = await call('create-identity', { key: testKey, body: { team_id: team.teamId, external_id: 'from-a-test-key' } });
+    const listed = await call('list-identities', { key: testKey, query: { team_id: team.teamId } });
+
+    // Assess
+    expect([created.status, listed.status]).toEqual([403, 403]);
+    expect((await call('list-identities', { key: team.key, query: { team_id: team.teamId, external_id: 'from-a-test-key' } })).body.data).toEqual([]);
+  });
+
   it('a change that changes nothing answers the identity as it is and writes no record', async () => {
     // Prepare
     const id = (await create('customer-8', { plan: 'free' })).body.data.id as string;
