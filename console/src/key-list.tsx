@@ -63,6 +63,9 @@ function useKeyPage(api: ApiClient, teamId: string, filters: Filters, cursor: st
   useEffect(() => {
     let current = true;
     setProblem(undefined);
+    // The rows of the page before are taken away while this one loads: a click meant for one of them
+    // must not land on the row that takes its place when the answer arrives.
+    setKeys(undefined);
     const query = {
       team_id: teamId,
       limit: filters.limit,

@@ -337,7 +337,9 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     const nextDisabled = await page.getByRole('button', { name: 'Next page' }).isDisabled();
     await page.getByRole('button', { name: 'Previous page' }).click();
     await page.getByText('Page 1').waitFor();
+    await page.getByRole('row', { name: /Batch 10/ }).waitFor();
     await page.getByLabel('limit').selectOption('20');
+    await page.locator('table.keys tbody tr').nth(11).waitFor();
 
     // Assess
     // After a roll the prefix is the new value’s (`sk_live_<id>…`).
@@ -346,6 +348,36 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(firstPage).toBe(10);
     expect(secondPage.map((text) => text.split('\t')[0])).toEqual(['Tiles backend', 'Bootstrap keyyou']);
     expect(nextDisabled).toBe(true);
+  });
+
+  it('while a page of keys loads, the rows of the page before are gone: a click meant for one cannot land on the row that takes its place', async () => {
+    // Prepare: the next answer of list-api-keys is held until released
+    let release = () => {};
+    let asked = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const requested = new Promise<void>((resolve) => (asked = resolve));
+    await page.route('**/functions/v1/list-api-keys?**', async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+
+    // Act
+    await page.getByLabel('limit').selectOption('10');
+    await requested;
+    const rowsWhileLoading = await page.locator('table.keys tbody tr').count();
+    const loadingShown = await page.getByText('Loading…').isVisible();
+    release();
+    await page.getByRole('row', { name: /Batch 10/ }).waitFor();
+    const rowsAfter = await page.locator('table.keys tbody tr').count();
+    await page.unrouteAll();
+    await page.getByLabel('limit').selectOption('20');
+    await page.locator('table.keys tbody tr').nth(11).waitFor();
+
+    // Assess
+    expect(rowsWhileLoading).toBe(0);
+    expect(loadingShown).toBe(true);
+    expect(rowsAfter).toBe(10);
   });
 
   it('deletes the key only once its name is typed; every value stops working', async () => {
