@@ -35,6 +35,7 @@ const unit = [
   'test/platform/pepper.test.ts',
   'test/platform/recent-map.test.ts',
   'test/store/entity.test.ts',
+  'test/store/transactions.test.ts',
   'test/local/platform-stage.test.ts',
   'test/local/stray-rejections.test.ts',
   'test/leaks/secret-patterns.test.ts',

@@ -457,7 +457,7 @@ export interface paths {
         post?: never;
         /**
          * Remove an identity
-         * @description Its `external_id` is free again for another identity of the team.
+         * @description Its `external_id` is free again for another identity of the team. Refused (409) while keys name it, unless `detach_keys` is true: each of its keys is then taken out of it first (its `identity_id` cleared, audited as `key.updated`).
          */
         delete: operations["deleteIdentity"];
         options?: never;
@@ -511,6 +511,11 @@ export interface components {
              * @enum {string}
              */
             on_leak: "disable" | "notify";
+            /**
+             * @description The identity of the team the key belongs to (a 26-character ULID); absent when it belongs to none
+             * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+             */
+            identity_id?: string;
             /** @description The full value: shown here once, never again (null when an `Idempotency-Key` replays the answer) */
             key: string | null;
         };
@@ -639,6 +644,11 @@ export interface components {
              * @enum {string}
              */
             on_leak: "disable" | "notify";
+            /**
+             * @description The identity of the team the key belongs to (a 26-character ULID); absent when it belongs to none
+             * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+             */
+            identity_id?: string;
             /** @enum {string} */
             state: "active" | "in_transition" | "disabled" | "expired" | "deleted";
             /** @description End of the grace period while the old value still works */
@@ -727,6 +737,7 @@ export interface components {
                 on_leak?: "disable" | "notify";
                 key_prefix: string;
                 last_four: string;
+                identity_id?: string;
             };
             /** @enum {string} */
             via: "api" | "bootstrap";
@@ -1481,6 +1492,7 @@ export interface operations {
                     description?: string;
                     /** @enum {string} */
                     on_leak?: "disable" | "notify";
+                    identity_id?: string;
                 };
             };
         };
@@ -1503,6 +1515,21 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `NOT_FOUND`: no identity of the team has this `identity_id` */
+            404: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             405: components["responses"]["MethodNotAllowed"];
             /** @description `CONFLICT`: a request with this Idempotency-Key is being processed */
             409: {
@@ -1796,6 +1823,7 @@ export interface operations {
                     on_leak?: "disable" | "notify";
                     /** @description False disables every value of the key until it is enabled again */
                     is_active?: boolean;
+                    identity_id?: string | null;
                 };
             };
         };
@@ -1820,7 +1848,21 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["KeyNotFound"];
+            /** @description `NOT_FOUND`: no key of the team has `key_id`, or no identity of the team has the `identity_id` sent */
+            404: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             405: components["responses"]["MethodNotAllowed"];
             /** @description `CONFLICT`: the change would leave the team without a manager key, or raced another change */
             409: {
@@ -2832,6 +2874,7 @@ export interface operations {
             content: {
                 "application/json": {
                     identity_id: string;
+                    detach_keys?: boolean;
                 };
             };
         };
@@ -2856,7 +2899,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            /** @description `CONFLICT`: the identity changed while it was being deleted; read it again and retry */
+            /** @description `CONFLICT`: keys name the identity (send `detach_keys: true`), or it changed while it was being deleted; read it again and retry */
             409: {
                 headers: {
                     /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */

@@ -67,14 +67,14 @@ export const STORE_OPERATIONS = {
   readTeam: { keyTable: ['dynamodb:GetItem'] },
   /** A stored idempotency record (create, regenerate). */
   readIdempotencyRecord: { keyTable: ['dynamodb:GetItem'] },
-  /** Configuration change: key item, the lookups that authenticate, a surviving manager checked, the audit record. */
+  /** Configuration change: key item, the lookups that authenticate, a surviving manager checked, the identity left or joined, the audit record. */
   updateKey: {
-    keyTable: ['dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+    keyTable: ['dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
   },
-  /** Key item, value lookup, usage item and `key.created` record, in one transaction. */
-  createKey: { keyTable: ['dynamodb:PutItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  /** Key item, value lookup, usage item, the identity joined (if named) and `key.created` record, in one transaction. */
+  createKey: { keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** New value: key item compare-and-set, new lookup, old lookup kept or dropped, `key.regenerated`. */
   rotateValue: {
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
@@ -133,8 +133,10 @@ export const STORE_OPERATIONS = {
   listIdentities: { keyTeamIndex: ['dynamodb:Query'] },
   /** An identity changed (its external id's claim swapped when that changes), with the audit record. */
   changeIdentity: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
-  /** An identity and its external id's claim deleted, with the audit record. */
+  /** An identity and its external id's claim deleted (only while no key names it), with the audit record. */
   deleteIdentity: { keyTable: ['dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  /** The keys of an identity (its membership items, strongly consistent). */
+  listIdentityKeys: { keyTable: ['dynamodb:Query'] },
 } as const satisfies Record<string, OperationAccess>;
 
 export type StoreOperation = keyof typeof STORE_OPERATIONS;

@@ -88,6 +88,7 @@ const keyCreatedSchema = schemaFor<KeyCreatedEvent>()(
       on_leak: z.optional(z.enum(ON_LEAK_VALUES)),
       key_prefix: z.string(),
       last_four: z.string(),
+      identity_id: z.optional(z.string()),
     }),
     via: z.enum(['api', 'bootstrap']),
   }),

@@ -2,9 +2,21 @@
 import type { KeyItem } from './model';
 
 /** The fields an update may change; their before and after values are audited. */
-export const EDITABLE_FIELDS = ['name', 'description', 'scopes', 'domains', 'ip_whitelist', 'rate_limit', 'expires_at', 'on_leak', 'is_active'] as const;
+export const EDITABLE_FIELDS = [
+  'name',
+  'description',
+  'scopes',
+  'domains',
+  'ip_whitelist',
+  'rate_limit',
+  'expires_at',
+  'on_leak',
+  'is_active',
+  'identity_id',
+] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
-export type EditableKeyFields = Pick<KeyItem, EditableField>;
+/** The editable fields' values; `identity_id` null takes the key out of its identity. */
+export type EditableKeyFields = Omit<Pick<KeyItem, EditableField>, 'identity_id'> & { identity_id?: string | null };
 
 /** The configuration a value lookup copies from its key (what authentication needs that can change). */
 export const LOOKUP_SNAPSHOT_FIELDS = [
@@ -15,4 +27,5 @@ export const LOOKUP_SNAPSHOT_FIELDS = [
   'rate_limit',
   'is_active',
   'expires_at',
+  'identity_id',
 ] as const satisfies readonly EditableField[];

@@ -24,6 +24,8 @@ export interface IdentityItem {
   updated_at: string;
   created_by: string;
   revision: number;
+  /** How many keys name it (absent: none ever did); it is deleted only at 0. */
+  key_count?: number;
   gsi1pk: string;
   gsi1sk: string;
 }

@@ -8,8 +8,9 @@ import { KEYS_MANAGE } from '../contract/scopes';
 
 /** A key's configuration, as set at creation and kept by regeneration. */
 export function configurationOf(key: KeyItem): KeyConfiguration {
-  const { team_id, name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, created_by } = key;
-  return { team_id, name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, created_by };
+  const { team_id, name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, created_by, identity_id } = key;
+  // A key of no identity carries no identity_id at all, as before identities existed.
+  return { team_id, name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, created_by, ...(identity_id ? { identity_id } : {}) };
 }
 
 /** The part of a key item that authentication needs, copied into value lookups. */

@@ -18,6 +18,8 @@ export interface KeyConfiguration {
   rate_limit: number;
   expires_at: string | null;
   created_by: string;
+  /** The identity of the team the key belongs to (its limits and credits are shared); absent: none. */
+  identity_id?: string;
 }
 
 /** Configuration of a key that authentication needs; copied into each value lookup. */

@@ -57,6 +57,10 @@ export const keyFields = {
   on_leak: z.enum(ON_LEAK_VALUES).meta({
     description: 'What a report of the value as leaked does: `disable` stops the key at once, `notify` leaves it working (both audit it and send `key.leaked`)',
   }),
+  identity_id: z.string().optional().meta({
+    description: 'The identity of the team the key belongs to (a 26-character ULID); absent when it belongs to none',
+    example: '01JDQ4W1V8T6Y3M2K9P0RS5XYZ',
+  }),
 };
 
 export const apiKeySchema = z

@@ -48,3 +48,10 @@ export function assertGrantable(caller: VerifiedKey, scopes: readonly string[]):
 export function notFound(keyId: string): ApiError {
   return new ApiError(ErrorCode.NOT_FOUND, 'No key with this id exists in the calling key’s team.', [{ field: 'key_id', issue: `not found: ${keyId}` }]);
 }
+
+/** 404 naming `identity_id`: no identity of the caller's team has it (another team's is reported exactly so). */
+export function identityNotFound(identityId: string): ApiError {
+  return new ApiError(ErrorCode.NOT_FOUND, 'No identity with this id exists in the calling key’s team.', [
+    { field: 'identity_id', issue: `not found: ${identityId}` },
+  ]);
+}

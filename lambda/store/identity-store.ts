@@ -11,6 +11,8 @@ import { ABSENT, Transactions, type StoreTables, type TransactItem } from './tra
 import { revisionUpdate, teamIndexPage } from './revision-writes';
 import { IDENTITY, teamIdentitiesPartition } from './entities/identity';
 import { EXTERNAL_ID_CLAIM, externalIdClaimOf } from './entities/identity-external-id';
+import { IDENTITY_KEY, IDENTITY_KEY_PREFIX } from './entities/identity-key';
+import { queryAll } from './query-all';
 
 /** The fields an update may change. */
 export type IdentityChanges = Partial<Pick<IdentityItem, 'external_id' | 'meta'>>;
@@ -87,16 +89,35 @@ export class IdentityStore {
     throw new Error(`changing an identity was cancelled: ${outcome.reasons.join(', ')}`);
   }
 
-  /** `deleteIdentity`: the identity (if still at its revision) and its external id's claim, with the audit record; 'changed' when it changed or went meanwhile. */
+  /** `listIdentityKeys`: the ids of the keys that name the identity (its membership items, strongly consistent). */
+  async identityKeyIds(identityId: string): Promise<string[]> {
+    const memberships = await queryAll(
+      this.tables.db,
+      {
+        TableName: this.tables.keyTableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': IDENTITY.key(identityId).pk, ':prefix': IDENTITY_KEY_PREFIX },
+        ConsistentRead: true,
+      },
+      IDENTITY_KEY.readAll,
+    );
+    return memberships.map((membership) => membership.key_id);
+  }
+
+  /**
+   * `deleteIdentity`: the identity (if still at its revision and no key names
+   * it) and its external id's claim, with the audit record; 'changed' when it
+   * changed, went, or a key joined it meanwhile.
+   */
   async deleteIdentity(identity: IdentityItem, audit: AuditRecord): Promise<true | IdentityWriteRefusal> {
     const outcome = await this.transactions.transact([
       {
         Delete: {
           TableName: this.tables.keyTableName,
           Key: IDENTITY.key(identity.id),
-          ConditionExpression: '#revision = :revision',
+          ConditionExpression: '#revision = :revision AND (attribute_not_exists(key_count) OR key_count = :none)',
           ExpressionAttributeNames: { '#revision': 'revision' },
-          ExpressionAttributeValues: { ':revision': identity.revision },
+          ExpressionAttributeValues: { ':revision': identity.revision, ':none': 0 },
         },
       },
       { Delete: { TableName: this.tables.keyTableName, Key: EXTERNAL_ID_CLAIM.key(identity.team_id, identity.external_id) } },
@@ -116,4 +137,5 @@ export const IDENTITY_STORE_OPERATIONS = {
   listIdentities: 'listIdentities',
   changeIdentity: 'changeIdentity',
   deleteIdentity: 'deleteIdentity',
+  identityKeyIds: 'listIdentityKeys',
 } as const satisfies OperationsOf<IdentityStore>;

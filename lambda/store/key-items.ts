@@ -15,6 +15,7 @@ import type { IdempotencyRecord } from './idempotency-record';
 import { ABSENT, type Survivor, type TransactItem, type Transactions } from './transactions';
 import { KEY } from './entities/key';
 import { VALUE_LOOKUP, valueLookupItem } from './entities/value-lookup';
+import { detachKeyItems, identityMoveItems } from './identity-attachments';
 
 /** Condition of a compare-and-set on a key item: still live, at the generation read. */
 export const LIVE_AT_GENERATION = '#state = :active AND generation = :expected';
@@ -200,7 +201,7 @@ export function tombstoneItems(deletion: KeyTombstone, table: string, tx: Transa
         Key: KEY.key(key.id),
         UpdateExpression:
           'SET #state = :deleted, is_active = :false, deleted_at = :now, updated_at = :now, deleted_by = :by, deletion_reason = :reason, ' +
-          `#ttl = :ttl, ${revision.set} REMOVE current_hash, ${PREVIOUS_VALUE_FIELDS}`,
+          `#ttl = :ttl, ${revision.set} REMOVE current_hash, ${PREVIOUS_VALUE_FIELDS}${key.identity_id ? ', identity_id' : ''}`,
         ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
         ExpressionAttributeNames: { '#state': 'state', '#ttl': TTL_ATTRIBUTE },
         ExpressionAttributeValues: values,
@@ -209,6 +210,8 @@ export function tombstoneItems(deletion: KeyTombstone, table: string, tx: Transa
   ];
   if (key.current_hash) items.push(tx.dropLookup(key.current_hash));
   if (key.previous_hash) items.push(tx.dropLookup(key.previous_hash));
+  // A deleted key leaves its identity, which may then be deleted.
+  if (key.identity_id) items.push(...detachKeyItems(table, key.identity_id, key.id));
   return items;
 }
 
@@ -218,13 +221,22 @@ export function updateItems(update: KeyUpdate, table: string): TransactItem[] {
   const names: Record<string, string> = { '#state': 'state' };
   const values: Record<string, unknown> = { ':active': 'active', ':expected': before.generation, ':now': update.at.toISOString() };
   const sets: string[] = ['updated_at = :now'];
+  const removes: string[] = [];
   const lookupSets: string[] = [];
+  const lookupRemoves: string[] = [];
   const lookupValues: Record<string, unknown> = { ':keyId': before.id };
   for (const [field, value] of Object.entries(changes)) {
     names[`#${field}`] = field;
+    const inLookups = (LOOKUP_SNAPSHOT_FIELDS as readonly string[]).includes(field);
+    // A key taken out of its identity carries no identity_id at all (as a key that never had one).
+    if (field === 'identity_id' && value === null) {
+      removes.push(`#${field}`);
+      if (inLookups) lookupRemoves.push(`#${field}`);
+      continue;
+    }
     values[`:${field}`] = value;
     sets.push(`#${field} = :${field}`);
-    if ((LOOKUP_SNAPSHOT_FIELDS as readonly string[]).includes(field)) {
+    if (inLookups) {
       lookupSets.push(`#${field} = :${field}`);
       lookupValues[`:${field}`] = value;
     }
@@ -238,27 +250,32 @@ export function updateItems(update: KeyUpdate, table: string): TransactItem[] {
       Update: {
         TableName: table,
         Key: KEY.key(before.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
         ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },
     },
   ];
-  if (lookupSets.length > 0) {
+  if (lookupSets.length + lookupRemoves.length > 0) {
     const lookupNames = Object.fromEntries(Object.entries(names).filter(([alias]) => alias !== '#state'));
+    const aliases = [...lookupSets.map((set) => set.split(' = ')[0] as string), ...lookupRemoves];
+    const expression = [lookupSets.length > 0 ? `SET ${lookupSets.join(', ')}` : '', lookupRemoves.length > 0 ? `REMOVE ${lookupRemoves.join(', ')}` : '']
+      .filter(Boolean)
+      .join(' ');
     for (const hash of update.lookupHashes) {
       items.push({
         Update: {
           TableName: table,
           Key: VALUE_LOOKUP.key(hash),
-          UpdateExpression: `SET ${lookupSets.join(', ')}`,
+          UpdateExpression: expression,
           ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
-          ExpressionAttributeNames: Object.fromEntries(lookupSets.map((set) => set.split(' = ')[0]).map((alias) => [alias, lookupNames[alias]])),
+          ExpressionAttributeNames: Object.fromEntries(aliases.map((alias) => [alias, lookupNames[alias]])),
           ExpressionAttributeValues: lookupValues,
         },
       });
     }
   }
+  items.push(...identityMoveItems(before, changes.identity_id, table));
   return items;
 }

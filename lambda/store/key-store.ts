@@ -12,7 +12,7 @@
  * may take up to 48 h to remove it) and a key of another team all read as
  * absent.
  */
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { TEAM_INDEX } from '../contract/tables';
 import type { AuditRecord } from '../domain/audit-events';
 import { ttlExpired } from '../domain/key-lifetime';
@@ -31,9 +31,10 @@ import {
   type KeyUpdate,
   type ValueRotation,
 } from './key-items';
-import { ABSENT, Transactions, idempotencyLost, type StoreTables, type TransactItem, type WriteOutcome } from './transactions';
+import { ABSENT, Transactions, type StoreTables, type TransactItem, type WriteOutcome } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
 import { KEY, teamKeysPartition } from './entities/key';
+import { attachKeyItems } from './identity-attachments';
 import { newUsageItem } from './entities/usage';
 import { valueLookupItem } from './entities/value-lookup';
 
@@ -90,21 +91,22 @@ export class KeyStore {
    * record, all or nothing. A fresh ULID collides with nothing, so any
    * failure here is unexpected and thrown as it is.
    */
-  async createKey(key: KeyItem & { current_hash: string }, audit: AuditRecord, idempotency?: IdempotencyRecord): Promise<void> {
+  async createKey(key: KeyItem & { current_hash: string }, audit: AuditRecord, idempotency?: IdempotencyRecord): Promise<true | 'identity_missing'> {
     const table = this.tables.keyTableName;
     const items: TransactItem[] = [
       { Put: { TableName: table, Item: key, ConditionExpression: ABSENT } },
       { Put: { TableName: table, Item: valueLookupItem(key, key.current_hash, 'current', key.generation), ConditionExpression: ABSENT } },
       { Put: { TableName: table, Item: newUsageItem(key.id, key.team_id), ConditionExpression: ABSENT } },
+      ...(key.identity_id ? attachKeyItems(table, key.identity_id, key.team_id, key.id) : []),
       this.transactions.putAudit(audit),
     ];
     if (idempotency) items.push(this.transactions.putIdempotency(idempotency));
-    try {
-      await this.tables.db.send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (error) {
-      if (idempotency && idempotencyLost(error, items.length - 1)) throw new IdempotencyRace();
-      throw error;
-    }
+    const outcome = await this.transactions.transact(items);
+    if (outcome.committed) return true;
+    if (idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') throw new IdempotencyRace();
+    // The identity named is checked by the item after the usage item's.
+    if (key.identity_id && outcome.reasons[3] === 'ConditionalCheckFailed') return 'identity_missing';
+    throw new Error(`creating a key was cancelled: ${outcome.reasons.join(', ')}`);
   }
 
   /**
@@ -161,8 +163,14 @@ export class KeyStore {
    * check when a manager stops being one, and the audit record.
    * `survivorLost` tells a failed survivor check from a lost race.
    */
-  async updateKey(update: KeyUpdate): Promise<WriteOutcome & { survivorLost?: boolean }> {
-    return this.transactions.transactGuarded(updateItems(update, this.tables.keyTableName), update.survivor, update.audit);
+  async updateKey(update: KeyUpdate): Promise<WriteOutcome & { survivorLost?: boolean; identityMissing?: boolean }> {
+    const items = updateItems(update, this.tables.keyTableName);
+    const next = update.changes.identity_id;
+    const joining = typeof next === 'string' && next !== update.before.identity_id;
+    const outcome = await this.transactions.transactGuarded(items, update.survivor, update.audit);
+    if (outcome.committed) return outcome;
+    // The identity joined is checked by the last item but one of the key's own (identity-attachments.ts).
+    return { ...outcome, identityMissing: joining && outcome.reasons[items.length - 2] === 'ConditionalCheckFailed' };
   }
 
   /**

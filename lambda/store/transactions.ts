@@ -37,6 +37,10 @@ export function idempotencyLost(error: unknown, position: number): boolean {
   return error instanceof TransactionCanceledException && error.CancellationReasons?.[position]?.Code === 'ConditionalCheckFailed';
 }
 
+/** How many times a transaction cancelled only by a conflict is sent, and the longest first pause between (ms, growing with each attempt). */
+const CONFLICT_ATTEMPTS = 4;
+const CONFLICT_PAUSE_MS = 20;
+
 export class Transactions {
   constructor(private readonly tables: StoreTables) {}
 
@@ -88,14 +92,25 @@ export class Transactions {
     return { Delete: { TableName: this.tables.keyTableName, Key: VALUE_LOOKUP.key(valueHash) } };
   }
 
-  /** One TransactWriteItems; a cancellation (a condition failed, a conflict) is an outcome, anything else throws. */
+  /**
+   * One TransactWriteItems; a cancellation (a condition failed) is an
+   * outcome, anything else throws. A cancellation only for a conflict with
+   * another transaction on one of its items (two keys joining one identity
+   * at once) wrote nothing and checked nothing that failed: it is sent again,
+   * up to CONFLICT_ATTEMPTS times, after a short random pause.
+   */
   async transact(items: TransactItem[]): Promise<WriteOutcome> {
-    try {
-      await this.tables.db.send(new TransactWriteCommand({ TransactItems: items }));
-      return { committed: true };
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      return { committed: false, reasons: (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None') };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.tables.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return { committed: true };
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const reasons = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+        const onlyConflict = reasons.includes('TransactionConflict') && reasons.every((reason) => reason === 'TransactionConflict' || reason === 'None');
+        if (!onlyConflict || attempt >= CONFLICT_ATTEMPTS) return { committed: false, reasons };
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * CONFLICT_PAUSE_MS * attempt));
+      }
     }
   }
 }

@@ -5,7 +5,7 @@
  * audited) or not at all.
  */
 import { AuditEventType, type AuditActor } from '../domain/audit-events';
-import { authorizeCreate } from '../policy/authorization';
+import { authorizeCreate, identityNotFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { idempotencyRecord, type IdempotencyClaim } from '../store/idempotency-record';
@@ -73,6 +73,7 @@ export async function createKey(
       description: input.description ?? '',
       on_leak: input.on_leak ?? defaultOnLeak(input.type),
       created_by: caller.created_by,
+      ...(input.identity_id ? { identity_id: input.identity_id } : {}),
     },
     actorOf(caller, meta),
     'api',
@@ -112,12 +113,13 @@ export async function createKeyRecord(
     last_used_at: null,
     description: key.description,
     on_leak,
+    ...(spec.identity_id ? { identity_id: spec.identity_id } : {}),
   };
   const answer = idempotent
     ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...created, key: null }), new Date(key.created_at))
     : undefined;
   await armExpiry(services, key.id, expires_at, new Date(key.created_at));
-  await services.keys.createKey(
+  const written = await services.keys.createKey(
     key,
     auditItem({
       event_type: AuditEventType.KEY_CREATED,
@@ -126,9 +128,13 @@ export async function createKeyRecord(
       team_id: key.team_id,
       actor,
       via,
-      key: { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, on_leak, key_prefix, last_four },
+      key: {
+        ...{ name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, on_leak, key_prefix, last_four },
+        ...(spec.identity_id ? { identity_id: spec.identity_id } : {}),
+      },
     }),
     answer,
   );
+  if (written === 'identity_missing') throw identityNotFound(spec.identity_id as string);
   return created;
 }

@@ -10,8 +10,9 @@ import { actorOf, type RequestMeta } from '../domain/actor';
 import { AuditEventType, type IdentityEvent } from '../domain/audit-events';
 import { identityResource, type IdentityItem, type IdentityResource } from '../domain/identities';
 import { assertPrecondition, entityTagOf, type Precondition } from '../domain/revision';
-import { assertOwnTeam } from '../policy/authorization';
+import { assertOwnTeam, identityNotFound } from '../policy/authorization';
 import type { ClockPort, IdentitiesPort, SettingsPort } from '../store/ports';
+import { updateKey, type UpdateKeyPorts } from './update-key';
 import type { IdentityChanges } from '../store/identity-store';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { newKeyId } from '../platform/ids';
@@ -32,18 +33,13 @@ export interface TaggedIdentity {
 
 const tagged = (item: IdentityItem): TaggedIdentity => ({ resource: identityResource(item), entityTag: entityTagOf(item) });
 
-const notFound = (identityId: string) =>
-  new ApiError(ErrorCode.NOT_FOUND, 'No identity with this id exists in the calling key’s team.', [
-    { field: 'identity_id', issue: `not found: ${identityId}` },
-  ]);
-
 const externalIdTaken = (externalId: string) =>
   new ApiError(ErrorCode.CONFLICT, 'Another identity of the team has this external_id.', [{ field: 'external_id', issue: `already used: ${externalId}` }]);
 
 /** An identity of the caller's team, or 404 (another team's identity is reported exactly like a missing one). */
 async function ownIdentity(services: IdentitiesPort, caller: VerifiedKey, identityId: string): Promise<IdentityItem> {
   const identity = await services.identities.getIdentity(identityId);
-  if (!identity || identity.team_id !== caller.team_id) throw notFound(identityId);
+  if (!identity || identity.team_id !== caller.team_id) throw identityNotFound(identityId);
   return identity;
 }
 
@@ -137,15 +133,56 @@ async function changedMeanwhile(services: IdentitiesPort, caller: VerifiedKey, i
   return new ApiError(ErrorCode.CONFLICT, 'The identity changed while this request was being processed; read it again and retry.');
 }
 
+/** What deleting an identity takes: the identities, and the keys' update to take its keys out of it (`detach_keys`). */
+export type DeleteIdentityPorts = IdentityPorts & UpdateKeyPorts;
+
+/** How many times a delete reads the identity again after a key joined it (or it changed) meanwhile. */
+const DELETE_ROUNDS = 3;
+
+const keysAttached = (count: number) =>
+  new ApiError(
+    ErrorCode.CONFLICT,
+    `${count} ${count === 1 ? 'key names' : 'keys name'} this identity: change their identity_id, delete them, or send detach_keys: true to take them out of it first.`,
+    [{ field: 'detach_keys', issue: `the identity has ${count} ${count === 1 ? 'key' : 'keys'}` }],
+  );
+
+/**
+ * Deletes an identity no key names (409 while one does). With `detach_keys`,
+ * each of its keys is first taken out of it as an update of the key would
+ * (`identity_id` cleared, audited as `key.updated`); a key that joins
+ * meanwhile is found on the next round.
+ */
 export async function deleteIdentity(
-  services: IdentityPorts,
+  services: DeleteIdentityPorts,
   caller: VerifiedKey,
-  input: { identity_id: string },
+  input: { identity_id: string; detach_keys?: boolean },
   meta: RequestMeta,
 ): Promise<{ deleted: true; id: string }> {
-  const identity = await ownIdentity(services, caller, input.identity_id);
-  const now = services.clock.now();
-  const outcome = await services.identities.deleteIdentity(identity, identityAudit(AuditEventType.IDENTITY_DELETED, identity, caller, meta, now));
-  if (outcome !== true) throw await changedMeanwhile(services, caller, input.identity_id);
-  return { deleted: true, id: identity.id };
+  for (let round = 1; round <= DELETE_ROUNDS; round++) {
+    const identity = await ownIdentity(services, caller, input.identity_id);
+    const keyCount = identity.key_count ?? 0;
+    if (keyCount > 0) {
+      if (!input.detach_keys) throw keysAttached(keyCount);
+      await detachKeys(services, caller, identity.id, meta);
+      continue;
+    }
+    const now = services.clock.now();
+    const outcome = await services.identities.deleteIdentity(identity, identityAudit(AuditEventType.IDENTITY_DELETED, identity, caller, meta, now));
+    if (outcome === true) return { deleted: true, id: identity.id };
+  }
+  throw await changedMeanwhile(services, caller, input.identity_id);
+}
+
+/** Takes every key that names the identity out of it; a key changed meanwhile is left for the caller's next round. */
+async function detachKeys(services: DeleteIdentityPorts, caller: VerifiedKey, identityId: string, meta: RequestMeta): Promise<void> {
+  for (const keyId of await services.identities.identityKeyIds(identityId)) {
+    const key = await services.keys.getLiveKey(keyId, caller.team_id, services.clock.now());
+    if (key?.identity_id !== identityId) continue;
+    try {
+      // At the revision read: a key moved to another identity meanwhile is never taken out of that one.
+      await updateKey(services, caller, { key_id: keyId, identity_id: null }, meta, { any: false, tags: [entityTagOf(key)], weak: [] });
+    } catch (error) {
+      if (!(error instanceof ApiError) || ![404, 409, 412].includes(error.status)) throw error;
+    }
+  }
 }

@@ -15,7 +15,7 @@ import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { KEY_TYPE_RULES } from '../domain/key-type-rules';
 import { assertPrecondition, entityTagOf, type Precondition, type TaggedKey } from '../domain/revision';
-import { assertGrantable, notFound } from '../policy/authorization';
+import { assertGrantable, identityNotFound, notFound } from '../policy/authorization';
 import { isManager } from '../domain/key-records';
 import { inLiveTransition } from '../domain/key-lifetime';
 import { keyResource } from '../domain/key-view';
@@ -69,15 +69,20 @@ export async function updateKey(
   const audited: KeyUpdatedEvent['changes'] = {};
   for (const field of EDITABLE_FIELDS) {
     const next = input[field];
-    if (next === undefined || sameValue(next, key[field])) continue;
+    // A key of no identity has no identity_id: null is its value.
+    const current = field === 'identity_id' ? (key.identity_id ?? null) : key[field];
+    if (next === undefined || sameValue(next, current)) continue;
     (changes as Record<string, unknown>)[field] = next;
-    audited[field] = { before: key[field] as FieldValue, after: next as FieldValue };
+    audited[field] = { before: current as FieldValue, after: next as FieldValue };
   }
   const usage = await services.usage.readUsage(key.id, now);
   // Nothing differs from what is stored: nothing to write or audit.
   if (Object.keys(changes).length === 0) return { resource: keyResource(key, usage, now), entityTag: entityTagOf(key) };
 
-  const after: KeyItem = { ...key, ...changes, updated_at: now.toISOString() };
+  const { identity_id: nextIdentity, ...otherChanges } = changes;
+  const after: KeyItem = { ...key, ...otherChanges, updated_at: now.toISOString() };
+  if (nextIdentity === null) delete after.identity_id;
+  else if (nextIdentity !== undefined) after.identity_id = nextIdentity;
   after.is_manager = isManager(after.type, after.scopes);
   const survivor = isActingManager(key) && !isActingManager(after) ? await survivingManager(services, key, caller, now, 'disabling or demoting') : undefined;
 
@@ -103,6 +108,7 @@ export async function updateKey(
     const current = await services.keys.getLiveKey(key.id, caller.team_id, services.clock.now());
     if (!current) throw notFound(input.key_id);
     if (outcome.survivorLost) throw lastManagerConflict('disabling or demoting');
+    if (outcome.identityMissing) throw identityNotFound(changes.identity_id as string);
     // Changed after it was read: 412 when the request's If-Match no longer holds.
     assertPrecondition(precondition, current);
     throw new ApiError(ErrorCode.CONFLICT, 'The key changed while this request was being processed; read it again and retry.');

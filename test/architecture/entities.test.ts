@@ -26,6 +26,7 @@ import { DELIVERY, DELIVERY_ACCESS, endpointDeliveriesPage } from '../../lambda/
 import { WEBHOOK_EVENT, WEBHOOK_EVENT_ACCESS } from '../../lambda/store/entities/webhook-event';
 import { AUDIT_RECORD, AUDIT_RECORD_ACCESS, auditTeamIndex, keyAuditPage, teamAuditPage } from '../../lambda/store/entities/audit-record';
 import { IDENTITY, IDENTITY_ACCESS, teamIdentitiesPage } from '../../lambda/store/entities/identity';
+import { IDENTITY_KEY, IDENTITY_KEY_ACCESS } from '../../lambda/store/entities/identity-key';
 import { EXTERNAL_ID_CLAIM, EXTERNAL_ID_CLAIM_ACCESS } from '../../lambda/store/entities/identity-external-id';
 import { decodeCursor, encodeCursor } from '../../lambda/platform/cursor';
 import { ApiError } from '../../lambda/contract/errors';
@@ -49,6 +50,7 @@ const DECLARED: ReadonlyArray<{ name: string; table: EntityTable; key: (...parts
   { ...AUDIT_RECORD, access: AUDIT_RECORD_ACCESS },
   { ...IDENTITY, access: IDENTITY_ACCESS },
   { ...EXTERNAL_ID_CLAIM, access: EXTERNAL_ID_CLAIM_ACCESS },
+  { ...IDENTITY_KEY, access: IDENTITY_KEY_ACCESS },
 ];
 
 type Part = 'keyTable' | 'keyTeamIndex' | 'auditTable' | 'auditTeamIndex';

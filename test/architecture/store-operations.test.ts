@@ -225,10 +225,19 @@ describe('each function sends exactly the storage actions it declares', () => {
     }
   });
 
-  it('update-api-key: a manager in a transition disabled by another, a manager disabling itself, and naming no valid key id', async () => {
+  it('update-api-key: a manager in a transition disabled by another, a manager disabling itself, a key moved between identities, and naming no valid key id', async () => {
     const { team, keyId: managerId } = await keyInTransition({ scopes: ['keys.manage'] });
     const selfDisabling = await createKey(team, { scopes: ['keys.manage'] });
+    const identities = await Promise.all(
+      ['first', 'second'].map(
+        async (externalId) =>
+          (await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: externalId } })).body.data.id as string,
+      ),
+    );
+    const member = await createKey(team);
     await expectExactlyDeclared('update-api-key', async () => {
+      for (const identityId of identities)
+        expectStatus(await call('update-api-key', { key: team.key, body: { key_id: member.id, identity_id: identityId } }), 200);
       expectStatus(await call('update-api-key', { key: team.key, body: { key_id: managerId, is_active: false } }), 200);
       expectStatus(await call('update-api-key', { key: selfDisabling.key, body: { key_id: selfDisabling.id, is_active: false } }), 200);
       expectStatus(await call('update-api-key', { key: team.key, body: { key_id: 'not-a-key-id', is_active: false } }), 400);

@@ -13,12 +13,16 @@ export const deletedIdentityResponseSchema = z
 export const operation: ZodOpenApiOperationObject = {
   operationId: 'deleteIdentity',
   summary: 'Remove an identity',
-  description: 'Its `external_id` is free again for another identity of the team.',
+  description:
+    'Its `external_id` is free again for another identity of the team. Refused (409) while keys name it, unless `detach_keys` is true: each of its keys is then taken out of it first (its `identity_id` cleared, audited as `key.updated`).',
   tags: ['Identities'],
   requestBody: { required: true, content: json(deleteIdentityRequestSchema) },
   responses: {
     ...ok('200', 'The identity is gone', deletedIdentityResponseSchema),
-    ...managementErrors({ '404': true, '409': '`CONFLICT`: the identity changed while it was being deleted; read it again and retry' }),
+    ...managementErrors({
+      '404': true,
+      '409': '`CONFLICT`: keys name the identity (send `detach_keys: true`), or it changed while it was being deleted; read it again and retry',
+    }),
   },
 };
 

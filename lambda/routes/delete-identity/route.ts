@@ -11,7 +11,8 @@ export const route = defineRoute({
   reach: 'live',
   input: 'body',
   summary: 'removes an identity',
-  operations: [...AUTHENTICATED, 'readIdentity', 'deleteIdentity'],
+  // detach_keys: the identity's keys found, and each updated as a key update would.
+  operations: [...AUTHENTICATED, 'readIdentity', 'deleteIdentity', 'listIdentityKeys', 'readKey', 'readUsage', 'updateKey'],
   ports: [...MANAGING, 'identities'],
   settings: [...MANAGEMENT_SETTINGS],
 });

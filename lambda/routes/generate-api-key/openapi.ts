@@ -24,7 +24,11 @@ export const operation: ZodOpenApiOperationObject = {
   requestBody: { required: true, content: json(createKeyRequestSchema(now)) },
   responses: {
     ...ok('201', 'The key, with its value (`data.key`) shown this once', createKeyResponseSchema),
-    ...managementErrors({ '409': '`CONFLICT`: a request with this Idempotency-Key is being processed', '422': true }),
+    ...managementErrors({
+      '404': '`NOT_FOUND`: no identity of the team has this `identity_id`',
+      '409': '`CONFLICT`: a request with this Idempotency-Key is being processed',
+      '422': true,
+    }),
   },
 };
 

@@ -7,6 +7,7 @@ import { DEFAULT_SCOPES, KEYS_MANAGE } from '../../contract/scopes';
 import { KEY_TYPE_RULES } from '../../domain/key-type-rules';
 import { keyFieldSchemas } from '../../http/schemas/key-fields';
 import { teamIdSchema } from '../../http/schemas/common';
+import { identityIdSchema } from '../../http/schemas/identities';
 
 export function createKeyRequestSchema(now: () => Date) {
   const fields = keyFieldSchemas(now);
@@ -23,6 +24,7 @@ export function createKeyRequestSchema(now: () => Date) {
       expires_at: z.optional(fields.expires_at),
       description: z.optional(fields.description),
       on_leak: z.optional(fields.on_leak),
+      identity_id: z.optional(identityIdSchema),
     })
     .check(
       z.superRefine((body, ctx) => {

@@ -14,7 +14,10 @@ export const operation: ZodOpenApiOperationObject = {
   requestBody: { required: true, content: json(updateKeyRequestSchema(now)) },
   responses: {
     ...ok('200', 'The key after the change', keyResponseSchema, entityTag),
-    ...managementErrors({ '404': true, '409': '`CONFLICT`: the change would leave the team without a manager key, or raced another change' }),
+    ...managementErrors({
+      '404': '`NOT_FOUND`: no key of the team has `key_id`, or no identity of the team has the `identity_id` sent',
+      '409': '`CONFLICT`: the change would leave the team without a manager key, or raced another change',
+    }),
     '412': preconditionFailed,
   },
 };

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { keyIdSchema } from '../../http/schemas/common';
 import { keyFieldSchemas } from '../../http/schemas/key-fields';
+import { identityIdSchema } from '../../http/schemas/identities';
 
 /**
  * An update: the key and at least one field to change, each validated as a
@@ -22,6 +23,7 @@ export function updateKeyRequestSchema(now: () => Date) {
       expires_at: z.optional(fields.expires_at),
       on_leak: z.optional(fields.on_leak),
       is_active: z.optional(z.boolean({ error: 'must be true or false' })),
+      identity_id: z.optional(z.nullable(identityIdSchema)),
     })
     .check(
       z.superRefine(

@@ -7,7 +7,7 @@
  * identity (identity-external-id.ts).
  */
 import type { IdentityItem } from '../../domain/identities';
-import { ANY_ID, NUMBER, STRING, defineEntity, positionOf, type EntityAccess, type IndexKey } from './entity';
+import { ANY_ID, NUMBER, OPTIONAL_NUMBER, STRING, defineEntity, positionOf, type EntityAccess, type IndexKey } from './entity';
 
 export const IDENTITY = /* @__PURE__ */ defineEntity<IdentityItem>()({
   name: 'identity',
@@ -25,6 +25,7 @@ export const IDENTITY = /* @__PURE__ */ defineEntity<IdentityItem>()({
     updated_at: STRING,
     created_by: STRING,
     revision: NUMBER,
+    key_count: OPTIONAL_NUMBER,
     gsi1pk: STRING,
     gsi1sk: STRING,
   },
@@ -66,4 +67,7 @@ export const IDENTITY_ACCESS = {
   listIdentities: ['Query byTeam'],
   changeIdentity: ['UpdateItem'],
   deleteIdentity: ['DeleteItem'],
+  createKey: ['UpdateItem'],
+  updateKey: ['UpdateItem'],
+  tombstoneKey: ['UpdateItem'],
 } as const satisfies EntityAccess;

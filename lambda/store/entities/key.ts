@@ -39,6 +39,7 @@ export const CONFIGURATION = {
   rate_limit: NUMBER,
   expires_at: STRING_OR_NULL,
   created_by: STRING,
+  identity_id: OPTIONAL_STRING,
 } as const satisfies Attributes<KeyConfiguration>;
 
 export const KEY = /* @__PURE__ */ defineEntity<KeyItem>()({
@@ -136,5 +137,6 @@ export function newKeyItem(
     is_manager: isManager(spec.type, spec.scopes),
     revision: 1,
     updated_at: createdAt.toISOString(),
+    ...(spec.identity_id ? { identity_id: spec.identity_id } : {}),
   };
 }
