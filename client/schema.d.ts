@@ -1158,7 +1158,7 @@ export interface components {
             data: {
                 event_id: string;
                 /** @enum {string} */
-                event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "webhook.test";
+                event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "webhook.test";
                 endpoint_ids: string[];
             };
             meta: {
@@ -1186,7 +1186,7 @@ export interface components {
             /** @description The event id, the `webhook-id` header of every attempt (`msg_…`) */
             event_id: string;
             /** @enum {string} */
-            event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "webhook.test";
+            event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "webhook.test";
             attempt: number;
             attempted_at: components["schemas"]["Timestamp"];
             /** @description The receiver's HTTP status; null when no answer came */
@@ -2214,7 +2214,7 @@ export interface operations {
                     url: string;
                     /** @description Free-text notes (up to 1,000 characters) */
                     description?: string;
-                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted")[];
+                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted")[];
                 };
             };
         };
@@ -2320,7 +2320,7 @@ export interface operations {
                     url?: string;
                     /** @description Free-text notes (up to 1,000 characters) */
                     description?: string;
-                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted")[];
+                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted")[];
                     /** @description False disables every value of the key until it is enabled again */
                     is_active?: boolean;
                 };

@@ -17,6 +17,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'key.expired',
   'key.leaked',
   'key.deleted',
+  'identity.created',
+  'identity.updated',
+  'identity.deleted',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

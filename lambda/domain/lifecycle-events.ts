@@ -35,6 +35,16 @@ export interface KeyEventData {
   leak?: { action: LeakAction; value: LeakedValue; reporter: LeakReporter; url: string | null; source: string | null };
 }
 
+/** What `data` says about an identity and the change (identity.created, identity.updated, identity.deleted). */
+export interface IdentityEventData {
+  identity_id: string;
+  team_id: string;
+  external_id: string;
+  actor: { user_id: string; key_id: string | null };
+  /** identity.updated: the names of the fields that changed; else empty. */
+  changed_fields: string[];
+}
+
 export interface TestEventData {
   team_id: string;
   endpoint_id: string;
@@ -49,15 +59,25 @@ export interface LifecycleEvent {
   /** When it happened (ISO 8601). */
   timestamp: string;
   team_id: string;
-  data: KeyEventData | TestEventData;
+  data: KeyEventData | IdentityEventData | TestEventData;
 }
 
 /** The `webhook-id` of the event made from an audit event. */
 export const messageIdOf = (eventId: string) => `msg_${eventId}`;
 
-/** The event of an audit record; undefined for a record that is not about a key (what was done to a webhook endpoint). */
+/** The event of an audit record; undefined for what was done to a webhook endpoint. */
 export function lifecycleEventOf(event: AuditEvent): LifecycleEvent | undefined {
-  if ('endpoint_id' in event || 'identity_id' in event) return undefined;
+  if ('endpoint_id' in event) return undefined;
+  if ('identity_id' in event) {
+    const data: IdentityEventData = {
+      identity_id: event.identity_id,
+      team_id: event.team_id,
+      external_id: event.identity.external_id,
+      actor: { user_id: event.actor.user_id, key_id: event.actor.key_id },
+      changed_fields: event.changed_fields,
+    };
+    return { id: messageIdOf(event.event_id), type: event.event_type, timestamp: event.occurred_at, team_id: event.team_id, data };
+  }
   const base = (key: { name: string; type: 'pk' | 'sk'; environment: 'test' | 'live' }, fingerprint: { key_prefix: string; last_four: string } | null) => ({
     key_id: event.key_id,
     team_id: event.team_id,
