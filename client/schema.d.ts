@@ -1017,6 +1017,14 @@ export interface components {
                 /** @description End of the current hour, epoch seconds */
                 reset: number;
             };
+            /** @description Only when valid and the key names an identity: its id, external_id and meta (as a process read it in the last 10 seconds: a change shows within 10 s) */
+            identity?: {
+                id: string;
+                external_id: string;
+                meta: {
+                    [key: string]: unknown;
+                };
+            };
         };
         ReportLeakedKeyResponse: {
             data: {

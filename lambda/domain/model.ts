@@ -181,4 +181,6 @@ export interface VerifiedKey {
   rate_limit: number;
   /** Which of the key's values was presented. */
   slot: ValueSlot;
+  /** The key's identity, when it names one. */
+  identity_id?: string;
 }

@@ -13,6 +13,7 @@ import { IDENTITY, teamIdentitiesPartition } from './entities/identity';
 import { EXTERNAL_ID_CLAIM, externalIdClaimOf } from './entities/identity-external-id';
 import { IDENTITY_KEY, IDENTITY_KEY_PREFIX } from './entities/identity-key';
 import { queryAll } from './query-all';
+import { RecentMap } from '../platform/recent-map';
 
 /** The fields an update may change. */
 export type IdentityChanges = Partial<Pick<IdentityItem, 'external_id' | 'meta'>>;
@@ -20,8 +21,15 @@ export type IdentityChanges = Partial<Pick<IdentityItem, 'external_id' | 'meta'>
 /** Why a write did not happen: the external id is another identity's, or the identity changed or went meanwhile. */
 export type IdentityWriteRefusal = 'external_id_taken' | 'changed';
 
+/** How long a process answers verifications from an identity it read (its meta and external id may be this stale). */
+export const VERIFIED_IDENTITY_TTL_MS = 10_000;
+/** Identities a process remembers for verification at most. */
+const VERIFIED_IDENTITIES_KEPT = 10_000;
+
 export class IdentityStore {
   private readonly transactions: Transactions;
+  /** Identities read for verification, with when they were read (epoch ms). */
+  private readonly verified = new RecentMap<string, { identity: IdentityItem | undefined; readAt: number }>(VERIFIED_IDENTITIES_KEPT);
 
   constructor(private readonly tables: StoreTables) {
     this.transactions = new Transactions(tables);
@@ -43,6 +51,21 @@ export class IdentityStore {
   async getIdentity(identityId: string): Promise<IdentityItem | undefined> {
     const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: IDENTITY.key(identityId), ConsistentRead: true }));
     return IDENTITY.read(Item);
+  }
+
+  /**
+   * `readIdentity`: the identity a verified key names, as a verification
+   * answers it: read eventually consistent (half the cost) and remembered by
+   * the process for VERIFIED_IDENTITY_TTL_MS, so a hot key's verifications
+   * read it once per period, not once each.
+   */
+  async identityForVerification(identityId: string, now: number): Promise<IdentityItem | undefined> {
+    const remembered = this.verified.get(identityId);
+    if (remembered && now - remembered.readAt < VERIFIED_IDENTITY_TTL_MS && now >= remembered.readAt) return remembered.identity;
+    const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: IDENTITY.key(identityId) }));
+    const identity = IDENTITY.read(Item);
+    this.verified.set(identityId, { identity, readAt: now });
+    return identity;
   }
 
   /** `readIdentity`: the id of the team's identity with this external id, through its claim (undefined when none has it). */
@@ -133,6 +156,7 @@ export class IdentityStore {
 export const IDENTITY_STORE_OPERATIONS = {
   createIdentity: 'createIdentity',
   getIdentity: 'readIdentity',
+  identityForVerification: 'readIdentity',
   identityIdByExternalId: 'readIdentity',
   listIdentities: 'listIdentities',
   changeIdentity: 'changeIdentity',

@@ -196,6 +196,7 @@ export function judgeLookup(lookup: ValueLookupItem | undefined, request: Verify
       created_by: lookup.created_by,
       rate_limit: lookup.rate_limit,
       slot: lookup.slot,
+      ...(lookup.identity_id ? { identity_id: lookup.identity_id } : {}),
     },
     transition: inTransition ? { generation: lookup.transition_generation as number, role: lookup.slot === 'previous' ? 'old' : 'new' } : undefined,
   };

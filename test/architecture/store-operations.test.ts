@@ -164,15 +164,18 @@ describe('each function sends exactly the storage actions it declares', () => {
     });
   });
 
-  it('verify-api-key: a valid value and an unknown one', async () => {
+  it('verify-api-key: a valid value, a valid value of an identity, and an unknown one', async () => {
     // Prepare
     const team = await newTeam();
     const key = await createKey(team);
+    const identity = await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: 'verified' } });
+    const member = await createKey(team, { identity_id: identity.body.data.id });
     const unknown = `${key.key.slice(0, -8)}AAAAAAAA`;
 
     // Act
     await expectExactlyDeclared('verify-api-key', async () => {
       expect((await callVerify({ key: key.key })).body.valid).toBe(true);
+      expect((await callVerify({ key: member.key })).body.identity.external_id).toBe('verified');
       await callVerify({ key: unknown });
     });
   });

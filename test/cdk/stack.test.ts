@@ -769,13 +769,13 @@ describe('least privilege', () => {
     expect(matrix('delete-api-key').KeyTable).not.toContain('dynamodb:PutItem');
   });
 
-  it('verify reads the value and its guess counter in one BatchGetItem and writes with UpdateItem; the authorizer reads with GetItem', () => {
+  it('verify reads the value and its guess counter in one BatchGetItem, a key’s identity with GetItem, and writes with UpdateItem; the authorizer reads with GetItem', () => {
     // Act
     const keyTableActions = (handler: (typeof HANDLER_NAMES)[number]) =>
       permissionMatrix(statementsOfFunction(service.template, ids.functions[handler]), resourceNames()).KeyTable;
 
-    // Assess: exactly what lambda/verification/verify.ts, guess-limiter.ts and usage-store.ts send
-    expect(keyTableActions('verify-api-key')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:UpdateItem']);
+    // Assess: exactly what lambda/verification/verify.ts, guess-limiter.ts, usage-store.ts and identity-store.ts send
+    expect(keyTableActions('verify-api-key')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
     expect(keyTableActions('authorizer')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });
 

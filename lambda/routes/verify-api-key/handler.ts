@@ -33,13 +33,14 @@ import { signals } from '../../platform/observability';
 import type { PortsOf } from '../../store/ports';
 import { functionServices } from '../../composition/environment';
 import { route } from './route';
+import { verifiedIdentityOf, type VerifiedIdentity } from '../../use-cases/verified-identity';
 
 /** The verify event; `verificationCode` is what the request was counted as (set once the verdict is known). */
 type VerifyEvent = ManagementEvent<VerifyKeyRequest> & { verificationCode?: string };
 type AnyEvent = ManagementEvent<unknown>;
 
-/** The answer's body: `valid`, `code`, the key's public facts, the rate-limit state. Never the value. */
-function verifyResponseBody(result: VerifyResult): VerifyKeyResponse {
+/** The answer's body: `valid`, `code`, the key's public facts, the rate-limit state, the key's identity. Never the value. */
+function verifyResponseBody(result: VerifyResult, identity: VerifiedIdentity | undefined): VerifyKeyResponse {
   const body: VerifyKeyResponse = { valid: result.valid, code: result.code };
   if (result.valid) {
     const { id, team_id, type, environment, scopes } = result.key;
@@ -49,6 +50,7 @@ function verifyResponseBody(result: VerifyResult): VerifyKeyResponse {
     const { limit, remaining, reset } = result.ratelimit;
     body.ratelimit = { limit, remaining, reset };
   }
+  if (identity) body.identity = identity;
   return body;
 }
 
@@ -80,7 +82,8 @@ async function verifyApiKey(services: PortsOf<typeof route>, event: VerifyEvent)
     });
   }
   event.verificationCode = outcome.result.code;
-  return jsonResponse(200, verifyResponseBody(outcome.result), event.meta.requestId, verifyResponseHeaders(outcome.result, services.clock.now()));
+  const identity = outcome.result.valid ? await verifiedIdentityOf(services, outcome.result.key) : undefined;
+  return jsonResponse(200, verifyResponseBody(outcome.result, identity), event.meta.requestId, verifyResponseHeaders(outcome.result, services.clock.now()));
 }
 
 export const makeHandler = (services: () => PortsOf<typeof route>) =>

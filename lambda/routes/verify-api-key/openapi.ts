@@ -12,6 +12,13 @@ export const verifyKeyResponseSchema = z
     code: z.enum(['VALID', 'NOT_FOUND', 'EXPIRED', 'REVOKED', 'INACTIVE', 'IP_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'SCOPE_DENIED', 'RATE_LIMITED']),
     key: z.strictObject({ id: keyId, team_id: z.guid(), type: keyType, environment, scopes: z.array(z.string()) }).optional(),
     ratelimit: z.strictObject({ limit: count, remaining: count, reset: z.int().meta({ description: 'End of the current hour, epoch seconds' }) }).optional(),
+    identity: z
+      .strictObject({ id: z.string(), external_id: z.string(), meta: z.record(z.string(), z.unknown()) })
+      .optional()
+      .meta({
+        description:
+          'Only when valid and the key names an identity: its id, external_id and meta (as a process read it in the last 10 seconds: a change shows within 10 s)',
+      }),
   })
   .meta({ id: 'VerifyKeyResponse' });
 

@@ -9,7 +9,8 @@ export const route = defineRoute({
   input: 'body',
   preflight: true,
   summary: 'checks a presented key value (OPTIONS: its CORS preflight)',
-  operations: ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess'],
-  ports: VERIFYING,
+  // readIdentity: a valid key's identity, answered beside it.
+  operations: ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess', 'readIdentity'],
+  ports: [...VERIFYING, 'identities'],
   settings: ['KEY_TABLE_NAME', 'VERIFY_GUESS_LIMIT_PER_MINUTE'],
 });

@@ -23,4 +23,6 @@ export interface VerifyKeyResponse {
   key?: { id: string; team_id: string; type: KeyType; environment: Environment; scopes: string[] };
   /** When valid or RATE_LIMITED: the key's hourly limit, what is left of it, and the end of the current hour (epoch seconds). */
   ratelimit?: { limit: number; remaining: number; reset: number };
+  /** Only when valid and the key names an identity. */
+  identity?: { id: string; external_id: string; meta: Record<string, unknown> };
 }
