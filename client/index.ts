@@ -19,6 +19,7 @@ export type ErrorBody = components['schemas']['ErrorBody'];
 export type AuditEvent = components['schemas']['AuditEvent'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type Identity = components['schemas']['Identity'];
 
 export interface ApiClientOptions {
   /** Where the API is: `http://127.0.0.1:<port>` for `npm start`, the stage URL in AWS ('' for the page's own origin). */

@@ -181,6 +181,16 @@ function KeyFacts({ apiKey: key }: { apiKey: ApiKey }) {
       <dd>{count(key.rate_limit, 'request')} per hour</dd>
       <dt>last used</dt>
       <dd>{when(key.last_used_at)}</dd>
+      {key.identity_id ? (
+        <>
+          <dt>identity</dt>
+          <dd>
+            <a href={`#/identities/${key.identity_id}`}>
+              <code>{key.identity_id}</code>
+            </a>
+          </dd>
+        </>
+      ) : null}
       <dt>created</dt>
       <dd>{when(key.created_at)}</dd>
       <dt>expires_at</dt>

@@ -1,7 +1,8 @@
 /**
  * The key console: sign in with a manager key, then the team's keys, a
- * key's page, the create form, and the team's webhooks. Hash routes
- * (`#/keys`, `#/keys/<id>`, `#/create`, `#/webhooks`, `#/webhooks/<id>`) so
+ * key's page, the create form, the team's identities and webhooks. Hash routes
+ * (`#/keys`, `#/keys/<id>`, `#/create`, `#/identities`, `#/identities/<id>`,
+ * `#/webhooks`, `#/webhooks/<id>`) so
  * the static files need no server-side routing.
  */
 import { render } from 'preact';
@@ -14,6 +15,8 @@ import { apiFor, saveSession, savedSession, signOut, type Session } from './sess
 import { SignIn } from './sign-in';
 import { Webhooks } from './webhooks';
 import { WebhookPage } from './webhook-page';
+import { Identities } from './identities';
+import { IdentityPage } from './identity-page';
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash || '#/keys');
@@ -62,11 +65,16 @@ function App() {
   };
   const keyMatch = /^#\/keys\/([0-9A-Z]{26})$/.exec(hash);
   const webhookMatch = /^#\/webhooks\/([0-9A-Z]{26})$/.exec(hash);
+  const identityMatch = /^#\/identities\/([0-9A-Z]{26})$/.exec(hash);
   return (
     <>
       <Header session={session} onSignOut={leave} />
       {keyMatch ? (
         <KeyPage api={api} session={session} keyId={keyMatch[1]} navigate={navigate} onSignOut={leave} />
+      ) : identityMatch ? (
+        <IdentityPage api={api} identityId={identityMatch[1] as string} navigate={navigate} />
+      ) : hash === '#/identities' ? (
+        <Identities api={api} session={session} />
       ) : hash === '#/create' ? (
         <CreateKey api={api} session={session} />
       ) : webhookMatch ? (
@@ -89,7 +97,7 @@ function Header({ session, onSignOut }: { session?: Session; onSignOut?: () => v
       {session ? (
         <>
           <nav aria-label="Sections">
-            <a href="#/keys">Keys</a> · <a href="#/webhooks">Webhooks</a>
+            <a href="#/keys">Keys</a> · <a href="#/identities">Identities</a> · <a href="#/webhooks">Webhooks</a>
           </nav>
           <span class="who">
             team <code>{session.teamId}</code> · {session.environment}

@@ -516,6 +516,67 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     }
   });
 
+  let keptIdentityId: string;
+
+  it('Identities: creates one with meta, edits it in place, refuses to delete it while a key names it, deletes it with its keys taken out', async () => {
+    // Prepare
+    await page.goto(`${running.baseUrl}/console/#/identities`);
+    await page.getByRole('heading', { name: 'Identities' }).waitFor();
+
+    // Act: create two; the second stays for the accessibility check
+    for (const [externalId, meta] of [
+      ['acme-corp', '{"plan": "free"}'],
+      ['globex', ''],
+    ]) {
+      await page
+        .getByLabel('external_id', { exact: true })
+        .last()
+        .fill(externalId as string);
+      await page.getByLabel('meta').fill(meta as string);
+      await page.getByRole('button', { name: 'Create identity' }).click();
+      await page
+        .getByRole('link', { name: externalId as string })
+        .first()
+        .waitFor();
+    }
+    await page.getByLabel('meta').fill('[1, 2]');
+    await page.getByLabel('external_id', { exact: true }).last().fill('initech');
+    await page.getByRole('button', { name: 'Create identity' }).click();
+    const notAnObject = await page.getByRole('alert').innerText();
+    await page.getByRole('table').getByRole('link', { name: 'acme-corp' }).click();
+    await page.getByRole('heading', { name: 'acme-corp' }).waitFor();
+    const identityId = (await page.locator('.facts code').first().innerText()).trim();
+    await page.getByLabel('meta').fill('{"plan": "pro", "seats": 5}');
+    await page.getByRole('button', { name: 'Save identity' }).click();
+    await page.getByText('Saved.').waitFor();
+    const shownMeta = await page.locator('.facts pre').innerText();
+    const member = await requestTo(running.baseUrl, 'POST', '/functions/v1/generate-api-key', {
+      headers: { Authorization: `Bearer ${boot.key}` },
+      body: { name: 'Acme web', type: 'sk', environment: 'live', team_id: teamId, identity_id: identityId },
+    });
+    recordIssuedValue(member.body.data.key);
+    await page.getByLabel(/Type the external_id/).fill('acme-corp');
+    await page.getByRole('button', { name: 'Delete identity' }).click();
+    const refused = await page.getByRole('alert').innerText();
+    await page.getByLabel(/Take its keys out of it first/).check();
+    await page.getByRole('button', { name: 'Delete identity' }).click();
+    await page.getByRole('heading', { name: 'Identities' }).waitFor();
+    await page.getByRole('link', { name: 'globex' }).waitFor();
+    const listed = await page.locator('table.identities tbody tr').allInnerTexts();
+    const memberAfter = await requestTo(running.baseUrl, 'GET', `/functions/v1/get-api-key?key_id=${member.body.data.id}`, {
+      headers: { Authorization: `Bearer ${boot.key}` },
+    });
+    keptIdentityId = (await page.getByRole('link', { name: 'globex' }).getAttribute('href'))?.split('/').pop() as string;
+
+    // Assess
+    expect(notAnObject).toContain('meta must be a JSON object');
+    expect(JSON.parse(shownMeta)).toEqual({ plan: 'pro', seats: 5 });
+    expect(refused).toContain('1 key names this identity');
+    expect(listed.map((row) => row.split('\t')[0])).toEqual(['globex']);
+    expect(memberAfter.body.data).not.toHaveProperty('identity_id');
+    expect(keptIdentityId).toMatch(/^[0-9A-Z]{26}$/);
+  });
+
   it('every page is free of axe-core WCAG 2.1 A and AA violations', async () => {
     // Prepare: axe-core evaluated in the page (through the DevTools protocol, which the page's CSP does not govern)
     const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -535,6 +596,8 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
       key: [`#/keys/${boot.id}`, '.facts'],
       webhooks: ['#/webhooks', 'tbody tr'],
       webhook: [`#/webhooks/${endpointId}`, 'tbody tr'],
+      identities: ['#/identities', 'tbody tr'],
+      identity: [`#/identities/${keptIdentityId}`, '.facts'],
     };
     const violationsOn = async (target: Page) => {
       await target.evaluate(axeSource);
@@ -566,7 +629,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(planted).toEqual(['label (1)']);
 
     // Assess
-    expect(found).toEqual({ keys: [], create: [], key: [], webhooks: [], webhook: [], 'sign-in': [] });
+    expect(found).toEqual({ keys: [], create: [], key: [], webhooks: [], webhook: [], identities: [], identity: [], 'sign-in': [] });
   });
 
   it('signs out: the key is gone from the tab, and nothing was written to cookies or localStorage', async () => {

@@ -1,0 +1,211 @@
+/**
+ * Identities: the team's customers (a user, an organisation) named by the
+ * platform's own id, a page at a time or found by `external_id`, and a form
+ * that creates one (an identity's own page: identity-page.tsx).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { ApiClient, Identity } from '../../client';
+import { ErrorMessage, TextField, problemOf, type Problem } from './components';
+import { when } from './format';
+import type { Session } from './session';
+
+/** Identities per page. */
+const PAGE = '20';
+
+export function Identities({ api, session }: { api: ApiClient; session: Session }) {
+  const [search, setSearch] = useState('');
+  const [found, setFound] = useState('');
+  // The cursors of the pages before this one (the first page has none), and this page's.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [reload, setReload] = useState(0);
+  const { identities, next, problem } = useIdentityPage(api, session.teamId, found, cursors[cursors.length - 1], reload);
+
+  const find = (event: Event) => {
+    event.preventDefault();
+    setFound(search.trim());
+    setCursors([undefined]);
+  };
+
+  return (
+    <main>
+      <h1>Identities</h1>
+      <p>
+        An identity is a customer of your platform, named by your own id (<code>external_id</code>). Its keys name it with <code>identity_id</code>, and a valid
+        key’s verification answers its <code>meta</code>.
+      </p>
+      <form class="filters" onSubmit={find} aria-label="Find an identity">
+        <TextField
+          id="identity-search"
+          label="external_id"
+          hint="Empty: every identity"
+          maxLength={255}
+          value={search}
+          onInput={(event) => setSearch((event.currentTarget as HTMLInputElement).value)}
+        />
+        <div class="actions">
+          <button type="submit">Find</button>
+        </div>
+      </form>
+      <ErrorMessage problem={problem} />
+      {identities === undefined ? <p aria-live="polite">Loading…</p> : <IdentityTable identities={identities} />}
+      {found ? null : (
+        <nav class="paging" aria-label="Pages">
+          <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+            Previous page
+          </button>
+          <span>Page {cursors.length}</span>
+          <button type="button" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
+            Next page
+          </button>
+        </nav>
+      )}
+      <h2>Create an identity</h2>
+      <CreateIdentity api={api} session={session} onCreated={() => setReload(reload + 1)} />
+    </main>
+  );
+}
+
+/** A page of the team's identities (or the one with `externalId`), read again whenever one of the inputs changes; a stale answer is dropped. */
+function useIdentityPage(api: ApiClient, teamId: string, externalId: string, cursor: string | undefined, reload: number) {
+  const [identities, setIdentities] = useState<Identity[] | undefined>();
+  const [next, setNext] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem>();
+  useEffect(() => {
+    let current = true;
+    setProblem(undefined);
+    setIdentities(undefined);
+    const query = { team_id: teamId, limit: PAGE, ...(externalId ? { external_id: externalId } : {}), ...(cursor ? { cursor } : {}) };
+    api
+      .GET('/functions/v1/list-identities', { params: { query } })
+      .then(({ data, error, response }) => {
+        if (!current) return;
+        if (error || !data) {
+          setProblem(problemOf(error, response));
+          setIdentities([]);
+          return;
+        }
+        setIdentities(data.data);
+        setNext(data.meta.next_cursor);
+      })
+      .catch((failure: unknown) => current && setProblem(problemOf(failure)));
+    return () => {
+      current = false;
+    };
+  }, [api, teamId, externalId, cursor, reload]);
+  return { identities, next, problem };
+}
+
+/** The identities: external_id (a link to the page), meta, created_at. */
+function IdentityTable({ identities }: { identities: Identity[] }) {
+  return (
+    <table class="identities">
+      <caption>The team’s identities</caption>
+      <thead>
+        <tr>
+          <th scope="col">external_id</th>
+          <th scope="col">meta</th>
+          <th scope="col">created_at</th>
+        </tr>
+      </thead>
+      <tbody>
+        {identities.map((identity) => (
+          <tr key={identity.id}>
+            <td>
+              <a href={`#/identities/${identity.id}`}>{identity.external_id}</a>
+            </td>
+            <td>
+              <code>{metaText(identity.meta, 80)}</code>
+            </td>
+            <td>{when(identity.created_at)}</td>
+          </tr>
+        ))}
+        {identities.length === 0 ? (
+          <tr>
+            <td colSpan={3}>No identity matches.</td>
+          </tr>
+        ) : null}
+      </tbody>
+    </table>
+  );
+}
+
+/** `meta` as one line of JSON, cut at `max` characters. */
+export function metaText(meta: Record<string, unknown>, max: number): string {
+  const text = JSON.stringify(meta);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** `text` as a meta object, or the reason it is not one. */
+export function parseMeta(text: string): { meta: Record<string, unknown> } | { problem: string } {
+  if (text.trim() === '') return { meta: {} };
+  try {
+    const meta: unknown = JSON.parse(text);
+    if (typeof meta === 'object' && meta !== null && !Array.isArray(meta)) return { meta: meta as Record<string, unknown> };
+  } catch {
+    // reported below
+  }
+  return { problem: 'meta must be a JSON object, such as {"plan": "free"}.' };
+}
+
+/** The create form: external_id and meta (JSON). */
+function CreateIdentity({ api, session, onCreated }: { api: ApiClient; session: Session; onCreated: () => void }) {
+  const [externalId, setExternalId] = useState('');
+  const [metaJson, setMetaJson] = useState('');
+  const [problem, setProblem] = useState<Problem>();
+  const [created, setCreated] = useState<Identity | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    setProblem(undefined);
+    const parsed = parseMeta(metaJson);
+    if ('problem' in parsed) return setProblem(parsed.problem);
+    setBusy(true);
+    try {
+      const body = { team_id: session.teamId, external_id: externalId, meta: parsed.meta };
+      const { data, error, response } = await api.POST('/functions/v1/create-identity', { body });
+      if (error || !data) return setProblem(problemOf(error, response));
+      setCreated(data.data);
+      setExternalId('');
+      setMetaJson('');
+      onCreated();
+    } catch (failure) {
+      setProblem(problemOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={create} class="narrow">
+      {created ? (
+        <p role="status">
+          Created <a href={`#/identities/${created.id}`}>{created.external_id}</a>.
+        </p>
+      ) : null}
+      <ErrorMessage problem={problem} />
+      <TextField
+        id="identity-external-id"
+        label="external_id"
+        hint="Your own id of the customer, unique in the team (at most 255 characters)"
+        required
+        maxLength={255}
+        value={externalId}
+        onInput={(event) => setExternalId((event.currentTarget as HTMLInputElement).value)}
+      />
+      <TextField
+        id="identity-meta"
+        label="meta"
+        hint='A JSON object of at most 4 KB, answered with every valid verification of its keys, e.g. {"plan": "free"}'
+        multiline
+        value={metaJson}
+        onInput={(event) => setMetaJson((event.currentTarget as HTMLTextAreaElement).value)}
+      />
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Creating…' : 'Create identity'}
+        </button>
+      </div>
+    </form>
+  );
+}

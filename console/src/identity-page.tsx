@@ -1,0 +1,168 @@
+/**
+ * One identity: its facts, its external id and meta edited in place (sent
+ * with the ETag read, so a save never undoes a change made since), and
+ * delete, with its keys taken out of it first when asked.
+ */
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { ApiClient, Identity } from '../../client';
+import { ErrorMessage, Field, TextField, problemOf, type Problem } from './components';
+import { when } from './format';
+import { parseMeta } from './identities';
+
+export function IdentityPage({ api, identityId, navigate }: { api: ApiClient; identityId: string; navigate: (hash: string) => void }) {
+  const [identity, setIdentity] = useState<Identity | undefined>();
+  const [entityTag, setEntityTag] = useState<string | undefined>();
+  const [problem, setProblem] = useState<Problem>();
+
+  const load = useCallback(async () => {
+    try {
+      const { data, error, response } = await api.GET('/functions/v1/get-identity', { params: { query: { identity_id: identityId } } });
+      if (error || !data) return setProblem(problemOf(error, response));
+      setIdentity(data.data);
+      setEntityTag(response.headers.get('ETag') ?? undefined);
+      setProblem(undefined);
+    } catch (failure) {
+      setProblem(problemOf(failure));
+    }
+  }, [api, identityId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (!identity) {
+    return (
+      <main>
+        <p>
+          <a href="#/identities">← Identities</a>
+        </p>
+        <ErrorMessage problem={problem} />
+        {problem ? null : <p aria-live="polite">Loading…</p>}
+      </main>
+    );
+  }
+  return (
+    <main>
+      <p>
+        <a href="#/identities">← Identities</a>
+      </p>
+      <h1>{identity.external_id}</h1>
+      <ErrorMessage problem={problem} />
+      <dl class="facts">
+        <dt>id</dt>
+        <dd>
+          <code>{identity.id}</code>
+        </dd>
+        <dt>meta</dt>
+        <dd>
+          <pre>{JSON.stringify(identity.meta, null, 2)}</pre>
+        </dd>
+        <dt>created</dt>
+        <dd>{when(identity.created_at)}</dd>
+        <dt>updated</dt>
+        <dd>{when(identity.updated_at)}</dd>
+      </dl>
+      <p>
+        A key names this identity with <code>identity_id</code> <code>{identity.id}</code> (at create, or in its settings through the API).
+      </p>
+      <EditIdentity key={identity.id} api={api} identity={identity} entityTag={entityTag} onSaved={load} />
+      <DeleteIdentity api={api} identity={identity} onDeleted={() => navigate('#/identities')} />
+    </main>
+  );
+}
+
+/** external_id and meta, saved with If-Match: a change made elsewhere since this page read the identity is refused (412) and said. */
+function EditIdentity({ api, identity, entityTag, onSaved }: { api: ApiClient; identity: Identity; entityTag?: string; onSaved: () => Promise<void> }) {
+  const [externalId, setExternalId] = useState(identity.external_id);
+  const [metaJson, setMetaJson] = useState(JSON.stringify(identity.meta, null, 2));
+  const [problem, setProblem] = useState<Problem>();
+  const [saved, setSaved] = useState(false);
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setProblem(undefined);
+    setSaved(false);
+    const parsed = parseMeta(metaJson);
+    if ('problem' in parsed) return setProblem(parsed.problem);
+    try {
+      const { error, response } = await api.PATCH('/functions/v1/update-identity', {
+        body: { identity_id: identity.id, external_id: externalId, meta: parsed.meta },
+        params: { header: entityTag ? { 'If-Match': entityTag } : {} },
+      });
+      if (response.status === 412) return setProblem('Not saved: the identity was changed elsewhere after this page loaded. Reload the page to see it.');
+      if (error) return setProblem(problemOf(error, response));
+      // Said once the page shows the identity as saved.
+      await onSaved();
+      setSaved(true);
+    } catch (failure) {
+      setProblem(problemOf(failure));
+    }
+  };
+
+  return (
+    <section aria-labelledby="edit-identity-title">
+      <h2 id="edit-identity-title">Edit</h2>
+      <form onSubmit={save} class="narrow">
+        <TextField
+          id="edit-external-id"
+          label="external_id"
+          required
+          maxLength={255}
+          value={externalId}
+          onInput={(event) => setExternalId((event.currentTarget as HTMLInputElement).value)}
+        />
+        <TextField
+          id="edit-meta"
+          label="meta"
+          hint="A JSON object of at most 4 KB; it replaces the meta whole"
+          multiline
+          value={metaJson}
+          onInput={(event) => setMetaJson((event.currentTarget as HTMLTextAreaElement).value)}
+        />
+        <div class="actions">
+          <button type="submit">Save identity</button>
+        </div>
+        {saved ? <p role="status">Saved.</p> : null}
+      </form>
+      <ErrorMessage problem={problem} />
+    </section>
+  );
+}
+
+/** Delete, confirmed by typing the external id; with "take its keys out" checked, keys that name it no longer do (else 409 while they do). */
+function DeleteIdentity({ api, identity, onDeleted }: { api: ApiClient; identity: Identity; onDeleted: () => void }) {
+  const [typed, setTyped] = useState('');
+  const [detach, setDetach] = useState(false);
+  const [problem, setProblem] = useState<Problem>();
+  const remove = async (event: Event) => {
+    event.preventDefault();
+    setProblem(undefined);
+    try {
+      const { error, response } = await api.DELETE('/functions/v1/delete-identity', {
+        body: { identity_id: identity.id, ...(detach ? { detach_keys: true } : {}) },
+      });
+      if (error) setProblem(problemOf(error, response));
+      else onDeleted();
+    } catch (failure) {
+      setProblem(problemOf(failure));
+    }
+  };
+  return (
+    <section aria-labelledby="delete-identity-title" class="danger">
+      <h2 id="delete-identity-title">Delete</h2>
+      <p>The identity goes, and its external_id is free again. Its keys keep working, without an identity.</p>
+      <form onSubmit={remove}>
+        <Field id="delete-identity-confirm" label={`Type the external_id (${identity.external_id}) to confirm`}>
+          <input id="delete-identity-confirm" autocomplete="off" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
+        </Field>
+        <label class="check">
+          <input type="checkbox" checked={detach} onChange={() => setDetach(!detach)} /> Take its keys out of it first (detach_keys)
+        </label>
+        <button type="submit" class="danger" disabled={typed !== identity.external_id}>
+          Delete identity
+        </button>
+      </form>
+      <ErrorMessage problem={problem} />
+    </section>
+  );
+}
