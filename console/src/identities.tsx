@@ -3,10 +3,11 @@
  * platform's own id, a page at a time or found by `external_id`, and a form
  * that creates one (an identity's own page: identity-page.tsx).
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { ApiClient, Identity } from '../../client';
 import { ErrorMessage, TextField, problemOf, type Problem } from './components';
 import { when } from './format';
+import { usePage } from './paging';
 import type { Session } from './session';
 
 /** Identities per page. */
@@ -65,34 +66,13 @@ export function Identities({ api, session }: { api: ApiClient; session: Session 
   );
 }
 
-/** A page of the team's identities (or the one with `externalId`), read again whenever one of the inputs changes; a stale answer is dropped. */
+/** A page of the team's identities, or the one with `externalId` (paging.ts `usePage`). */
 function useIdentityPage(api: ApiClient, teamId: string, externalId: string, cursor: string | undefined, reload: number) {
-  const [identities, setIdentities] = useState<Identity[] | undefined>();
-  const [next, setNext] = useState<string | null>(null);
-  const [problem, setProblem] = useState<Problem>();
-  useEffect(() => {
-    let current = true;
-    setProblem(undefined);
-    setIdentities(undefined);
+  const { rows, next, problem } = usePage<Identity>(() => {
     const query = { team_id: teamId, limit: PAGE, ...(externalId ? { external_id: externalId } : {}), ...(cursor ? { cursor } : {}) };
-    api
-      .GET('/functions/v1/list-identities', { params: { query } })
-      .then(({ data, error, response }) => {
-        if (!current) return;
-        if (error || !data) {
-          setProblem(problemOf(error, response));
-          setIdentities([]);
-          return;
-        }
-        setIdentities(data.data);
-        setNext(data.meta.next_cursor);
-      })
-      .catch((failure: unknown) => current && setProblem(problemOf(failure)));
-    return () => {
-      current = false;
-    };
+    return api.GET('/functions/v1/list-identities', { params: { query } });
   }, [api, teamId, externalId, cursor, reload]);
-  return { identities, next, problem };
+  return { identities: rows, next, problem };
 }
 
 /** The identities: external_id (a link to the page), meta, created_at. */

@@ -1,7 +1,8 @@
 /** The team's keys: filters, a page at a time, each row a link to the key's page. */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { ApiClient, ApiKey } from '../../client';
-import { ErrorMessage, SelectField, problemOf, type Problem } from './components';
+import { ErrorMessage, SelectField } from './components';
+import { usePage } from './paging';
 import { fingerprint, when } from './format';
 import type { Session } from './session';
 
@@ -55,17 +56,9 @@ export function KeyList({ api, session }: { api: ApiClient; session: Session }) 
   );
 }
 
-/** The page of keys at `cursor` under `filters`, read again whenever one of them changes; a stale answer is dropped. */
+/** The page of keys at `cursor` under `filters` (paging.ts `usePage`). */
 function useKeyPage(api: ApiClient, teamId: string, filters: Filters, cursor: string | undefined) {
-  const [keys, setKeys] = useState<ApiKey[] | undefined>();
-  const [next, setNext] = useState<string | null>(null);
-  const [problem, setProblem] = useState<Problem>();
-  useEffect(() => {
-    let current = true;
-    setProblem(undefined);
-    // The rows of the page before are taken away while this one loads: a click meant for one of them
-    // must not land on the row that takes its place when the answer arrives.
-    setKeys(undefined);
+  const { rows, next, problem } = usePage<ApiKey>(() => {
     const query = {
       team_id: teamId,
       limit: filters.limit,
@@ -74,24 +67,9 @@ function useKeyPage(api: ApiClient, teamId: string, filters: Filters, cursor: st
       ...(filters.state ? { state: filters.state } : {}),
       ...(cursor ? { cursor } : {}),
     };
-    api
-      .GET('/functions/v1/list-api-keys', { params: { query } })
-      .then(({ data, error, response }) => {
-        if (!current) return;
-        if (error || !data) {
-          setProblem(problemOf(error, response));
-          setKeys([]);
-          return;
-        }
-        setKeys(data.data);
-        setNext(data.meta.next_cursor);
-      })
-      .catch((failure: unknown) => current && setProblem(problemOf(failure)));
-    return () => {
-      current = false;
-    };
+    return api.GET('/functions/v1/list-api-keys', { params: { query } });
   }, [api, teamId, filters, cursor]);
-  return { keys, next, problem };
+  return { keys: rows, next, problem };
 }
 
 /** The list's filters: environment, type, state and page size. */

@@ -50,6 +50,19 @@ export async function auditRecordsOfType(keyId: string, eventType: string): Prom
   return (await auditRecordsOf(keyId)).filter((record) => record.event_type === eventType);
 }
 
+/** Audit records of an identity, oldest first. */
+export async function identityAuditRecords(identityId: string): Promise<Record<string, unknown>[]> {
+  const { Items } = await documentClient().send(
+    new QueryCommand({
+      TableName: config.auditTableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `IDENTITY#${identityId}` },
+      ConsistentRead: true,
+    }),
+  );
+  return Items ?? [];
+}
+
 /** Audit records of a key, oldest first. */
 export async function auditRecordsOf(keyId: string): Promise<Record<string, unknown>[]> {
   const { Items } = await documentClient().send(

@@ -5,11 +5,9 @@
  * subscribes to them by name, or takes them with every other type (`events`
  * empty).
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { call, teamPerSuite } from '../support/api';
 import { expectStatus, manualClockPerTest } from '../support/keys';
-import { config } from '../../lambda/composition/config';
-import { documentClient } from '../../lambda/composition/dynamo';
+import { identityAuditRecords } from '../support/store';
 import { parseAuditEvent } from '../../lambda/domain/audit-event-schema';
 import { lifecycleEventOf, payloadOf } from '../../lambda/domain/lifecycle-events';
 import { subscribes } from '../../lambda/domain/webhook-endpoints';
@@ -18,15 +16,7 @@ manualClockPerTest();
 const team = teamPerSuite();
 
 async function eventsOf(identityId: string) {
-  const { Items } = await documentClient().send(
-    new QueryCommand({
-      TableName: config.auditTableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `IDENTITY#${identityId}` },
-      ConsistentRead: true,
-    }),
-  );
-  return (Items ?? []).map((item) => {
+  return (await identityAuditRecords(identityId)).map((item) => {
     const parsed = parseAuditEvent(item);
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     return { record: parsed.event, event: lifecycleEventOf(parsed.event) };

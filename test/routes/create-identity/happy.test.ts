@@ -7,10 +7,7 @@
  */
 import { call, newTeam, teamPerSuite } from '../../support/api';
 import { expectStatus, manualClockPerTest } from '../../support/keys';
-import { getItem } from '../../support/store';
-import { config } from '../../../lambda/composition/config';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../../lambda/composition/dynamo';
+import { getItem, identityAuditRecords } from '../../support/store';
 
 manualClockPerTest();
 const team = teamPerSuite();
@@ -18,17 +15,7 @@ const team = teamPerSuite();
 const create = (externalId: string, meta?: Record<string, unknown>, as = team) =>
   call('create-identity', { key: as.key, body: { team_id: as.teamId, external_id: externalId, ...(meta ? { meta } : {}) } });
 
-async function auditOf(identityId: string): Promise<Array<Record<string, unknown>>> {
-  const { Items } = await documentClient().send(
-    new QueryCommand({
-      TableName: config.auditTableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `IDENTITY#${identityId}` },
-      ConsistentRead: true,
-    }),
-  );
-  return Items ?? [];
-}
+const auditOf = identityAuditRecords;
 
 describe('create-identity', () => {
   it('answers 201 with the identity and its ETag, and writes one identity.created record naming the actor', async () => {
