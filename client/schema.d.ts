@@ -1500,7 +1500,7 @@ export interface operations {
                     description?: string;
                     /** @enum {string} */
                     on_leak?: "disable" | "notify";
-                    identity_id?: string;
+                    identity_id?: string | null;
                 };
             };
         };

@@ -28,8 +28,10 @@ export interface NewKeySpec extends KeyConfiguration {
 }
 
 /** What a caller asks to create: a configuration, its plan's rate limit and no expiry unless given. */
-export interface CreateKeyInput extends Omit<KeyConfiguration, 'created_by' | 'rate_limit' | 'expires_at'> {
+export interface CreateKeyInput extends Omit<KeyConfiguration, 'created_by' | 'rate_limit' | 'expires_at' | 'identity_id'> {
   rate_limit?: number;
+  /** null or absent: no identity. */
+  identity_id?: string | null;
   expires_at?: string | null;
   description?: string;
   /** Default: the type's (defaultOnLeak). */

@@ -142,7 +142,9 @@ const DELETE_ROUNDS = 3;
 const keysAttached = (count: number) =>
   new ApiError(
     ErrorCode.CONFLICT,
-    `${count} ${count === 1 ? 'key names' : 'keys name'} this identity: change their identity_id, delete them, or send detach_keys: true to take them out of it first.`,
+    count === 1
+      ? '1 key names this identity: change its identity_id, delete it, or send detach_keys: true to take it out of the identity first.'
+      : `${count} keys name this identity: change their identity_id, delete them, or send detach_keys: true to take them out of it first.`,
     [{ field: 'detach_keys', issue: `the identity has ${count} ${count === 1 ? 'key' : 'keys'}` }],
   );
 

@@ -24,7 +24,8 @@ export function createKeyRequestSchema(now: () => Date) {
       expires_at: z.optional(fields.expires_at),
       description: z.optional(fields.description),
       on_leak: z.optional(fields.on_leak),
-      identity_id: z.optional(identityIdSchema),
+      // null: no identity, as when it is left out (a client may send back the null it reads elsewhere).
+      identity_id: z.optional(z.nullable(identityIdSchema)),
     })
     .check(
       z.superRefine((body, ctx) => {

@@ -53,12 +53,15 @@ describe('keys naming an identity', () => {
     expect((record?.key as Record<string, unknown>).identity_id).toBe(identityId);
   });
 
-  it('a key of no identity answers as before: no identity_id field on create, read, its item or its lookup', async () => {
+  it('a key of no identity (identity_id left out, or null) answers as before: no identity_id field on create, read, its item or its lookup', async () => {
     // Act
     const created = await createKey(team, { name: 'Plain' });
     const read = await getKey(created.id);
+    const createdWithNull = await createKey(team, { name: 'Plain too', identity_id: null });
 
     // Assess
+    expect(createdWithNull.data).not.toHaveProperty('identity_id');
+    expect(await keyItem(createdWithNull.id)).not.toHaveProperty('identity_id');
     expect(created.data).not.toHaveProperty('identity_id');
     expect(read.body.data).not.toHaveProperty('identity_id');
     expect(await keyItem(created.id)).not.toHaveProperty('identity_id');
