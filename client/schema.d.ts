@@ -1226,6 +1226,8 @@ export interface components {
             meta: {
                 [key: string]: unknown;
             };
+            /** @description How many keys name the identity (`identity_id`); it is deleted only at 0, or with `detach_keys` */
+            key_count: number;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };

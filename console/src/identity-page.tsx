@@ -53,6 +53,8 @@ export function IdentityPage({ api, identityId, navigate }: { api: ApiClient; id
         <dd>
           <code>{identity.id}</code>
         </dd>
+        <dt>keys</dt>
+        <dd>{identity.key_count === 1 ? '1 key names it' : `${identity.key_count} keys name it`}</dd>
         <dt>meta</dt>
         <dd>
           <pre>{JSON.stringify(identity.meta, null, 2)}</pre>

@@ -36,6 +36,8 @@ export interface IdentityResource {
   team_id: string;
   external_id: string;
   meta: Record<string, unknown>;
+  /** How many keys name it. */
+  key_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -46,6 +48,7 @@ export function identityResource(item: IdentityItem): IdentityResource {
     team_id: item.team_id,
     external_id: item.external_id,
     meta: JSON.parse(item.meta) as Record<string, unknown>,
+    key_count: item.key_count ?? 0,
     created_at: item.created_at,
     updated_at: item.updated_at,
   };

@@ -11,6 +11,7 @@ export const identitySchema = z
     team_id: z.string(),
     external_id: z.string().max(MAX_EXTERNAL_ID_LENGTH).meta({ description: "The platform's own id of the identity, unique in the team" }),
     meta: z.record(z.string(), z.unknown()).meta({ description: 'Metadata the platform reads back (a JSON object of at most 4 KB)' }),
+    key_count: z.int().min(0).meta({ description: 'How many keys name the identity (`identity_id`); it is deleted only at 0, or with `detach_keys`' }),
     created_at: instant,
     updated_at: instant,
   })

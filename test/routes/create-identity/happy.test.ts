@@ -29,6 +29,7 @@ describe('create-identity', () => {
       team_id: team.teamId,
       external_id: 'customer-1',
       meta: { plan: 'free', seats: 3 },
+      key_count: 0,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -48,6 +48,7 @@ describe('keys naming an identity', () => {
     expect((await lookupItemOf(created.key))?.identity_id).toBe(identityId);
     expect(verified.valid).toBe(true);
     expect(await keyCountOf(identityId)).toBe(1);
+    expect((await call('get-identity', { key: team.key, query: { identity_id: identityId } })).body.data.key_count).toBe(1);
     expect(await membershipOf(identityId, created.id)).toMatchObject({ key_id: created.id, identity_id: identityId });
     const [record] = await auditRecordsOfType(created.id, 'key.created');
     expect((record?.key as Record<string, unknown>).identity_id).toBe(identityId);
