@@ -44,7 +44,7 @@ export const MANAGING = [...VERIFYING, 'keys'] as const satisfies readonly PortN
 
 /** The ports of the functions that are not routes (a route's are in its route.ts). */
 export const HANDLER_PORTS = {
-  authorizer: [...VERIFYING, 'keys', 'teams'],
+  authorizer: [...VERIFYING, 'keys', 'teams', 'identities'],
   'management-authorizer': [...VERIFYING, 'keys', 'teams'],
   'expire-old-value': ['keys', 'usage'],
   'notify-key-expiry': ['keys', 'expiryNotices'],

@@ -152,7 +152,7 @@ export const TARGET_KEY: readonly StoreOperation[] = ['readTargetKey', 'readKey'
  * joins both into FUNCTION_OPERATIONS).
  */
 export const HANDLER_OPERATIONS = {
-  authorizer: [...AUTHENTICATED, 'readTeam'],
+  authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity'],
   'management-authorizer': ['readValueLookup', 'readTeam'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
   'notify-key-expiry': ['readKey', 'recordExpiryNotice'],

@@ -18,6 +18,10 @@ import { UNAUTHORIZED } from './management-authorizer';
 import type { TeamItem } from '../domain/model';
 import { withEarlyWrite } from '../verification/early-write';
 import { checkKey, presentedHash, VerifyFailure, type CheckedKey, type VerifyServices } from '../verification/verify';
+import type { IdentitiesPort } from '../store/ports';
+import { verifiedIdentityOf, type VerifiedIdentity } from '../use-cases/verified-identity';
+import type { RateLimitState } from '../domain/rate-window';
+import type { VerifiedKey } from '../domain/model';
 
 /** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/` and `METHOD/path` of a method ARN. */
 function splitMethodArn(methodArn: string): { stageArn: string; resource: string } {
@@ -53,11 +57,28 @@ export function outcomeCodeOf(response: APIGatewayAuthorizerResult | null | unde
 }
 
 /** What the platform authorizer reads: verification's stores, the guess counters and the teams. */
-export type PlatformAuthorizerPorts = VerifyServices & {
-  readonly guesses: GuessCounterStore;
-  readonly teams: TeamStore;
-  readonly settings: Pick<ServiceSettings, 'pepper' | 'guessLimitPerMinute'>;
-};
+export type PlatformAuthorizerPorts = VerifyServices &
+  IdentitiesPort & {
+    readonly guesses: GuessCounterStore;
+    readonly teams: TeamStore;
+    readonly settings: Pick<ServiceSettings, 'pepper' | 'guessLimitPerMinute'>;
+  };
+
+/** The context of an allowed request: scalars only, as API Gateway requires. */
+function allowedContext(key: VerifiedKey, ratelimit: RateLimitState, identity: VerifiedIdentity | undefined): Record<string, string | number> {
+  return {
+    key_id: key.id,
+    team_id: key.team_id,
+    scopes: key.scopes.join(','),
+    key_type: key.type,
+    environment: key.environment,
+    ratelimit_limit: ratelimit.limit,
+    ratelimit_remaining: ratelimit.remaining,
+    ratelimit_reset: ratelimit.reset,
+    // A key of an identity: which customer calls (its meta, an object, is answered by the verify endpoint only).
+    ...(identity ? { identity_id: identity.id, identity_external_id: identity.external_id } : {}),
+  };
+}
 
 export async function authorize(
   deps: PlatformAuthorizerPorts,
@@ -119,20 +140,14 @@ export async function authorize(
       return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
     }
     if (!result.valid) throw new Error(UNAUTHORIZED, { cause: result.code });
-    // The team's API Gateway key: a platform API with apiKeySource AUTHORIZER gets per-team plans.
-    const team = await (teamAhead?.teamId === key.team_id ? teamAhead.read : deps.teams.getTeam(key.team_id));
+    // The team's API Gateway key: a platform API with apiKeySource AUTHORIZER gets per-team plans; the key's identity, read beside it.
+    const [team, identity] = await Promise.all([
+      teamAhead?.teamId === key.team_id ? teamAhead.read : deps.teams.getTeam(key.team_id),
+      verifiedIdentityOf(deps, key),
+    ]);
     return {
       ...policy(key.id, statements),
-      context: {
-        key_id: key.id,
-        team_id: key.team_id,
-        scopes: key.scopes.join(','),
-        key_type: key.type,
-        environment: key.environment,
-        ratelimit_limit: result.ratelimit.limit,
-        ratelimit_remaining: result.ratelimit.remaining,
-        ratelimit_reset: result.ratelimit.reset,
-      },
+      context: allowedContext(key, result.ratelimit, identity),
       ...(team ? { usageIdentifierKey: team.usage_key } : {}),
     };
   });

@@ -71,6 +71,23 @@ describe('Lambda REQUEST authorizer', () => {
       expect((await usageItem(created.id))?.total_requests).toBe(1);
     });
 
+    it('a key of an identity: the context also names the identity (identity_id, identity_external_id); a key of none has neither', async () => {
+      // Prepare
+      const identity = await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: 'acme-authorized', meta: { plan: 'pro' } } });
+      const member = await createKey(team, { identity_id: identity.body.data.id });
+      const plain = await createKey(team);
+
+      // Act
+      const [ofMember, ofPlain] = [
+        await callAuthorizer(authorizer, { headers: { Authorization: `Bearer ${member.key}` } }),
+        await callAuthorizer(authorizer, { headers: { Authorization: `Bearer ${plain.key}` } }),
+      ];
+
+      // Assess
+      expect(ofMember.result?.context).toMatchObject({ key_id: member.id, identity_id: identity.body.data.id, identity_external_id: 'acme-authorized' });
+      expect(Object.keys(ofPlain.result?.context ?? {}).filter((name) => name.startsWith('identity'))).toEqual([]);
+    });
+
     it('reads the key from x-api-key too, and header names in any case', async () => {
       const created = await createKey(team);
       const variants: Record<string, string>[] = [{ 'x-api-key': created.key }, { 'X-API-Key': created.key }, { authorization: `bearer ${created.key}` }];
