@@ -1719,6 +1719,7 @@ export interface operations {
                 type?: "pk" | "sk";
                 /** @description Only keys in this state */
                 state?: "active" | "in_transition" | "disabled" | "expired" | "deleted";
+                identity_id?: string;
                 /** @description Page size: 1 to 100, default 20 */
                 limit?: string;
                 /** @description The `meta.next_cursor` of the previous page */

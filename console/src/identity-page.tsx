@@ -4,9 +4,10 @@
  * delete, with its keys taken out of it first when asked.
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { ApiClient, Identity } from '../../client';
+import type { ApiClient, ApiKey, Identity } from '../../client';
 import { ErrorMessage, Field, TextField, problemOf, type Problem } from './components';
-import { when } from './format';
+import { fingerprint, when } from './format';
+import { usePage } from './paging';
 import { parseMeta } from './identities';
 
 export function IdentityPage({ api, identityId, navigate }: { api: ApiClient; identityId: string; navigate: (hash: string) => void }) {
@@ -64,12 +65,40 @@ export function IdentityPage({ api, identityId, navigate }: { api: ApiClient; id
         <dt>updated</dt>
         <dd>{when(identity.updated_at)}</dd>
       </dl>
-      <p>
-        A key names this identity with <code>identity_id</code> <code>{identity.id}</code> (at create, or in its settings through the API).
-      </p>
+      <IdentityKeys api={api} identity={identity} />
       <EditIdentity key={identity.id} api={api} identity={identity} entityTag={entityTag} onSaved={load} />
       <DeleteIdentity api={api} identity={identity} onDeleted={() => navigate('#/identities')} />
     </main>
+  );
+}
+
+/** The keys that name the identity (list-api-keys with identity_id; the first 100 of the team's keys that do). */
+function IdentityKeys({ api, identity }: { api: ApiClient; identity: Identity }) {
+  const { rows, problem } = usePage<ApiKey>(
+    () => api.GET('/functions/v1/list-api-keys', { params: { query: { team_id: identity.team_id, identity_id: identity.id, limit: '100' } } }),
+    [api, identity.team_id, identity.id, identity.key_count],
+  );
+  return (
+    <section aria-labelledby="identity-keys-title">
+      <h2 id="identity-keys-title">Keys</h2>
+      <p>
+        A key names this identity with <code>identity_id</code> <code>{identity.id}</code>, at create or in an update through the API.
+      </p>
+      <ErrorMessage problem={problem} />
+      {rows === undefined ? (
+        <p aria-live="polite">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p>No key names it.</p>
+      ) : (
+        <ul class="identity-keys">
+          {rows.map((key) => (
+            <li key={key.id}>
+              <a href={`#/keys/${key.id}`}>{key.name}</a> <span class="hint">{fingerprint(key)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

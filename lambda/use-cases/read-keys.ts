@@ -59,6 +59,8 @@ export interface ListKeysInput {
   environment?: Environment;
   type?: KeyType;
   state?: string;
+  /** Only the keys that name this identity. */
+  identity_id?: string;
   limit: number;
   cursor?: string;
 }
@@ -91,6 +93,7 @@ export async function listKeys(services: ReadKeysPorts, caller: VerifiedKey, inp
     if (key.entity !== 'key' || ttlExpired(key, now)) return false;
     if (environment !== undefined && key.environment !== environment) return false;
     if (input.type !== undefined && key.type !== input.type) return false;
+    if (input.identity_id !== undefined && key.identity_id !== input.identity_id) return false;
     const state = keyStateOf(key, now);
     return input.state === undefined ? state !== 'deleted' : state === input.state;
   };

@@ -555,6 +555,16 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
       body: { name: 'Acme web', type: 'sk', environment: 'live', team_id: teamId, identity_id: identityId },
     });
     recordIssuedValue(member.body.data.key);
+    const keysBefore = await page
+      .locator('.facts dd')
+      .filter({ hasText: /names? it/ })
+      .innerText();
+    await page.reload();
+    await page.locator('ul.identity-keys').getByRole('link', { name: 'Acme web' }).waitFor();
+    const keysAfter = await page
+      .locator('.facts dd')
+      .filter({ hasText: /names? it/ })
+      .innerText();
     await page.getByLabel(/Type the external_id/).fill('acme-corp');
     await page.getByRole('button', { name: 'Delete identity' }).click();
     const refused = await page.getByRole('alert').innerText();
@@ -571,6 +581,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     // Assess
     expect(notAnObject).toContain('meta must be a JSON object');
     expect(JSON.parse(shownMeta)).toEqual({ plan: 'pro', seats: 5 });
+    expect([keysBefore, keysAfter]).toEqual(['0 keys name it', '1 key names it']);
     expect(refused).toContain('1 key names this identity');
     expect(listed.map((row) => row.split('\t')[0])).toEqual(['globex']);
     expect(memberAfter.body.data).not.toHaveProperty('identity_id');

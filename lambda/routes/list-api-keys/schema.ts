@@ -2,12 +2,15 @@
 import * as z from 'zod/mini';
 import { KEY_STATES } from '../../domain/key-view';
 import { countParameter, cursorParameter, teamIdSchema } from '../../http/schemas/common';
+import { identityIdSchema } from '../../http/schemas/identities';
 
 export const listKeysRequestSchema = z.strictObject({
   team_id: teamIdSchema,
   environment: z.optional(z.enum(['test', 'live'], { error: 'must be "test" or "live"' })),
   type: z.optional(z.enum(['pk', 'sk'], { error: 'must be "pk" or "sk"' })),
   state: z.optional(z.enum(KEY_STATES as [string, ...string[]], { error: `must be one of ${KEY_STATES.join(', ')}` })),
+  /** Only the keys that name this identity (a deleted key names none). */
+  identity_id: z.optional(identityIdSchema),
   limit: countParameter(1, 100, 20),
   cursor: cursorParameter,
 });

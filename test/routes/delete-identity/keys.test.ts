@@ -150,6 +150,31 @@ describe('keys naming an identity', () => {
     }
   });
 
+  it('list-api-keys with identity_id answers only the keys that name it (none for an unknown id, a deleted key none)', async () => {
+    // Prepare
+    const [first, second] = [await newIdentity(), await newIdentity()];
+    const web = await createKey(team, { name: 'First web', identity_id: first });
+    const mobile = await createKey(team, { name: 'First mobile', identity_id: first });
+    await createKey(team, { name: 'Second', identity_id: second });
+    await createKey(team, { name: 'Nobody’s' });
+    expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: mobile.id, confirm_deletion: true } }), 200);
+    const listed = (identityId: string, state?: string) =>
+      call('list-api-keys', { key: team.key, query: { team_id: team.teamId, identity_id: identityId, ...(state ? { state } : {}) } });
+
+    // Act
+    const ofFirst = await listed(first);
+    const ofFirstDeleted = await listed(first, 'deleted');
+    const ofUnknown = await listed(UNKNOWN_KEY_ID);
+    const malformed = await listed('not-an-identity');
+
+    // Assess
+    expect(ofFirst.body.data.map((key: { id: string }) => key.id)).toEqual([web.id]);
+    expect(ofFirstDeleted.body.data).toEqual([]);
+    expect(ofUnknown.body.data).toEqual([]);
+    expectStatus(malformed, 400);
+    expect(malformed.body.error.details).toEqual([{ field: 'identity_id', issue: 'must be a 26-character identity id (ULID)' }]);
+  });
+
   it('a deleted key leaves its identity: the identity is then deleted without detach_keys', async () => {
     // Prepare
     const identityId = await newIdentity();
