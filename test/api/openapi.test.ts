@@ -82,7 +82,15 @@ describe('docs/openapi.json', () => {
     expect(parameters('regenerate-api-key')).toEqual(['header:Idempotency-Key', 'header:If-Match']);
     expect(parameters('update-api-key')).toEqual(['header:If-Match']);
     expect(parameters('delete-api-key')).toEqual(['header:If-Match']);
-    expect(parameters('list-api-keys')).toEqual(['query:team_id', 'query:environment', 'query:type', 'query:state', 'query:identity_id', 'query:limit', 'query:cursor']);
+    expect(parameters('list-api-keys')).toEqual([
+      'query:team_id',
+      'query:environment',
+      'query:type',
+      'query:state',
+      'query:identity_id',
+      'query:limit',
+      'query:cursor',
+    ]);
     expect(parameters('get-api-key-usage')).toEqual(['query:key_id', 'query:days']);
   });
 });
