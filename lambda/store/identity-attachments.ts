@@ -44,15 +44,24 @@ export function detachKeyItems(table: string, identityId: string, keyId: string)
   ];
 }
 
+/** Whether setting `key`'s identity to `next` (undefined: no change; null: none) changes it. */
+const movesIdentity = (key: Pick<KeyItem, 'identity_id'>, next: string | null | undefined): next is string | null =>
+  next !== undefined && next !== (key.identity_id ?? null);
+
+/** The identity `key` joins when its identity is set to `next`; undefined when it joins none. */
+export const joinedIdentity = (key: Pick<KeyItem, 'identity_id'>, next: string | null | undefined): string | undefined =>
+  movesIdentity(key, next) && next !== null ? next : undefined;
+
 /**
  * The items of a change of `key`'s identity to `next` (undefined: no change;
  * null: none): the old one left, the new one joined (its condition item
  * last but one, so a refusal is found at `length - 2`).
  */
 export function identityMoveItems(key: Pick<KeyItem, 'id' | 'team_id' | 'identity_id'>, next: string | null | undefined, table: string): TransactItem[] {
-  if (next === undefined || next === (key.identity_id ?? null)) return [];
+  if (!movesIdentity(key, next)) return [];
+  const joined = joinedIdentity(key, next);
   return [
     ...(key.identity_id ? detachKeyItems(table, key.identity_id, key.id) : []),
-    ...(next === null ? [] : attachKeyItems(table, next, key.team_id, key.id)),
+    ...(joined === undefined ? [] : attachKeyItems(table, joined, key.team_id, key.id)),
   ];
 }

@@ -34,7 +34,7 @@ import {
 import { ABSENT, Transactions, type StoreTables, type TransactItem, type WriteOutcome } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
 import { KEY, teamKeysPartition } from './entities/key';
-import { attachKeyItems } from './identity-attachments';
+import { attachKeyItems, joinedIdentity } from './identity-attachments';
 import { newUsageItem } from './entities/usage';
 import { valueLookupItem } from './entities/value-lookup';
 
@@ -165,8 +165,7 @@ export class KeyStore {
    */
   async updateKey(update: KeyUpdate): Promise<WriteOutcome & { survivorLost?: boolean; identityMissing?: boolean }> {
     const items = updateItems(update, this.tables.keyTableName);
-    const next = update.changes.identity_id;
-    const joining = typeof next === 'string' && next !== update.before.identity_id;
+    const joining = joinedIdentity(update.before, update.changes.identity_id) !== undefined;
     const outcome = await this.transactions.transactGuarded(items, update.survivor, update.audit);
     if (outcome.committed) return outcome;
     // The identity joined is checked by the last item but one of the key's own (identity-attachments.ts).

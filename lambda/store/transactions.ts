@@ -32,11 +32,6 @@ export const ABSENT = 'attribute_not_exists(pk)';
 /** A manager key that must still be live, active and a manager in its environment when a change commits. */
 export type Survivor = Pick<KeyItem, 'id' | 'environment'>;
 
-/** Whether a transaction was cancelled by its idempotency record (at `position`). */
-export function idempotencyLost(error: unknown, position: number): boolean {
-  return error instanceof TransactionCanceledException && error.CancellationReasons?.[position]?.Code === 'ConditionalCheckFailed';
-}
-
 /** How many times a transaction cancelled only by a conflict is sent, and the longest first pause between (ms, growing with each attempt). */
 const CONFLICT_ATTEMPTS = 4;
 const CONFLICT_PAUSE_MS = 20;

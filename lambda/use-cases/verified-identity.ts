@@ -4,6 +4,7 @@
  * read through the process's short memory of identities
  * (store/identity-store.ts `identityForVerification`).
  */
+import { identityResource, type IdentityItem } from '../domain/identities';
 import type { VerifiedKey } from '../domain/model';
 import type { ClockPort, IdentitiesPort } from '../store/ports';
 
@@ -19,5 +20,18 @@ export async function verifiedIdentityOf(services: IdentitiesPort & ClockPort, k
   if (!key.identity_id) return undefined;
   const identity = await services.identities.identityForVerification(key.identity_id, services.clock.now().getTime());
   if (!identity || identity.team_id !== key.team_id) return undefined;
-  return { id: identity.id, external_id: identity.external_id, meta: JSON.parse(identity.meta) as Record<string, unknown> };
+  return shownOf(identity);
+}
+
+/** What is shown of each identity read: the store hands the same item back while it remembers it, so its meta is parsed once per read, not per verification. */
+const shown = new WeakMap<IdentityItem, VerifiedIdentity>();
+
+function shownOf(identity: IdentityItem): VerifiedIdentity {
+  let view = shown.get(identity);
+  if (!view) {
+    const { id, external_id, meta } = identityResource(identity);
+    view = { id, external_id, meta };
+    shown.set(identity, view);
+  }
+  return view;
 }
