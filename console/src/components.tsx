@@ -229,3 +229,16 @@ export function EditableFields({
     </>
   );
 }
+
+/** A thing's page before it is read: the way back, and the problem or `Loading…`. */
+export function NotReadYet({ back, backTo, problem }: { back: string; backTo: string; problem: Problem }) {
+  return (
+    <main>
+      <p>
+        <a href={backTo}>← {back}</a>
+      </p>
+      <ErrorMessage problem={problem} />
+      {problem ? null : <p aria-live="polite">Loading…</p>}
+    </main>
+  );
+}

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import type { ApiClient, Identity } from '../../client';
 import { ErrorMessage, TextField, problemOf, type Problem } from './components';
 import { when } from './format';
-import { usePage } from './paging';
+import { PageNav, usePage } from './paging';
 import type { Session } from './session';
 
 /** Identities per page. */
@@ -49,17 +49,7 @@ export function Identities({ api, session }: { api: ApiClient; session: Session 
       </form>
       <ErrorMessage problem={problem} />
       {identities === undefined ? <p aria-live="polite">Loading…</p> : <IdentityTable identities={identities} />}
-      {found ? null : (
-        <nav class="paging" aria-label="Pages">
-          <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Previous page
-          </button>
-          <span>Page {cursors.length}</span>
-          <button type="button" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
-            Next page
-          </button>
-        </nav>
-      )}
+      {found ? null : <PageNav cursors={cursors} setCursors={setCursors} next={next} />}
       <h2>Create an identity</h2>
       <CreateIdentity api={api} session={session} onCreated={() => setReload(reload + 1)} />
     </main>
@@ -164,22 +154,13 @@ function CreateIdentity({ api, session, onCreated }: { api: ApiClient; session: 
         </p>
       ) : null}
       <ErrorMessage problem={problem} />
-      <TextField
-        id="identity-external-id"
-        label="external_id"
-        hint="Your own id of the customer, unique in the team (at most 255 characters)"
-        required
-        maxLength={255}
-        value={externalId}
-        onInput={(event) => setExternalId((event.currentTarget as HTMLInputElement).value)}
-      />
-      <TextField
-        id="identity-meta"
-        label="meta"
-        hint='A JSON object of at most 4 KB, answered with every valid verification of its keys, e.g. {"plan": "free"}'
-        multiline
-        value={metaJson}
-        onInput={(event) => setMetaJson((event.currentTarget as HTMLTextAreaElement).value)}
+      <IdentityFields
+        prefix="identity"
+        fields={{ externalId, setExternalId, metaJson, setMetaJson }}
+        hints={{
+          externalId: 'Your own id of the customer, unique in the team (at most 255 characters)',
+          meta: 'A JSON object of at most 4 KB, answered with every valid verification of its keys, e.g. {"plan": "free"}',
+        }}
       />
       <div class="actions">
         <button type="submit" disabled={busy}>
@@ -187,5 +168,38 @@ function CreateIdentity({ api, session, onCreated }: { api: ApiClient; session: 
         </button>
       </div>
     </form>
+  );
+}
+
+/** An identity's form fields as text, and their setters. */
+export interface IdentityText {
+  externalId: string;
+  setExternalId: (value: string) => void;
+  metaJson: string;
+  setMetaJson: (value: string) => void;
+}
+
+/** The fields a create sets and an edit changes, labelled with the API's names (ids `<prefix>-external-id`, `<prefix>-meta`). */
+export function IdentityFields({ prefix, fields, hints }: { prefix: string; fields: IdentityText; hints: { externalId?: string; meta: string } }) {
+  return (
+    <>
+      <TextField
+        id={`${prefix}-external-id`}
+        label="external_id"
+        hint={hints.externalId}
+        required
+        maxLength={255}
+        value={fields.externalId}
+        onInput={(event) => fields.setExternalId((event.currentTarget as HTMLInputElement).value)}
+      />
+      <TextField
+        id={`${prefix}-meta`}
+        label="meta"
+        hint={hints.meta}
+        multiline
+        value={fields.metaJson}
+        onInput={(event) => fields.setMetaJson((event.currentTarget as HTMLTextAreaElement).value)}
+      />
+    </>
   );
 }

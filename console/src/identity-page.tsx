@@ -5,10 +5,10 @@
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { ApiClient, ApiKey, Identity } from '../../client';
-import { ErrorMessage, Field, TextField, problemOf, type Problem } from './components';
+import { ErrorMessage, Field, NotReadYet, problemOf, type Problem } from './components';
 import { fingerprint, when } from './format';
 import { usePage } from './paging';
-import { parseMeta } from './identities';
+import { IdentityFields, parseMeta } from './identities';
 
 export function IdentityPage({ api, identityId, navigate }: { api: ApiClient; identityId: string; navigate: (hash: string) => void }) {
   const [identity, setIdentity] = useState<Identity | undefined>();
@@ -32,15 +32,7 @@ export function IdentityPage({ api, identityId, navigate }: { api: ApiClient; id
   }, [load]);
 
   if (!identity) {
-    return (
-      <main>
-        <p>
-          <a href="#/identities">← Identities</a>
-        </p>
-        <ErrorMessage problem={problem} />
-        {problem ? null : <p aria-live="polite">Loading…</p>}
-      </main>
-    );
+    return <NotReadYet back="Identities" backTo="#/identities" problem={problem} />;
   }
   return (
     <main>
@@ -134,21 +126,10 @@ function EditIdentity({ api, identity, entityTag, onSaved }: { api: ApiClient; i
     <section aria-labelledby="edit-identity-title">
       <h2 id="edit-identity-title">Edit</h2>
       <form onSubmit={save} class="narrow">
-        <TextField
-          id="edit-external-id"
-          label="external_id"
-          required
-          maxLength={255}
-          value={externalId}
-          onInput={(event) => setExternalId((event.currentTarget as HTMLInputElement).value)}
-        />
-        <TextField
-          id="edit-meta"
-          label="meta"
-          hint="A JSON object of at most 4 KB; it replaces the meta whole"
-          multiline
-          value={metaJson}
-          onInput={(event) => setMetaJson((event.currentTarget as HTMLTextAreaElement).value)}
+        <IdentityFields
+          prefix="edit"
+          fields={{ externalId, setExternalId, metaJson, setMetaJson }}
+          hints={{ meta: 'A JSON object of at most 4 KB; it replaces the meta whole' }}
         />
         <div class="actions">
           <button type="submit">Save identity</button>

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { ApiClient, ApiKey } from '../../client';
 import { ErrorMessage, SelectField } from './components';
-import { usePage } from './paging';
+import { PageNav, usePage } from './paging';
 import { fingerprint, when } from './format';
 import type { Session } from './session';
 
@@ -43,15 +43,7 @@ export function KeyList({ api, session }: { api: ApiClient; session: Session }) 
       ) : (
         <KeyTable keys={keys} session={session} />
       )}
-      <nav class="paging" aria-label="Pages">
-        <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous page
-        </button>
-        <span>Page {cursors.length}</span>
-        <button type="button" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
-          Next page
-        </button>
-      </nav>
+      <PageNav cursors={cursors} setCursors={setCursors} next={next} />
     </main>
   );
 }

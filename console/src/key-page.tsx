@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { ApiClient, ApiKey, AuditEvent, components } from '../../client';
-import { ErrorMessage, ValueOnce, problemOf, type Problem } from './components';
+import { ErrorMessage, NotReadYet, ValueOnce, problemOf, type Problem } from './components';
 import { Delete, Roll } from './key-actions';
 import { Settings } from './key-settings';
 import { count, fingerprint, list, noun, number, when } from './format';
@@ -31,15 +31,7 @@ export function KeyPage({
   const [issued, setIssued] = useState<string | undefined>();
 
   if (!key) {
-    return (
-      <main>
-        <p>
-          <a href="#/keys">← Keys</a>
-        </p>
-        <ErrorMessage problem={problem} />
-        {problem ? null : <p aria-live="polite">Loading…</p>}
-      </main>
-    );
+    return <NotReadYet back="Keys" backTo="#/keys" problem={problem} />;
   }
 
   return (

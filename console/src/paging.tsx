@@ -1,4 +1,4 @@
-/** A page of a listing, as the key and identity lists read them. */
+/** A page of a listing, as the key and identity lists read and page through them. */
 import { useEffect, useState } from 'preact/hooks';
 import { problemOf, type Problem } from './components';
 
@@ -41,4 +41,30 @@ export function usePage<T>(read: () => Promise<PageAnswer<T>>, inputs: readonly 
     // `read` is made anew on every render; the inputs it reads are what decide a new read.
   }, inputs);
   return { rows, next, problem };
+}
+
+/**
+ * Previous and Next over a stack of cursors: `cursors` holds the cursor of
+ * each page before this one (the first page's is undefined) and this page's.
+ */
+export function PageNav({
+  cursors,
+  setCursors,
+  next,
+}: {
+  cursors: (string | undefined)[];
+  setCursors: (cursors: (string | undefined)[]) => void;
+  next: string | null;
+}) {
+  return (
+    <nav class="paging" aria-label="Pages">
+      <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+        Previous page
+      </button>
+      <span>Page {cursors.length}</span>
+      <button type="button" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
+        Next page
+      </button>
+    </nav>
+  );
 }
