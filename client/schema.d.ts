@@ -516,6 +516,25 @@ export interface components {
              * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
              */
             identity_id?: string;
+            /** @description Named limits; absent when there are none */
+            limits?: {
+                name: string;
+                limit: number;
+                window_seconds: number;
+                /** @description The limit counts only verifications asking a scope this one covers */
+                scope?: string;
+            }[];
+            /** @description Credits each verification spends (its `cost`); absent: unlimited */
+            credits?: {
+                /** @description Everything still spendable: what is left of the refill (or balance) and unexpired grants */
+                remaining: number;
+                refill: {
+                    /** @enum {string} */
+                    interval: "daily" | "monthly";
+                    amount: number;
+                    day_of_month?: number;
+                } | null;
+            };
             /** @description The full value: shown here once, never again (null when an `Idempotency-Key` replays the answer) */
             key: string | null;
         };
@@ -649,6 +668,25 @@ export interface components {
              * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
              */
             identity_id?: string;
+            /** @description Named limits; absent when there are none */
+            limits?: {
+                name: string;
+                limit: number;
+                window_seconds: number;
+                /** @description The limit counts only verifications asking a scope this one covers */
+                scope?: string;
+            }[];
+            /** @description Credits each verification spends (its `cost`); absent: unlimited */
+            credits?: {
+                /** @description Everything still spendable: what is left of the refill (or balance) and unexpired grants */
+                remaining: number;
+                refill: {
+                    /** @enum {string} */
+                    interval: "daily" | "monthly";
+                    amount: number;
+                    day_of_month?: number;
+                } | null;
+            };
             /** @enum {string} */
             state: "active" | "in_transition" | "disabled" | "expired" | "deleted";
             /** @description End of the grace period while the old value still works */
@@ -738,6 +776,21 @@ export interface components {
                 key_prefix: string;
                 last_four: string;
                 identity_id?: string;
+                limits?: {
+                    name: string;
+                    limit: number;
+                    window_seconds: number;
+                    scope?: string;
+                }[];
+                credits?: {
+                    remaining: number;
+                    refill: {
+                        /** @enum {string} */
+                        interval: "daily" | "monthly";
+                        amount: number;
+                        day_of_month?: number;
+                    } | null;
+                };
             };
             /** @enum {string} */
             via: "api" | "bootstrap";
@@ -993,7 +1046,7 @@ export interface components {
         VerifyKeyResponse: {
             valid: boolean;
             /** @enum {string} */
-            code: "VALID" | "NOT_FOUND" | "EXPIRED" | "REVOKED" | "INACTIVE" | "IP_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SCOPE_DENIED" | "RATE_LIMITED";
+            code: "VALID" | "NOT_FOUND" | "EXPIRED" | "REVOKED" | "INACTIVE" | "IP_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SCOPE_DENIED" | "RATE_LIMITED" | "USAGE_EXCEEDED";
             key?: {
                 /**
                  * @description Key id (a 26-character ULID)
@@ -1024,6 +1077,20 @@ export interface components {
                 meta: {
                     [key: string]: unknown;
                 };
+            };
+            /** @description When the key or its identity has named limits: each one this verification counts toward (its scope covers one asked), as it stands after it */
+            limits?: {
+                name: string;
+                /** @enum {string} */
+                owner: "key" | "identity";
+                limit: number;
+                remaining: number;
+                /** @description End of the limit’s current window, epoch seconds */
+                reset: number;
+            }[];
+            /** @description When the key or its identity has credits (the key’s are charged first): everything still spendable after this verification */
+            credits?: {
+                remaining: number;
             };
         };
         ReportLeakedKeyResponse: {
@@ -1228,6 +1295,25 @@ export interface components {
             };
             /** @description How many keys name the identity (`identity_id`); it is deleted only at 0, or with `detach_keys` */
             key_count: number;
+            /** @description Named limits; absent when there are none */
+            limits?: {
+                name: string;
+                limit: number;
+                window_seconds: number;
+                /** @description The limit counts only verifications asking a scope this one covers */
+                scope?: string;
+            }[];
+            /** @description Credits each verification spends (its `cost`); absent: unlimited */
+            credits?: {
+                /** @description Everything still spendable: what is left of the refill (or balance) and unexpired grants */
+                remaining: number;
+                refill: {
+                    /** @enum {string} */
+                    interval: "daily" | "monthly";
+                    amount: number;
+                    day_of_month?: number;
+                } | null;
+            };
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1503,6 +1589,26 @@ export interface operations {
                     /** @enum {string} */
                     on_leak?: "disable" | "notify";
                     identity_id?: string | null;
+                    limits?: {
+                        name: string;
+                        /** Format: int32 */
+                        limit: number;
+                        /** Format: int32 */
+                        window_seconds: number;
+                        scope?: string;
+                    }[];
+                    credits?: {
+                        /** Format: int32 */
+                        remaining: number;
+                        refill?: {
+                            /** @enum {string} */
+                            interval: "daily" | "monthly";
+                            /** Format: int32 */
+                            amount: number;
+                            /** Format: int32 */
+                            day_of_month?: number;
+                        } | null;
+                    } | null;
                 };
             };
         };
@@ -1998,6 +2104,8 @@ export interface operations {
                     key: string;
                     /** @description A scope the caller needs; the answer is `SCOPE_DENIED` when the key does not hold it */
                     scope?: string;
+                    /** Format: int32 */
+                    cost?: number;
                 };
             };
         };
@@ -2660,6 +2768,26 @@ export interface operations {
                     meta?: {
                         [key: string]: unknown;
                     };
+                    limits?: {
+                        name: string;
+                        /** Format: int32 */
+                        limit: number;
+                        /** Format: int32 */
+                        window_seconds: number;
+                        scope?: string;
+                    }[];
+                    credits?: {
+                        /** Format: int32 */
+                        remaining: number;
+                        refill?: {
+                            /** @enum {string} */
+                            interval: "daily" | "monthly";
+                            /** Format: int32 */
+                            amount: number;
+                            /** Format: int32 */
+                            day_of_month?: number;
+                        } | null;
+                    } | null;
                 };
             };
         };

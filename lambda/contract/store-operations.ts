@@ -43,6 +43,12 @@ export const STORE_OPERATIONS = {
    * keeps is copied to its month item.
    */
   recordUse: { keyTable: ['dynamodb:UpdateItem'] },
+  /**
+   * A metered use (named limits, credits): the key's usage item alone, or it
+   * and its identity's item in one transaction, then both read for the
+   * answer's figures (lambda/store/metered-use.ts).
+   */
+  admitMeteredUse: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:BatchGetItem'], transactional: true },
   /** One failed verification of an unknown value from a source. */
   countGuess: { keyTable: ['dynamodb:UpdateItem'] },
   /**

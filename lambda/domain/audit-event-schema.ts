@@ -89,6 +89,13 @@ const keyCreatedSchema = schemaFor<KeyCreatedEvent>()(
       key_prefix: z.string(),
       last_four: z.string(),
       identity_id: z.optional(z.string()),
+      limits: z.optional(z.array(z.strictObject({ name: z.string(), limit: z.number(), window_seconds: z.number(), scope: z.optional(z.string()) }))),
+      credits: z.optional(
+        z.strictObject({
+          remaining: z.number(),
+          refill: z.nullable(z.strictObject({ interval: z.enum(['daily', 'monthly']), amount: z.number(), day_of_month: z.optional(z.number()) })),
+        }),
+      ),
     }),
     via: z.enum(['api', 'bootstrap']),
   }),

@@ -5,6 +5,7 @@
  * (the archiver, the audit route) is in audit-event-schema.ts, so the
  * functions that only write events neither carry nor build it.
  */
+import type { CreditRefill, NamedLimit } from './meters';
 import type { Environment, KeyType } from './key-values';
 import type { KeyConfiguration, OnLeak } from './model';
 import type { LeakAction, LeakedValue, LeakReport } from './leaks';
@@ -57,7 +58,8 @@ interface AuditEventBase {
 export interface KeyCreatedEvent extends AuditEventBase {
   event_type: typeof AuditEventType.KEY_CREATED;
   /** `on_leak` is absent from records written before it existed. */
-  key: Omit<KeyConfiguration, 'team_id' | 'created_by'> & ValueFingerprint & { on_leak?: OnLeak };
+  key: Omit<KeyConfiguration, 'team_id' | 'created_by' | 'meter_def'> &
+    ValueFingerprint & { on_leak?: OnLeak; limits?: NamedLimit[]; credits?: { remaining: number; refill: CreditRefill | null } };
   /** `api` for the create endpoint, `bootstrap` for the operator command. */
   via: 'api' | 'bootstrap';
 }

@@ -8,9 +8,13 @@ import { KEYS_MANAGE } from '../contract/scopes';
 
 /** A key's configuration, as set at creation and kept by regeneration. */
 export function configurationOf(key: KeyItem): KeyConfiguration {
-  const { team_id, name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, created_by, identity_id } = key;
-  // A key of no identity carries no identity_id at all, as before identities existed.
-  return { team_id, name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, created_by, ...(identity_id ? { identity_id } : {}) };
+  const { team_id, name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, created_by, identity_id, meter_def } = key;
+  // A key of no identity carries no identity_id at all, as before identities existed; one without limits or credits no meter_def.
+  return {
+    ...{ team_id, name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, created_by },
+    ...(identity_id ? { identity_id } : {}),
+    ...(meter_def ? { meter_def } : {}),
+  };
 }
 
 /** The part of a key item that authentication needs, copied into value lookups. */

@@ -4,6 +4,7 @@
  * change. Built from the stored item and its usage figures; no hash, no
  * value, ever.
  */
+import { meterResource, parseMeterDef, type CreditRefill, type NamedLimit } from './meters';
 import type { UsageSummary } from './usage-figures';
 import { inLiveTransition } from './key-lifetime';
 import { configurationOf } from './key-records';
@@ -36,11 +37,13 @@ export function updatedAtOf(key: KeyItem): string {
   return key.updated_at ?? key.deleted_at ?? key.regenerated_at ?? key.created_at;
 }
 
-export function keyResource(key: KeyItem, usage: Pick<UsageSummary, 'last_used_at'>, now: Date): KeyResource {
+export function keyResource(key: KeyItem, usage: Pick<UsageSummary, 'last_used_at' | 'credits'>, now: Date): KeyResource {
   const state = keyStateOf(key, now);
+  const { meter_def, ...configuration } = configurationOf(key);
   return {
     id: key.id,
-    ...configurationOf(key),
+    ...configuration,
+    ...meterResource(parseMeterDef(meter_def), usage.credits, now),
     key_prefix: key.key_prefix,
     last_four: key.last_four,
     is_active: key.is_active,
@@ -56,7 +59,11 @@ export function keyResource(key: KeyItem, usage: Pick<UsageSummary, 'last_used_a
 }
 
 /** The API key resource as the create response shows it (with the value, once). */
-export interface CreatedKey extends KeyConfiguration {
+export interface CreatedKey extends Omit<KeyConfiguration, 'meter_def'> {
+  /** Its named limits, when it has any. */
+  limits?: NamedLimit[];
+  /** Its credits (everything still spendable, and the refill), when it has any. */
+  credits?: { remaining: number; refill: CreditRefill | null };
   id: string;
   key: string;
   key_prefix: string;

@@ -20,6 +20,8 @@ export interface KeyConfiguration {
   created_by: string;
   /** The identity of the team the key belongs to (its limits and credits are shared); absent: none. */
   identity_id?: string;
+  /** The key's named limits and credits setting (domain/meters.ts `meterDefText`); absent: none. */
+  meter_def?: string;
 }
 
 /** Configuration of a key that authentication needs; copied into each value lookup. */
@@ -183,4 +185,6 @@ export interface VerifiedKey {
   slot: ValueSlot;
   /** The key's identity, when it names one. */
   identity_id?: string;
+  /** The key's named limits and credits setting, when it has any. */
+  meter_def?: string;
 }

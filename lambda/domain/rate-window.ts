@@ -63,24 +63,39 @@ export function windowCapacity(previous: number, elapsed: number, limit: number)
 
 /**
  * When (epoch ms) a request would be admitted again, given the admitted
- * counts of the previous and current windows at `at`.
+ * counts of the previous and current windows at `at` (windows of
+ * `windowMs`: an hour, or a named limit's window).
  */
-export function admittedAgainAt(previous: number, current: number, at: Date, limit: number): number {
-  const windowStart = windowIndex(at) * RATE_WINDOW_MS;
+export function admittedAgainAt(previous: number, current: number, at: Date, limit: number, windowMs = RATE_WINDOW_MS): number {
+  const windowStart = Math.floor(at.getTime() / windowMs) * windowMs;
   if (current + 1 <= limit && previous > 0) {
     // Within this window, once enough of the previous window has slid out.
-    return windowStart + (1 - (limit - current - 1) / previous) * RATE_WINDOW_MS;
+    return windowStart + (1 - (limit - current - 1) / previous) * windowMs;
   }
   // In the next window, once enough of this window has slid out.
   const elapsedNeeded = current > 0 ? Math.max(0, 1 - (limit - 1) / current) : 0;
-  return windowStart + RATE_WINDOW_MS + elapsedNeeded * RATE_WINDOW_MS;
+  return windowStart + windowMs + elapsedNeeded * windowMs;
 }
 
 /** The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers) of a key's hourly limit. */
-export function rateLimitHeaders(state: RateLimitState, now: Date): Record<string, string> {
-  const reset = Math.max(0, state.reset - Math.floor(now.getTime() / 1000));
+export function rateLimitHeaders(state: RateLimitState, now: Date, named: readonly NamedLimitState[] = []): Record<string, string> {
+  const seconds = Math.floor(now.getTime() / 1000);
+  const reset = Math.max(0, state.reset - seconds);
+  // Each named limit after the hourly one, as `<owner>.<name>` (a key's and its identity's may share a name).
+  const policies = named.map((limit) => `, "${limit.owner}.${limit.name}";q=${limit.limit};w=${limit.window_seconds}`);
+  const states = named.map((limit) => `, "${limit.owner}.${limit.name}";r=${limit.remaining};t=${Math.max(0, limit.reset - seconds)}`);
   return {
-    'RateLimit-Policy': `"hourly";q=${state.limit};w=3600`,
-    RateLimit: `"hourly";r=${state.remaining};t=${state.retryAfterSeconds ?? reset}`,
+    'RateLimit-Policy': `"hourly";q=${state.limit};w=3600${policies.join('')}`,
+    RateLimit: `"hourly";r=${state.remaining};t=${state.retryAfterSeconds ?? reset}${states.join('')}`,
   };
+}
+
+/** A named limit's figures as the RateLimit headers list them (domain/meters.ts). */
+export interface NamedLimitState {
+  name: string;
+  owner: string;
+  limit: number;
+  window_seconds: number;
+  remaining: number;
+  reset: number;
 }

@@ -7,6 +7,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { RateLimitState } from './rate-window';
+import type { LimitFigure } from './meters';
 
 /** What decides how a use is written: which key's counters, under which rate limit, in which transition counter. */
 export interface Recording {
@@ -31,7 +32,14 @@ export interface UseToRecord extends Recording {
   at: Date;
 }
 
+/** A metered use's figures (domain/meters.ts): the applicable named limits, and the charged credits. */
+export interface MeterFigures {
+  limits: LimitFigure[];
+  credits?: { remaining: number };
+}
+
+/** `meters`: set only for a key or an identity with named limits or credits. */
 export type RecordUseResult =
-  | { admitted: true; rateLimit: RateLimitState }
-  | { admitted: false; reason: 'RATE_LIMITED'; rateLimit: RateLimitState }
+  | { admitted: true; rateLimit: RateLimitState; meters?: MeterFigures }
+  | { admitted: false; reason: 'RATE_LIMITED' | 'USAGE_EXCEEDED'; rateLimit: RateLimitState; meters?: MeterFigures }
   | { admitted: false; reason: 'NO_USAGE_ITEM' };

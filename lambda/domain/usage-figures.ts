@@ -3,6 +3,7 @@
  * totals, the 30-day window, per-transition counts.
  * Usage items never expire (the spec keeps usage statistics permanently).
  */
+import { meterViewOf, type CreditState } from './meters';
 import type { UsageItem } from './model';
 import { MS_PER_DAY } from '../platform/clock';
 
@@ -28,6 +29,8 @@ export interface UsageSummary {
   total_requests: number;
   usage_last_30_days: number;
   transitions: Record<string, { old: number; new: number }>;
+  /** The key's credits as its usage item holds them, when it has credits (domain/meters.ts). */
+  credits?: CreditState;
 }
 
 /** The usage figures audit records keep. */
@@ -65,5 +68,6 @@ export function summariseUsage(item: UsageItem | undefined, at: Date): UsageSumm
     total_requests: item.total_requests ?? 0,
     usage_last_30_days: last30,
     transitions: transitionsOf(item.transitions ?? {}),
+    ...(meterViewOf(item as unknown as Record<string, unknown>).credits ? { credits: meterViewOf(item as unknown as Record<string, unknown>).credits } : {}),
   };
 }

@@ -21,7 +21,7 @@ import { ApiError, ErrorCode } from '../contract/errors';
 import type { TeamStore } from '../store/team-store';
 import { authenticateManager, type AuthenticatedCaller } from './authentication';
 import { sourceAddressOf } from './source-address';
-import type { CheckedKey, VerifyFailureCode, VerifyServices } from '../verification/verify';
+import type { AdmissionCode, CheckedKey, VerifyFailureCode, VerifyServices } from '../verification/verify';
 
 /** API Gateway turns exactly this error message into 401. */
 export const UNAUTHORIZED = 'Unauthorized';
@@ -76,7 +76,7 @@ export async function authorizeManagementCall(
  * request did not pass that authorizer (a direct invocation). Only the
  * authorizer writes this context: a client cannot set it.
  */
-export function callerFromAuthorizer(context: unknown): { checked: CheckedKey; refusal?: Exclude<VerifyFailureCode, 'RATE_LIMITED'> } | undefined {
+export function callerFromAuthorizer(context: unknown): { checked: CheckedKey; refusal?: Exclude<VerifyFailureCode, AdmissionCode> } | undefined {
   if (typeof context !== 'object' || context === null) return undefined;
   const c = context as Record<string, unknown>;
   if (typeof c.key_id !== 'string' || typeof c.team_id !== 'string' || typeof c.scopes !== 'string') return undefined;
@@ -95,6 +95,6 @@ export function callerFromAuthorizer(context: unknown): { checked: CheckedKey; r
     },
     transition: generation > 0 ? { generation, role: c.transition_role === 'old' ? 'old' : 'new' } : undefined,
   };
-  const refusal = typeof c.refusal === 'string' && c.refusal !== '' ? (c.refusal as Exclude<VerifyFailureCode, 'RATE_LIMITED'>) : undefined;
+  const refusal = typeof c.refusal === 'string' && c.refusal !== '' ? (c.refusal as Exclude<VerifyFailureCode, AdmissionCode>) : undefined;
   return { checked, refusal };
 }

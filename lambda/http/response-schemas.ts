@@ -40,6 +40,30 @@ export const pageMeta = z.strictObject({
   next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page' }),
 });
 
+/** Named limits and credits, on a key or an identity (docs/limits.md): absent when it has none. */
+export const meterFields = {
+  limits: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        limit: z.int().positive(),
+        window_seconds: z.int().positive(),
+        scope: z.string().optional().meta({ description: 'The limit counts only verifications asking a scope this one covers' }),
+      }),
+    )
+    .optional()
+    .meta({ description: 'Named limits; absent when there are none' }),
+  credits: z
+    .strictObject({
+      remaining: z.int().min(0).meta({ description: 'Everything still spendable: what is left of the refill (or balance) and unexpired grants' }),
+      refill: z
+        .strictObject({ interval: z.enum(['daily', 'monthly']), amount: z.int().positive(), day_of_month: z.int().min(1).max(31).optional() })
+        .nullable(),
+    })
+    .optional()
+    .meta({ description: 'Credits each verification spends (its `cost`); absent: unlimited' }),
+};
+
 /** A key's configuration and facts, as every read answers it (never its value). */
 export const keyFields = {
   id: keyId,
@@ -61,6 +85,7 @@ export const keyFields = {
     description: 'The identity of the team the key belongs to (a 26-character ULID); absent when it belongs to none',
     example: '01JDQ4W1V8T6Y3M2K9P0RS5XYZ',
   }),
+  ...meterFields,
 };
 
 export const apiKeySchema = z

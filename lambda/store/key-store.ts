@@ -91,12 +91,18 @@ export class KeyStore {
    * record, all or nothing. A fresh ULID collides with nothing, so any
    * failure here is unexpected and thrown as it is.
    */
-  async createKey(key: KeyItem & { current_hash: string }, audit: AuditRecord, idempotency?: IdempotencyRecord): Promise<true | 'identity_missing'> {
+  async createKey(
+    key: KeyItem & { current_hash: string },
+    audit: AuditRecord,
+    idempotency?: IdempotencyRecord,
+    /** Its named limits' and credits' meter attributes (domain/meters.ts `newMeterAttributes`), kept on its usage item. */
+    meter: Record<string, unknown> = {},
+  ): Promise<true | 'identity_missing'> {
     const table = this.tables.keyTableName;
     const items: TransactItem[] = [
       { Put: { TableName: table, Item: key, ConditionExpression: ABSENT } },
       { Put: { TableName: table, Item: valueLookupItem(key, key.current_hash, 'current', key.generation), ConditionExpression: ABSENT } },
-      { Put: { TableName: table, Item: newUsageItem(key.id, key.team_id), ConditionExpression: ABSENT } },
+      { Put: { TableName: table, Item: { ...newUsageItem(key.id, key.team_id), ...meter }, ConditionExpression: ABSENT } },
       ...(key.identity_id ? attachKeyItems(table, key.identity_id, key.team_id, key.id) : []),
       this.transactions.putAudit(audit),
     ];

@@ -20,6 +20,7 @@ import { armExpiry } from './expiry-schedules';
 import type { ClockPort, ExpiryPort, KeysPort, ObservePort, SettingsPort } from '../store/ports';
 import { auditItem } from '../store/entities/audit-record';
 import { newKeyItem } from '../store/entities/key';
+import { meterDefOfInput, meterDefText, meterResource, meterViewOf, newMeterAttributes, usesMeter, type MeterInput } from '../domain/meters';
 
 /** A fully validated and authorized request to create a key. */
 export interface NewKeySpec extends KeyConfiguration {
@@ -28,7 +29,7 @@ export interface NewKeySpec extends KeyConfiguration {
 }
 
 /** What a caller asks to create: a configuration, its plan's rate limit and no expiry unless given. */
-export interface CreateKeyInput extends Omit<KeyConfiguration, 'created_by' | 'rate_limit' | 'expires_at' | 'identity_id'> {
+export interface CreateKeyInput extends Omit<KeyConfiguration, 'created_by' | 'rate_limit' | 'expires_at' | 'identity_id' | 'meter_def'>, MeterInput {
   rate_limit?: number;
   /** null or absent: no identity. */
   identity_id?: string | null;
@@ -80,6 +81,7 @@ export async function createKey(
     actorOf(caller, meta),
     'api',
     idempotent,
+    { limits: input.limits, credits: input.credits },
   );
 }
 
@@ -90,9 +92,21 @@ export async function createKeyRecord(
   actor: AuditActor,
   via: 'api' | 'bootstrap',
   idempotent?: IdempotentAnswer<Omit<CreatedKey, 'key'> & { key: null }>,
+  meter: MeterInput = {},
 ): Promise<CreatedKey> {
   const value = generateCreatedValue(spec.type, spec.environment, spec.team_id);
-  const key = newKeyItem(newKeyId(), spec, value, hashKeyValue(value, services.settings.pepper), services.clock.now());
+  const now = services.clock.now();
+  const meterDef = meterDefOfInput(meter);
+  const key = newKeyItem(
+    newKeyId(),
+    { ...spec, ...(usesMeter(meterDef) ? { meter_def: meterDefText(meterDef) } : {}) },
+    value,
+    hashKeyValue(value, services.settings.pepper),
+    now,
+  );
+  // What the resource and the audit record show: the limits and credits as set (the balance is the one given).
+  const meterAttributes = newMeterAttributes(meter, now);
+  const metered = meterResource(meterDef, meterViewOf(meterAttributes).credits, now);
   const { key_prefix, last_four } = key;
   const { name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, on_leak } = spec;
   const created: CreatedKey = {
@@ -116,6 +130,7 @@ export async function createKeyRecord(
     description: key.description,
     on_leak,
     ...(spec.identity_id ? { identity_id: spec.identity_id } : {}),
+    ...metered,
   };
   const answer = idempotent
     ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...created, key: null }), new Date(key.created_at))
@@ -133,9 +148,11 @@ export async function createKeyRecord(
       key: {
         ...{ name, type, environment, scopes, domains, ip_whitelist, rate_limit, expires_at, on_leak, key_prefix, last_four },
         ...(spec.identity_id ? { identity_id: spec.identity_id } : {}),
+        ...metered,
       },
     }),
     answer,
+    meterAttributes,
   );
   if (written === 'identity_missing') throw identityNotFound(spec.identity_id as string);
   return created;

@@ -19,11 +19,12 @@ import { newKeyId } from '../platform/ids';
 import type { VerifiedKey } from '../verification/verify';
 import { auditItem } from '../store/entities/audit-record';
 import { newIdentityItem, teamIdentitiesPage } from '../store/entities/identity';
+import { newMeterAttributes, type MeterInput } from '../domain/meters';
 
 /** What the identity routes take: the identities and the clock. */
 export type IdentityPorts = IdentitiesPort & ClockPort;
 /** What listing a team's identities takes: their store and the cursor signing key. */
-export type ListIdentitiesPorts = IdentitiesPort & SettingsPort<'cursorSigningKey'>;
+export type ListIdentitiesPorts = IdentitiesPort & ClockPort & SettingsPort<'cursorSigningKey'>;
 
 /** The identity with its entity tag (`ETag`, the `If-Match` of an update). */
 export interface TaggedIdentity {
@@ -31,7 +32,7 @@ export interface TaggedIdentity {
   entityTag: string;
 }
 
-const tagged = (item: IdentityItem): TaggedIdentity => ({ resource: identityResource(item), entityTag: entityTagOf(item) });
+const tagged = (item: IdentityItem, at: Date): TaggedIdentity => ({ resource: identityResource(item, at), entityTag: entityTagOf(item) });
 
 const externalIdTaken = (externalId: string) =>
   new ApiError(ErrorCode.CONFLICT, 'Another identity of the team has this external_id.', [{ field: 'external_id', issue: `already used: ${externalId}` }]);
@@ -55,7 +56,7 @@ function identityAudit(type: IdentityEvent['event_type'], identity: IdentityItem
   });
 }
 
-export interface CreateIdentityInput {
+export interface CreateIdentityInput extends MeterInput {
   team_id: string;
   external_id: string;
   meta?: Record<string, unknown>;
@@ -63,15 +64,20 @@ export interface CreateIdentityInput {
 
 export async function createIdentity(services: IdentityPorts, caller: VerifiedKey, input: CreateIdentityInput, meta: RequestMeta): Promise<TaggedIdentity> {
   assertOwnTeam(caller, input.team_id, 'The calling key cannot create another team’s identities.');
-  const now = services.clock.now().toISOString();
-  const item = newIdentityItem(newKeyId(), { team_id: input.team_id, external_id: input.external_id, created_by: caller.created_by, meta: input.meta }, now);
-  const created = await services.identities.createIdentity(item, identityAudit(AuditEventType.IDENTITY_CREATED, item, caller, meta, new Date(now)));
+  const at = services.clock.now();
+  const now = at.toISOString();
+  const item = {
+    ...newIdentityItem(newKeyId(), { team_id: input.team_id, external_id: input.external_id, created_by: caller.created_by, meta: input.meta }, now),
+    // Its limits' and credits' meter: on the identity's own item (domain/meters.ts).
+    ...newMeterAttributes(input, at),
+  };
+  const created = await services.identities.createIdentity(item, identityAudit(AuditEventType.IDENTITY_CREATED, item, caller, meta, at));
   if (created !== true) throw externalIdTaken(input.external_id);
-  return tagged(item);
+  return tagged(item, at);
 }
 
-export async function getIdentity(services: IdentitiesPort, caller: VerifiedKey, input: { identity_id: string }): Promise<TaggedIdentity> {
-  return tagged(await ownIdentity(services, caller, input.identity_id));
+export async function getIdentity(services: IdentitiesPort & ClockPort, caller: VerifiedKey, input: { identity_id: string }): Promise<TaggedIdentity> {
+  return tagged(await ownIdentity(services, caller, input.identity_id), services.clock.now());
 }
 
 export async function listIdentities(
@@ -85,12 +91,16 @@ export async function listIdentities(
     const id = await services.identities.identityIdByExternalId(input.team_id, input.external_id);
     const identity = id === undefined ? undefined : await services.identities.getIdentity(id);
     // Renamed or deleted between the two reads: it no longer has that external id.
-    const found = identity?.external_id === input.external_id ? [identityResource(identity)] : [];
+    const found = identity?.external_id === input.external_id ? [identityResource(identity, services.clock.now())] : [];
     return { data: found, next_cursor: null };
   }
   const start = input.cursor === undefined ? undefined : decodeCursor(input.cursor, teamIdentitiesPage(input.team_id), services.settings.cursorSigningKey);
   const page = await services.identities.listIdentities(input.team_id, input.limit, start);
-  return { data: page.items.map(identityResource), next_cursor: page.last ? encodeCursor(page.last, services.settings.cursorSigningKey) : null };
+  const at = services.clock.now();
+  return {
+    data: page.items.map((item) => identityResource(item, at)),
+    next_cursor: page.last ? encodeCursor(page.last, services.settings.cursorSigningKey) : null,
+  };
 }
 
 export interface UpdateIdentityInput {
@@ -112,7 +122,7 @@ export async function updateIdentity(
   if (input.external_id !== undefined && input.external_id !== identity.external_id) changes.external_id = input.external_id;
   if (input.meta !== undefined && JSON.stringify(input.meta) !== identity.meta) changes.meta = JSON.stringify(input.meta);
   const changed = Object.keys(changes).sort();
-  if (changed.length === 0) return tagged(identity);
+  if (changed.length === 0) return tagged(identity, services.clock.now());
   const now = services.clock.now();
   const after: IdentityItem = { ...identity, ...changes, updated_at: now.toISOString(), revision: identity.revision + 1 };
   const outcome = await services.identities.changeIdentity(
@@ -123,7 +133,7 @@ export async function updateIdentity(
   );
   if (outcome === 'external_id_taken') throw externalIdTaken(changes.external_id as string);
   if (outcome !== true) throw await changedMeanwhile(services, caller, input.identity_id, precondition);
-  return tagged(after);
+  return tagged(after, services.clock.now());
 }
 
 /** The answer to a change that lost a race: 404 when the identity went, 412 when If-Match no longer holds, else 409. */

@@ -4,7 +4,7 @@
  * read through the process's short memory of identities
  * (store/identity-store.ts `identityForVerification`).
  */
-import { identityResource, type IdentityItem } from '../domain/identities';
+import type { IdentityItem } from '../domain/identities';
 import type { VerifiedKey } from '../domain/model';
 import type { ClockPort, IdentitiesPort } from '../store/ports';
 
@@ -29,8 +29,7 @@ const shown = new WeakMap<IdentityItem, VerifiedIdentity>();
 function shownOf(identity: IdentityItem): VerifiedIdentity {
   let view = shown.get(identity);
   if (!view) {
-    const { id, external_id, meta } = identityResource(identity);
-    view = { id, external_id, meta };
+    view = { id: identity.id, external_id: identity.external_id, meta: JSON.parse(identity.meta) as Record<string, unknown> };
     shown.set(identity, view);
   }
   return view;

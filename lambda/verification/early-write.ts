@@ -26,6 +26,7 @@ import {
   type VerifyResult,
   type VerifyServices,
 } from './verify';
+import { mayBeMetered, recordCheckedUse } from './metered';
 
 /** How a request may use the early write. */
 export interface EarlyWritePlan {
@@ -63,6 +64,8 @@ function sendEarly(deps: VerifyServices, request: VerifyRequest, plan: EarlyWrit
   if (!seen) return undefined;
   const predicted = judgeLookup(seen, request, plan.at.getTime());
   if (!predicted.valid || (plan.wanted && !plan.wanted(predicted.checked))) return undefined;
+  // A metered use is decided by its meters' write (store/metered-use.ts), never ahead of its read.
+  if (mayBeMetered(predicted.checked)) return undefined;
   const use = useOf(predicted.checked, plan.at);
   // Undefined when the usage store cannot take this use back exactly (a hot key's lease decides it from memory).
   const written = deps.usage.recordUseAhead(use);
@@ -101,7 +104,7 @@ export async function withEarlyWrite<T>(
         } else {
           // The read contradicts the prediction: the early use goes before this one is written.
           await early?.written.takeBack();
-          recorded = await deps.usage.recordUse(use);
+          recorded = await recordCheckedUse(deps, checked, plan.at);
         }
         return admittedResult(checked, admissionOf(recorded));
       },

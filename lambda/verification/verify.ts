@@ -28,7 +28,11 @@ import { ipAllowed } from '../domain/ip-allowlist';
 import { originAllowed, originOf } from '../domain/domains';
 import { uncoveredScopes } from '../contract/scopes';
 import type { RateLimitState } from '../domain/rate-window';
-import type { RecordUseResult, UseToRecord } from '../domain/recording';
+import type { MeterFigures, RecordUseResult } from '../domain/recording';
+import type { IdentityStore } from '../store/identity-store';
+import { recordCheckedUse, useOf } from './metered';
+
+export { useOf };
 
 export const VerifyFailure = {
   NOT_FOUND: 'NOT_FOUND',
@@ -39,6 +43,7 @@ export const VerifyFailure = {
   ORIGIN_NOT_ALLOWED: 'ORIGIN_NOT_ALLOWED',
   SCOPE_DENIED: 'SCOPE_DENIED',
   RATE_LIMITED: 'RATE_LIMITED',
+  USAGE_EXCEEDED: 'USAGE_EXCEEDED',
 } as const;
 export type VerifyFailureCode = (typeof VerifyFailure)[keyof typeof VerifyFailure];
 
@@ -53,6 +58,13 @@ export interface VerifyRequest {
   referer?: string;
   /** Scope(s) the route needs, every one of them; omitted when any valid key will do. */
   scope?: string | readonly string[];
+  /**
+   * Credits the verification costs. Set (the verify endpoint, the platform
+   * authorizer): the key's and its identity's named limits and credits apply
+   * (store/metered-use.ts). Unset (management authentication): only the
+   * hourly limit.
+   */
+  cost?: number;
 }
 
 /**
@@ -62,13 +74,18 @@ export interface VerifyRequest {
  * origin may read the answer (CORS); never set for secret keys.
  */
 export type VerifyResult =
-  | { valid: true; code: 'VALID'; key: VerifiedKey; ratelimit: RateLimitState; allowedOrigin?: string }
-  | { valid: false; code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>; keyId?: string; allowedOrigin?: string }
-  | { valid: false; code: 'RATE_LIMITED'; keyId: string; ratelimit: RateLimitState; allowedOrigin?: string };
+  | { valid: true; code: 'VALID'; key: VerifiedKey; ratelimit: RateLimitState; meters?: MeterFigures; allowedOrigin?: string }
+  | { valid: false; code: Exclude<VerifyFailureCode, AdmissionCode>; keyId?: string; allowedOrigin?: string }
+  | { valid: false; code: AdmissionCode; keyId: string; ratelimit: RateLimitState; meters?: MeterFigures; allowedOrigin?: string };
+
+/** The refusals of an admission: a limit (the hourly one or a named one), or credits. */
+export type AdmissionCode = 'RATE_LIMITED' | 'USAGE_EXCEEDED';
 
 /** What verification needs: the key store, the usage store, the clock and the pepper. */
 export interface VerifyServices {
   readonly lookups: ValueLookupStore;
+  /** A key's identity, for its limits and credits (metered verifications only; absent: an identity's are not applied). */
+  readonly identities?: Pick<IdentityStore, 'identityForVerification'>;
   readonly usage: UsageStore;
   readonly clock: Clock;
   readonly memory: ProcessMemory;
@@ -93,6 +110,8 @@ export interface CheckedKey {
   transition?: { generation: number; role: 'old' | 'new' };
   /** See `VerifyResult`. */
   allowedOrigin?: string;
+  /** Set for a metered verification (`VerifyRequest.cost`): the scopes it asked and its cost. */
+  asked?: { scopes: readonly string[]; cost: number };
 }
 
 /**
@@ -109,7 +128,7 @@ export type Judgement =
   | { valid: true; checked: CheckedKey }
   | {
       valid: false;
-      code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>;
+      code: Exclude<VerifyFailureCode, AdmissionCode>;
       keyId?: string;
       allowedOrigin?: string;
       /** Set when the key itself is valid but refused for this request (IP, origin, scope): its use still counts. */
@@ -166,7 +185,7 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
  * revocation, state, expiry, IP, origin and scope at `now` (epoch ms). No I/O.
  */
 export function judgeLookup(lookup: ValueLookupItem | undefined, request: VerifyRequest, now: number): Judgement {
-  const fail = (code: Exclude<VerifyFailureCode, 'RATE_LIMITED'>, keyId?: string, allowedOrigin?: string, refusedKey?: CheckedKey): Judgement => ({
+  const fail = (code: Exclude<VerifyFailureCode, AdmissionCode>, keyId?: string, allowedOrigin?: string, refusedKey?: CheckedKey): Judgement => ({
     valid: false,
     code,
     keyId,
@@ -197,8 +216,10 @@ export function judgeLookup(lookup: ValueLookupItem | undefined, request: Verify
       rate_limit: lookup.rate_limit,
       slot: lookup.slot,
       ...(lookup.identity_id ? { identity_id: lookup.identity_id } : {}),
+      ...(lookup.meter_def ? { meter_def: lookup.meter_def } : {}),
     },
     transition: inTransition ? { generation: lookup.transition_generation as number, role: lookup.slot === 'previous' ? 'old' : 'new' } : undefined,
+    ...(request.cost === undefined ? {} : { asked: { scopes: scopesOf(request), cost: request.cost } }),
   };
   if (!ipAllowed(lookup.ip_whitelist, request.sourceIp)) return fail(VerifyFailure.IP_NOT_ALLOWED, keyId, undefined, checked);
   if (!originOk(lookup, request)) return fail(VerifyFailure.ORIGIN_NOT_ALLOWED, keyId, undefined, checked);
@@ -210,19 +231,17 @@ export function judgeLookup(lookup: ValueLookupItem | undefined, request: Verify
 }
 
 export type AdmitResult =
-  { admitted: true; ratelimit: RateLimitState } | { admitted: false; code: 'RATE_LIMITED'; ratelimit: RateLimitState } | { admitted: false; code: 'NOT_FOUND' };
-
-/** The use of a checked key at `at`, as the usage store records it. */
-export function useOf(checked: CheckedKey, at: Date): UseToRecord {
-  return { keyId: checked.key.id, at, rateLimit: checked.key.rate_limit, transition: checked.transition };
-}
+  | { admitted: true; ratelimit: RateLimitState; meters?: MeterFigures }
+  | { admitted: false; code: AdmissionCode; ratelimit: RateLimitState; meters?: MeterFigures }
+  | { admitted: false; code: 'NOT_FOUND' };
 
 /** A recorded use as an admission. */
 export function admissionOf(use: RecordUseResult): AdmitResult {
-  if (use.admitted) return { admitted: true, ratelimit: use.rateLimit };
+  const meters = 'meters' in use && use.meters ? { meters: use.meters } : {};
+  if (use.admitted) return { admitted: true, ratelimit: use.rateLimit, ...meters };
   // No usage item: the key vanished between the read and the write.
   if (use.reason === 'NO_USAGE_ITEM') return { admitted: false, code: 'NOT_FOUND' };
-  return { admitted: false, code: 'RATE_LIMITED', ratelimit: use.rateLimit };
+  return { admitted: false, code: use.reason, ratelimit: use.rateLimit, ...meters };
 }
 
 /**
@@ -231,15 +250,16 @@ export function admissionOf(use: RecordUseResult): AdmitResult {
  * read that decides it: early-write.ts, the only other way a use is recorded.
  */
 export async function admitUse(deps: VerifyServices, checked: CheckedKey): Promise<AdmitResult> {
-  return admissionOf(await deps.usage.recordUse(useOf(checked, deps.clock.now())));
+  return admissionOf(await recordCheckedUse(deps, checked, deps.clock.now()));
 }
 
 /** The verification result of a checked key and its admission. */
 export function admittedResult(checked: CheckedKey, admit: AdmitResult): VerifyResult {
   const { key, allowedOrigin } = checked;
-  if (admit.admitted) return { valid: true, code: 'VALID', key, ratelimit: admit.ratelimit, allowedOrigin };
+  const meters = 'meters' in admit && admit.meters ? { meters: admit.meters } : {};
+  if (admit.admitted) return { valid: true, code: 'VALID', key, ratelimit: admit.ratelimit, ...meters, allowedOrigin };
   if (admit.code === 'NOT_FOUND') return { valid: false, code: VerifyFailure.NOT_FOUND };
-  return { valid: false, code: VerifyFailure.RATE_LIMITED, keyId: key.id, ratelimit: admit.ratelimit, allowedOrigin };
+  return { valid: false, code: admit.code, keyId: key.id, ratelimit: admit.ratelimit, ...meters, allowedOrigin };
 }
 
 /** `admitUse` for a checked key, as a verification result. */

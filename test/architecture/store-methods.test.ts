@@ -22,6 +22,7 @@ import { DELIVERY_STORE_OPERATIONS } from '../../lambda/store/delivery-store';
 import { DELIVERY_SLOT_STORE_OPERATIONS } from '../../lambda/store/delivery-slots';
 import { EXPIRY_NOTICE_STORE_OPERATIONS } from '../../lambda/store/expiry-notice-store';
 import { FLUSH_CLAIM_STORE_OPERATIONS } from '../../lambda/store/flush-claim-store';
+import { METERED_USES_OPERATIONS } from '../../lambda/store/metered-use';
 
 const STORE_DIR = path.resolve(__dirname, '..', '..', 'lambda', 'store');
 const maps: Record<string, Record<string, StoreMethodOperation>> = {
@@ -39,6 +40,7 @@ const maps: Record<string, Record<string, StoreMethodOperation>> = {
   ExpiryNoticeStore: EXPIRY_NOTICE_STORE_OPERATIONS,
   FlushClaimStore: FLUSH_CLAIM_STORE_OPERATIONS,
   UsageMonths: USAGE_MONTHS_OPERATIONS,
+  MeteredUses: METERED_USES_OPERATIONS,
 };
 
 describe('store methods and declared operations', () => {

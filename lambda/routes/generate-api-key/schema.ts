@@ -8,6 +8,7 @@ import { KEY_TYPE_RULES } from '../../domain/key-type-rules';
 import { keyFieldSchemas } from '../../http/schemas/key-fields';
 import { teamIdSchema } from '../../http/schemas/common';
 import { identityIdSchema } from '../../http/schemas/identities';
+import { creditsSchema, limitsSchema } from '../../http/schemas/meters';
 
 export function createKeyRequestSchema(now: () => Date) {
   const fields = keyFieldSchemas(now);
@@ -26,6 +27,8 @@ export function createKeyRequestSchema(now: () => Date) {
       on_leak: z.optional(fields.on_leak),
       // null: no identity, as when it is left out (a client may send back the null it reads elsewhere).
       identity_id: z.optional(z.nullable(identityIdSchema)),
+      limits: z.optional(limitsSchema),
+      credits: z.optional(creditsSchema),
     })
     .check(
       z.superRefine((body, ctx) => {

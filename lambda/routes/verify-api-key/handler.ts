@@ -51,13 +51,19 @@ function verifyResponseBody(result: VerifyResult, identity: VerifiedIdentity | u
     body.ratelimit = { limit, remaining, reset };
   }
   if (identity) body.identity = identity;
+  if ('meters' in result && result.meters) {
+    if (result.meters.limits.length > 0)
+      body.limits = result.meters.limits.map(({ name, owner, limit, remaining, reset }) => ({ name, owner, limit, remaining, reset }));
+    if (result.meters.credits) body.credits = result.meters.credits;
+  }
   return body;
 }
 
 /** The answer's headers: `Retry-After`, the per-key CORS answer, the key's RateLimit headers. */
 function verifyResponseHeaders(result: VerifyResult, now: Date): Record<string, string> {
   // A use counted against the key's limit: its RateLimit headers, as on the management routes.
-  const headers: Record<string, string> = 'ratelimit' in result ? rateLimitHeaders(result.ratelimit, now) : {};
+  const headers: Record<string, string> =
+    'ratelimit' in result ? rateLimitHeaders(result.ratelimit, now, 'meters' in result ? result.meters?.limits : undefined) : {};
   if (result.code === 'RATE_LIMITED') headers['Retry-After'] = String(result.ratelimit.retryAfterSeconds ?? 1);
   if (result.allowedOrigin !== undefined) {
     headers['Access-Control-Allow-Origin'] = result.allowedOrigin;
@@ -73,6 +79,7 @@ async function verifyApiKey(services: PortsOf<typeof route>, event: VerifyEvent)
     sourceIp: event.meta.sourceIp ?? undefined,
     origin: header(event, 'origin'),
     referer: header(event, 'referer'),
+    cost: event.input.cost ?? 1,
   });
   if (outcome.kind === 'too-many-guesses') {
     signals.guessLimiterTrip(services.observe);

@@ -9,7 +9,18 @@ import type { VerifyKeyResponse } from './schema';
 export const verifyKeyResponseSchema = z
   .strictObject({
     valid: z.boolean(),
-    code: z.enum(['VALID', 'NOT_FOUND', 'EXPIRED', 'REVOKED', 'INACTIVE', 'IP_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'SCOPE_DENIED', 'RATE_LIMITED']),
+    code: z.enum([
+      'VALID',
+      'NOT_FOUND',
+      'EXPIRED',
+      'REVOKED',
+      'INACTIVE',
+      'IP_NOT_ALLOWED',
+      'ORIGIN_NOT_ALLOWED',
+      'SCOPE_DENIED',
+      'RATE_LIMITED',
+      'USAGE_EXCEEDED',
+    ]),
     key: z.strictObject({ id: keyId, team_id: z.guid(), type: keyType, environment, scopes: z.array(z.string()) }).optional(),
     ratelimit: z.strictObject({ limit: count, remaining: count, reset: z.int().meta({ description: 'End of the current hour, epoch seconds' }) }).optional(),
     identity: z
@@ -19,6 +30,25 @@ export const verifyKeyResponseSchema = z
         description:
           'Only when valid and the key names an identity: its id, external_id and meta (as a process read it in the last 10 seconds: a change shows within 10 s)',
       }),
+    limits: z
+      .array(
+        z.strictObject({
+          name: z.string(),
+          owner: z.enum(['key', 'identity']),
+          limit: count,
+          remaining: count,
+          reset: z.int().meta({ description: 'End of the limit’s current window, epoch seconds' }),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          'When the key or its identity has named limits: each one this verification counts toward (its scope covers one asked), as it stands after it',
+      }),
+    credits: z
+      .strictObject({ remaining: count })
+      .optional()
+      .meta({ description: 'When the key or its identity has credits (the key’s are charged first): everything still spendable after this verification' }),
   })
   .meta({ id: 'VerifyKeyResponse' });
 

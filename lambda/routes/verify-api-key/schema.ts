@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { scopeSchema } from '../../http/schemas/common';
+import { costSchema } from '../../http/schemas/meters';
+import type { LimitFigure } from '../../domain/meters';
 import type { VerifyFailureCode } from '../../verification/verify';
 import type { Environment, KeyType } from '../../domain/key-values';
 
@@ -11,6 +13,8 @@ import type { Environment, KeyType } from '../../domain/key-values';
 export const verifyKeyRequestSchema = z.strictObject({
   key: z.string({ error: 'must be a string' }).check(z.minLength(1, 'must not be empty'), z.maxLength(512, 'must be at most 512 characters')),
   scope: z.optional(scopeSchema),
+  /** Credits this verification costs (default 1): charged to the key's credits, else to its identity's. */
+  cost: z.optional(costSchema),
 });
 
 export type VerifyKeyRequest = z.output<typeof verifyKeyRequestSchema>;
@@ -25,4 +29,8 @@ export interface VerifyKeyResponse {
   ratelimit?: { limit: number; remaining: number; reset: number };
   /** Only when valid and the key names an identity. */
   identity?: { id: string; external_id: string; meta: Record<string, unknown> };
+  /** When the key or its identity has named limits: each one this verification counts toward, after it. */
+  limits?: Omit<LimitFigure, 'window_seconds'>[];
+  /** When the key or its identity has credits: what is still spendable, after this verification. */
+  credits?: { remaining: number };
 }

@@ -7,7 +7,7 @@
  * identity (identity-external-id.ts).
  */
 import type { IdentityItem } from '../../domain/identities';
-import { ANY_ID, NUMBER, OPTIONAL_NUMBER, STRING, defineEntity, positionOf, type EntityAccess, type IndexKey } from './entity';
+import { ANY_ID, NUMBER, OPTIONAL_NUMBER, OPTIONAL_STRING, STRING, defineEntity, positionOf, type EntityAccess, type IndexKey } from './entity';
 
 export const IDENTITY = /* @__PURE__ */ defineEntity<IdentityItem>()({
   name: 'identity',
@@ -26,6 +26,7 @@ export const IDENTITY = /* @__PURE__ */ defineEntity<IdentityItem>()({
     created_by: STRING,
     revision: NUMBER,
     key_count: OPTIONAL_NUMBER,
+    meter_def: OPTIONAL_STRING,
     gsi1pk: STRING,
     gsi1sk: STRING,
   },
@@ -70,4 +71,6 @@ export const IDENTITY_ACCESS = {
   createKey: ['UpdateItem'],
   updateKey: ['UpdateItem'],
   tombstoneKey: ['UpdateItem'],
+  // The identity's item is the meter of its limits and credits.
+  admitMeteredUse: ['UpdateItem', 'BatchGetItem'],
 } as const satisfies EntityAccess;

@@ -40,6 +40,7 @@ export const CONFIGURATION = {
   expires_at: STRING_OR_NULL,
   created_by: STRING,
   identity_id: OPTIONAL_STRING,
+  meter_def: OPTIONAL_STRING,
 } as const satisfies Attributes<KeyConfiguration>;
 
 export const KEY = /* @__PURE__ */ defineEntity<KeyItem>()({
@@ -138,5 +139,6 @@ export function newKeyItem(
     revision: 1,
     updated_at: createdAt.toISOString(),
     ...(spec.identity_id ? { identity_id: spec.identity_id } : {}),
+    ...(spec.meter_def ? { meter_def: spec.meter_def } : {}),
   };
 }

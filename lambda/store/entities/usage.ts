@@ -26,6 +26,7 @@ export const USAGE = /* @__PURE__ */ defineEntity<UsageItem>()({
 /** The access patterns on usage items. */
 export const USAGE_ACCESS = {
   recordUse: ['UpdateItem'],
+  admitMeteredUse: ['UpdateItem', 'BatchGetItem'],
   readTargetKey: ['BatchGetItem'],
   readUsage: ['GetItem'],
   readUsageBatch: ['BatchGetItem'],

@@ -73,7 +73,12 @@ describe('create-identity', () => {
     ['meta that is an array', () => ({ external_id: 'x', meta: [1] }), 400, 'meta'],
     ['meta over 4 KB', () => ({ external_id: 'x', meta: { blob: 'y'.repeat(4100) } }), 400, 'meta'],
     ['meta holding a key value', () => ({ external_id: 'x', meta: { note: `sk_live_01ARZ3NDEKTSV4RRFFQ69G5FAV_${'A'.repeat(32)}` } }), 400, 'meta'],
-    ['limits (not yet a field)', () => ({ external_id: 'x', limits: [] }), 400, 'limits'],
+    ['a limit named twice', () => ({ external_id: 'x', limits: [1, 2].map(() => ({ name: 'a', limit: 1, window_seconds: 1 })) }), 400, 'limits.1.name'],
+    ['a limit of 0 per window', () => ({ external_id: 'x', limits: [{ name: 'a', limit: 0, window_seconds: 1 }] }), 400, 'limits.0.limit'],
+    ['a window over 30 days', () => ({ external_id: 'x', limits: [{ name: 'a', limit: 1, window_seconds: 2_592_001 }] }), 400, 'limits.0.window_seconds'],
+    ['11 limits', () => ({ external_id: 'x', limits: Array.from({ length: 11 }, (_, i) => ({ name: `l${i}`, limit: 1, window_seconds: 1 })) }), 400, 'limits'],
+    ['negative credits', () => ({ external_id: 'x', credits: { remaining: -1 } }), 400, 'credits.remaining'],
+    ['a daily refill with a day of the month', () => ({ external_id: 'x', credits: { remaining: 1, refill: { interval: 'daily', amount: 1, day_of_month: 3 } } }), 400, 'credits.refill.day_of_month'],
   ])('%s → %s naming the field; nothing is created', async (_name, bodyOf, status, field) => {
     // Prepare
     const other = await newTeam();

@@ -1,0 +1,159 @@
+/**
+ * The clauses of one meter's admission write (domain/meters.ts), as data:
+ * every count and balance the decision rests on is asserted in the
+ * condition, so the write succeeds only when the meter still admits it and
+ * consumes exactly one slot of each applicable limit and `cost` credits.
+ *
+ * - the definition: `meter_def = :def` (a limit edited meanwhile fails the write);
+ * - each limit: the previous window's count as this process last saw it
+ *   (0 unseen), and the current window's count at most its room under the
+ *   sliding estimate; the count then grows by one;
+ * - credits, when this meter is charged: what is left covers the cost, in
+ *   the refill period now due; or, when a refill is due or grants must pay,
+ *   the exact balance seen, then the new one (a refill is conditional on the
+ *   period it replaces, so it happens once however often it is attempted).
+ *
+ * A failed condition returns the meter as it was (ALL_OLD): the store judges
+ * that exactly and either refuses or writes again with what it learned.
+ */
+import { windowCapacity } from '../domain/rate-window';
+import {
+  counterName,
+  creditsAt,
+  limitApplies,
+  limitWindow,
+  refillPeriod,
+  spendingOf,
+  type CreditsSetting,
+  type MeterDef,
+  type MeterView,
+  usesMeter,
+} from '../domain/meters';
+
+export interface MeterClauses {
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+  sets: string[];
+  removes: string[];
+  conditions: string[];
+}
+
+export interface MeterWrite {
+  def: MeterDef;
+  defText: string;
+  /** The meter as this process last saw it (undefined: never). */
+  view: MeterView | undefined;
+  scopes: readonly string[];
+  at: Date;
+  /** Credits to charge this meter (0: none, or charged elsewhere). */
+  cost: number;
+  /** A key's hourly limit (its usage item's `windows`), counted in the same write. */
+  hourly?: number;
+}
+
+/** Old counters removed by one write, at most. */
+const MAX_STALE_REMOVED = 10;
+
+function window(c: MeterClauses, tag: string, current: string, previous: string, seenPrevious: number, room: number): void {
+  c.values[':m0'] = 0;
+  c.values[':m1'] = 1;
+  c.values[`:r${tag}`] = room;
+  if (seenPrevious !== 0) c.values[`:p${tag}`] = seenPrevious;
+  c.conditions.push(seenPrevious === 0 ? `(attribute_not_exists(${previous}) OR ${previous} = :m0)` : `${previous} = :p${tag}`);
+  // Below one slot of room, the counter must exist and be at most the room: a failed write, then the exact judgement.
+  c.conditions.push(room >= 0 ? `(attribute_not_exists(${current}) OR ${current} <= :r${tag})` : `${current} <= :r${tag}`);
+  c.sets.push(`${current} = if_not_exists(${current}, :m0) + :m1`);
+}
+
+function credits(c: MeterClauses, setting: CreditsSetting, write: MeterWrite): void {
+  const { view, at, cost } = write;
+  c.names['#cl'] = 'cr_left';
+  const period = setting.refill ? refillPeriod(setting.refill, at) : undefined;
+  if (period !== undefined) {
+    c.names['#cp'] = 'cr_period';
+    c.values[':cp'] = period;
+  }
+  const state = view?.credits;
+  const spending = state && spendingOf(state, setting, at, cost);
+  const due = state !== undefined && creditsAt(state, setting, at).refillDue;
+  if (!state || !spending || (!due && spending.grants.length === 0)) {
+    // What is left pays (or the write fails and the meter as it was decides).
+    if (period !== undefined) c.conditions.push('#cp = :cp');
+    c.values[':cost'] = cost;
+    c.conditions.push('#cl >= :cost');
+    c.sets.push('#cl = #cl - :cost');
+    return;
+  }
+  if (due) {
+    if (state.period === undefined) c.conditions.push('attribute_not_exists(#cp)');
+    else {
+      c.values[':cpo'] = state.period;
+      c.conditions.push('#cp = :cpo');
+    }
+    c.sets.push('#cp = :cp');
+  } else {
+    if (period !== undefined) c.conditions.push('#cp = :cp');
+    c.values[':clo'] = state.left;
+    c.conditions.push('#cl = :clo');
+  }
+  c.values[':cln'] = creditsAt(state, setting, at).left - spending.fromLeft;
+  c.sets.push('#cl = :cln');
+  if (spending.grants.length > 0) c.names['#cg'] = 'cr_g';
+  spending.grants.forEach((grant, i) => {
+    c.names[`#g${i}`] = grant.id;
+    c.values[`:gh${i}`] = grant.had;
+    c.values[`:gn${i}`] = grant.had - grant.take;
+    c.conditions.push(`#cg.#g${i}.n = :gh${i}`);
+    c.sets.push(`#cg.#g${i}.n = :gn${i}`);
+  });
+}
+
+/** Counters this meter no longer needs: windows before the previous one, and those of limits it no longer has. */
+function staleCounters(write: MeterWrite, now: number): string[] {
+  const wanted = new Map(write.def.limits.map((limit) => [`lw:${limit.name}:${limit.window_seconds}:`, limitWindow(now, limit.window_seconds).index - 1]));
+  return Object.keys(write.view?.counts ?? {})
+    .filter((name) => {
+      const prefix = name.slice(0, name.lastIndexOf(':') + 1);
+      const oldest = wanted.get(prefix);
+      return oldest === undefined || Number(name.slice(prefix.length)) < oldest;
+    })
+    .slice(0, MAX_STALE_REMOVED);
+}
+
+export function meterClauses(write: MeterWrite): MeterClauses {
+  const { def, view, scopes, at } = write;
+  const now = at.getTime();
+  const c: MeterClauses = { names: { '#md': 'meter_def' }, values: {}, sets: [], removes: [], conditions: [] };
+  if (usesMeter(def)) {
+    c.values[':md'] = write.defText;
+    c.conditions.push('#md = :md');
+  } else c.conditions.push('attribute_not_exists(#md)');
+  def.limits.forEach((limit, i) => {
+    if (!limitApplies(limit, scopes)) return;
+    const { index, elapsed } = limitWindow(now, limit.window_seconds);
+    const seenPrevious = view?.counts[counterName(limit, index - 1)] ?? 0;
+    c.names[`#cl${i}`] = counterName(limit, index);
+    c.names[`#pl${i}`] = counterName(limit, index - 1);
+    window(c, `l${i}`, `#cl${i}`, `#pl${i}`, seenPrevious, Math.floor(windowCapacity(seenPrevious, elapsed, limit.limit)) - 1);
+  });
+  staleCounters(write, now).forEach((name, i) => {
+    c.names[`#old${i}`] = name;
+    c.removes.push(`#old${i}`);
+  });
+  if (write.hourly !== undefined) {
+    const { index, elapsed } = limitWindow(now, 3600);
+    const seenPrevious = view?.windows?.[String(index - 1)] ?? 0;
+    c.names['#hw'] = String(index);
+    c.names['#hp'] = String(index - 1);
+    window(c, 'h', 'windows.#hw', 'windows.#hp', seenPrevious, Math.floor(windowCapacity(seenPrevious, elapsed, write.hourly)) - 1);
+    Object.keys(view?.windows ?? {})
+      .filter((w) => Number(w) < index - 1)
+      .slice(0, MAX_STALE_REMOVED)
+      .forEach((w, i) => {
+        c.names[`#hold${i}`] = w;
+        c.removes.push(`windows.#hold${i}`);
+      });
+  }
+  if (def.credits && write.cost > 0) credits(c, def.credits, write);
+  return c;
+}

@@ -1,0 +1,44 @@
+/**
+ * How a checked key's use is recorded: with the hourly limit alone
+ * (`recordUse`), or metered, when the verification is metered and the key
+ * or its identity has named limits or credits (store/metered-use.ts).
+ */
+import type { UseToRecord, RecordUseResult } from '../domain/recording';
+import type { MeteredUse } from '../store/metered-use';
+import { parseMeterDef, usesMeter } from '../domain/meters';
+import type { CheckedKey, VerifyServices } from './verify';
+
+/** The use of a checked key at `at`, as the usage store records it. */
+export function useOf(checked: CheckedKey, at: Date): UseToRecord {
+  return { keyId: checked.key.id, at, rateLimit: checked.key.rate_limit, transition: checked.transition };
+}
+
+/**
+ * The metered use of a checked key (store/metered-use.ts), or undefined when
+ * the verification is not metered or neither the key nor its identity has
+ * named limits or credits (the hourly limit alone: `recordUse`).
+ */
+export async function meteredUseOf(deps: VerifyServices, checked: CheckedKey, at: Date): Promise<MeteredUse | undefined> {
+  if (!checked.asked) return undefined;
+  const keyDef = parseMeterDef(checked.key.meter_def);
+  const identityId = checked.key.identity_id;
+  const identity = identityId && deps.identities ? await deps.identities.identityForVerification(identityId, at.getTime()) : undefined;
+  const identityDef = parseMeterDef(identity?.meter_def);
+  if (!usesMeter(keyDef) && !usesMeter(identityDef)) return undefined;
+  return {
+    ...useOf(checked, at),
+    scopes: checked.asked.scopes,
+    cost: checked.asked.cost,
+    keyDef,
+    ...(identityId && usesMeter(identityDef) ? { identity: { id: identityId, def: identityDef } } : {}),
+  };
+}
+
+/** Whether a checked key's use may be metered (limits or credits of its own, or an identity that may have them): no early write for it. */
+export const mayBeMetered = (checked: CheckedKey): boolean => !!checked.asked && (!!checked.key.meter_def || !!checked.key.identity_id);
+
+/** Records the use of a checked key: metered when it must be, else with the hourly limit alone. */
+export async function recordCheckedUse(deps: VerifyServices, checked: CheckedKey, at: Date): Promise<RecordUseResult> {
+  const metered = await meteredUseOf(deps, checked, at);
+  return metered ? deps.usage.recordMeteredUse(metered) : deps.usage.recordUse(useOf(checked, at));
+}
