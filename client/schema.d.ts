@@ -930,8 +930,12 @@ export interface components {
             };
             changes: {
                 [key: string]: {
-                    before: string | number | boolean | null | string[];
-                    after: string | number | boolean | null | string[];
+                    before: string | number | boolean | null | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    after: string | number | boolean | null | unknown[] | {
+                        [key: string]: unknown;
+                    };
                 };
             };
         } | {
@@ -1941,6 +1945,26 @@ export interface operations {
                     /** @description False disables every value of the key until it is enabled again */
                     is_active?: boolean;
                     identity_id?: string | null;
+                    limits?: {
+                        name: string;
+                        /** Format: int32 */
+                        limit: number;
+                        /** Format: int32 */
+                        window_seconds: number;
+                        scope?: string;
+                    }[];
+                    credits?: {
+                        /** Format: int32 */
+                        remaining: number;
+                        refill?: {
+                            /** @enum {string} */
+                            interval: "daily" | "monthly";
+                            /** Format: int32 */
+                            amount: number;
+                            /** Format: int32 */
+                            day_of_month?: number;
+                        } | null;
+                    } | null;
                 };
             };
         };
@@ -2937,6 +2961,26 @@ export interface operations {
                     meta?: {
                         [key: string]: unknown;
                     };
+                    limits?: {
+                        name: string;
+                        /** Format: int32 */
+                        limit: number;
+                        /** Format: int32 */
+                        window_seconds: number;
+                        scope?: string;
+                    }[];
+                    credits?: {
+                        /** Format: int32 */
+                        remaining: number;
+                        refill?: {
+                            /** @enum {string} */
+                            interval: "daily" | "monthly";
+                            /** Format: int32 */
+                            amount: number;
+                            /** Format: int32 */
+                            day_of_month?: number;
+                        } | null;
+                    } | null;
                 };
             };
         };

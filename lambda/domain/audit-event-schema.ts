@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { KEY_ID_PATTERN } from '../platform/ids';
-import { EDITABLE_FIELDS } from './editable-fields';
+import { AUDITED_KEY_FIELDS } from './audit-events';
 import { ON_LEAK_VALUES } from './model';
 import { LEAK_ACTIONS } from './leaks';
 import {
@@ -141,13 +141,13 @@ const keyDeletedSchema = schemaFor<KeyDeletedEvent>()(
   }),
 );
 
-const fieldValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
+const fieldValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]);
 const keyUpdatedSchema = schemaFor<KeyUpdatedEvent>()(
   z.strictObject({
     ...base,
     event_type: z.enum([AuditEventType.KEY_UPDATED, AuditEventType.KEY_DISABLED, AuditEventType.KEY_ENABLED]),
     key: z.strictObject({ name: z.string(), type: keyType, environment, key_prefix: z.optional(z.string()), last_four: z.optional(z.string()) }),
-    changes: z.partialRecord(z.enum(EDITABLE_FIELDS), z.strictObject({ before: fieldValue, after: fieldValue })),
+    changes: z.partialRecord(z.enum(AUDITED_KEY_FIELDS), z.strictObject({ before: fieldValue, after: fieldValue })),
   }),
 );
 

@@ -9,7 +9,7 @@ import type { CreditRefill, NamedLimit } from './meters';
 import type { Environment, KeyType } from './key-values';
 import type { KeyConfiguration, OnLeak } from './model';
 import type { LeakAction, LeakedValue, LeakReport } from './leaks';
-import type { EditableField } from './editable-fields';
+import { EDITABLE_FIELDS } from './editable-fields';
 
 export const AuditEventType = {
   KEY_CREATED: 'key.created',
@@ -109,7 +109,12 @@ export interface KeyDeletedEvent extends AuditEventBase {
   usage: { total_requests: number; usage_last_30_days: number; last_used_at: string | null };
 }
 
-export type FieldValue = string | number | boolean | null | string[];
+/** A field's value in an audit record: a key field's, or a list of named limits and a credits setting (domain/meters.ts). */
+export type FieldValue = string | number | boolean | null | string[] | unknown[] | Record<string, unknown>;
+
+/** The fields a key.updated record may name: the editable ones, and its limits and credits. */
+export const AUDITED_KEY_FIELDS = [...EDITABLE_FIELDS, 'limits', 'credits'] as const;
+export type AuditedKeyField = (typeof AUDITED_KEY_FIELDS)[number];
 
 export interface KeyUpdatedEvent extends AuditEventBase {
   /** `key.disabled` / `key.enabled` when `is_active` changed, otherwise `key.updated`. */
@@ -117,7 +122,7 @@ export interface KeyUpdatedEvent extends AuditEventBase {
   /** The value's fingerprint: absent from records written before lifecycle events. */
   key: { name: string; type: KeyType; environment: Environment } & Partial<ValueFingerprint>;
   /** Each changed field: its value before and after. */
-  changes: Partial<Record<EditableField, { before: FieldValue; after: FieldValue }>>;
+  changes: Partial<Record<AuditedKeyField, { before: FieldValue; after: FieldValue }>>;
 }
 
 /** A warning before `expires_at` (`key.expiring`, 7 days and 1 day ahead) or the expiry itself (`key.expired`), written by the expiry schedule. */

@@ -17,6 +17,8 @@ export const EDITABLE_FIELDS = [
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 /** The editable fields' values; `identity_id` null takes the key out of its identity. */
 export type EditableKeyFields = Omit<Pick<KeyItem, EditableField>, 'identity_id'> & { identity_id?: string | null };
+/** What an update writes: the editable fields, and the limits and credits setting (`null`: none left). */
+export type KeyChanges = Partial<EditableKeyFields> & { meter_def?: string | null };
 
 /** The configuration a value lookup copies from its key (what authentication needs that can change). */
 export const LOOKUP_SNAPSHOT_FIELDS = [
@@ -28,4 +30,6 @@ export const LOOKUP_SNAPSHOT_FIELDS = [
   'is_active',
   'expires_at',
   'identity_id',
-] as const satisfies readonly EditableField[];
+  // The named limits and credits setting (domain/meters.ts), changed through `limits` and `credits`.
+  'meter_def',
+] as const satisfies readonly (EditableField | 'meter_def')[];

@@ -3,6 +3,8 @@
  * an identity's `external_id` is held unique in the team by its claim item,
  * written, swapped and removed in the same transaction as the identity.
  */
+import type { MeterChange } from '../domain/meter-changes';
+import { meterUpdateClauses } from './meter-updates';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditRecord } from '../domain/audit-events';
 import type { IdentityItem } from '../domain/identities';
@@ -87,9 +89,16 @@ export class IdentityStore {
    * revision, with the audit record; a new external id takes its claim (refused when
    * the team's other identity holds it) and gives the old one back.
    */
-  async changeIdentity(before: IdentityItem, changes: IdentityChanges, at: Date, audit: AuditRecord): Promise<true | IdentityWriteRefusal> {
+  async changeIdentity(
+    before: IdentityItem,
+    changes: IdentityChanges,
+    at: Date,
+    audit: AuditRecord,
+    meter?: MeterChange,
+  ): Promise<true | IdentityWriteRefusal> {
     const items: TransactItem[] = [
-      revisionUpdate(this.tables.keyTableName, IDENTITY.key(before.id), before.revision, changes, at),
+      // The identity's item is its meter: a change of limits or credits is written on it, in the same update.
+      revisionUpdate(this.tables.keyTableName, IDENTITY.key(before.id), before.revision, changes, at, meter && meterUpdateClauses(meter)),
       this.transactions.putAudit(audit),
     ];
     const renamed = changes.external_id !== undefined && changes.external_id !== before.external_id;
@@ -106,6 +115,8 @@ export class IdentityStore {
       );
     }
     const outcome = await this.transactions.transact(items);
+    // This process's verifications read it again at once.
+    if (outcome.committed) this.verified.delete(before.id);
     if (outcome.committed) return true;
     if (renamed && outcome.reasons[2] === 'ConditionalCheckFailed' && outcome.reasons[0] !== 'ConditionalCheckFailed') return 'external_id_taken';
     if (outcome.reasons[0] === 'ConditionalCheckFailed') return 'changed';

@@ -8,7 +8,10 @@
 import { KEY_METADATA_RETENTION_DAYS } from '../contract/retention';
 import { TTL_ATTRIBUTE } from '../contract/tables';
 import type { AuditRecord } from '../domain/audit-events';
-import { LOOKUP_SNAPSHOT_FIELDS, type EditableKeyFields } from '../domain/editable-fields';
+import { LOOKUP_SNAPSHOT_FIELDS, type KeyChanges } from '../domain/editable-fields';
+import type { MeterChange } from '../domain/meter-changes';
+import { meterUpdateItem } from './meter-updates';
+import { USAGE } from './entities/usage';
 import type { KeyItem } from '../domain/model';
 import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { IdempotencyRecord } from './idempotency-record';
@@ -62,7 +65,9 @@ export interface KeyTombstone {
 export interface KeyUpdate {
   readonly before: KeyItem;
   /** The fields that change, with their new values. */
-  readonly changes: Partial<EditableKeyFields>;
+  readonly changes: KeyChanges;
+  /** A change of its limits or credits: its usage item (their meter) changes with it. */
+  readonly meter?: MeterChange;
   /** Whether the key is a manager after the change. */
   readonly isManager: boolean;
   /** Hashes of the values whose lookups carry the configuration (current, and previous during a transition). */
@@ -228,8 +233,8 @@ export function updateItems(update: KeyUpdate, table: string): TransactItem[] {
   for (const [field, value] of Object.entries(changes)) {
     names[`#${field}`] = field;
     const inLookups = (LOOKUP_SNAPSHOT_FIELDS as readonly string[]).includes(field);
-    // A key taken out of its identity carries no identity_id at all (as a key that never had one).
-    if (field === 'identity_id' && value === null) {
+    // A key taken out of its identity carries no identity_id at all (as a key that never had one); one left without limits or credits no meter_def.
+    if ((field === 'identity_id' || field === 'meter_def') && value === null) {
       removes.push(`#${field}`);
       if (inLookups) lookupRemoves.push(`#${field}`);
       continue;
@@ -276,6 +281,8 @@ export function updateItems(update: KeyUpdate, table: string): TransactItem[] {
       });
     }
   }
+  // Before the identity's items: the store reads the identity's refusal at the last item but one (key-store.ts).
+  if (update.meter) items.push(meterUpdateItem(table, USAGE.key(before.id), update.meter));
   items.push(...identityMoveItems(before, changes.identity_id, table));
   return items;
 }

@@ -33,7 +33,20 @@ export async function teamIndexPage(
  * the revision on by one and stamps `updated_at`, if the item at `key` is
  * still at `revision`.
  */
-export function revisionUpdate(tableName: string, key: ItemKey, revision: number, changes: Record<string, unknown>, at: Date): TransactItem {
+export function revisionUpdate(
+  tableName: string,
+  key: ItemKey,
+  revision: number,
+  changes: Record<string, unknown>,
+  at: Date,
+  /** Further clauses on the same item (an identity's meter, store/meter-updates.ts). */
+  extra: { sets: string[]; removes: string[]; names: Record<string, string>; values: Record<string, unknown> } = {
+    sets: [],
+    removes: [],
+    names: {},
+    values: {},
+  },
+): TransactItem {
   const names: Record<string, string> = { '#revision': 'revision', '#updated': 'updated_at' };
   const values: Record<string, unknown> = { ':revision': revision, ':next': revision + 1, ':at': at.toISOString() };
   const sets = ['#revision = :next', '#updated = :at'];
@@ -47,10 +60,10 @@ export function revisionUpdate(tableName: string, key: ItemKey, revision: number
     Update: {
       TableName: tableName,
       Key: key,
-      UpdateExpression: `SET ${sets.join(', ')}`,
+      UpdateExpression: `SET ${[...sets, ...extra.sets].join(', ')}${extra.removes.length > 0 ? ` REMOVE ${extra.removes.join(', ')}` : ''}`,
       ConditionExpression: '#revision = :revision',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+      ExpressionAttributeNames: { ...names, ...extra.names },
+      ExpressionAttributeValues: { ...values, ...extra.values },
     },
   };
 }

@@ -19,7 +19,20 @@ import { newKeyId } from '../platform/ids';
 import type { VerifiedKey } from '../verification/verify';
 import { auditItem } from '../store/entities/audit-record';
 import { newIdentityItem, teamIdentitiesPage } from '../store/entities/identity';
-import { newMeterAttributes, type MeterInput } from '../domain/meters';
+import { meterViewOf, newMeterAttributes, type MeterInput } from '../domain/meters';
+import { creditsAfter, meterChangeOf, type MeterChange } from '../domain/meter-changes';
+
+/** An identity's meter attributes after `change` (its item is its meter), for the answer. */
+function meterAfter(identity: IdentityItem, change: MeterChange | undefined): Record<string, unknown> {
+  if (!change) return {};
+  const credits = creditsAfter(meterViewOf(identity as unknown as Record<string, unknown>).credits, change);
+  return {
+    meter_def: change.text ?? undefined,
+    cr_left: credits?.left,
+    cr_period: credits?.period,
+    cr_g: credits?.grants,
+  };
+}
 
 /** What the identity routes take: the identities and the clock. */
 export type IdentityPorts = IdentitiesPort & ClockPort;
@@ -103,7 +116,7 @@ export async function listIdentities(
   };
 }
 
-export interface UpdateIdentityInput {
+export interface UpdateIdentityInput extends MeterInput {
   identity_id: string;
   external_id?: string;
   meta?: Record<string, unknown>;
@@ -121,15 +134,17 @@ export async function updateIdentity(
   const changes: IdentityChanges = {};
   if (input.external_id !== undefined && input.external_id !== identity.external_id) changes.external_id = input.external_id;
   if (input.meta !== undefined && JSON.stringify(input.meta) !== identity.meta) changes.meta = JSON.stringify(input.meta);
-  const changed = Object.keys(changes).sort();
-  if (changed.length === 0) return tagged(identity, services.clock.now());
   const now = services.clock.now();
-  const after: IdentityItem = { ...identity, ...changes, updated_at: now.toISOString(), revision: identity.revision + 1 };
+  const meter = meterChangeOf(identity.meter_def, input, now);
+  const changed = [...Object.keys(changes), ...Object.keys(meter?.audited ?? {})].sort();
+  if (changed.length === 0) return tagged(identity, now);
+  const after: IdentityItem = { ...identity, ...changes, ...meterAfter(identity, meter), updated_at: now.toISOString(), revision: identity.revision + 1 };
   const outcome = await services.identities.changeIdentity(
     identity,
     changes,
     now,
     identityAudit(AuditEventType.IDENTITY_UPDATED, after, caller, meta, now, changed),
+    meter,
   );
   if (outcome === 'external_id_taken') throw externalIdTaken(changes.external_id as string);
   if (outcome !== true) throw await changedMeanwhile(services, caller, input.identity_id, precondition);

@@ -10,7 +10,9 @@
 import { ApiError, ErrorCode, invalidRequest, type ErrorDetail } from '../contract/errors';
 import { KEYS_MANAGE } from '../contract/scopes';
 import { AuditEventType, type FieldValue, type KeyUpdatedEvent } from '../domain/audit-events';
-import { EDITABLE_FIELDS, type EditableField, type EditableKeyFields } from '../domain/editable-fields';
+import { EDITABLE_FIELDS, type EditableField, type EditableKeyFields, type KeyChanges } from '../domain/editable-fields';
+import { creditsAfter, meterChangeOf } from '../domain/meter-changes';
+import type { MeterInput } from '../domain/meters';
 import type { VerifiedKey } from '../verification/verify';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { KEY_TYPE_RULES } from '../domain/key-type-rules';
@@ -27,7 +29,7 @@ import type { ClockPort, ExpiryPort, KeysPort, ObservePort, UsagePort } from '..
 import { auditItem } from '../store/entities/audit-record';
 
 /** A change to a key: any of its editable fields, and whether it is active. */
-export type UpdateKeyInput = { key_id: string; is_active?: boolean } & Partial<EditableKeyFields>;
+export type UpdateKeyInput = { key_id: string; is_active?: boolean } & Partial<EditableKeyFields> & MeterInput;
 
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -65,7 +67,7 @@ export async function updateKey(
   assertFitsKey(key, input);
   if (input.scopes !== undefined) assertGrantable(caller, input.scopes);
 
-  const changes: Partial<EditableKeyFields> = {};
+  const changes: KeyChanges = {};
   const audited: KeyUpdatedEvent['changes'] = {};
   for (const field of EDITABLE_FIELDS) {
     const next = input[field];
@@ -75,12 +77,19 @@ export async function updateKey(
     (changes as Record<string, unknown>)[field] = next;
     audited[field] = { before: current as FieldValue, after: next as FieldValue };
   }
+  const meter = meterChangeOf(key.meter_def, input, now);
+  if (meter) {
+    changes.meter_def = meter.text;
+    Object.assign(audited, meter.audited);
+  }
   const usage = await services.usage.readUsage(key.id, now);
   // Nothing differs from what is stored: nothing to write or audit.
   if (Object.keys(changes).length === 0) return { resource: keyResource(key, usage, now), entityTag: entityTagOf(key) };
 
-  const { identity_id: nextIdentity, ...otherChanges } = changes;
+  const { identity_id: nextIdentity, meter_def: nextMeter, ...otherChanges } = changes;
   const after: KeyItem = { ...key, ...otherChanges, updated_at: now.toISOString() };
+  if (nextMeter === null) delete after.meter_def;
+  else if (nextMeter !== undefined) after.meter_def = nextMeter;
   if (nextIdentity === null) delete after.identity_id;
   else if (nextIdentity !== undefined) after.identity_id = nextIdentity;
   after.is_manager = isManager(after.type, after.scopes);
@@ -91,6 +100,7 @@ export async function updateKey(
     before: key,
     changes,
     isManager: after.is_manager,
+    meter,
     lookupHashes: [key.current_hash, inLiveTransition(key, now) ? key.previous_hash : undefined].filter((hash): hash is string => !!hash),
     survivor,
     at: now,
@@ -115,5 +125,5 @@ export async function updateKey(
   }
   if (changes.expires_at !== undefined) await disarmExpiry(services, key.id, key.expires_at);
   const written = { ...after, revision: (key.revision ?? 0) + 1 };
-  return { resource: keyResource(written, usage, now), entityTag: entityTagOf(written) };
+  return { resource: keyResource(written, { ...usage, credits: creditsAfter(usage.credits, meter) }, now), entityTag: entityTagOf(written) };
 }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { keyIdSchema } from '../../http/schemas/common';
 import { keyFieldSchemas } from '../../http/schemas/key-fields';
 import { identityIdSchema } from '../../http/schemas/identities';
+import { creditsSchema, limitsSchema } from '../../http/schemas/meters';
 
 /**
  * An update: the key and at least one field to change, each validated as a
@@ -24,6 +25,9 @@ export function updateKeyRequestSchema(now: () => Date) {
       on_leak: z.optional(fields.on_leak),
       is_active: z.optional(z.boolean({ error: 'must be true or false' })),
       identity_id: z.optional(z.nullable(identityIdSchema)),
+      // The whole list (`[]`: none); credits set the balance (`null`: unlimited).
+      limits: z.optional(limitsSchema),
+      credits: z.optional(creditsSchema),
     })
     .check(
       z.superRefine(

@@ -78,7 +78,12 @@ describe('create-identity', () => {
     ['a window over 30 days', () => ({ external_id: 'x', limits: [{ name: 'a', limit: 1, window_seconds: 2_592_001 }] }), 400, 'limits.0.window_seconds'],
     ['11 limits', () => ({ external_id: 'x', limits: Array.from({ length: 11 }, (_, i) => ({ name: `l${i}`, limit: 1, window_seconds: 1 })) }), 400, 'limits'],
     ['negative credits', () => ({ external_id: 'x', credits: { remaining: -1 } }), 400, 'credits.remaining'],
-    ['a daily refill with a day of the month', () => ({ external_id: 'x', credits: { remaining: 1, refill: { interval: 'daily', amount: 1, day_of_month: 3 } } }), 400, 'credits.refill.day_of_month'],
+    [
+      'a daily refill with a day of the month',
+      () => ({ external_id: 'x', credits: { remaining: 1, refill: { interval: 'daily', amount: 1, day_of_month: 3 } } }),
+      400,
+      'credits.refill.day_of_month',
+    ],
   ])('%s → %s naming the field; nothing is created', async (_name, bodyOf, status, field) => {
     // Prepare
     const other = await newTeam();

@@ -158,3 +158,50 @@ describe('POST /functions/v1/verify-api-key — named limits and credits', () =>
     expect(Object.keys(answer.body).sort()).toEqual(['code', 'key', 'ratelimit', 'valid']);
   });
 });
+
+describe('update-api-key and update-identity — limits and credits edited', () => {
+  const team = teamPerSuite();
+
+  it('a key’s limit lowered applies to the next verification; credits set start a new balance; null removes them', async () => {
+    // Prepare
+    const key = await createKey(team, { limits: [{ name: 'hour', limit: 10, window_seconds: 3600 }], credits: { remaining: 3 } });
+    expect((await callVerify({ key: key.key })).body.code).toBe('VALID');
+
+    // Act
+    const lowered = await call('update-api-key', { key: team.key, body: { key_id: key.id, limits: [{ name: 'hour', limit: 1, window_seconds: 3600 }] } });
+    const refused = await callVerify({ key: key.key });
+    const raised = await call('update-api-key', { key: team.key, body: { key_id: key.id, limits: [], credits: { remaining: 50 } } });
+    const afterRaise = await callVerify({ key: key.key });
+    const unlimited = await call('update-api-key', { key: team.key, body: { key_id: key.id, credits: null } });
+    const plain = await callVerify({ key: key.key });
+
+    // Assess
+    expectStatus(lowered, 200);
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    expect(raised.body.data.credits).toEqual({ remaining: 50, refill: null });
+    expect(raised.body.data.limits).toBeUndefined();
+    expect(afterRaise.body).toMatchObject({ code: 'VALID', credits: { remaining: 49 } });
+    expect(unlimited.body.data.credits).toBeUndefined();
+    expect(Object.keys(plain.body).sort()).toEqual(['code', 'key', 'ratelimit', 'valid']);
+    const records = await call('list-audit-events', { key: team.key, query: { key_id: key.id } });
+    const updated = (records.body.data as { event_type: string; changes?: Record<string, unknown> }[]).filter((r) => r.event_type === 'key.updated');
+    expect(updated.map((r) => Object.keys(r.changes ?? {}).sort())).toEqual(expect.arrayContaining([['limits'], ['credits', 'limits'], ['credits']]));
+  });
+
+  it('an identity’s credits set by update-identity are shared by its keys at once', async () => {
+    // Prepare
+    const made = await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: 'topped-up' } });
+    const identityId = made.body.data.id as string;
+    const key = await createKey(team, { identity_id: identityId });
+    expect((await callVerify({ key: key.key })).body.credits).toBeUndefined();
+
+    // Act
+    const updated = await call('update-identity', { key: team.key, body: { identity_id: identityId, credits: { remaining: 1 } } });
+    const first = await callVerify({ key: key.key });
+    const second = await callVerify({ key: key.key });
+
+    // Assess
+    expect(updated.body.data.credits).toEqual({ remaining: 1, refill: null });
+    expect([first.body.code, second.body.code]).toEqual(['VALID', 'USAGE_EXCEEDED']);
+  });
+});
