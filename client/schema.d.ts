@@ -465,6 +465,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/functions/v1/adjust-credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust credits
+         * @description Adds a grant to a key’s or an identity’s credits (`add`, with `expires_at` or never expiring), or sets what is left of its refill allowance (`set`). Audited as `credits.adjusted`. Honours `Idempotency-Key`.
+         */
+        post: operations["adjustCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1046,6 +1066,28 @@ export interface components {
                 external_id: string;
             };
             changed_fields: string[];
+        } | {
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            team_id: string;
+            actor: {
+                user_id: string;
+                key_id: string | null;
+                source_ip: string | null;
+                user_agent: string | null;
+                request_id: string;
+            };
+            key_id?: string;
+            identity_id?: string;
+            /** @constant */
+            event_type: "credits.adjusted";
+            adjustment: {
+                add?: number;
+                set?: number;
+                expires_at: string | null;
+                reason: string;
+            };
         };
         VerifyKeyResponse: {
             valid: boolean;
@@ -1343,6 +1385,30 @@ export interface components {
             meta: {
                 timestamp: components["schemas"]["Timestamp"];
                 request_id: string;
+            };
+        };
+        CreditsAdjusted: {
+            key_id?: string;
+            identity_id?: string;
+            adjustment: {
+                /** @description Credits granted: spent after the refill allowance, soonest-expiring first; a refill never wipes them */
+                add?: number;
+                /** @description What is left of the refill allowance, set */
+                set?: number;
+                /** @description When the grant stops being spendable; null: never */
+                expires_at: components["schemas"]["Timestamp"] | null;
+                reason: string;
+            };
+            /** @description Everything still spendable just after the adjustment; absent from a replay (`Idempotent-Replayed`): read the key or identity for the balance now */
+            credits?: {
+                /** @description Everything still spendable: what is left of the refill (or balance) and unexpired grants */
+                remaining: number;
+                refill: {
+                    /** @enum {string} */
+                    interval: "daily" | "monthly";
+                    amount: number;
+                    day_of_month?: number;
+                } | null;
             };
         };
     };
@@ -3083,6 +3149,82 @@ export interface operations {
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["MethodNotAllowed"];
             /** @description `CONFLICT`: keys name the identity (send `detach_keys: true`), or it changed while it was being deleted; read it again and retry */
+            409: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adjustCredits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer (with the value nulled) to a repeat of the same request for 24 hours; 422 for a different request */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The key's id */
+                    key_id?: string;
+                    identity_id?: string;
+                    /** Format: int32 */
+                    add?: number;
+                    /** Format: int32 */
+                    set?: number;
+                    /** @description When the key stops working (ISO 8601 with a time zone, in the future); null or absent: never */
+                    expires_at?: string | null;
+                    /** @description Why, kept in the audit trail */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The adjustment made */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreditsAdjusted"];
+                        meta: {
+                            timestamp: components["schemas"]["Timestamp"];
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description `CONFLICT`: the key or identity has no credits (unlimited), or a request with this `Idempotency-Key` is being processed */
             409: {
                 headers: {
                     /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */

@@ -37,6 +37,7 @@ import { UsageStore } from '../store/usage-store';
 import { ValueLookupStore } from '../store/value-lookup-store';
 import { WebhookStore } from '../store/webhook-store';
 import { IdentityStore } from '../store/identity-store';
+import { CreditStore } from '../store/credit-store';
 
 /** The ports that talk to AWS or the network: handed in, built on first use. */
 export type AdapterName = 'scheduler' | 'expiry' | 'secrets' | 'policy' | 'queue' | 'retries' | 'post' | 'cacheFlusher' | 'githubKeys';
@@ -79,6 +80,7 @@ const STORES: StoreBuilders = {
   idempotency: process.env.PORT_IDEMPOTENCY_BUNDLE === 'absent' ? undefined : ({ tables }) => new IdempotencyStore(tables),
   webhooks: process.env.PORT_WEBHOOKS_BUNDLE === 'absent' ? undefined : ({ tables }) => new WebhookStore(tables),
   identities: process.env.PORT_IDENTITIES_BUNDLE === 'absent' ? undefined : ({ tables }) => new IdentityStore(tables),
+  credits: process.env.PORT_CREDITS_BUNDLE === 'absent' ? undefined : ({ tables }) => new CreditStore(tables),
   deliveries: process.env.PORT_DELIVERIES_BUNDLE === 'absent' ? undefined : ({ tables }) => new DeliveryStore(tables),
   slots: process.env.PORT_SLOTS_BUNDLE === 'absent' ? undefined : ({ tables }) => new DeliverySlotStore(tables),
   expiryNotices: process.env.PORT_EXPIRY_NOTICES_BUNDLE === 'absent' ? undefined : ({ tables }) => new ExpiryNoticeStore(tables),

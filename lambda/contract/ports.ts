@@ -23,6 +23,7 @@ export type PortName =
   | 'idempotency'
   | 'webhooks'
   | 'identities'
+  | 'credits'
   | 'deliveries'
   | 'slots'
   | 'expiryNotices'

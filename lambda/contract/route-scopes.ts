@@ -1,5 +1,6 @@
 /**
  * The Lambda authorizer's route table grammar, `{"<METHOD> /<path>": "<scope>"}`
+ * or `{"<METHOD> /<path>": {"scope": "<scope>", "cost": <credits>}}`
  * (`AUTHORIZER_ROUTE_SCOPES`, plus `AUTHORIZER_SCOPE` for every route). One
  * reading serves the authorizer's cold start and the CDK context check, so
  * synthesis refuses exactly the tables the authorizer would.
@@ -13,7 +14,12 @@ export interface RouteScope {
   /** Matches `resource` against a request's `METHOD/path`: `*` spans any characters, `/` included (IAM resource semantics). */
   readonly pattern: RegExp;
   readonly scope: string;
+  /** Credits a call of the route costs (docs/limits.md); absent: 1. */
+  readonly cost?: number;
 }
+
+/** The most credits one call may cost. */
+export const MAX_ROUTE_COST = 1000;
 
 export const ROUTE_METHODS: readonly string[] = ['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const ROUTE = /^(\S+) (\/\S*)$/;
@@ -30,9 +36,16 @@ export function parseRouteScope(route: string, scope: unknown): RouteScope | str
   if (!match || !ROUTE_METHODS.includes(match[1].toUpperCase())) {
     return `"${route}" must be "<METHOD> /<path>" (METHOD one of ${ROUTE_METHODS.join(', ')}), e.g. "GET /tiles/*"`;
   }
-  if (typeof scope !== 'string' || !isValidScope(scope)) return `"${String(scope)}" is not a valid scope`;
+  const entry = typeof scope === 'object' && scope !== null && !Array.isArray(scope) ? (scope as Record<string, unknown>) : { scope };
+  const extra = Object.keys(entry).filter((name) => name !== 'scope' && name !== 'cost');
+  if (extra.length > 0) return `"${route}" names ${extra.join(', ')}: an entry is a scope, or {"scope", "cost"}`;
+  if (typeof entry.scope !== 'string' || !isValidScope(entry.scope)) return `"${String(entry.scope)}" is not a valid scope`;
+  const { cost } = entry;
+  if (cost !== undefined && (typeof cost !== 'number' || !Number.isInteger(cost) || cost < 0 || cost > MAX_ROUTE_COST)) {
+    return `"${route}" has cost ${String(cost)}: a whole number of credits from 0 to ${MAX_ROUTE_COST}`;
+  }
   const resource = `${match[1].toUpperCase()}/${match[2].slice(1)}`;
-  return { resource, pattern: globPattern(resource), scope };
+  return { resource, pattern: globPattern(resource), scope: entry.scope, ...(cost === undefined ? {} : { cost }) };
 }
 
 /** What a table setting reads as: its entries, or why the whole setting or some entries are wrong. */

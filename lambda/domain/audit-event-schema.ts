@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { KEY_ID_PATTERN } from '../platform/ids';
-import { AUDITED_KEY_FIELDS } from './audit-events';
+import { AUDITED_KEY_FIELDS, type CreditsAdjustedEvent } from './audit-events';
 import { ON_LEAK_VALUES } from './model';
 import { LEAK_ACTIONS } from './leaks';
 import {
@@ -209,6 +209,18 @@ const identitySchema = schemaFor<IdentityEvent>()(
   }),
 );
 
+const creditsAdjustedSchema = schemaFor<CreditsAdjustedEvent>()(
+  z
+    .strictObject({
+      ...withoutKey,
+      key_id: z.optional(ulid),
+      identity_id: z.optional(ulid),
+      event_type: z.literal(AuditEventType.CREDITS_ADJUSTED),
+      adjustment: z.strictObject({ add: z.optional(z.number()), set: z.optional(z.number()), expires_at: z.nullable(instant), reason: z.string() }),
+    })
+    .check(z.refine((event) => (event.key_id === undefined) !== (event.identity_id === undefined), 'names a key or an identity')),
+);
+
 /**
  * Every audit event, strictly: an unknown field makes a record invalid
  * rather than archived unchecked, so nothing (a hash, a value) can ride
@@ -225,6 +237,7 @@ export const auditEventSchema = z.discriminatedUnion('event_type', [
   keyLeakedSchema,
   webhookEndpointSchema,
   identitySchema,
+  creditsAdjustedSchema,
 ]);
 
 /** Audit-table attributes that are storage, not event: keys, index keys, TTL. */

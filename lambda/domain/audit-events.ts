@@ -32,6 +32,7 @@ export const AuditEventType = {
   IDENTITY_CREATED: 'identity.created',
   IDENTITY_UPDATED: 'identity.updated',
   IDENTITY_DELETED: 'identity.deleted',
+  CREDITS_ADJUSTED: 'credits.adjusted',
 } as const;
 export type AuditEventType = (typeof AuditEventType)[keyof typeof AuditEventType];
 
@@ -179,10 +180,19 @@ export interface IdentityEvent extends Omit<AuditEventBase, 'key_id' | 'event_ty
   changed_fields: string[];
 }
 
+/** Credits adjusted by hand on a key (`key_id`) or an identity (`identity_id`). */
+export interface CreditsAdjustedEvent extends Omit<AuditEventBase, 'key_id' | 'event_type'> {
+  event_type: typeof AuditEventType.CREDITS_ADJUSTED;
+  key_id?: string;
+  identity_id?: string;
+  /** `add`: a grant (expiring at `expires_at`, or never); `set`: what is left of the refill allowance. */
+  adjustment: { add?: number; set?: number; expires_at: string | null; reason: string };
+}
+
 /** The events about keys: each names its key. */
 export type KeyAuditEvent =
   KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent | KeyUpdatedEvent | KeyExpiryEvent | KeyLeakedEvent;
-export type AuditEvent = KeyAuditEvent | WebhookEndpointEvent | IdentityEvent;
+export type AuditEvent = KeyAuditEvent | WebhookEndpointEvent | IdentityEvent | CreditsAdjustedEvent;
 
 /** Distributes Omit over a union so each event keeps its own fields. */
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;

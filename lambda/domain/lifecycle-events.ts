@@ -65,9 +65,9 @@ export interface LifecycleEvent {
 /** The `webhook-id` of the event made from an audit event. */
 export const messageIdOf = (eventId: string) => `msg_${eventId}`;
 
-/** The event of an audit record; undefined for what was done to a webhook endpoint. */
+/** The event of an audit record; undefined for what was done to a webhook endpoint, and for credits adjusted (audited, not sent). */
 export function lifecycleEventOf(event: AuditEvent): LifecycleEvent | undefined {
-  if ('endpoint_id' in event) return undefined;
+  if ('endpoint_id' in event || event.event_type === 'credits.adjusted') return undefined;
   if ('identity_id' in event) {
     const data: IdentityEventData = {
       identity_id: event.identity_id,

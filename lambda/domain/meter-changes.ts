@@ -1,5 +1,5 @@
 /**
- * A change of an owner's limits or credits (update-api-key, update-identity):
+ * A change of an owner's limits or credits (a key's or an identity's update):
  * the new definition, the balance to start from, and what the audit record
  * shows. `limits` replaces the list (`[]`: none); `credits` sets the balance
  * to `remaining` in the current refill period (grants stay), or `null`

@@ -8,7 +8,7 @@
  * setting as canonical JSON), one counter per limit and window
  * (`lw:<name>:<window seconds>:<window index>`), and the credits: `cr_left`
  * (what is left of the last refill, or of the balance set), `cr_period` (the
- * refill period it belongs to) and `cr_g` (grants from adjust-credits, by id:
+ * refill period it belongs to) and `cr_g` (grants of credits added by hand, by id:
  * `{n, exp}`). Every admission asserts the definition it was decided under,
  * so a limit edited meanwhile is never applied from a stale copy.
  */
@@ -101,7 +101,7 @@ export function limitWindow(at: number, windowSeconds: number): LimitWindow {
 
 export const counterName = (limit: NamedLimit, index: number): string => `lw:${limit.name}:${limit.window_seconds}:${index}`;
 
-/** A grant of credits (adjust-credits `add`): spent after the refill allowance, soonest-expiring first. */
+/** A grant of credits (credits added by hand): spent after the refill allowance, soonest-expiring first. */
 export interface Grant {
   n: number;
   exp: string | null;

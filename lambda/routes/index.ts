@@ -35,6 +35,7 @@ import { route as getIdentity } from './get-identity/route';
 import { route as listIdentities } from './list-identities/route';
 import { route as updateIdentity } from './update-identity/route';
 import { route as deleteIdentity } from './delete-identity/route';
+import { route as adjustCredits } from './adjust-credits/route';
 
 /** Every route, in the order the API reference lists them. */
 export const ROUTES = [
@@ -62,6 +63,7 @@ export const ROUTES = [
   listIdentities,
   updateIdentity,
   deleteIdentity,
+  adjustCredits,
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof ROUTES)[number];

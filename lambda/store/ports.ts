@@ -30,6 +30,7 @@ import type { UsageStore } from './usage-store';
 import type { ValueLookupStore } from './value-lookup-store';
 import type { WebhookStore } from './webhook-store';
 import type { IdentityStore } from './identity-store';
+import type { CreditStore } from './credit-store';
 
 export interface KeysPort {
   readonly keys: KeyStore;
@@ -54,6 +55,9 @@ export interface WebhooksPort {
 }
 export interface IdentitiesPort {
   readonly identities: IdentityStore;
+}
+export interface CreditsPort {
+  readonly credits: CreditStore;
 }
 export interface DeliveriesPort {
   readonly deliveries: DeliveryStore;
@@ -96,6 +100,7 @@ export interface PortTypes {
   readonly idempotency: IdempotencyStore;
   readonly webhooks: WebhookStore;
   readonly identities: IdentityStore;
+  readonly credits: CreditStore;
   readonly deliveries: DeliveryStore;
   readonly slots: DeliverySlotStore;
   readonly expiryNotices: ExpiryNoticeStore;

@@ -51,7 +51,7 @@ const externalIdTaken = (externalId: string) =>
   new ApiError(ErrorCode.CONFLICT, 'Another identity of the team has this external_id.', [{ field: 'external_id', issue: `already used: ${externalId}` }]);
 
 /** An identity of the caller's team, or 404 (another team's identity is reported exactly like a missing one). */
-async function ownIdentity(services: IdentitiesPort, caller: VerifiedKey, identityId: string): Promise<IdentityItem> {
+export async function ownIdentity(services: IdentitiesPort, caller: VerifiedKey, identityId: string): Promise<IdentityItem> {
   const identity = await services.identities.getIdentity(identityId);
   if (!identity || identity.team_id !== caller.team_id) throw identityNotFound(identityId);
   return identity;

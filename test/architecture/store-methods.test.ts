@@ -23,6 +23,7 @@ import { DELIVERY_SLOT_STORE_OPERATIONS } from '../../lambda/store/delivery-slot
 import { EXPIRY_NOTICE_STORE_OPERATIONS } from '../../lambda/store/expiry-notice-store';
 import { FLUSH_CLAIM_STORE_OPERATIONS } from '../../lambda/store/flush-claim-store';
 import { METERED_USES_OPERATIONS } from '../../lambda/store/metered-use';
+import { CREDIT_STORE_OPERATIONS } from '../../lambda/store/credit-store';
 
 const STORE_DIR = path.resolve(__dirname, '..', '..', 'lambda', 'store');
 const maps: Record<string, Record<string, StoreMethodOperation>> = {
@@ -41,6 +42,7 @@ const maps: Record<string, Record<string, StoreMethodOperation>> = {
   FlushClaimStore: FLUSH_CLAIM_STORE_OPERATIONS,
   UsageMonths: USAGE_MONTHS_OPERATIONS,
   MeteredUses: METERED_USES_OPERATIONS,
+  CreditStore: CREDIT_STORE_OPERATIONS,
 };
 
 describe('store methods and declared operations', () => {

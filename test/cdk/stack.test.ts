@@ -405,6 +405,7 @@ describe('API', () => {
   it('every usage plan throttles create, regenerate and delete per team (per API key), capped by the plan', () => {
     const writes = ROUTES.filter((route) => route.throttle === 'write');
     expect(writes.map((route) => route.name).sort()).toEqual([
+      'adjust-credits',
       'create-identity',
       'create-webhook-endpoint',
       'delete-api-key',
@@ -702,6 +703,7 @@ describe('least privilege', () => {
             'list-identities',
             'update-identity',
             'delete-identity',
+            'adjust-credits',
           ] as const
         ).map((name) => [name, { ...own(name), '*': xray, ...declared(name) }]),
       ),

@@ -94,6 +94,7 @@ describe('local gateway stage', () => {
       'create-webhook-endpoint',
       'rotate-webhook-secret',
       'create-identity',
+      'adjust-credits',
     ]);
 
     // Act

@@ -57,3 +57,6 @@ export type CreditsInput = z.output<typeof creditsSchema>;
 
 /** What one verification costs in credits (the verify request, the authorizer's route table). */
 export const costSchema = whole('of credits', 0, MAX_COST);
+
+/** An amount of credits from `min` to 10^9 (a grant from 1, an allowance set from 0). */
+export const creditAmountSchema = (min: number) => whole('of credits', min, MAX_CREDITS);

@@ -6,7 +6,13 @@ let made = 0;
 export const fixture = defineFixture({
   needs: [],
   // A fresh external id each time: the team's ids are unique.
-  request: (team) => ({ team_id: team.teamId, external_id: `fixture-customer-${Date.now()}-${(made += 1)}`, meta: { plan: 'free' } }),
+  // With credits, so that a credit adjustment has a balance to adjust.
+  request: (team) => ({
+    team_id: team.teamId,
+    external_id: `fixture-customer-${Date.now()}-${(made += 1)}`,
+    meta: { plan: 'free' },
+    credits: { remaining: 100 },
+  }),
   status: 201,
   makes: { what: 'identity', from: (data) => ({ id: data.id as string }) },
 });

@@ -72,6 +72,7 @@ export const AUDIT_RECORD_ACCESS = {
   createIdentity: ['PutItem'],
   changeIdentity: ['PutItem'],
   deleteIdentity: ['PutItem'],
+  adjustCredits: ['PutItem'],
 } as const satisfies EntityAccess;
 
 /** The audit-table item for an event (keys, team index, TTL). */
@@ -81,9 +82,12 @@ export function auditItem(event: NewAuditEvent): AuditRecord {
   const keys =
     'endpoint_id' in event
       ? { ...endpointAuditKey(event.endpoint_id, event.occurred_at, eventId), ...endpointAuditTeamIndex(event.team_id, event.occurred_at, eventId) }
-      : 'identity_id' in event
+      : 'identity_id' in event && event.identity_id !== undefined
         ? { ...identityAuditKey(event.identity_id, event.occurred_at, eventId), ...identityAuditTeamIndex(event.team_id, event.occurred_at, eventId) }
-        : { ...AUDIT_RECORD.key(event.key_id, event.occurred_at, eventId), ...auditTeamIndex(event.team_id, event.occurred_at, eventId) };
+        : {
+            ...AUDIT_RECORD.key((event as { key_id: string }).key_id, event.occurred_at, eventId),
+            ...auditTeamIndex(event.team_id, event.occurred_at, eventId),
+          };
   return {
     ...keys,
     ...event,

@@ -20,4 +20,5 @@ export const IDEMPOTENCY_ACCESS = {
   rotateValue: ['PutItem'],
   recordLeak: ['PutItem'],
   createWebhookEndpoint: ['PutItem'],
+  adjustCredits: ['PutItem'],
 } as const satisfies EntityAccess;

@@ -73,4 +73,5 @@ export const IDENTITY_ACCESS = {
   tombstoneKey: ['UpdateItem'],
   // The identity's item is the meter of its limits and credits.
   admitMeteredUse: ['UpdateItem', 'BatchGetItem'],
+  adjustCredits: ['UpdateItem', 'GetItem'],
 } as const satisfies EntityAccess;
