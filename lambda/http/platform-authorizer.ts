@@ -21,6 +21,7 @@ import { checkKey, presentedHash, VerifyFailure, type CheckedKey, type VerifySer
 import type { IdentitiesPort } from '../store/ports';
 import { verifiedIdentityOf, type VerifiedIdentity } from '../use-cases/verified-identity';
 import type { RateLimitState } from '../domain/rate-window';
+import type { MeterFigures } from '../domain/recording';
 import type { VerifiedKey } from '../domain/model';
 
 /** `arn:aws:execute-api:<region>:<account>:<api>/<stage>/` and `METHOD/path` of a method ARN. */
@@ -80,6 +81,24 @@ function allowedContext(key: VerifiedKey, ratelimit: RateLimitState, identity: V
   };
 }
 
+/**
+ * A metered answer's figures, flattened to the scalars a context may hold:
+ * `credits_remaining`, and per named limit `limit_<owner>_<name>_limit`,
+ * `_remaining` and `_reset` (epoch seconds).
+ */
+export function meterContext(meters: MeterFigures | undefined): Record<string, number> {
+  if (!meters) return {};
+  const context: Record<string, number> = {};
+  if (meters.credits) context.credits_remaining = meters.credits.remaining;
+  for (const limit of meters.limits) {
+    const prefix = `limit_${limit.owner}_${limit.name}`;
+    context[`${prefix}_limit`] = limit.limit;
+    context[`${prefix}_remaining`] = limit.remaining;
+    context[`${prefix}_reset`] = limit.reset;
+  }
+  return context;
+}
+
 export async function authorize(
   deps: PlatformAuthorizerPorts,
   routes: readonly RouteScope[],
@@ -90,14 +109,16 @@ export async function authorize(
   // API Gateway turns exactly this message into 401.
   if (value === undefined) throw new Error(UNAUTHORIZED, { cause: 'MISSING_KEY' });
 
+  const now = deps.clock.now();
+  const matching = routes.filter((route) => route.pattern.test(resource));
   const request = {
     value,
     sourceIp: event.requestContext?.identity?.sourceIp,
     origin: header(event, 'origin'),
     referer: header(event, 'referer'),
+    // Metered as the verify endpoint meters (docs/limits.md): the route's cost, the most of the entries it matches (default 1).
+    cost: matching.length > 0 ? Math.max(...matching.map((route) => route.cost ?? 1)) : 1,
   };
-  const now = deps.clock.now();
-  const matching = routes.filter((route) => route.pattern.test(resource));
   const covered = (scopes: readonly string[]) => (route: RouteScope) => uncoveredScopes(scopes, [route.scope]).length === 0;
   const allowedHere = (scopes: readonly string[]) => routes.length === 0 || (matching.length > 0 && matching.every(covered(scopes)));
 
@@ -135,10 +156,12 @@ export async function authorize(
       return { ...policy(key.id, statements), context: { code: matching.length === 0 ? 'ROUTE_NOT_MAPPED' : VerifyFailure.SCOPE_DENIED } };
     }
 
-    const result = await admit(check.checked);
+    // The scopes the route needs are the ones its call asks: a named limit bound to a scope counts the routes that need it.
+    const result = await admit({ ...check.checked, asked: { scopes: matching.map((route) => route.scope), cost: request.cost } });
     if (result.code === VerifyFailure.RATE_LIMITED) {
-      return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1 });
+      return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1, ...meterContext(result.meters) });
     }
+    if (result.code === VerifyFailure.USAGE_EXCEEDED) return denyAll(key.id, stageArn, result.code, meterContext(result.meters));
     if (!result.valid) throw new Error(UNAUTHORIZED, { cause: result.code });
     // The team's API Gateway key: a platform API with apiKeySource AUTHORIZER gets per-team plans; the key's identity, read beside it.
     const [team, identity] = await Promise.all([
@@ -147,7 +170,7 @@ export async function authorize(
     ]);
     return {
       ...policy(key.id, statements),
-      context: allowedContext(key, result.ratelimit, identity),
+      context: { ...allowedContext(key, result.ratelimit, identity), ...meterContext(result.meters) },
       ...(team ? { usageIdentifierKey: team.usage_key } : {}),
     };
   });
