@@ -16,7 +16,7 @@ import type { AuditRecord } from '../domain/audit-events';
 import { Transactions, type StoreTables, type TransactItem } from './transactions';
 
 /** One adjustment: a grant of `add` credits (with its id and expiry), or the allowance `set`. */
-export type CreditAdjustment = { add: number; grantId: string; expiresAt: string | null } | { set: number };
+export type CreditAdjustment = { add: number; grantId: string; expiresAt: string | null } | { set: number; period?: string };
 
 export class CreditStore {
   private readonly transactions: Transactions;
@@ -47,10 +47,11 @@ export class CreditStore {
             Update: {
               TableName: this.tables.keyTableName,
               Key: meterKey,
-              UpdateExpression: 'SET #left = :set',
+              // In the current refill period: a refill due is replaced by the allowance set, not applied after it.
+              UpdateExpression: `SET #left = :set${adjustment.period === undefined ? '' : ', #period = :period'}`,
               ConditionExpression: 'attribute_exists(#left)',
-              ExpressionAttributeNames: { '#left': 'cr_left' },
-              ExpressionAttributeValues: { ':set': adjustment.set },
+              ExpressionAttributeNames: { '#left': 'cr_left', ...(adjustment.period === undefined ? {} : { '#period': 'cr_period' }) },
+              ExpressionAttributeValues: { ':set': adjustment.set, ...(adjustment.period === undefined ? {} : { ':period': adjustment.period }) },
             },
           };
     const items = [update, this.transactions.putAudit(audit), ...(idempotency ? [this.transactions.putIdempotency(idempotency)] : [])];

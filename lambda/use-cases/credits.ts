@@ -8,7 +8,7 @@
 import { ApiError, ErrorCode } from '../contract/errors';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { AuditEventType } from '../domain/audit-events';
-import { creditsRemaining, parseMeterDef, type CreditRefill } from '../domain/meters';
+import { creditsRemaining, parseMeterDef, refillPeriod, type CreditRefill } from '../domain/meters';
 import { newKeyId } from '../platform/ids';
 import { idempotencyRecord } from '../store/idempotency-record';
 import { auditItem } from '../store/entities/audit-record';
@@ -69,7 +69,10 @@ export async function adjustCredits(
   const setting = parseMeterDef(owner.def).credits;
   if (!setting) throw noCredits(owner.word);
   const whose = input.key_id ? { key_id: input.key_id } : { identity_id: input.identity_id as string };
-  const adjustment = input.add !== undefined ? { add: input.add, grantId: newKeyId(), expiresAt: input.expires_at ?? null } : { set: input.set as number };
+  // A set allowance belongs to the current refill period: a refill due is replaced by it, not applied after it.
+  const period = setting.refill ? { period: refillPeriod(setting.refill, now) } : {};
+  const adjustment =
+    input.add !== undefined ? { add: input.add, grantId: newKeyId(), expiresAt: input.expires_at ?? null } : { set: input.set as number, ...period };
   const made: AdjustedCredits = {
     ...whose,
     adjustment: { ...(input.add !== undefined ? { add: input.add } : { set: input.set }), expires_at: input.expires_at ?? null, reason: input.reason },

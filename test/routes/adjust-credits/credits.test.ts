@@ -114,3 +114,23 @@ describe('POST /functions/v1/adjust-credits', () => {
     expectStatus(unknown, 404);
   });
 });
+
+describe('adjust-credits set, in a period whose refill is due', () => {
+  const team = teamPerSuite();
+  afterEach(() => restoreSystemClock());
+
+  it('the allowance set replaces the refill due: the next verification does not refill over it', async () => {
+    // Prepare
+    const clock = installManualClock(Date.parse('2026-11-28T10:00:00Z'));
+    const key = await createKey(team, { credits: { remaining: 5, refill: { interval: 'daily', amount: 5 } } });
+    clock.advance(24 * 3600_000);
+
+    // Act
+    const set = await call('adjust-credits', { key: team.key, body: { key_id: key.id, set: 1, reason: 'downgraded today' } });
+    const answers = [await callVerify({ key: key.key }), await callVerify({ key: key.key })];
+
+    // Assess
+    expect(set.body.data.credits.remaining).toBe(1);
+    expect(answers.map((answer) => answer.body.code)).toEqual(['VALID', 'USAGE_EXCEEDED']);
+  });
+});
