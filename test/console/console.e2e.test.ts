@@ -588,6 +588,42 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(keptIdentityId).toMatch(/^[0-9A-Z]{26}$/);
   });
 
+  it('Limits and credits: set on an identity’s page and shown with what remains; a bad list refused in words; credits added with a reason', async () => {
+    // Prepare
+    await page.goto(`${running.baseUrl}/console/#/identities/${keptIdentityId}`);
+    await page.getByRole('heading', { name: 'Limits and credits' }).waitFor();
+    const before = await page.getByText(/^Credits:/).innerText();
+
+    // Act
+    await page.getByLabel('Named limits (JSON)').fill('[{"name": "Bad Name", "limit": 20, "window_seconds": 1}]');
+    await page.getByRole('button', { name: 'Save limits and credits' }).click();
+    const refused = await page.getByRole('alert').innerText();
+    await page.getByLabel('Named limits (JSON)').fill('[{"name": "burst", "limit": 20, "window_seconds": 1}]');
+    await page.getByLabel('Unlimited credits').uncheck();
+    await page.getByLabel('Credits remaining (sets the balance)').fill('50');
+    await page.getByLabel('Refill').selectOption('monthly');
+    await page.getByLabel('Refilled to').fill('1000');
+    await page.getByRole('button', { name: 'Save limits and credits' }).click();
+    await page.getByText('Saved.').waitFor();
+    const limits = await page.getByRole('table', { name: 'Named limits' }).locator('tbody tr').allInnerTexts();
+    const credits = await page.getByText(/^Credits:/).innerText();
+    await page.getByLabel('Add credits (a grant no refill wipes)').fill('25');
+    await page.getByLabel('Reason (kept in the audit trail)').fill('welcome');
+    await page.getByRole('button', { name: 'Add credits' }).click();
+    const added = await page.getByText(/^Added 25/).innerText();
+    const stored = await requestTo(running.baseUrl, 'GET', `/functions/v1/get-identity?identity_id=${keptIdentityId}`, {
+      headers: { Authorization: `Bearer ${boot.key}` },
+    });
+
+    // Assess
+    expect(before).toBe('Credits: unlimited.');
+    expect(refused).toContain('limits.0.name');
+    expect(limits).toEqual(['burst\t20 per 1 s\tevery verification']);
+    expect(credits).toBe('Credits: 50 remaining, refilled to 1000 monthly.');
+    expect(added).toBe('Added 25: 75 remaining.');
+    expect(stored.body.data.credits).toEqual({ remaining: 75, refill: { interval: 'monthly', amount: 1000 } });
+  });
+
   it('every page is free of axe-core WCAG 2.1 A and AA violations', async () => {
     // Prepare: axe-core evaluated in the page (through the DevTools protocol, which the page's CSP does not govern)
     const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

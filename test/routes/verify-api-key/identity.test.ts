@@ -2,13 +2,18 @@
  * A valid key that names an identity is answered with the identity beside
  * it: id, external_id and meta. The process remembers an identity for 10
  * seconds (a hot key reads it once per period, not per verification), so a
- * change of meta shows within 10 s. A key of no identity gets exactly the
+ * change of meta made by another process shows within 10 s (one made
+ * through this process, at once). A key of no identity gets exactly the
  * answer it got before identities existed; a refused key never shows one.
  */
 import { call, createKey, teamPerSuite } from '../../support/api';
 import { expectStatus, installManualClock, keysOf, restoreSystemClock } from '../../support/keys';
 import { callVerify } from '../../verify/helpers';
 import { VERIFIED_IDENTITY_TTL_MS } from '../../../lambda/store/identity-store';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../../lambda/composition/dynamo';
+import { config } from '../../../lambda/composition/config';
+import { IDENTITY } from '../../../lambda/store/entities/identity';
 
 describe('POST /functions/v1/verify-api-key — the key’s identity', () => {
   const team = teamPerSuite();
@@ -49,13 +54,21 @@ describe('POST /functions/v1/verify-api-key — the key’s identity', () => {
     expect(refused.body).toEqual({ valid: false, code: 'SCOPE_DENIED' });
   });
 
-  it('a change of meta shows within 10 s: until then the process answers what it read', async () => {
+  it('a change of meta made elsewhere shows within 10 s: until then the process answers what it read', async () => {
     // Prepare
     const clock = installManualClock();
     const identityId = await newIdentity('acme-changing', { plan: 'free' });
     const key = await createKey(team, { identity_id: identityId });
     await callVerify({ key: key.key });
-    expectStatus(await call('update-identity', { key: team.key, body: { identity_id: identityId, meta: { plan: 'pro' } } }), 200);
+    // Another process's change: written to the table, not through this process's store.
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.keyTableName,
+        Key: IDENTITY.key(identityId),
+        UpdateExpression: 'SET meta = :meta',
+        ExpressionAttributeValues: { ':meta': '{"plan":"pro"}' },
+      }),
+    );
 
     // Act
     clock.advance(VERIFIED_IDENTITY_TTL_MS - 1);
@@ -66,5 +79,19 @@ describe('POST /functions/v1/verify-api-key — the key’s identity', () => {
     // Assess: the meta read before the change, until 10 s after that read
     expect(remembered.body.identity.meta).toEqual({ plan: 'free' });
     expect(reread.body.identity.meta).toEqual({ plan: 'pro' });
+  });
+
+  it('a change made through this process shows at once', async () => {
+    // Prepare
+    const identityId = await newIdentity('acme-here', { plan: 'free' });
+    const key = await createKey(team, { identity_id: identityId });
+    await callVerify({ key: key.key });
+
+    // Act
+    expectStatus(await call('update-identity', { key: team.key, body: { identity_id: identityId, meta: { plan: 'pro' } } }), 200);
+    const after = await callVerify({ key: key.key });
+
+    // Assess
+    expect(after.body.identity.meta).toEqual({ plan: 'pro' });
   });
 });
