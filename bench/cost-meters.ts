@@ -56,7 +56,9 @@ export async function capacityProxy(target: string) {
             const writes = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems'].includes(operation);
             spent[writes ? 'write' : 'read'] += units;
           }
-          res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) });
+          // The whole body is sent at once, with its length: an upstream chunked answer (a long Query's) is not chunked here.
+          const { 'transfer-encoding': _chunked, ...kept } = answer.headers;
+          res.writeHead(answer.statusCode ?? 502, { ...kept, 'content-length': String(Buffer.byteLength(text)) });
           res.end(text);
         });
       });

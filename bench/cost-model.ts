@@ -27,10 +27,13 @@ export const LAMBDA_MS_PER_ROUND_TRIP = 4;
 
 export type FrontDoor = 'rest-api' | 'http-api' | 'function-url' | 'platform-api';
 
+/** Which key a hot-path row measures: cold, hot (leased), or metered (three named limits and credits; through its identity's credits). */
+export type KeyKind = 'hot' | 'cold' | 'metered' | 'metered-identity';
+
 export interface Row {
   operation: string;
   front_door: FrontDoor;
-  key?: 'hot' | 'cold';
+  key?: KeyKind;
   usd_per_million: number;
   units: { read_units: number; write_units: number; log_bytes: number; lambda_ms: number; trace_rate: number };
   invocations: number;
@@ -54,7 +57,7 @@ export const round = (value: number, digits = 4) => Math.round(value * 10 ** dig
 export function priced(
   facts: FunctionFacts,
   measured: { read: number; write: number; requests: number; logs: { always: number; debug: number }; ms: number },
-  options: { operation: string; door: FrontDoor; invocations: number; key?: 'hot' | 'cold' },
+  options: { operation: string; door: FrontDoor; invocations: number; key?: KeyKind },
 ): Row {
   const { invocations, door } = options;
   const appLogs = measured.logs.always + (facts.logLevel === 'DEBUG' ? 1 : facts.debugSampleRate) * measured.logs.debug;
