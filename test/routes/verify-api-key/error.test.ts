@@ -168,6 +168,10 @@ describe('POST /functions/v1/verify-api-key — keys that do not verify', () => 
       ['an unknown field', '{"key": "svc_sk_live_x", "team_id": "x"}', 'VALIDATION_FAILED'],
       ['a scope that is not a scope', '{"key": "svc_sk_live_x", "scope": "everything"}', 'VALIDATION_FAILED'],
       ['a scope that is not a string', '{"key": "svc_sk_live_x", "scope": ["enc.tiles:read"]}', 'VALIDATION_FAILED'],
+      ['a negative cost', '{"key": "svc_sk_live_x", "cost": -1}', 'VALIDATION_FAILED'],
+      ['a fractional cost', '{"key": "svc_sk_live_x", "cost": 1.5}', 'VALIDATION_FAILED'],
+      ['a cost over 1000', '{"key": "svc_sk_live_x", "cost": 1001}', 'VALIDATION_FAILED'],
+      ['a cost that is not a number', '{"key": "svc_sk_live_x", "cost": "10"}', 'VALIDATION_FAILED'],
     ])('%s → 400 %s', async (_label, rawBody, code) => {
       const counter = countDynamoRequests();
       try {
