@@ -41,6 +41,7 @@ import { createPlanGateway, type ManagementAuthorizer } from '../local/usage-pla
 import { type Row, priced, report, TABLES, say } from './cost-model';
 import { capacityProxy, logMeter, templateFacts } from './cost-meters';
 import { BENCH_CURSOR_KEY } from './local-http';
+import { meteredRows } from './cost-metered';
 
 type Proxy = Awaited<ReturnType<typeof capacityProxy>>;
 type Logs = ReturnType<typeof logMeter>;
@@ -83,7 +84,7 @@ function costServices(proxy: Proxy, logs: Logs, githubPublicKey: string, leases:
 }
 
 /** What `calls` calls of `run` spend, per call (`inFlight` at a time). */
-function meterOf(proxy: Proxy, logs: Logs) {
+export function meterOf(proxy: Proxy, logs: Logs) {
   return async (calls: number, run: () => Promise<unknown>, inFlight = 1) => {
     proxy.take();
     logs.take();
@@ -185,52 +186,6 @@ async function hotPathRows(
   return rows;
 }
 
-/** Three named limits and credits that never run out in the run: what a metered verification writes, whatever it admits. */
-const METERED = {
-  limits: [
-    { name: 'burst', limit: 1_000_000, window_seconds: 1 },
-    { name: 'hour', limit: 1_000_000_000, window_seconds: 3600 },
-    { name: 'month', limit: 1_000_000_000, window_seconds: 2_592_000 },
-  ],
-  credits: { remaining: 1_000_000_000 },
-};
-
-/**
- * Verify and the platform authorizer of a metered key (docs/limits.md): its
- * own three named limits and credits (one conditional write a call), and a
- * key whose identity holds them (a transaction of both meters and a read of
- * them for the answer's figures). Leases do not serve metered keys yet.
- */
-async function meteredRows(
-  functions: Functions,
-  measure: Measure,
-  hot: Services,
-  serverUrl: string,
-  newKey: (name: string, extra?: Record<string, unknown>) => Promise<{ id: string; key: string }>,
-  newIdentity: (extra: Record<string, unknown>) => Promise<string>,
-): Promise<Row[]> {
-  say('cost: verify and the platform authorizer, metered keys …');
-  const rows: Row[] = [];
-  const own = await newKey('Metered key', METERED);
-  const viaIdentity = await newKey('Identity key', { identity_id: await newIdentity(METERED) });
-  for (const [kind, key] of [
-    ['metered', own],
-    ['metered-identity', viaIdentity],
-  ] as const) {
-    const verify = verifyAt(serverUrl, key.key);
-    await measure(20, verify, 4); // warm: the identity read, the meters seen
-    const spent = await measure(200, verify, 8);
-    for (const door of ['rest-api', 'http-api', 'function-url'] as const) {
-      rows.push(priced(functions['verify-api-key'], spent, { operation: 'verify-api-key', door, invocations: 1, key: kind }));
-    }
-    const authorizeMetered = authorize(hot, key.key);
-    await measure(20, authorizeMetered, 4);
-    const authorized = await measure(200, authorizeMetered, 8);
-    rows.push(priced(functions['platform-authorizer'], authorized, { operation: 'platform-authorizer', door: 'platform-api', invocations: 1, key: kind }));
-  }
-  return rows;
-}
-
 /** Every management route once, from its fixture (lambda/routes/<route>/fixture.ts: prerequisites made first, not measured), behind the management authorizer: two invocations per call. */
 async function managementRows(functions: Functions, measure: Measure, send: Send, teamId: string): Promise<Row[]> {
   say('cost: every management route …');
@@ -297,7 +252,13 @@ async function measuredRows(functions: Functions): Promise<Row[]> {
       ((await send('POST', 'create-identity', { team_id: teamId, external_id: `cost-${randomUUID()}`, ...extra })).data as { id: string }).id;
     const rows = [
       ...(await hotPathRows(functions, measure, cold, hot, server.url, newKey, logs)),
-      ...(await meteredRows(functions, measure, hot, server.url, newKey, newIdentity)),
+      ...(await meteredRows(
+        functions,
+        measure,
+        { verify: (value) => verifyAt(server.url, value), authorize: (value) => authorize(hot, value) },
+        newKey,
+        newIdentity,
+      )),
       ...(await managementRows(functions, measure, send, teamId)),
     ];
     rows.push(await partnerRow(functions, measure, send, (await newKey('Reported')).key, github.privateKey));

@@ -1088,6 +1088,26 @@ export interface components {
                 expires_at: string | null;
                 reason: string;
             };
+        } | {
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            team_id: string;
+            actor: {
+                user_id: string;
+                key_id: string | null;
+                source_ip: string | null;
+                user_agent: string | null;
+                request_id: string;
+            };
+            key_id?: string;
+            identity_id?: string;
+            /** @enum {string} */
+            event_type: "credits.low" | "credits.exhausted";
+            credits: {
+                remaining: number;
+                period: string | null;
+            };
         };
         VerifyKeyResponse: {
             valid: boolean;
@@ -1279,7 +1299,7 @@ export interface components {
             data: {
                 event_id: string;
                 /** @enum {string} */
-                event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "webhook.test";
+                event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "webhook.test";
                 endpoint_ids: string[];
             };
             meta: {
@@ -1307,7 +1327,7 @@ export interface components {
             /** @description The event id, the `webhook-id` header of every attempt (`msg_…`) */
             event_id: string;
             /** @enum {string} */
-            event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "webhook.test";
+            event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "webhook.test";
             attempt: number;
             attempted_at: components["schemas"]["Timestamp"];
             /** @description The receiver's HTTP status; null when no answer came */
@@ -2423,7 +2443,7 @@ export interface operations {
                     url: string;
                     /** @description Free-text notes (up to 1,000 characters) */
                     description?: string;
-                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted")[];
+                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted")[];
                 };
             };
         };
@@ -2529,7 +2549,7 @@ export interface operations {
                     url?: string;
                     /** @description Free-text notes (up to 1,000 characters) */
                     description?: string;
-                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted")[];
+                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted")[];
                     /** @description False disables every value of the key until it is enabled again */
                     is_active?: boolean;
                 };

@@ -48,7 +48,7 @@ export const STORE_OPERATIONS = {
    * and its identity's item in one transaction, then both read for the
    * answer's figures (lambda/store/metered-use.ts).
    */
-  admitMeteredUse: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:BatchGetItem'], transactional: true },
+  admitMeteredUse: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:BatchGetItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** Credits added (a grant) or set on a key's or an identity's meter, with the audit record and the idempotent answer; then the meter read for the answer. */
   adjustCredits: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:GetItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** One failed verification of an unknown value from a source. */

@@ -20,6 +20,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'identity.created',
   'identity.updated',
   'identity.deleted',
+  'credits.low',
+  'credits.exhausted',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

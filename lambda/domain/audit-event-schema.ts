@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { KEY_ID_PATTERN } from '../platform/ids';
-import { AUDITED_KEY_FIELDS, type CreditsAdjustedEvent } from './audit-events';
+import { AUDITED_KEY_FIELDS, type CreditsAdjustedEvent, type CreditsNoticeEvent } from './audit-events';
 import { ON_LEAK_VALUES } from './model';
 import { LEAK_ACTIONS } from './leaks';
 import {
@@ -221,6 +221,18 @@ const creditsAdjustedSchema = schemaFor<CreditsAdjustedEvent>()(
     .check(z.refine((event) => (event.key_id === undefined) !== (event.identity_id === undefined), 'names a key or an identity')),
 );
 
+const creditsNoticeSchema = schemaFor<CreditsNoticeEvent>()(
+  z
+    .strictObject({
+      ...withoutKey,
+      key_id: z.optional(ulid),
+      identity_id: z.optional(ulid),
+      event_type: z.enum([AuditEventType.CREDITS_LOW, AuditEventType.CREDITS_EXHAUSTED]),
+      credits: z.strictObject({ remaining: z.number(), period: z.nullable(z.string()) }),
+    })
+    .check(z.refine((event) => (event.key_id === undefined) !== (event.identity_id === undefined), 'names a key or an identity')),
+);
+
 /**
  * Every audit event, strictly: an unknown field makes a record invalid
  * rather than archived unchecked, so nothing (a hash, a value) can ride
@@ -238,6 +250,7 @@ export const auditEventSchema = z.discriminatedUnion('event_type', [
   webhookEndpointSchema,
   identitySchema,
   creditsAdjustedSchema,
+  creditsNoticeSchema,
 ]);
 
 /** Audit-table attributes that are storage, not event: keys, index keys, TTL. */

@@ -33,6 +33,8 @@ export const AuditEventType = {
   IDENTITY_UPDATED: 'identity.updated',
   IDENTITY_DELETED: 'identity.deleted',
   CREDITS_ADJUSTED: 'credits.adjusted',
+  CREDITS_LOW: 'credits.low',
+  CREDITS_EXHAUSTED: 'credits.exhausted',
 } as const;
 export type AuditEventType = (typeof AuditEventType)[keyof typeof AuditEventType];
 
@@ -189,10 +191,24 @@ export interface CreditsAdjustedEvent extends Omit<AuditEventBase, 'key_id' | 'e
   adjustment: { add?: number; set?: number; expires_at: string | null; reason: string };
 }
 
+/**
+ * Credits of a key (`key_id`) or an identity (`identity_id`) fell below 10 %
+ * of their last refill or balance set (`credits.low`), or ran out
+ * (`credits.exhausted`): each at most once per refill period (without a
+ * refill, once per balance set). Written by the verification that crossed.
+ */
+export interface CreditsNoticeEvent extends Omit<AuditEventBase, 'key_id' | 'event_type'> {
+  event_type: typeof AuditEventType.CREDITS_LOW | typeof AuditEventType.CREDITS_EXHAUSTED;
+  key_id?: string;
+  identity_id?: string;
+  /** What remained after that verification, and the refill period (null without a refill). */
+  credits: { remaining: number; period: string | null };
+}
+
 /** The events about keys: each names its key. */
 export type KeyAuditEvent =
   KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent | KeyUpdatedEvent | KeyExpiryEvent | KeyLeakedEvent;
-export type AuditEvent = KeyAuditEvent | WebhookEndpointEvent | IdentityEvent | CreditsAdjustedEvent;
+export type AuditEvent = KeyAuditEvent | WebhookEndpointEvent | IdentityEvent | CreditsAdjustedEvent | CreditsNoticeEvent;
 
 /** Distributes Omit over a union so each event keeps its own fields. */
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;

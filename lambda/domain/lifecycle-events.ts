@@ -8,7 +8,7 @@
  * receiver that wants the whole key reads it from the key routes.
  */
 import type { WebhookEventType } from '../contract/webhooks';
-import type { AuditEvent } from './audit-events';
+import type { AuditEvent, CreditsNoticeEvent } from './audit-events';
 import type { LeakAction, LeakedValue, LeakReporter } from './leaks';
 
 /** What `data` says about the key and the change. */
@@ -45,6 +45,15 @@ export interface IdentityEventData {
   changed_fields: string[];
 }
 
+/** What `data` says about credits running low or out (credits.low, credits.exhausted): whose, what remained, the refill period. */
+export interface CreditsEventData {
+  team_id: string;
+  key_id?: string;
+  identity_id?: string;
+  remaining: number;
+  period: string | null;
+}
+
 export interface TestEventData {
   team_id: string;
   endpoint_id: string;
@@ -59,15 +68,22 @@ export interface LifecycleEvent {
   /** When it happened (ISO 8601). */
   timestamp: string;
   team_id: string;
-  data: KeyEventData | IdentityEventData | TestEventData;
+  data: KeyEventData | IdentityEventData | CreditsEventData | TestEventData;
 }
 
 /** The `webhook-id` of the event made from an audit event. */
 export const messageIdOf = (eventId: string) => `msg_${eventId}`;
 
+const isCreditsNotice = (event: AuditEvent): event is CreditsNoticeEvent => event.event_type === 'credits.low' || event.event_type === 'credits.exhausted';
+
 /** The event of an audit record; undefined for what was done to a webhook endpoint, and for credits adjusted (audited, not sent). */
 export function lifecycleEventOf(event: AuditEvent): LifecycleEvent | undefined {
   if ('endpoint_id' in event || event.event_type === 'credits.adjusted') return undefined;
+  if (isCreditsNotice(event)) {
+    const whose = event.key_id !== undefined ? { key_id: event.key_id } : { identity_id: event.identity_id as string };
+    const data: CreditsEventData = { team_id: event.team_id, ...whose, remaining: event.credits.remaining, period: event.credits.period };
+    return { id: messageIdOf(event.event_id), type: event.event_type, timestamp: event.occurred_at, team_id: event.team_id, data };
+  }
   if ('identity_id' in event) {
     const data: IdentityEventData = {
       identity_id: event.identity_id,

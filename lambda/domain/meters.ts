@@ -111,6 +111,10 @@ export interface CreditState {
   left: number;
   period?: string;
   grants: Record<string, Grant>;
+  /** The balance last set (the base of `credits.low` without a refill). */
+  base?: number;
+  /** The periods whose `credits.low` and `credits.exhausted` were sent (store/credit-notices.ts). */
+  marks?: { low?: string; exhausted?: string };
 }
 
 /** What one meter held when read or written. */
@@ -126,9 +130,16 @@ export interface MeterView {
 export function meterViewOf(item: Record<string, unknown>): MeterView {
   const counts: Record<string, number> = {};
   for (const [name, value] of Object.entries(item)) if (name.startsWith('lw:') && typeof value === 'number') counts[name] = value;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const credits =
     typeof item.cr_left === 'number'
-      ? { left: item.cr_left, period: typeof item.cr_period === 'string' ? item.cr_period : undefined, grants: (item.cr_g ?? {}) as Record<string, Grant> }
+      ? {
+          left: item.cr_left,
+          period: text(item.cr_period),
+          grants: (item.cr_g ?? {}) as Record<string, Grant>,
+          base: typeof item.cr_base === 'number' ? item.cr_base : undefined,
+          marks: { low: text(item.cr_low), exhausted: text(item.cr_exh) },
+        }
       : undefined;
   return { def: parseMeterDef(item.meter_def), counts, credits, windows: item.windows as Record<string, number> | undefined };
 }
@@ -257,7 +268,9 @@ export function newMeterAttributes(input: MeterInput, at: Date): Record<string, 
   const refill = def.credits?.refill;
   return {
     meter_def: meterDefText(def),
-    ...(input.credits ? { cr_left: input.credits.remaining, cr_g: {}, ...(refill ? { cr_period: refillPeriod(refill, at) } : {}) } : {}),
+    ...(input.credits
+      ? { cr_left: input.credits.remaining, cr_base: input.credits.remaining, cr_g: {}, ...(refill ? { cr_period: refillPeriod(refill, at) } : {}) }
+      : {}),
   };
 }
 

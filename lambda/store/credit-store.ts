@@ -48,9 +48,14 @@ export class CreditStore {
               TableName: this.tables.keyTableName,
               Key: meterKey,
               // In the current refill period: a refill due is replaced by the allowance set, not applied after it.
-              UpdateExpression: `SET #left = :set${adjustment.period === undefined ? '' : ', #period = :period'}`,
+              // Without a refill, a balance set starts a new period for credits.low and credits.exhausted (credit-notices.ts).
+              UpdateExpression: `SET #left = :set, #base = :set${adjustment.period === undefined ? ' REMOVE #low, #exh' : ', #period = :period'}`,
               ConditionExpression: 'attribute_exists(#left)',
-              ExpressionAttributeNames: { '#left': 'cr_left', ...(adjustment.period === undefined ? {} : { '#period': 'cr_period' }) },
+              ExpressionAttributeNames: {
+                '#left': 'cr_left',
+                '#base': 'cr_base',
+                ...(adjustment.period === undefined ? { '#low': 'cr_low', '#exh': 'cr_exh' } : { '#period': 'cr_period' }),
+              },
               ExpressionAttributeValues: { ':set': adjustment.set, ...(adjustment.period === undefined ? {} : { ':period': adjustment.period }) },
             },
           };

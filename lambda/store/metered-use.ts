@@ -23,9 +23,8 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { ItemKey } from '../contract/tables';
-import { judgeMeter, limitApplies, limitFigure, meterDefText, meterViewOf, creditsRemaining, type MeterDef, type MeterView } from '../domain/meters';
-import type { MeterFigures, RecordUseResult, UseToRecord } from '../domain/recording';
-import { admittedAgainAt, windowCapacity, windowIndex, windowResetAt, elapsedFraction, type RateLimitState } from '../domain/rate-window';
+import { meterDefText, meterViewOf, type MeterDef, type MeterView } from '../domain/meters';
+import type { RecordUseResult, UseToRecord } from '../domain/recording';
 import { RecentMap } from '../platform/recent-map';
 import { UsageDelta } from '../domain/usage-delta';
 import { countedOf, usageClauses } from './usage-writes';
@@ -35,7 +34,9 @@ import type { StoreTables } from './transactions';
 import type { UsageMonths } from './usage-months';
 import { USAGE } from './entities/usage';
 import { IDENTITY } from './entities/identity';
+import { figuresOf, refusalOf, type MeterPart } from './meter-judgement';
 import type { OperationsOf } from '../contract/store-operations';
+import { dueNotices, noticeMark, sendCreditNotices } from './credit-notices';
 
 /** A use of a key with named limits or credits, or whose identity has them. */
 export interface MeteredUse extends UseToRecord {
@@ -47,16 +48,14 @@ export interface MeteredUse extends UseToRecord {
   keyDef: MeterDef;
   /** The key's identity and its limits and credits, when it has any. */
   identity?: { id: string; def: MeterDef };
+  /** The key's team (the audit records of credits.low and credits.exhausted). */
+  teamId: string;
 }
 
 /** Writes before the admission gives up (each failed one learned a newer meter); then the use is refused, never over-admitted. */
 const MAX_ATTEMPTS = 8;
 
-interface Part {
-  owner: 'key' | 'identity';
-  key: ItemKey;
-  def: MeterDef;
-}
+type Part = MeterPart;
 
 const nameOf = (key: ItemKey): string => `${key.pk}|${key.sk}`;
 
@@ -89,7 +88,7 @@ export class MeteredUses {
   private readonly seen = new RecentMap<string, MeterView>(10_000);
 
   constructor(
-    private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>,
+    private readonly tables: StoreTables,
     private readonly months: UsageMonths,
   ) {}
 
@@ -141,7 +140,9 @@ export class MeteredUses {
       if ('written' in outcome) {
         const item = USAGE.read(outcome.written);
         if (item) await this.months.afterWrite(item, copied, use.at);
-        return { admitted: true, ...this.figures(use, parts) };
+        const figures = figuresOf(use, parts, (key) => this.seen.get(nameOf(key)));
+        await this.notices(use, parts, false);
+        return { admitted: true, ...figures };
       }
       // A condition failed: judge the meters as they were.
       if (outcome.missing.includes('key')) return { admitted: false, reason: 'NO_USAGE_ITEM' };
@@ -150,10 +151,29 @@ export class MeteredUses {
         if (view) part.def = part.owner === 'identity' && outcome.missing.includes('identity') ? part.def : view.def;
       }
       if (outcome.missing.includes('identity')) parts.pop();
-      const refusal = this.refusal(use, parts);
+      const refusal = refusalOf(use, parts, (key) => this.seen.get(nameOf(key)));
       if (refusal) return this.refuse(use, parts, delta, refusal);
     }
     return this.refuse(use, parts, delta, { reason: 'RATE_LIMITED', retryAt: use.at.getTime() + 1000 });
+  }
+
+  /** credits.low and credits.exhausted of the charged meter, when due (credit-notices.ts); one that fails to go is left to a later call. */
+  private async notices(use: MeteredUse, parts: Part[], refusedForCredits: boolean): Promise<void> {
+    const part = parts.find((candidate) => candidate.owner === (parts[0]?.def.credits ? 'key' : 'identity'));
+    const view = part && this.seen.get(nameOf(part.key));
+    if (!part || !view?.credits || dueNotices(view, use.at, refusedForCredits).length === 0) return;
+    const id = part.owner === 'key' ? use.keyId : (use.identity?.id as string);
+    try {
+      const marks = await sendCreditNotices(this.tables, { key: part.key, owner: part.owner, id, teamId: use.teamId }, view, use.at, refusedForCredits);
+      const mark = noticeMark(view, use.at);
+      view.credits.marks = {
+        ...view.credits.marks,
+        ...(marks.includes('cr_low') ? { low: mark } : {}),
+        ...(marks.includes('cr_exh') ? { exhausted: mark } : {}),
+      };
+    } catch {
+      // A throttled or failed write: the next verification that finds it due sends it.
+    }
   }
 
   private remember(key: ItemKey, item: Record<string, unknown>): void {
@@ -219,51 +239,6 @@ export class MeteredUses {
     return { written };
   }
 
-  /** Why the meters as last seen refuse `use`, or undefined. */
-  private refusal(use: MeteredUse, parts: Part[]): { reason: 'RATE_LIMITED'; retryAt: number } | { reason: 'USAGE_EXCEEDED' } | undefined {
-    let retryAt: number | undefined;
-    let credits = false;
-    const charged = parts[0]?.def.credits ? 'key' : 'identity';
-    for (const part of parts) {
-      const view = this.seen.get(nameOf(part.key));
-      if (!view) continue;
-      const judged = judgeMeter(view, use.scopes, use.at, part.owner === charged ? use.cost : 0);
-      if (judged?.reason === 'limit') retryAt = Math.max(retryAt ?? 0, judged.retryAt);
-      if (judged?.reason === 'credits') credits = true;
-      if (part.owner === 'key') {
-        const hourly = this.hourly(use, view);
-        if (hourly.current + 1 > hourly.capacity) retryAt = Math.max(retryAt ?? 0, admittedAgainAt(hourly.previous, hourly.current, use.at, use.rateLimit));
-      }
-    }
-    if (retryAt !== undefined) return { reason: 'RATE_LIMITED', retryAt };
-    return credits ? { reason: 'USAGE_EXCEEDED' } : undefined;
-  }
-
-  private hourly(use: UseToRecord, view: MeterView | undefined) {
-    const index = windowIndex(use.at);
-    const previous = view?.windows?.[String(index - 1)] ?? 0;
-    const current = view?.windows?.[String(index)] ?? 0;
-    return { previous, current, capacity: windowCapacity(previous, elapsedFraction(use.at), use.rateLimit) };
-  }
-
-  private rateLimit(use: UseToRecord, view: MeterView | undefined): RateLimitState {
-    const { current, capacity } = this.hourly(use, view);
-    return { limit: use.rateLimit, remaining: Math.max(0, Math.floor(capacity - current)), reset: windowResetAt(use.at) };
-  }
-
-  private figures(use: MeteredUse, parts: Part[]): { rateLimit: RateLimitState; meters: MeterFigures } {
-    const meters: MeterFigures = { limits: [] };
-    const charged = parts[0]?.def.credits ? 'key' : 'identity';
-    for (const part of parts) {
-      const view = this.seen.get(nameOf(part.key));
-      if (!view) continue;
-      for (const limit of view.def.limits) if (limitApplies(limit, use.scopes)) meters.limits.push(limitFigure(view, limit, part.owner, use.at.getTime()));
-      if (part.owner === charged && view.def.credits)
-        meters.credits = { remaining: creditsRemaining(view.credits ?? { left: 0, grants: {} }, view.def.credits, use.at) };
-    }
-    return { rateLimit: this.rateLimit(use, this.seen.get(nameOf(parts[0]!.key))), meters };
-  }
-
   private async refuse(
     use: MeteredUse,
     parts: Part[],
@@ -275,8 +250,11 @@ export class MeteredUses {
     if (!item) return { admitted: false, reason: 'NO_USAGE_ITEM' };
     await this.months.afterWrite(item, copied, use.at);
     this.remember(USAGE.key(use.keyId), item as unknown as Record<string, unknown>);
-    const { rateLimit, meters } = this.figures(use, parts);
-    if (refusal.reason === 'USAGE_EXCEEDED') return { admitted: false, reason: 'USAGE_EXCEEDED', rateLimit, meters };
+    const { rateLimit, meters } = figuresOf(use, parts, (key) => this.seen.get(nameOf(key)));
+    if (refusal.reason === 'USAGE_EXCEEDED') {
+      await this.notices(use, parts, true);
+      return { admitted: false, reason: 'USAGE_EXCEEDED', rateLimit, meters };
+    }
     const retryAfterSeconds = Math.max(1, Math.ceil((refusal.retryAt - use.at.getTime()) / 1000));
     return { admitted: false, reason: 'RATE_LIMITED', rateLimit: { ...rateLimit, remaining: 0, retryAfterSeconds }, meters };
   }

@@ -46,7 +46,7 @@ export class UsageStore {
   private readonly metered: MeteredUses;
 
   constructor(
-    private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>,
+    private readonly tables: StoreTables,
     /** This process's memory of ended windows' counts. */
     readonly endedWindows: EndedWindows,
     leaseSettings: LeaseSettings = DEFAULT_LEASE_SETTINGS,

@@ -29,6 +29,7 @@ export async function meteredUseOf(deps: VerifyServices, checked: CheckedKey, at
     ...useOf(checked, at),
     scopes: checked.asked.scopes,
     cost: checked.asked.cost,
+    teamId: checked.key.team_id,
     keyDef,
     ...(identityId && usesMeter(identityDef) ? { identity: { id: identityId, def: identityDef } } : {}),
   };

@@ -73,6 +73,8 @@ export const AUDIT_RECORD_ACCESS = {
   changeIdentity: ['PutItem'],
   deleteIdentity: ['PutItem'],
   adjustCredits: ['PutItem'],
+  // credits.low and credits.exhausted, written by the verification that crosses (store/credit-notices.ts).
+  admitMeteredUse: ['PutItem'],
 } as const satisfies EntityAccess;
 
 /** The audit-table item for an event (keys, team index, TTL). */

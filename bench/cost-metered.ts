@@ -1,0 +1,53 @@
+/** `npm run cost`'s rows of metered verifications (docs/limits.md): the verify endpoint and the platform authorizer. */
+import { priced, say, type Row } from './cost-model';
+import type { meterOf } from './cost';
+import type { templateFacts } from './cost-meters';
+
+type Functions = ReturnType<typeof templateFacts>['functions'];
+type Measure = ReturnType<typeof meterOf>;
+
+/** Three named limits and credits that never run out in the run: what a metered verification writes, whatever it admits. */
+const METERED = {
+  limits: [
+    { name: 'burst', limit: 1_000_000, window_seconds: 1 },
+    { name: 'hour', limit: 1_000_000_000, window_seconds: 3600 },
+    { name: 'month', limit: 1_000_000_000, window_seconds: 2_592_000 },
+  ],
+  credits: { remaining: 1_000_000_000 },
+};
+
+/**
+ * Verify and the platform authorizer of a metered key (docs/limits.md): its
+ * own three named limits and credits (one conditional write a call), and a
+ * key whose identity holds them (a transaction of both meters and a read of
+ * them for the answer's figures). Leases do not serve metered keys yet.
+ */
+export async function meteredRows(
+  functions: Functions,
+  measure: Measure,
+  /** One verification (the verify endpoint) and one authorization (the platform authorizer, leases on) of a value. */
+  calls: { verify: (value: string) => () => Promise<unknown>; authorize: (value: string) => () => Promise<unknown> },
+  newKey: (name: string, extra?: Record<string, unknown>) => Promise<{ id: string; key: string }>,
+  newIdentity: (extra: Record<string, unknown>) => Promise<string>,
+): Promise<Row[]> {
+  say('cost: verify and the platform authorizer, metered keys …');
+  const rows: Row[] = [];
+  const own = await newKey('Metered key', METERED);
+  const viaIdentity = await newKey('Identity key', { identity_id: await newIdentity(METERED) });
+  for (const [kind, key] of [
+    ['metered', own],
+    ['metered-identity', viaIdentity],
+  ] as const) {
+    const verify = calls.verify(key.key);
+    await measure(20, verify, 4); // warm: the identity read, the meters seen
+    const spent = await measure(200, verify, 8);
+    for (const door of ['rest-api', 'http-api', 'function-url'] as const) {
+      rows.push(priced(functions['verify-api-key'], spent, { operation: 'verify-api-key', door, invocations: 1, key: kind }));
+    }
+    const authorizeMetered = calls.authorize(key.key);
+    await measure(20, authorizeMetered, 4);
+    const authorized = await measure(200, authorizeMetered, 8);
+    rows.push(priced(functions['platform-authorizer'], authorized, { operation: 'platform-authorizer', door: 'platform-api', invocations: 1, key: kind }));
+  }
+  return rows;
+}

@@ -1,0 +1,69 @@
+/**
+ * What the meters of a metered use say (metered-use.ts), as this process
+ * last saw them: why they refuse it, and the figures of the answer (the
+ * hourly limit, each applicable named limit, the charged credits). Pure.
+ */
+import type { ItemKey } from '../contract/tables';
+import { creditsRemaining, judgeMeter, limitApplies, limitFigure, type MeterDef, type MeterOwner, type MeterView } from '../domain/meters';
+import type { MeterFigures, UseToRecord } from '../domain/recording';
+import { admittedAgainAt, elapsedFraction, windowCapacity, windowIndex, windowResetAt, type RateLimitState } from '../domain/rate-window';
+import type { MeteredUse } from './metered-use';
+
+/** One meter a use is admitted by: the key's or its identity's, and its definition as last known. */
+export interface MeterPart {
+  owner: MeterOwner;
+  key: ItemKey;
+  def: MeterDef;
+}
+
+/** The meter at an item key as this process last saw it. */
+export type ViewOf = (key: ItemKey) => MeterView | undefined;
+
+/** Why the meters as last seen refuse `use`, or undefined. */
+export function refusalOf(
+  use: MeteredUse,
+  parts: readonly MeterPart[],
+  viewOf: ViewOf,
+): { reason: 'RATE_LIMITED'; retryAt: number } | { reason: 'USAGE_EXCEEDED' } | undefined {
+  let retryAt: number | undefined;
+  let credits = false;
+  const charged = parts[0]?.def.credits ? 'key' : 'identity';
+  for (const part of parts) {
+    const view = viewOf(part.key);
+    if (!view) continue;
+    const judged = judgeMeter(view, use.scopes, use.at, part.owner === charged ? use.cost : 0);
+    if (judged?.reason === 'limit') retryAt = Math.max(retryAt ?? 0, judged.retryAt);
+    if (judged?.reason === 'credits') credits = true;
+    if (part.owner === 'key') {
+      const hourly = hourlyOf(use, view);
+      if (hourly.current + 1 > hourly.capacity) retryAt = Math.max(retryAt ?? 0, admittedAgainAt(hourly.previous, hourly.current, use.at, use.rateLimit));
+    }
+  }
+  if (retryAt !== undefined) return { reason: 'RATE_LIMITED', retryAt };
+  return credits ? { reason: 'USAGE_EXCEEDED' } : undefined;
+}
+
+function hourlyOf(use: UseToRecord, view: MeterView | undefined) {
+  const index = windowIndex(use.at);
+  const previous = view?.windows?.[String(index - 1)] ?? 0;
+  const current = view?.windows?.[String(index)] ?? 0;
+  return { previous, current, capacity: windowCapacity(previous, elapsedFraction(use.at), use.rateLimit) };
+}
+
+function rateLimitOf(use: UseToRecord, view: MeterView | undefined): RateLimitState {
+  const { current, capacity } = hourlyOf(use, view);
+  return { limit: use.rateLimit, remaining: Math.max(0, Math.floor(capacity - current)), reset: windowResetAt(use.at) };
+}
+
+export function figuresOf(use: MeteredUse, parts: readonly MeterPart[], viewOf: ViewOf): { rateLimit: RateLimitState; meters: MeterFigures } {
+  const meters: MeterFigures = { limits: [] };
+  const charged = parts[0]?.def.credits ? 'key' : 'identity';
+  for (const part of parts) {
+    const view = viewOf(part.key);
+    if (!view) continue;
+    for (const limit of view.def.limits) if (limitApplies(limit, use.scopes)) meters.limits.push(limitFigure(view, limit, part.owner, use.at.getTime()));
+    if (part.owner === charged && view.def.credits)
+      meters.credits = { remaining: creditsRemaining(view.credits ?? { left: 0, grants: {} }, view.def.credits, use.at) };
+  }
+  return { rateLimit: rateLimitOf(use, viewOf(parts[0]!.key)), meters };
+}
