@@ -57,7 +57,8 @@ export async function capacityProxy(target: string) {
             spent[writes ? 'write' : 'read'] += units;
           }
           // The whole body is sent at once, with its length: an upstream chunked answer (a long Query's) is not chunked here.
-          const { 'transfer-encoding': _chunked, ...kept } = answer.headers;
+          const kept = { ...answer.headers };
+          delete kept['transfer-encoding'];
           res.writeHead(answer.statusCode ?? 502, { ...kept, 'content-length': String(Buffer.byteLength(text)) });
           res.end(text);
         });
