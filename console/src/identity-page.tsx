@@ -9,7 +9,7 @@ import { ErrorMessage, Field, NotReadYet, problemOf, type Problem } from './comp
 import { fingerprint, when } from './format';
 import { usePage } from './paging';
 import { IdentityFields, parseMeta } from './identities';
-import { MeterSection, type MeterOwner } from './meters';
+import { MeterSection, meterOwnerOf } from './meters';
 
 export function IdentityPage({ api, identityId, navigate }: { api: ApiClient; identityId: string; navigate: (hash: string) => void }) {
   const [identity, setIdentity] = useState<Identity | undefined>();
@@ -59,29 +59,11 @@ export function IdentityPage({ api, identityId, navigate }: { api: ApiClient; id
         <dd>{when(identity.updated_at)}</dd>
       </dl>
       <IdentityKeys api={api} identity={identity} />
-      <MeterSection key={identity.id} api={api} owner={identityMeter(api, identity, entityTag)} onChanged={load} />
+      <MeterSection key={identity.id} api={api} owner={meterOwnerOf(api, 'identity', identity, entityTag)} onChanged={load} />
       <EditIdentity key={identity.id} api={api} identity={identity} entityTag={entityTag} onSaved={load} />
       <DeleteIdentity api={api} identity={identity} onDeleted={() => navigate('#/identities')} />
     </main>
   );
-}
-
-/** The identity's limits and credits, saved through update-identity with the ETag read (412: changed elsewhere, said). */
-function identityMeter(api: ApiClient, identity: Identity, entityTag: string | undefined): MeterOwner {
-  return {
-    kind: 'identity',
-    id: identity.id,
-    limits: identity.limits,
-    credits: identity.credits,
-    save: async (change) => {
-      const { error, response } = await api.PATCH('/functions/v1/update-identity', {
-        body: { identity_id: identity.id, ...change },
-        params: { header: entityTag ? { 'If-Match': entityTag } : {} },
-      });
-      if (response.status === 412) return 'Not saved: the identity was changed elsewhere after this page loaded. Reload the page to see it.';
-      return error ? problemOf(error, response) : undefined;
-    },
-  };
 }
 
 /** The keys that name the identity (list-api-keys with identity_id; the first 100 of the team's keys that do). */

@@ -8,30 +8,12 @@ import type { ApiClient, ApiKey, AuditEvent, components } from '../../client';
 import { ErrorMessage, NotReadYet, ValueOnce, problemOf, type Problem } from './components';
 import { Delete, Roll } from './key-actions';
 import { Settings } from './key-settings';
-import { MeterSection, type MeterOwner } from './meters';
+import { MeterSection, meterOwnerOf } from './meters';
 import { count, fingerprint, list, noun, number, when } from './format';
 import type { Session } from './session';
 import { UsageChart } from './usage-chart';
 
 type Usage = components['schemas']['UsageResponse']['data'];
-
-/** The key's limits and credits, saved through update-api-key with the ETag read (412: changed elsewhere, said). */
-function keyMeter(api: ApiClient, key: ApiKey, entityTag: string | undefined): MeterOwner {
-  return {
-    kind: 'key',
-    id: key.id,
-    limits: key.limits,
-    credits: key.credits,
-    save: async (change) => {
-      const { error, response } = await api.PATCH('/functions/v1/update-api-key', {
-        params: { header: entityTag ? { 'If-Match': entityTag } : {} },
-        body: { key_id: key.id, ...change },
-      });
-      if (response.status === 412) return 'Not saved: the key was changed elsewhere after this page loaded. Reload the page to see it.';
-      return error ? problemOf(error, response) : undefined;
-    },
-  };
-}
 
 export function KeyPage({
   api,
@@ -70,7 +52,7 @@ export function KeyPage({
 
       <Roll api={api} apiKey={key} onRolled={(value) => (setIssued(value), void load())} />
       <Settings api={api} apiKey={key} entityTag={entityTag} onChanged={() => void load()} />
-      {key.state === 'deleted' ? null : <MeterSection key={key.id} api={api} owner={keyMeter(api, key, entityTag)} onChanged={load} />}
+      {key.state === 'deleted' ? null : <MeterSection key={key.id} api={api} owner={meterOwnerOf(api, 'key', key, entityTag)} onChanged={load} />}
       <AuditTrail events={events} />
       <Delete api={api} apiKey={key} self={key.id === session.keyId} onDeleted={() => (key.id === session.keyId ? onSignOut() : navigate('#/keys'))} />
     </main>

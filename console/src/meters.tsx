@@ -21,6 +21,34 @@ export interface MeterOwner {
   save(change: { limits?: Limits; credits?: { remaining: number; refill: Credits['refill'] } | null }): Promise<Problem | undefined>;
 }
 
+/**
+ * A key's or an identity's limits and credits, saved through its update
+ * route with the ETag read: a change made elsewhere since (412) is said, not
+ * overwritten.
+ */
+export function meterOwnerOf(
+  api: ApiClient,
+  kind: MeterOwner['kind'],
+  resource: { id: string; limits?: Limits; credits?: Credits },
+  entityTag: string | undefined,
+): MeterOwner {
+  const header = entityTag ? { 'If-Match': entityTag } : {};
+  return {
+    kind,
+    id: resource.id,
+    limits: resource.limits,
+    credits: resource.credits,
+    save: async (change) => {
+      const { error, response } =
+        kind === 'key'
+          ? await api.PATCH('/functions/v1/update-api-key', { params: { header }, body: { key_id: resource.id, ...change } })
+          : await api.PATCH('/functions/v1/update-identity', { params: { header }, body: { identity_id: resource.id, ...change } });
+      if (response.status === 412) return `Not saved: the ${kind} was changed elsewhere after this page loaded. Reload the page to see it.`;
+      return error ? problemOf(error, response) : undefined;
+    },
+  };
+}
+
 const windowWords = (seconds: number) =>
   seconds % 86_400 === 0
     ? `${seconds / 86_400} d`

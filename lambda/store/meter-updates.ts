@@ -21,12 +21,13 @@ export function meterUpdateClauses(change: MeterChange): { sets: string[]; remov
     values[':mud'] = change.text;
   }
   if (change.credits !== undefined) {
-    Object.assign(names, { '#mul': 'cr_left', '#mup': 'cr_period', '#mug': 'cr_g', '#mub': 'cr_base', '#mulow': 'cr_low', '#muexh': 'cr_exh' });
+    Object.assign(names, { '#mul': 'cr_left', '#mup': 'cr_period', '#mug': 'cr_g', '#mub': 'cr_base' });
+    // Without a refill, a balance set (or none) starts a new period for credits.low and credits.exhausted.
+    if (change.credits === null || change.credits.period === undefined) Object.assign(names, { '#mulow': 'cr_low', '#muexh': 'cr_exh' });
     if (change.credits === null) removes.push('#mul', '#mup', '#mug', '#mub', '#mulow', '#muexh');
     else {
       sets.push('#mul = :mul', '#mub = :mul', '#mug = if_not_exists(#mug, :mug)');
       Object.assign(values, { ':mul': change.credits.remaining, ':mug': {} });
-      // Without a refill, a balance set starts a new period for credits.low and credits.exhausted.
       if (change.credits.period === undefined) removes.push('#mup', '#mulow', '#muexh');
       else {
         sets.push('#mup = :mup');

@@ -161,6 +161,7 @@ describe('POST /functions/v1/verify-api-key — named limits and credits', () =>
 
 describe('update-api-key and update-identity — limits and credits edited', () => {
   const team = teamPerSuite();
+  afterEach(() => restoreSystemClock());
 
   it('a key’s limit lowered applies to the next verification; credits set start a new balance; null removes them', async () => {
     // Prepare
@@ -186,6 +187,29 @@ describe('update-api-key and update-identity — limits and credits edited', () 
     const records = await call('list-audit-events', { key: team.key, query: { key_id: key.id } });
     const updated = (records.body.data as { event_type: string; changes?: Record<string, unknown> }[]).filter((r) => r.event_type === 'key.updated');
     expect(updated.map((r) => Object.keys(r.changes ?? {}).sort())).toEqual(expect.arrayContaining([['limits'], ['credits', 'limits'], ['credits']]));
+  });
+
+  it('credits with a refill set by an update start in the current period: no refill over them until the next', async () => {
+    // Prepare
+    installManualClock(Date.parse('2026-11-28T10:00:00Z'));
+    const key = await createKey(team);
+    const made = await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: 'refilled-by-update' } });
+
+    // Act
+    const keyUpdated = await call('update-api-key', {
+      key: team.key,
+      body: { key_id: key.id, credits: { remaining: 1, refill: { interval: 'monthly', amount: 100, day_of_month: 31 } } },
+    });
+    const identityUpdated = await call('update-identity', {
+      key: team.key,
+      body: { identity_id: made.body.data.id, credits: { remaining: 2, refill: { interval: 'daily', amount: 10 } } },
+    });
+    const answers = [await callVerify({ key: key.key }), await callVerify({ key: key.key })];
+
+    // Assess
+    expect(keyUpdated.body.data.credits).toEqual({ remaining: 1, refill: { interval: 'monthly', amount: 100, day_of_month: 31 } });
+    expect(identityUpdated.body.data.credits).toEqual({ remaining: 2, refill: { interval: 'daily', amount: 10 } });
+    expect(answers.map((answer) => answer.body.code)).toEqual(['VALID', 'USAGE_EXCEEDED']);
   });
 
   it('an identity’s credits set by update-identity are shared by its keys at once', async () => {
