@@ -36,6 +36,8 @@ export interface UseToRecord extends Recording {
 export interface MeterFigures {
   limits: LimitFigure[];
   credits?: { remaining: number };
+  /** Refused by a limit: seconds until every limit that refused has room (the answer's Retry-After). */
+  retryAfterSeconds?: number;
 }
 
 /** `meters`: set only for a key or an identity with named limits or credits. */

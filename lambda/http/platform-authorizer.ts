@@ -159,7 +159,10 @@ export async function authorize(
     // The scopes the route needs are the ones its call asks: a named limit bound to a scope counts the routes that need it.
     const result = await admit({ ...check.checked, asked: { scopes: matching.map((route) => route.scope), cost: request.cost } });
     if (result.code === VerifyFailure.RATE_LIMITED) {
-      return denyAll(key.id, stageArn, result.code, { retry_after: result.ratelimit.retryAfterSeconds ?? 1, ...meterContext(result.meters) });
+      return denyAll(key.id, stageArn, result.code, {
+        retry_after: result.meters?.retryAfterSeconds ?? result.ratelimit.retryAfterSeconds ?? 1,
+        ...meterContext(result.meters),
+      });
     }
     if (result.code === VerifyFailure.USAGE_EXCEEDED) return denyAll(key.id, stageArn, result.code, meterContext(result.meters));
     if (!result.valid) throw new Error(UNAUTHORIZED, { cause: result.code });

@@ -16,16 +16,16 @@ export interface MeterPart {
   def: MeterDef;
 }
 
+/** Why a metered use is refused: a limit (`hourlyRefused`: the key's hourly one among them), until `retryAt`; or credits. */
+export type MeterRefusal = { reason: 'RATE_LIMITED'; retryAt: number; hourlyRefused: boolean } | { reason: 'USAGE_EXCEEDED' };
+
 /** The meter at an item key as this process last saw it. */
 export type ViewOf = (key: ItemKey) => MeterView | undefined;
 
 /** Why the meters as last seen refuse `use`, or undefined. */
-export function refusalOf(
-  use: MeteredUse,
-  parts: readonly MeterPart[],
-  viewOf: ViewOf,
-): { reason: 'RATE_LIMITED'; retryAt: number } | { reason: 'USAGE_EXCEEDED' } | undefined {
+export function refusalOf(use: MeteredUse, parts: readonly MeterPart[], viewOf: ViewOf): MeterRefusal | undefined {
   let retryAt: number | undefined;
+  let hourlyRefused = false;
   let credits = false;
   const charged = parts[0]?.def.credits ? 'key' : 'identity';
   for (const part of parts) {
@@ -36,10 +36,13 @@ export function refusalOf(
     if (judged?.reason === 'credits') credits = true;
     if (part.owner === 'key') {
       const hourly = hourlyOf(use, view);
-      if (hourly.current + 1 > hourly.capacity) retryAt = Math.max(retryAt ?? 0, admittedAgainAt(hourly.previous, hourly.current, use.at, use.rateLimit));
+      if (hourly.current + 1 > hourly.capacity) {
+        hourlyRefused = true;
+        retryAt = Math.max(retryAt ?? 0, admittedAgainAt(hourly.previous, hourly.current, use.at, use.rateLimit));
+      }
     }
   }
-  if (retryAt !== undefined) return { reason: 'RATE_LIMITED', retryAt };
+  if (retryAt !== undefined) return { reason: 'RATE_LIMITED', retryAt, hourlyRefused };
   return credits ? { reason: 'USAGE_EXCEEDED' } : undefined;
 }
 

@@ -34,7 +34,7 @@ import type { StoreTables } from './transactions';
 import type { UsageMonths } from './usage-months';
 import { USAGE } from './entities/usage';
 import { IDENTITY } from './entities/identity';
-import { figuresOf, refusalOf, type MeterPart } from './meter-judgement';
+import { figuresOf, refusalOf, type MeterPart, type MeterRefusal } from './meter-judgement';
 import type { OperationsOf } from '../contract/store-operations';
 import { dueNotices, noticeMark, sendCreditNotices } from './credit-notices';
 
@@ -154,7 +154,7 @@ export class MeteredUses {
       const refusal = refusalOf(use, parts, (key) => this.seen.get(nameOf(key)));
       if (refusal) return this.refuse(use, parts, delta, refusal);
     }
-    return this.refuse(use, parts, delta, { reason: 'RATE_LIMITED', retryAt: use.at.getTime() + 1000 });
+    return this.refuse(use, parts, delta, { reason: 'RATE_LIMITED', retryAt: use.at.getTime() + 1000, hourlyRefused: false });
   }
 
   /** credits.low and credits.exhausted of the charged meter, when due (credit-notices.ts); one that fails to go is left to a later call. */
@@ -239,12 +239,7 @@ export class MeteredUses {
     return { written };
   }
 
-  private async refuse(
-    use: MeteredUse,
-    parts: Part[],
-    delta: UsageDelta,
-    refusal: { reason: 'RATE_LIMITED'; retryAt: number } | { reason: 'USAGE_EXCEEDED' },
-  ): Promise<RecordUseResult> {
+  private async refuse(use: MeteredUse, parts: Part[], delta: UsageDelta, refusal: MeterRefusal): Promise<RecordUseResult> {
     const copied = this.months.toRemove(use.keyId);
     const item = await recordWithoutSlot(this.tables, use.keyId, delta, copied);
     if (!item) return { admitted: false, reason: 'NO_USAGE_ITEM' };
@@ -256,6 +251,8 @@ export class MeteredUses {
       return { admitted: false, reason: 'USAGE_EXCEEDED', rateLimit, meters };
     }
     const retryAfterSeconds = Math.max(1, Math.ceil((refusal.retryAt - use.at.getTime()) / 1000));
-    return { admitted: false, reason: 'RATE_LIMITED', rateLimit: { ...rateLimit, remaining: 0, retryAfterSeconds }, meters };
+    // The hourly figures stay the hourly limit's own unless it refused too; Retry-After is the limits' together.
+    const hourly = refusal.hourlyRefused ? { ...rateLimit, remaining: 0, retryAfterSeconds } : rateLimit;
+    return { admitted: false, reason: 'RATE_LIMITED', rateLimit: hourly, meters: { ...meters, retryAfterSeconds } };
   }
 }

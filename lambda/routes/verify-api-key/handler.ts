@@ -64,7 +64,7 @@ function verifyResponseHeaders(result: VerifyResult, now: Date): Record<string, 
   // A use counted against the key's limit: its RateLimit headers, as on the management routes.
   const headers: Record<string, string> =
     'ratelimit' in result ? rateLimitHeaders(result.ratelimit, now, 'meters' in result ? result.meters?.limits : undefined) : {};
-  if (result.code === 'RATE_LIMITED') headers['Retry-After'] = String(result.ratelimit.retryAfterSeconds ?? 1);
+  if (result.code === 'RATE_LIMITED') headers['Retry-After'] = String(result.meters?.retryAfterSeconds ?? result.ratelimit.retryAfterSeconds ?? 1);
   if (result.allowedOrigin !== undefined) {
     headers['Access-Control-Allow-Origin'] = result.allowedOrigin;
     headers['Access-Control-Expose-Headers'] = 'Retry-After, X-Request-Id, RateLimit, RateLimit-Policy';

@@ -57,6 +57,9 @@ describe('POST /functions/v1/verify-api-key — named limits and credits', () =>
     const limited = answers.find((answer) => answer.body.code === 'RATE_LIMITED');
     expect(limited?.body.limits).toEqual([{ name: 'burst', owner: 'key', limit: 5, remaining: 0, reset: expect.any(Number) }]);
     expect(Number(limited?.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    // The hourly figures are the hourly limit's own: it did not refuse (1,000 an hour, 5 used).
+    expect(limited?.body.ratelimit.remaining).toBe(995);
+    expect(limited?.headers.RateLimit).toMatch(/^"hourly";r=995;/);
     expect(limited?.headers['RateLimit-Policy']).toMatch(/"key\.burst";q=5;w=60$/);
   });
 
