@@ -150,6 +150,23 @@ describe('POST /functions/v1/verify-api-key — named limits and credits', () =>
     expect(refilled[5]?.body.code).toBe('USAGE_EXCEEDED');
   });
 
+  it('a refill reached by three calls at once is applied once: each write is conditional on the period it replaces', async () => {
+    // Prepare: the meter last seen in November, one credit left
+    const clock = installManualClock(Date.parse('2026-11-30T23:59:00Z'));
+    const key = await createKey(team, { credits: { remaining: 1, refill: { interval: 'monthly', amount: 10 } } });
+    await callVerify({ key: key.key });
+    clock.advance(120_000);
+
+    // Act: three first calls of December at once, then a read
+    const answers = await Promise.all([1, 2, 3].map(() => callVerify({ key: key.key })));
+    const read = await call('get-api-key', { key: team.key, query: { key_id: key.id } });
+
+    // Assess: one refill to 10, three spent
+    expect(answers.map((answer) => answer.body.code)).toEqual(['VALID', 'VALID', 'VALID']);
+    expect(answers.map((answer) => answer.body.credits.remaining).sort()).toEqual([7, 8, 9]);
+    expect(read.body.data.credits.remaining).toBe(7);
+  });
+
   it('a key with neither limits nor credits is answered as before: no limits, no credits', async () => {
     // Prepare
     const key = await createKey(team);
