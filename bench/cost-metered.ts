@@ -1,10 +1,10 @@
 /** `npm run cost`'s rows of metered verifications (docs/limits.md): the verify endpoint and the platform authorizer. */
 import { priced, say, type Row } from './cost-model';
-import type { meterOf } from './cost';
 import type { templateFacts } from './cost-meters';
 
 type Functions = ReturnType<typeof templateFacts>['functions'];
-type Measure = ReturnType<typeof meterOf>;
+/** `n` calls (so many in flight), and what they spent (cost.ts `meterOf`). */
+type Measure = (n: number, call: () => Promise<unknown>, inFlight?: number) => Promise<Parameters<typeof priced>[1]>;
 
 /** Three named limits and credits that never run out in the run: what a metered verification writes, whatever it admits. */
 const METERED = {

@@ -84,7 +84,7 @@ function costServices(proxy: Proxy, logs: Logs, githubPublicKey: string, leases:
 }
 
 /** What `calls` calls of `run` spend, per call (`inFlight` at a time). */
-export function meterOf(proxy: Proxy, logs: Logs) {
+function meterOf(proxy: Proxy, logs: Logs) {
   return async (calls: number, run: () => Promise<unknown>, inFlight = 1) => {
     proxy.take();
     logs.take();

@@ -7,7 +7,20 @@ import type { ItemKey } from '../contract/tables';
 import { creditsRemaining, judgeMeter, limitApplies, limitFigure, type MeterDef, type MeterOwner, type MeterView } from '../domain/meters';
 import type { MeterFigures, UseToRecord } from '../domain/recording';
 import { admittedAgainAt, elapsedFraction, windowCapacity, windowIndex, windowResetAt, type RateLimitState } from '../domain/rate-window';
-import type { MeteredUse } from './metered-use';
+
+/** A use of a key with named limits or credits, or whose identity has them. */
+export interface MeteredUse extends UseToRecord {
+  /** The scopes the verification asked (a named limit with a scope counts only those it covers). */
+  scopes: readonly string[];
+  /** Credits the verification costs. */
+  cost: number;
+  /** The key's limits and credits, as its value lookup holds them. */
+  keyDef: MeterDef;
+  /** The key's identity and its limits and credits, when it has any. */
+  identity?: { id: string; def: MeterDef };
+  /** The key's team (the audit records of credits.low and credits.exhausted). */
+  teamId: string;
+}
 
 /** One meter a use is admitted by: the key's or its identity's, and its definition as last known. */
 export interface MeterPart {

@@ -23,8 +23,8 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { ItemKey } from '../contract/tables';
-import { meterDefText, meterViewOf, type MeterDef, type MeterView } from '../domain/meters';
-import type { RecordUseResult, UseToRecord } from '../domain/recording';
+import { meterDefText, meterViewOf, type MeterView } from '../domain/meters';
+import type { RecordUseResult } from '../domain/recording';
 import { RecentMap } from '../platform/recent-map';
 import { UsageDelta } from '../domain/usage-delta';
 import { countedOf, usageClauses } from './usage-writes';
@@ -34,23 +34,11 @@ import type { StoreTables } from './transactions';
 import type { UsageMonths } from './usage-months';
 import { USAGE } from './entities/usage';
 import { IDENTITY } from './entities/identity';
-import { figuresOf, refusalOf, type MeterPart, type MeterRefusal } from './meter-judgement';
+import { figuresOf, refusalOf, type MeteredUse, type MeterPart, type MeterRefusal } from './meter-judgement';
 import type { OperationsOf } from '../contract/store-operations';
 import { dueNotices, noticeMark, sendCreditNotices } from './credit-notices';
 
-/** A use of a key with named limits or credits, or whose identity has them. */
-export interface MeteredUse extends UseToRecord {
-  /** The scopes the verification asked (a named limit with a scope counts only those it covers). */
-  scopes: readonly string[];
-  /** Credits the verification costs. */
-  cost: number;
-  /** The key's limits and credits, as its value lookup holds them. */
-  keyDef: MeterDef;
-  /** The key's identity and its limits and credits, when it has any. */
-  identity?: { id: string; def: MeterDef };
-  /** The key's team (the audit records of credits.low and credits.exhausted). */
-  teamId: string;
-}
+export type { MeteredUse };
 
 /** Writes before the admission gives up (each failed one learned a newer meter); then the use is refused, never over-admitted. */
 const MAX_ATTEMPTS = 8;

@@ -6,7 +6,26 @@
 import type { UseToRecord, RecordUseResult } from '../domain/recording';
 import type { MeteredUse } from '../store/metered-use';
 import { parseMeterDef, usesMeter } from '../domain/meters';
-import type { CheckedKey, VerifyServices } from './verify';
+import type { VerifiedKey } from '../domain/model';
+import type { IdentityStore } from '../store/identity-store';
+import type { UsageStore } from '../store/usage-store';
+
+/** A key that passed every check, before its use is recorded. */
+export interface CheckedKey {
+  key: VerifiedKey;
+  /** Set while the key is in a transition: which transition, and which value was used. */
+  transition?: { generation: number; role: 'old' | 'new' };
+  /** See `VerifyResult`. */
+  allowedOrigin?: string;
+  /** Set for a metered verification (`VerifyRequest.cost`): the scopes it asked and its cost. */
+  asked?: { scopes: readonly string[]; cost: number };
+}
+
+/** What recording a checked key's use takes (verify.ts `VerifyServices` has them). */
+export interface MeteringServices {
+  readonly usage: UsageStore;
+  readonly identities?: Pick<IdentityStore, 'identityForVerification'>;
+}
 
 /** The use of a checked key at `at`, as the usage store records it. */
 export function useOf(checked: CheckedKey, at: Date): UseToRecord {
@@ -18,7 +37,7 @@ export function useOf(checked: CheckedKey, at: Date): UseToRecord {
  * the verification is not metered or neither the key nor its identity has
  * named limits or credits (the hourly limit alone: `recordUse`).
  */
-export async function meteredUseOf(deps: VerifyServices, checked: CheckedKey, at: Date): Promise<MeteredUse | undefined> {
+export async function meteredUseOf(deps: MeteringServices, checked: CheckedKey, at: Date): Promise<MeteredUse | undefined> {
   if (!checked.asked) return undefined;
   const keyDef = parseMeterDef(checked.key.meter_def);
   const identityId = checked.key.identity_id;
@@ -39,7 +58,7 @@ export async function meteredUseOf(deps: VerifyServices, checked: CheckedKey, at
 export const mayBeMetered = (checked: CheckedKey): boolean => !!checked.asked && (!!checked.key.meter_def || !!checked.key.identity_id);
 
 /** Records the use of a checked key: metered when it must be, else with the hourly limit alone. */
-export async function recordCheckedUse(deps: VerifyServices, checked: CheckedKey, at: Date): Promise<RecordUseResult> {
+export async function recordCheckedUse(deps: MeteringServices, checked: CheckedKey, at: Date): Promise<RecordUseResult> {
   const metered = await meteredUseOf(deps, checked, at);
   return metered ? deps.usage.recordMeteredUse(metered) : deps.usage.recordUse(useOf(checked, at));
 }

@@ -30,9 +30,9 @@ import { uncoveredScopes } from '../contract/scopes';
 import type { RateLimitState } from '../domain/rate-window';
 import type { MeterFigures, RecordUseResult } from '../domain/recording';
 import type { IdentityStore } from '../store/identity-store';
-import { recordCheckedUse, useOf } from './metered';
+import { recordCheckedUse, useOf, type CheckedKey } from './metered';
 
-export { useOf };
+export { useOf, type CheckedKey };
 
 export const VerifyFailure = {
   NOT_FOUND: 'NOT_FOUND',
@@ -101,17 +101,6 @@ export interface CheckOptions {
   companionKeys?: readonly ItemKey[];
   /** The value's `presentedHash`, when the caller has it already (the value is then known to be well formed). */
   valueHash?: string;
-}
-
-/** A key that passed every check, before its use is recorded. */
-export interface CheckedKey {
-  key: VerifiedKey;
-  /** Set while the key is in a transition: which transition, and which value was used. */
-  transition?: { generation: number; role: 'old' | 'new' };
-  /** See `VerifyResult`. */
-  allowedOrigin?: string;
-  /** Set for a metered verification (`VerifyRequest.cost`): the scopes it asked and its cost. */
-  asked?: { scopes: readonly string[]; cost: number };
 }
 
 /**
