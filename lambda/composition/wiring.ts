@@ -38,6 +38,8 @@ import { ValueLookupStore } from '../store/value-lookup-store';
 import { WebhookStore } from '../store/webhook-store';
 import { IdentityStore } from '../store/identity-store';
 import { CreditStore } from '../store/credit-store';
+import { MeteredUses } from '../store/metered-use';
+import { UsageMonths } from '../store/usage-months';
 
 /** The ports that talk to AWS or the network: handed in, built on first use. */
 export type AdapterName = 'scheduler' | 'expiry' | 'secrets' | 'policy' | 'queue' | 'retries' | 'post' | 'cacheFlusher' | 'githubKeys';
@@ -81,6 +83,7 @@ const STORES: StoreBuilders = {
   webhooks: process.env.PORT_WEBHOOKS_BUNDLE === 'absent' ? undefined : ({ tables }) => new WebhookStore(tables),
   identities: process.env.PORT_IDENTITIES_BUNDLE === 'absent' ? undefined : ({ tables }) => new IdentityStore(tables),
   credits: process.env.PORT_CREDITS_BUNDLE === 'absent' ? undefined : ({ tables }) => new CreditStore(tables),
+  meters: process.env.PORT_METERS_BUNDLE === 'absent' ? undefined : ({ tables }) => new MeteredUses(tables, new UsageMonths(tables)),
   deliveries: process.env.PORT_DELIVERIES_BUNDLE === 'absent' ? undefined : ({ tables }) => new DeliveryStore(tables),
   slots: process.env.PORT_SLOTS_BUNDLE === 'absent' ? undefined : ({ tables }) => new DeliverySlotStore(tables),
   expiryNotices: process.env.PORT_EXPIRY_NOTICES_BUNDLE === 'absent' ? undefined : ({ tables }) => new ExpiryNoticeStore(tables),

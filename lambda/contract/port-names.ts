@@ -15,6 +15,7 @@ export const PORTS = {
   idempotency: 'store: Idempotency-Key records (store/idempotency-record.ts)',
   webhooks: 'store: webhook endpoints and kept events (store/webhook-store.ts)',
   identities: 'store: identities and the claims of their external ids (store/identity-store.ts)',
+  meters: 'store: metered uses, named limits and credits admitted all or nothing (store/metered-use.ts)',
   credits: 'store: credits adjusted on a key’s or an identity’s meter (store/credit-store.ts)',
   deliveries: 'store: webhook delivery records (store/delivery-store.ts)',
   slots: 'store: an endpoint’s delivery slots (store/delivery-slots.ts)',

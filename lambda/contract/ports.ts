@@ -24,6 +24,7 @@ export type PortName =
   | 'webhooks'
   | 'identities'
   | 'credits'
+  | 'meters'
   | 'deliveries'
   | 'slots'
   | 'expiryNotices'
@@ -45,7 +46,7 @@ export const MANAGING = [...VERIFYING, 'keys'] as const satisfies readonly PortN
 
 /** The ports of the functions that are not routes (a route's are in its route.ts). */
 export const HANDLER_PORTS = {
-  authorizer: [...VERIFYING, 'keys', 'teams', 'identities'],
+  authorizer: [...VERIFYING, 'keys', 'teams', 'identities', 'meters'],
   'management-authorizer': [...VERIFYING, 'keys', 'teams'],
   'expire-old-value': ['keys', 'usage'],
   'notify-key-expiry': ['keys', 'expiryNotices'],

@@ -44,11 +44,17 @@ export const STORE_OPERATIONS = {
    */
   recordUse: { keyTable: ['dynamodb:UpdateItem'] },
   /**
-   * A metered use (named limits, credits): the key's usage item alone, or it
-   * and its identity's item in one transaction, then both read for the
-   * answer's figures (lambda/store/metered-use.ts).
+   * A metered use (named limits, credits; lambda/store/metered-use.ts): the
+   * key's usage item written alone, or the key's and its identity's meters
+   * read after their transaction (`admitSharedMeteredUse`) for the figures.
    */
-  admitMeteredUse: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:BatchGetItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  admitMeteredUse: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:BatchGetItem'] },
+  /**
+   * A metered use's transactions: the key's and its identity's meters
+   * together, and a credits.low or credits.exhausted mark with its audit
+   * record (lambda/store/credit-notices.ts).
+   */
+  admitSharedMeteredUse: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** Credits added (a grant) or set on a key's or an identity's meter, with the audit record and the idempotent answer; then the meter read for the answer. */
   adjustCredits: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:GetItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** One failed verification of an unknown value from a source. */
@@ -160,7 +166,7 @@ export const TARGET_KEY: readonly StoreOperation[] = ['readTargetKey', 'readKey'
  * joins both into FUNCTION_OPERATIONS).
  */
 export const HANDLER_OPERATIONS = {
-  authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity'],
+  authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse'],
   'management-authorizer': ['readValueLookup', 'readTeam'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
   'notify-key-expiry': ['readKey', 'recordExpiryNotice'],

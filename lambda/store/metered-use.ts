@@ -69,7 +69,7 @@ function expression(c: MeterClauses) {
 }
 
 /** Each public method of MeteredUses and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
-export const METERED_USES_OPERATIONS = { admit: ['admitMeteredUse', 'recordUse'] } as const satisfies OperationsOf<MeteredUses>;
+export const METERED_USES_OPERATIONS = { admit: ['admitMeteredUse', 'admitSharedMeteredUse', 'recordUse'] } as const satisfies OperationsOf<MeteredUses>;
 
 export class MeteredUses {
   /** Each meter as this process last saw it: the assumptions the next write asserts. */

@@ -31,6 +31,7 @@ import type { ValueLookupStore } from './value-lookup-store';
 import type { WebhookStore } from './webhook-store';
 import type { IdentityStore } from './identity-store';
 import type { CreditStore } from './credit-store';
+import type { MeteredUses } from './metered-use';
 
 export interface KeysPort {
   readonly keys: KeyStore;
@@ -101,6 +102,7 @@ export interface PortTypes {
   readonly webhooks: WebhookStore;
   readonly identities: IdentityStore;
   readonly credits: CreditStore;
+  readonly meters: MeteredUses;
   readonly deliveries: DeliveryStore;
   readonly slots: DeliverySlotStore;
   readonly expiryNotices: ExpiryNoticeStore;

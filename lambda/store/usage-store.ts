@@ -33,7 +33,6 @@ import { UsageDelta } from '../domain/usage-delta';
 import { summariseUsage, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
 import { USAGE } from './entities/usage';
-import { MeteredUses, type MeteredUse } from './metered-use';
 
 export class UsageStore {
   /** The month items, and the days this process copied there (removed from the usage item by its next write). */
@@ -42,8 +41,6 @@ export class UsageStore {
   private readonly changes = new UsageChanges();
   /** This process's leases on hot keys (usage-lease.ts). */
   private readonly leases: KeyLeases;
-  /** Admissions under named limits and credits (metered-use.ts). */
-  private readonly metered: MeteredUses;
 
   constructor(
     private readonly tables: StoreTables,
@@ -53,19 +50,16 @@ export class UsageStore {
   ) {
     this.leases = new KeyLeases(leaseSettings);
     this.months = new UsageMonths(tables);
-    this.metered = new MeteredUses(tables, this.months);
   }
 
   /**
-   * `admitMeteredUse`: a use of a key with named limits or credits, or whose
-   * identity has them: the hourly limit, the named limits and the credits
-   * admitted all or nothing (metered-use.ts). Uses this process holds of the
-   * key from a lease are written first.
+   * Before a use of `keyId` written elsewhere (a metered use, metered-use.ts):
+   * the uses this process holds of the key from a lease are written first,
+   * and reads marked before it no longer hold.
    */
-  async recordMeteredUse(use: MeteredUse): Promise<RecordUseResult> {
-    if (this.leases.hasPending(use.keyId)) await this.flushKey(use.keyId);
-    this.changes.touch(use.keyId);
-    return this.metered.admit(use);
+  async settle(keyId: string): Promise<void> {
+    if (this.leases.hasPending(keyId)) await this.flushKey(keyId);
+    this.changes.touch(keyId);
   }
 
   /**
@@ -283,7 +277,7 @@ export class UsageStore {
 export const USAGE_STORE_OPERATIONS = {
   recordUse: 'recordUse',
   recordUseAhead: 'recordUse',
-  recordMeteredUse: ['admitMeteredUse', 'recordUse'],
+  settle: 'recordUse',
   readMark: [],
   unchangedSince: [],
   flushPending: 'recordUse',

@@ -4,7 +4,7 @@
  * or its identity has named limits or credits (store/metered-use.ts).
  */
 import type { UseToRecord, RecordUseResult } from '../domain/recording';
-import type { MeteredUse } from '../store/metered-use';
+import type { MeteredUse, MeteredUses } from '../store/metered-use';
 import { parseMeterDef, usesMeter } from '../domain/meters';
 import type { VerifiedKey } from '../domain/model';
 import type { IdentityStore } from '../store/identity-store';
@@ -25,6 +25,8 @@ export interface CheckedKey {
 export interface MeteringServices {
   readonly usage: UsageStore;
   readonly identities?: Pick<IdentityStore, 'identityForVerification'>;
+  /** Metered admissions: only the functions that meter (the verify endpoint, the platform authorizer) have them. */
+  readonly meters?: MeteredUses;
 }
 
 /** The use of a checked key at `at`, as the usage store records it. */
@@ -60,5 +62,7 @@ export const mayBeMetered = (checked: CheckedKey): boolean => !!checked.asked &&
 /** Records the use of a checked key: metered when it must be, else with the hourly limit alone. */
 export async function recordCheckedUse(deps: MeteringServices, checked: CheckedKey, at: Date): Promise<RecordUseResult> {
   const metered = await meteredUseOf(deps, checked, at);
-  return metered ? deps.usage.recordMeteredUse(metered) : deps.usage.recordUse(useOf(checked, at));
+  if (!metered || !deps.meters) return deps.usage.recordUse(useOf(checked, at));
+  await deps.usage.settle(metered.keyId);
+  return deps.meters.admit(metered);
 }

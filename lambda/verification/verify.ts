@@ -30,6 +30,7 @@ import { uncoveredScopes } from '../contract/scopes';
 import type { RateLimitState } from '../domain/rate-window';
 import type { MeterFigures, RecordUseResult } from '../domain/recording';
 import type { IdentityStore } from '../store/identity-store';
+import type { MeteredUses } from '../store/metered-use';
 import { recordCheckedUse, useOf, type CheckedKey } from './metered';
 
 export { useOf, type CheckedKey };
@@ -86,6 +87,8 @@ export interface VerifyServices {
   readonly lookups: ValueLookupStore;
   /** A key's identity, for its limits and credits (metered verifications only; absent: an identity's are not applied). */
   readonly identities?: Pick<IdentityStore, 'identityForVerification'>;
+  /** Metered admissions (metered-use.ts): the functions that meter have them. */
+  readonly meters?: MeteredUses;
   readonly usage: UsageStore;
   readonly clock: Clock;
   readonly memory: ProcessMemory;

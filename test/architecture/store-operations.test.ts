@@ -164,31 +164,40 @@ describe('each function sends exactly the storage actions it declares', () => {
     });
   });
 
-  it('verify-api-key: a valid value, a valid value of an identity, and an unknown one', async () => {
+  it('verify-api-key: a valid value, a valid value of an identity, an unknown one, and metered ones running out of credits', async () => {
     // Prepare
     const team = await newTeam();
     const key = await createKey(team);
     const identity = await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: 'verified' } });
     const member = await createKey(team, { identity_id: identity.body.data.id });
     const unknown = `${key.key.slice(0, -8)}AAAAAAAA`;
+    const metered = await createKey(team, { credits: { remaining: 1 } });
+    const budget = await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: 'budget', credits: { remaining: 1 } } });
+    const shared = await createKey(team, { identity_id: budget.body.data.id });
 
     // Act
     await expectExactlyDeclared('verify-api-key', async () => {
       expect((await callVerify({ key: key.key })).body.valid).toBe(true);
       expect((await callVerify({ key: member.key })).body.identity.external_id).toBe('verified');
       await callVerify({ key: unknown });
+      // A metered use (its credits.exhausted record included), its own meter and an identity's.
+      expect((await callVerify({ key: metered.key })).body.credits).toEqual({ remaining: 0 });
+      expect((await callVerify({ key: shared.key })).body.credits).toEqual({ remaining: 0 });
     });
   });
 
-  it('authorizer: a valid value', async () => {
+  it('authorizer: a valid value, and a metered one through its identity running out of credits', async () => {
     // Prepare
     const team = await newTeam();
     const key = await createKey(team);
+    const budget = await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: 'budget', credits: { remaining: 1 } } });
+    const shared = await createKey(team, { identity_id: budget.body.data.id });
     const authorizer = authorizerWith(() => [], testServices);
 
     // Act
     await expectExactlyDeclared('authorizer', async () => {
       expect((await callAuthorizer(authorizer, { headers: { 'x-api-key': key.key } })).result?.principalId).toBe(key.id);
+      expect((await callAuthorizer(authorizer, { headers: { 'x-api-key': shared.key } })).result?.context?.credits_remaining).toBe(0);
     });
   });
 

@@ -10,7 +10,8 @@ export const route = defineRoute({
   preflight: true,
   summary: 'checks a presented key value (OPTIONS: its CORS preflight)',
   // readIdentity: a valid key's identity, answered beside it.
-  operations: ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess', 'readIdentity'],
-  ports: [...VERIFYING, 'identities'],
+  // admitMeteredUse: a key or identity with named limits or credits (docs/limits.md).
+  operations: ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse'],
+  ports: [...VERIFYING, 'identities', 'meters'],
   settings: ['KEY_TABLE_NAME', 'VERIFY_GUESS_LIMIT_PER_MINUTE'],
 });

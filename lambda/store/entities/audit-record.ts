@@ -74,7 +74,7 @@ export const AUDIT_RECORD_ACCESS = {
   deleteIdentity: ['PutItem'],
   adjustCredits: ['PutItem'],
   // credits.low and credits.exhausted, written by the verification that crosses (store/credit-notices.ts).
-  admitMeteredUse: ['PutItem'],
+  admitSharedMeteredUse: ['PutItem'],
 } as const satisfies EntityAccess;
 
 /** The audit-table item for an event (keys, team index, TTL). */

@@ -73,5 +73,6 @@ export const IDENTITY_ACCESS = {
   tombstoneKey: ['UpdateItem'],
   // The identity's item is the meter of its limits and credits.
   admitMeteredUse: ['UpdateItem', 'BatchGetItem'],
+  admitSharedMeteredUse: ['UpdateItem'],
   adjustCredits: ['UpdateItem', 'GetItem'],
 } as const satisfies EntityAccess;

@@ -27,6 +27,7 @@ export const USAGE = /* @__PURE__ */ defineEntity<UsageItem>()({
 export const USAGE_ACCESS = {
   recordUse: ['UpdateItem'],
   admitMeteredUse: ['UpdateItem', 'BatchGetItem'],
+  admitSharedMeteredUse: ['UpdateItem'],
   adjustCredits: ['UpdateItem', 'GetItem'],
   readTargetKey: ['BatchGetItem'],
   readUsage: ['GetItem'],
