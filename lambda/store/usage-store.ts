@@ -33,6 +33,7 @@ import { UsageDelta } from '../domain/usage-delta';
 import { summariseUsage, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
 import { USAGE } from './entities/usage';
+import { meterViewOf } from '../domain/meters';
 
 export class UsageStore {
   /** The month items, and the days this process copied there (removed from the usage item by its next write). */
@@ -259,17 +260,23 @@ export class UsageStore {
 
   /**
    * `readUsageBatch`: `last_used_at` of up to 100 keys in one BatchGetItem
-   * (a page of a key list), by key id; a key without a usage item is absent.
+   * (a page of a key list), with the credits of those that have some, by
+   * key id; a key without a usage item is absent.
    */
-  async lastUses(keyIds: readonly string[]): Promise<Map<string, string | null>> {
+  async lastUses(keyIds: readonly string[]): Promise<Map<string, Pick<UsageSummary, 'last_used_at' | 'credits'>>> {
     await Promise.all(keyIds.filter((keyId) => this.leases.hasPending(keyId)).map((keyId) => this.flushKey(keyId)));
     const items = await batchGetAll(
       this.tables.db,
       this.tables.keyTableName,
       keyIds.map((id) => USAGE.key(id)),
-      'key_id, last_used_at',
+      'key_id, last_used_at, cr_left, cr_period, cr_g',
     );
-    return new Map(items.map((item) => [String(item.key_id), (item.last_used_at as string | null) ?? null]));
+    return new Map(
+      items.map((item) => {
+        const credits = meterViewOf(item).credits;
+        return [String(item.key_id), { last_used_at: (item.last_used_at as string | null) ?? null, ...(credits ? { credits } : {}) }];
+      }),
+    );
   }
 }
 

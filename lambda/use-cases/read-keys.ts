@@ -116,7 +116,7 @@ export async function listKeys(services: ReadKeysPorts, caller: VerifiedKey, inp
 
   const lastUses = await services.usage.lastUses(found.map((key) => key.id));
   return {
-    data: found.map((key) => keyResource(key, { last_used_at: lastUses.get(key.id) ?? null }, now)),
+    data: found.map((key) => keyResource(key, lastUses.get(key.id) ?? { last_used_at: null }, now)),
     // The last key examined, matched or not: a page cut short by MAX_INDEX_PAGES goes on from there.
     next_cursor: more && startAfter ? encodeCursor(startAfter, services.settings.cursorSigningKey) : null,
   };

@@ -53,6 +53,8 @@ describe('POST /functions/v1/verify-api-key — named limits and credits', () =>
     expect(answers.filter((answer) => answer.body.code === 'RATE_LIMITED')).toHaveLength(15);
     const read = await call('get-api-key', { key: team.key, query: { key_id: key.id } });
     expect(read.body.data.credits).toEqual({ remaining: 95, refill: null });
+    const listed = await call('list-api-keys', { key: team.key, query: { team_id: team.teamId, limit: '100' } });
+    expect(listed.body.data.find((item: { id: string }) => item.id === key.id).credits).toEqual({ remaining: 95, refill: null });
     expect(read.body.data.limits).toEqual([{ name: 'burst', limit: 5, window_seconds: 60 }]);
     const limited = answers.find((answer) => answer.body.code === 'RATE_LIMITED');
     expect(limited?.body.limits).toEqual([{ name: 'burst', owner: 'key', limit: 5, remaining: 0, reset: expect.any(Number) }]);
