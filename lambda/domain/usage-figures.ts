@@ -56,6 +56,12 @@ function transitionsOf(counters: Record<string, number>): Record<string, { old: 
 }
 
 /** `usage_last_30_days` counts today and the 29 UTC days before it. */
+/** A usage item's credits, when the key has some (its meter, domain/meters.ts). */
+export function creditsOf(item: object): { credits?: CreditState } {
+  const { credits } = meterViewOf(item as Record<string, unknown>);
+  return credits ? { credits } : {};
+}
+
 export function summariseUsage(item: UsageItem | undefined, at: Date): UsageSummary {
   if (!item) return { last_used_at: null, total_requests: 0, usage_last_30_days: 0, transitions: {} };
   const first = dayOf(new Date(at.getTime() - 29 * MS_PER_DAY));
@@ -68,6 +74,6 @@ export function summariseUsage(item: UsageItem | undefined, at: Date): UsageSumm
     total_requests: item.total_requests ?? 0,
     usage_last_30_days: last30,
     transitions: transitionsOf(item.transitions ?? {}),
-    ...(meterViewOf(item as unknown as Record<string, unknown>).credits ? { credits: meterViewOf(item as unknown as Record<string, unknown>).credits } : {}),
+    ...creditsOf(item),
   };
 }

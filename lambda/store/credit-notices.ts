@@ -42,7 +42,7 @@ export function dueNotices(
 }
 
 /**
- * Writes the notices due for the meter at `meterKey` (whose view is `view`),
+ * Writes the notices `due` for the meter at `meter.key` (whose view is `view`),
  * each once per period; answers the marks written, for the caller's copy.
  */
 export async function sendCreditNotices(
@@ -50,14 +50,15 @@ export async function sendCreditNotices(
   meter: { key: ItemKey; owner: MeterOwner; id: string; teamId: string },
   view: MeterView,
   at: Date,
-  refusedForCredits: boolean,
+  /** The notices due (`dueNotices`). */
+  due: ReturnType<typeof dueNotices>,
 ): Promise<('cr_low' | 'cr_exh')[]> {
   const mark = noticeMark(view, at);
   const setting = view.def.credits;
   if (mark === undefined || !setting || !view.credits) return [];
   const transactions = new Transactions(tables);
   const written: ('cr_low' | 'cr_exh')[] = [];
-  for (const notice of dueNotices(view, at, refusedForCredits)) {
+  for (const notice of due) {
     const audit = auditItem({
       event_type: notice.type === 'credits.low' ? AuditEventType.CREDITS_LOW : AuditEventType.CREDITS_EXHAUSTED,
       occurred_at: at.toISOString(),

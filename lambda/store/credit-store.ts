@@ -14,6 +14,7 @@ import type { IdempotencyRecord } from './idempotency-record';
 import { IdempotencyRace } from './idempotency-record';
 import type { AuditRecord } from '../domain/audit-events';
 import { Transactions, type StoreTables, type TransactItem } from './transactions';
+import { balanceClauses, meterItemUpdate } from './meter-updates';
 
 /** One adjustment: a grant of `add` credits (with its id and expiry), or the allowance `set`. */
 export type CreditAdjustment = { add: number; grantId: string; expiresAt: string | null } | { set: number; period?: string };
@@ -43,22 +44,8 @@ export class CreditStore {
               ExpressionAttributeValues: { ':grant': { n: adjustment.add, exp: adjustment.expiresAt } },
             },
           }
-        : {
-            Update: {
-              TableName: this.tables.keyTableName,
-              Key: meterKey,
-              // In the current refill period: a refill due is replaced by the allowance set, not applied after it.
-              // Without a refill, a balance set starts a new period for credits.low and credits.exhausted (credit-notices.ts).
-              UpdateExpression: `SET #left = :set, #base = :set${adjustment.period === undefined ? ' REMOVE #low, #exh' : ', #period = :period'}`,
-              ConditionExpression: 'attribute_exists(#left)',
-              ExpressionAttributeNames: {
-                '#left': 'cr_left',
-                '#base': 'cr_base',
-                ...(adjustment.period === undefined ? { '#low': 'cr_low', '#exh': 'cr_exh' } : { '#period': 'cr_period' }),
-              },
-              ExpressionAttributeValues: { ':set': adjustment.set, ...(adjustment.period === undefined ? {} : { ':period': adjustment.period }) },
-            },
-          };
+        : // Set as an owner's update sets a balance (meter-updates.ts), only while the meter has credits.
+          meterItemUpdate(this.tables.keyTableName, meterKey, balanceClauses(adjustment.set, adjustment.period), 'attribute_exists(#mul)');
     const items = [update, this.transactions.putAudit(audit), ...(idempotency ? [this.transactions.putIdempotency(idempotency)] : [])];
     const outcome = await this.transactions.transact(items);
     if (!outcome.committed) {

@@ -32,6 +32,9 @@ export interface MeterPart {
 /** Why a metered use is refused: a limit (`hourlyRefused`: the key's hourly one among them), until `retryAt`; or credits. */
 export type MeterRefusal = { reason: 'RATE_LIMITED'; retryAt: number; hourlyRefused: boolean } | { reason: 'USAGE_EXCEEDED' };
 
+/** Whose credits a use is charged to: the key's when it has credits, else its identity's. */
+export const chargedOwner = (parts: readonly MeterPart[]): MeterOwner => (parts[0]?.def.credits ? 'key' : 'identity');
+
 /** The meter at an item key as this process last saw it. */
 export type ViewOf = (key: ItemKey) => MeterView | undefined;
 
@@ -40,7 +43,7 @@ export function refusalOf(use: MeteredUse, parts: readonly MeterPart[], viewOf: 
   let retryAt: number | undefined;
   let hourlyRefused = false;
   let credits = false;
-  const charged = parts[0]?.def.credits ? 'key' : 'identity';
+  const charged = chargedOwner(parts);
   for (const part of parts) {
     const view = viewOf(part.key);
     if (!view) continue;
@@ -73,7 +76,7 @@ function rateLimitOf(use: UseToRecord, view: MeterView | undefined): RateLimitSt
 
 export function figuresOf(use: MeteredUse, parts: readonly MeterPart[], viewOf: ViewOf): { rateLimit: RateLimitState; meters: MeterFigures } {
   const meters: MeterFigures = { limits: [] };
-  const charged = parts[0]?.def.credits ? 'key' : 'identity';
+  const charged = chargedOwner(parts);
   for (const part of parts) {
     const view = viewOf(part.key);
     if (!view) continue;

@@ -34,7 +34,7 @@ import type { StoreTables } from './transactions';
 import type { UsageMonths } from './usage-months';
 import { USAGE } from './entities/usage';
 import { IDENTITY } from './entities/identity';
-import { figuresOf, refusalOf, type MeteredUse, type MeterPart, type MeterRefusal } from './meter-judgement';
+import { chargedOwner, figuresOf, refusalOf, type MeteredUse, type MeterPart, type MeterRefusal } from './meter-judgement';
 import type { OperationsOf } from '../contract/store-operations';
 import { dueNotices, noticeMark, sendCreditNotices } from './credit-notices';
 
@@ -42,8 +42,6 @@ export type { MeteredUse };
 
 /** Writes before the admission gives up (each failed one learned a newer meter); then the use is refused, never over-admitted. */
 const MAX_ATTEMPTS = 8;
-
-type Part = MeterPart;
 
 const nameOf = (key: ItemKey): string => `${key.pk}|${key.sk}`;
 
@@ -82,18 +80,18 @@ export class MeteredUses {
 
   /** Admits or refuses `use` (see the module comment); the use is recorded either way. */
   async admit(use: MeteredUse): Promise<RecordUseResult> {
-    const parts: Part[] = [{ owner: 'key', key: USAGE.key(use.keyId), def: use.keyDef }];
+    const parts: MeterPart[] = [{ owner: 'key', key: USAGE.key(use.keyId), def: use.keyDef }];
     if (use.identity) parts.push({ owner: 'identity', key: IDENTITY.key(use.identity.id), def: use.identity.def });
     const delta = new UsageDelta().add(countedOf(use));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const copied = this.months.toRemove(use.keyId);
-      const charged = parts[0]?.def.credits ? 'key' : 'identity';
+      const charged = chargedOwner(parts);
       const writes = parts
         .map((part) => {
           const c = meterClauses({
             def: part.def,
             defText: meterDefText(part.def),
-            view: this.seen.get(nameOf(part.key)),
+            view: this.viewOf(part.key),
             scopes: use.scopes,
             at: use.at,
             cost: part.owner === charged ? use.cost : 0,
@@ -105,11 +103,9 @@ export class MeteredUses {
             c.values = { ...c.values, ...usage.values };
             c.sets.push(...usage.sets);
             c.removes.push(...usage.removes);
-            c.conditions.unshift('attribute_exists(pk)');
-          } else {
-            // An identity with no meter yet (limits added by an edit this process has not seen) is written as one.
-            c.conditions.unshift('attribute_exists(pk)');
           }
+          // The meter must exist (an identity with no meter yet, limits added by an edit this process has not seen, is written as one).
+          c.conditions.unshift('attribute_exists(pk)');
           return { part, clauses: c };
         })
         // An identity this verification spends nothing of (its limits' scopes not asked, no credits charged) takes no part.
@@ -128,31 +124,29 @@ export class MeteredUses {
       if ('written' in outcome) {
         const item = USAGE.read(outcome.written);
         if (item) await this.months.afterWrite(item, copied, use.at);
-        const figures = figuresOf(use, parts, (key) => this.seen.get(nameOf(key)));
+        const figures = figuresOf(use, parts, this.viewOf);
         await this.notices(use, parts, false);
         return { admitted: true, ...figures };
       }
-      // A condition failed: judge the meters as they were.
+      // A condition failed: judge the meters as they were (an identity gone meanwhile takes no part), under their own definitions.
       if (outcome.missing.includes('key')) return { admitted: false, reason: 'NO_USAGE_ITEM' };
-      for (const part of parts) {
-        const view = this.seen.get(nameOf(part.key));
-        if (view) part.def = part.owner === 'identity' && outcome.missing.includes('identity') ? part.def : view.def;
-      }
       if (outcome.missing.includes('identity')) parts.pop();
-      const refusal = refusalOf(use, parts, (key) => this.seen.get(nameOf(key)));
+      for (const part of parts) part.def = this.viewOf(part.key)?.def ?? part.def;
+      const refusal = refusalOf(use, parts, this.viewOf);
       if (refusal) return this.refuse(use, parts, delta, refusal);
     }
     return this.refuse(use, parts, delta, { reason: 'RATE_LIMITED', retryAt: use.at.getTime() + 1000, hourlyRefused: false });
   }
 
   /** credits.low and credits.exhausted of the charged meter, when due (credit-notices.ts); one that fails to go is left to a later call. */
-  private async notices(use: MeteredUse, parts: Part[], refusedForCredits: boolean): Promise<void> {
-    const part = parts.find((candidate) => candidate.owner === (parts[0]?.def.credits ? 'key' : 'identity'));
-    const view = part && this.seen.get(nameOf(part.key));
-    if (!part || !view?.credits || dueNotices(view, use.at, refusedForCredits).length === 0) return;
+  private async notices(use: MeteredUse, parts: MeterPart[], refusedForCredits: boolean): Promise<void> {
+    const part = parts.find((candidate) => candidate.owner === chargedOwner(parts));
+    const view = part && this.viewOf(part.key);
+    const due = view ? dueNotices(view, use.at, refusedForCredits) : [];
+    if (!part || !view?.credits || due.length === 0) return;
     const id = part.owner === 'key' ? use.keyId : (use.identity?.id as string);
     try {
-      const marks = await sendCreditNotices(this.tables, { key: part.key, owner: part.owner, id, teamId: use.teamId }, view, use.at, refusedForCredits);
+      const marks = await sendCreditNotices(this.tables, { key: part.key, owner: part.owner, id, teamId: use.teamId }, view, use.at, due);
       const mark = noticeMark(view, use.at);
       view.credits.marks = {
         ...view.credits.marks,
@@ -164,11 +158,14 @@ export class MeteredUses {
     }
   }
 
+  /** A meter as this process last saw it. */
+  private readonly viewOf = (key: ItemKey): MeterView | undefined => this.seen.get(nameOf(key));
+
   private remember(key: ItemKey, item: Record<string, unknown>): void {
     this.seen.set(nameOf(key), meterViewOf(item));
   }
 
-  private async writeOne(part: Part, c: MeterClauses): Promise<WriteOutcome> {
+  private async writeOne(part: MeterPart, c: MeterClauses): Promise<WriteOutcome> {
     try {
       const result = await this.tables.db.send(
         new UpdateCommand({
@@ -191,7 +188,7 @@ export class MeteredUses {
     }
   }
 
-  private async writeBoth(clauses: MeterClauses[], parts: Part[]): Promise<WriteOutcome> {
+  private async writeBoth(clauses: MeterClauses[], parts: MeterPart[]): Promise<WriteOutcome> {
     try {
       await this.tables.db.send(
         new TransactWriteCommand({
@@ -227,13 +224,13 @@ export class MeteredUses {
     return { written };
   }
 
-  private async refuse(use: MeteredUse, parts: Part[], delta: UsageDelta, refusal: MeterRefusal): Promise<RecordUseResult> {
+  private async refuse(use: MeteredUse, parts: MeterPart[], delta: UsageDelta, refusal: MeterRefusal): Promise<RecordUseResult> {
     const copied = this.months.toRemove(use.keyId);
     const item = await recordWithoutSlot(this.tables, use.keyId, delta, copied);
     if (!item) return { admitted: false, reason: 'NO_USAGE_ITEM' };
     await this.months.afterWrite(item, copied, use.at);
     this.remember(USAGE.key(use.keyId), item as unknown as Record<string, unknown>);
-    const { rateLimit, meters } = figuresOf(use, parts, (key) => this.seen.get(nameOf(key)));
+    const { rateLimit, meters } = figuresOf(use, parts, this.viewOf);
     if (refusal.reason === 'USAGE_EXCEEDED') {
       await this.notices(use, parts, true);
       return { admitted: false, reason: 'USAGE_EXCEEDED', rateLimit, meters };

@@ -30,10 +30,9 @@ import type { EndedWindows } from '../domain/ended-windows';
 import { elapsedFraction, windowCapacity, windowIndex, windowResetAt } from '../domain/rate-window';
 import { DEFAULT_LEASE_SETTINGS, KeyLeases, type KeyLease, type LeaseSettings } from '../domain/usage-lease';
 import { UsageDelta } from '../domain/usage-delta';
-import { summariseUsage, type UsageSummary } from '../domain/usage-figures';
+import { creditsOf, summariseUsage, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
 import { USAGE } from './entities/usage';
-import { meterViewOf } from '../domain/meters';
 
 export class UsageStore {
   /** The month items, and the days this process copied there (removed from the usage item by its next write). */
@@ -271,12 +270,7 @@ export class UsageStore {
       keyIds.map((id) => USAGE.key(id)),
       'key_id, last_used_at, cr_left, cr_period, cr_g',
     );
-    return new Map(
-      items.map((item) => {
-        const credits = meterViewOf(item).credits;
-        return [String(item.key_id), { last_used_at: (item.last_used_at as string | null) ?? null, ...(credits ? { credits } : {}) }];
-      }),
-    );
+    return new Map(items.map((item) => [String(item.key_id), { last_used_at: (item.last_used_at as string | null) ?? null, ...creditsOf(item) }]));
   }
 }
 
