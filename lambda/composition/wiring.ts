@@ -20,7 +20,7 @@ import { RecentMap } from '../platform/recent-map';
 import { EndedWindows } from '../domain/ended-windows';
 import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
 import type { WebhookPorts } from '../domain/webhook-ports';
-import type { ProcessMemory } from '../store/process-memory';
+import type { MeteredSettler, ProcessMemory } from '../store/process-memory';
 import type { FunctionBasics, PortTypes, Wired } from '../store/ports';
 import type { StoreTables } from '../store/transactions';
 import { AuditStore } from '../store/audit-store';
@@ -75,7 +75,7 @@ const STORES: StoreBuilders = {
   usage:
     process.env.PORT_USAGE_BUNDLE === 'absent'
       ? undefined
-      : ({ tables, memory, deps }) => new UsageStore(tables, memory.endedWindows, { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
+      : ({ tables, memory, deps }) => new UsageStore(tables, memory.endedWindows, { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }, memory.meteredSettlers),
   guesses: process.env.PORT_GUESSES_BUNDLE === 'absent' ? undefined : ({ tables }) => new GuessCounterStore(tables),
   teams: process.env.PORT_TEAMS_BUNDLE === 'absent' ? undefined : ({ tables }) => new TeamStore(tables),
   audit: process.env.PORT_AUDIT_BUNDLE === 'absent' ? undefined : ({ tables }) => new AuditStore(tables),
@@ -83,7 +83,14 @@ const STORES: StoreBuilders = {
   webhooks: process.env.PORT_WEBHOOKS_BUNDLE === 'absent' ? undefined : ({ tables }) => new WebhookStore(tables),
   identities: process.env.PORT_IDENTITIES_BUNDLE === 'absent' ? undefined : ({ tables }) => new IdentityStore(tables),
   credits: process.env.PORT_CREDITS_BUNDLE === 'absent' ? undefined : ({ tables }) => new CreditStore(tables),
-  meters: process.env.PORT_METERS_BUNDLE === 'absent' ? undefined : ({ tables }) => new MeteredUses(tables, new UsageMonths(tables)),
+  meters:
+    process.env.PORT_METERS_BUNDLE === 'absent'
+      ? undefined
+      : ({ tables, memory, deps }) => {
+          const meters = new MeteredUses(tables, new UsageMonths(tables), deps.clock, { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases });
+          memory.meteredSettlers.add(meters);
+          return meters;
+        },
   deliveries: process.env.PORT_DELIVERIES_BUNDLE === 'absent' ? undefined : ({ tables }) => new DeliveryStore(tables),
   slots: process.env.PORT_SLOTS_BUNDLE === 'absent' ? undefined : ({ tables }) => new DeliverySlotStore(tables),
   expiryNotices: process.env.PORT_EXPIRY_NOTICES_BUNDLE === 'absent' ? undefined : ({ tables }) => new ExpiryNoticeStore(tables),
@@ -95,7 +102,12 @@ const isAdapter = (name: PortName): name is AdapterName => !Object.hasOwn(STORES
 
 /** The process's memory of recent lookups, guesses and ended windows (one per process, shared by its requests). */
 export function processMemory(): ProcessMemory {
-  const memory = { seenLookups: new SeenLookups(), overGuessLimit: new RecentMap<string, true>(1_000), endedWindows: new EndedWindows() };
+  const memory = {
+    seenLookups: new SeenLookups(),
+    overGuessLimit: new RecentMap<string, true>(1_000),
+    endedWindows: new EndedWindows(),
+    meteredSettlers: new Set<MeteredSettler>(),
+  };
   return {
     ...memory,
     reset: () => {

@@ -76,9 +76,7 @@ export function meterDefText(def: MeterDef): string {
 }
 
 export function parseMeterDef(text: unknown): MeterDef {
-  if (typeof text !== 'string') return NO_METER;
-  const parsed = JSON.parse(text) as MeterDef;
-  return { limits: parsed.limits, credits: parsed.credits };
+  return typeof text === 'string' ? meterDefOf(JSON.parse(text) as MeterDef) : NO_METER;
 }
 
 /** Whether a limit counts a verification that asks `scopes`. */
@@ -115,7 +113,12 @@ export interface CreditState {
   base?: number;
   /** The periods whose `credits.low` and `credits.exhausted` were sent (store/credit-notices.ts). */
   marks?: { low?: string; exhausted?: string };
+  /** Credits leases took and have not spent (`cr_h`, domain/meter-lease.ts), by lease id. */
+  held?: Record<string, Holding>;
 }
+
+/** What one lease holds: credits taken and not spent, until `exp` (epoch ms), of refill period `p`. */
+export type Holding = { n: number; exp: number; p: string | null };
 
 /** What one meter held when read or written. */
 export interface MeterView {
@@ -139,6 +142,7 @@ export function meterViewOf(item: Record<string, unknown>): MeterView {
           grants: (item.cr_g ?? {}) as Record<string, Grant>,
           base: typeof item.cr_base === 'number' ? item.cr_base : undefined,
           marks: { low: text(item.cr_low), exhausted: text(item.cr_exh) },
+          held: item.cr_h as Record<string, Holding> | undefined,
         }
       : undefined;
   return { def: parseMeterDef(item.meter_def), counts, credits, windows: item.windows as Record<string, number> | undefined };
@@ -176,9 +180,15 @@ export function creditsAt(state: CreditState, setting: CreditsSetting, at: Date)
   return { left: refill.amount, period, refillDue: true };
 }
 
-/** Everything still spendable: what is left of the refill (or balance) and the live grants. */
+/** Everything still spendable: what is left of the refill (or balance), the live grants, and what live leases hold of this period. */
 export function creditsRemaining(state: CreditState, setting: CreditsSetting, at: Date): number {
-  return creditsAt(state, setting, at).left + liveGrants(state.grants, at).reduce((sum, [, grant]) => sum + grant.n, 0);
+  const { left, period, refillDue } = creditsAt(state, setting, at);
+  const held = refillDue
+    ? 0
+    : Object.values(state.held ?? {})
+        .filter((holding) => holding.exp > at.getTime() && holding.p === (period ?? null))
+        .reduce((sum, holding) => sum + holding.n, 0);
+  return left + held + liveGrants(state.grants, at).reduce((sum, [, grant]) => sum + grant.n, 0);
 }
 
 /** How a cost is paid: from what is left, then from grants; undefined when everything spendable is less than the cost. */
@@ -269,7 +279,7 @@ export function newMeterAttributes(input: MeterInput, at: Date): Record<string, 
   return {
     meter_def: meterDefText(def),
     ...(input.credits
-      ? { cr_left: input.credits.remaining, cr_base: input.credits.remaining, cr_g: {}, ...(refill ? { cr_period: refillPeriod(refill, at) } : {}) }
+      ? { cr_left: input.credits.remaining, cr_base: input.credits.remaining, cr_g: {}, cr_h: {}, ...(refill ? { cr_period: refillPeriod(refill, at) } : {}) }
       : {}),
   };
 }

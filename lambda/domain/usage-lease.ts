@@ -41,6 +41,8 @@ export interface LeaseSettings {
   readonly maxBlock: number;
   /** The share of the room left in the window one block may take. */
   readonly roomShare: number;
+  /** A metered block (meter-lease.ts) admits nothing after this long, even in a sandbox that froze, and reads stop counting its holding. */
+  readonly holdMs: number;
 }
 
 export const DEFAULT_LEASE_SETTINGS: LeaseSettings = {
@@ -50,6 +52,7 @@ export const DEFAULT_LEASE_SETTINGS: LeaseSettings = {
   shrinkAboveMs: 2_000,
   maxBlock: 1_000,
   roomShare: 0.25,
+  holdMs: 10_000,
 };
 
 /** A request admitted or refused from memory: no write. */

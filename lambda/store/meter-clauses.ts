@@ -49,14 +49,20 @@ export interface MeterWrite {
   cost: number;
   /** A key's hourly limit (its usage item's `windows`), counted in the same write. */
   hourly?: number;
+  /** Uses taken at once (a lease's block, domain/meter-lease.ts); default 1. */
+  block?: number;
+  /** The holding of the block's credits not spent yet (`cr_h.<id>`), when it takes credits. */
+  hold?: { id: string; n: number; exp: number; p: string | null };
+  /** Holdings that ended before this instant (epoch ms) are dropped: nobody gave them back. */
+  dropHeldBefore?: number;
 }
 
 /** Old counters removed by one write, at most. */
 const MAX_STALE_REMOVED = 10;
 
-function window(c: MeterClauses, tag: string, current: string, previous: string, seenPrevious: number, room: number): void {
+function window(c: MeterClauses, tag: string, current: string, previous: string, seenPrevious: number, room: number, block: number): void {
   c.values[':m0'] = 0;
-  c.values[':m1'] = 1;
+  c.values[':m1'] = block;
   c.values[`:r${tag}`] = room;
   if (seenPrevious !== 0) c.values[`:p${tag}`] = seenPrevious;
   c.conditions.push(seenPrevious === 0 ? `(attribute_not_exists(${previous}) OR ${previous} = :m0)` : `${previous} = :p${tag}`);
@@ -66,8 +72,10 @@ function window(c: MeterClauses, tag: string, current: string, previous: string,
 }
 
 function credits(c: MeterClauses, setting: CreditsSetting, write: MeterWrite): void {
-  const { view, at, cost } = write;
+  const { view, at } = write;
+  const cost = write.cost * (write.block ?? 1);
   c.names['#cl'] = 'cr_left';
+  c.names['#ch'] = 'cr_h';
   const period = setting.refill ? refillPeriod(setting.refill, at) : undefined;
   if (period !== undefined) {
     c.names['#cp'] = 'cr_period';
@@ -82,9 +90,13 @@ function credits(c: MeterClauses, setting: CreditsSetting, write: MeterWrite): v
     c.values[':cost'] = cost;
     c.conditions.push('#cl >= :cost');
     c.sets.push('#cl = #cl - :cost');
+    holdings(c, write);
     return;
   }
+  c.values[':noh'] = {};
   if (due) {
+    // A refill replaces what is left, and what leases held of the period before (their return then fails its condition).
+    c.sets.push('#ch = :noh');
     if (state.period === undefined) c.conditions.push('attribute_not_exists(#cp)');
     else {
       c.values[':cpo'] = state.period;
@@ -92,6 +104,7 @@ function credits(c: MeterClauses, setting: CreditsSetting, write: MeterWrite): v
     }
     c.sets.push('#cp = :cp');
   } else {
+    c.sets.push('#ch = if_not_exists(#ch, :noh)');
     if (period !== undefined) c.conditions.push('#cp = :cp');
     c.values[':clo'] = state.left;
     c.conditions.push('#cl = :clo');
@@ -106,6 +119,35 @@ function credits(c: MeterClauses, setting: CreditsSetting, write: MeterWrite): v
     c.conditions.push(`#cg.#g${i}.n = :gh${i}`);
     c.sets.push(`#cg.#g${i}.n = :gn${i}`);
   });
+}
+
+/**
+ * The holdings' part of a credits write that pays from what is left: the
+ * block's holding, and those nobody gave back dropped, when the meter is
+ * known to have its `cr_h` map; else the map is made (a block of 1).
+ */
+function holdings(c: MeterClauses, write: MeterWrite): void {
+  const held = write.view?.credits?.held;
+  if (held === undefined) {
+    if (write.hold) throw new Error("a holding needs the meter's cr_h map seen first");
+    c.values[':noh'] = {};
+    c.sets.push('#ch = if_not_exists(#ch, :noh)');
+    return;
+  }
+  c.conditions.push('attribute_exists(#ch)');
+  if (write.hold) {
+    const { id, ...holding } = write.hold;
+    c.names['#hid'] = id;
+    c.values[':hold'] = holding;
+    c.sets.push('#ch.#hid = :hold');
+  }
+  Object.entries(held)
+    .filter(([, holding]) => holding.exp < (write.dropHeldBefore ?? 0))
+    .slice(0, MAX_STALE_REMOVED)
+    .forEach(([id], i) => {
+      c.names[`#hx${i}`] = id;
+      c.removes.push(`#ch.#hx${i}`);
+    });
 }
 
 /** Counters this meter no longer needs: windows before the previous one, and those of limits it no longer has. */
@@ -123,6 +165,7 @@ function staleCounters(write: MeterWrite, now: number): string[] {
 export function meterClauses(write: MeterWrite): MeterClauses {
   const { def, view, scopes, at } = write;
   const now = at.getTime();
+  const block = write.block ?? 1;
   const c: MeterClauses = { names: { '#md': 'meter_def' }, values: {}, sets: [], removes: [], conditions: [] };
   if (usesMeter(def)) {
     c.values[':md'] = write.defText;
@@ -134,7 +177,7 @@ export function meterClauses(write: MeterWrite): MeterClauses {
     const seenPrevious = view?.counts[counterName(limit, index - 1)] ?? 0;
     c.names[`#cl${i}`] = counterName(limit, index);
     c.names[`#pl${i}`] = counterName(limit, index - 1);
-    window(c, `l${i}`, `#cl${i}`, `#pl${i}`, seenPrevious, Math.floor(windowCapacity(seenPrevious, elapsed, limit.limit)) - 1);
+    window(c, `l${i}`, `#cl${i}`, `#pl${i}`, seenPrevious, Math.floor(windowCapacity(seenPrevious, elapsed, limit.limit)) - block, block);
   });
   staleCounters(write, now).forEach((name, i) => {
     c.names[`#old${i}`] = name;
@@ -145,7 +188,7 @@ export function meterClauses(write: MeterWrite): MeterClauses {
     const seenPrevious = view?.windows?.[String(index - 1)] ?? 0;
     c.names['#hw'] = String(index);
     c.names['#hp'] = String(index - 1);
-    window(c, 'h', 'windows.#hw', 'windows.#hp', seenPrevious, Math.floor(windowCapacity(seenPrevious, elapsed, write.hourly)) - 1);
+    window(c, 'h', 'windows.#hw', 'windows.#hp', seenPrevious, Math.floor(windowCapacity(seenPrevious, elapsed, write.hourly)) - block, block);
     Object.keys(view?.windows ?? {})
       .filter((w) => Number(w) < index - 1)
       .slice(0, MAX_STALE_REMOVED)

@@ -4,7 +4,20 @@
  * hourly limit, each applicable named limit, the charged credits). Pure.
  */
 import type { ItemKey } from '../contract/tables';
-import { creditsRemaining, judgeMeter, limitApplies, limitFigure, type MeterDef, type MeterOwner, type MeterView } from '../domain/meters';
+import {
+  counterName,
+  creditsAt,
+  creditsRemaining,
+  judgeMeter,
+  limitApplies,
+  limitFigure,
+  limitWindow,
+  meterDefText,
+  refillPeriod,
+  type MeterDef,
+  type MeterOwner,
+  type MeterView,
+} from '../domain/meters';
 import type { MeterFigures, UseToRecord } from '../domain/recording';
 import { admittedAgainAt, elapsedFraction, windowCapacity, windowIndex, windowResetAt, type RateLimitState } from '../domain/rate-window';
 
@@ -85,4 +98,46 @@ export function figuresOf(use: MeteredUse, parts: readonly MeterPart[], viewOf: 
       meters.credits = { remaining: creditsRemaining(view.credits ?? { left: 0, grants: {} }, view.def.credits, use.at) };
   }
   return { rateLimit: rateLimitOf(use, viewOf(parts[0]!.key)), meters };
+}
+
+/** The counters a key's own limits count `use` in (attribute names), and its hourly window (`windows` key). */
+export function countersOf(use: MeteredUse, def: MeterDef): { limits: string[]; hourly: string } {
+  const now = use.at.getTime();
+  const limits = def.limits.filter((limit) => limitApplies(limit, use.scopes)).map((limit) => counterName(limit, limitWindow(now, limit.window_seconds).index));
+  return { limits, hourly: String(windowIndex(use.at)) };
+}
+
+/** What a leased block is good for (domain/meter-lease.ts): the same definition, cost, hourly limit, counters and refill period. */
+export function shapeOf(use: MeteredUse, def: MeterDef): string {
+  const refill = def.credits?.refill;
+  return JSON.stringify([meterDefText(def), use.cost, use.rateLimit, countersOf(use, def), refill ? refillPeriod(refill, use.at) : null]);
+}
+
+/**
+ * How many uses like `use` a key's own meter as last seen leaves room for
+ * (every applicable limit, the hourly one, the credits it is charged);
+ * undefined when a block cannot be taken: the meter unseen, a refill due,
+ * credits owed to grants, or no holdings map yet.
+ */
+export function roomOf(use: MeteredUse, def: MeterDef, view: MeterView | undefined): number | undefined {
+  if (!view) return undefined;
+  const now = use.at.getTime();
+  let room = Number.POSITIVE_INFINITY;
+  for (const limit of def.limits) if (limitApplies(limit, use.scopes)) room = Math.min(room, limitFigure(view, limit, 'key', now).remaining);
+  const hourly = hourlyOf(use, view);
+  room = Math.min(room, Math.floor(hourly.capacity - hourly.current));
+  if (def.credits && use.cost > 0) {
+    const state = view.credits;
+    if (!state || state.held === undefined || creditsAt(state, def.credits, use.at).refillDue) return undefined;
+    room = Math.min(room, Math.floor(state.left / use.cost));
+  }
+  return Number.isFinite(room) ? room : undefined;
+}
+
+/** Whether a counter a block counted in (a limit's `lw:…` name, or an hourly window's index) still counts at `now`: its window is the current or the previous one. */
+export function counterLive(counter: string, now: number): boolean {
+  const parts = counter.split(':');
+  if (parts.length === 1) return Number(counter) >= windowIndex(new Date(now)) - 1;
+  const seconds = Number(parts[2]);
+  return Number(parts[3]) >= limitWindow(now, seconds).index - 1;
 }

@@ -25,9 +25,10 @@ export interface UpdateClauses {
  */
 export function balanceClauses(remaining: number, period: string | undefined): UpdateClauses {
   const c: UpdateClauses = {
-    sets: ['#mul = :mul', '#mub = :mul', '#mug = if_not_exists(#mug, :mug)'],
+    // What leases held goes with the balance they were taken from (their return then fails its condition).
+    sets: ['#mul = :mul', '#mub = :mul', '#mug = if_not_exists(#mug, :mug)', '#muh = :mug'],
     removes: [],
-    names: { '#mul': 'cr_left', '#mup': 'cr_period', '#mug': 'cr_g', '#mub': 'cr_base' },
+    names: { '#mul': 'cr_left', '#mup': 'cr_period', '#mug': 'cr_g', '#mub': 'cr_base', '#muh': 'cr_h' },
     values: { ':mul': remaining, ':mug': {} },
   };
   if (period === undefined) {
@@ -50,8 +51,16 @@ export function meterUpdateClauses(change: MeterChange): UpdateClauses {
   }
   if (change.credits === null) {
     // Unlimited: the balance, its grants and its notice marks go.
-    Object.assign(c.names, { '#mul': 'cr_left', '#mup': 'cr_period', '#mug': 'cr_g', '#mub': 'cr_base', '#mulow': 'cr_low', '#muexh': 'cr_exh' });
-    c.removes.push('#mul', '#mup', '#mug', '#mub', '#mulow', '#muexh');
+    Object.assign(c.names, {
+      '#mul': 'cr_left',
+      '#mup': 'cr_period',
+      '#mug': 'cr_g',
+      '#mub': 'cr_base',
+      '#mulow': 'cr_low',
+      '#muexh': 'cr_exh',
+      '#muh': 'cr_h',
+    });
+    c.removes.push('#mul', '#mup', '#mug', '#mub', '#mulow', '#muexh', '#muh');
   } else if (change.credits !== undefined) {
     const balance = balanceClauses(change.credits.remaining, change.credits.period);
     c.sets.push(...balance.sets);

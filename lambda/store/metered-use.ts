@@ -17,24 +17,41 @@
  *
  * Cost: an admitted verification of a key with its own limits and credits is
  * one write (ALL_NEW gives its figures); through an identity it is one
- * transaction and one consistent read of both meters for the figures.
+ * transaction and one consistent read of both meters for the figures. A hot
+ * key metered by its own meter alone takes blocks (domain/meter-lease.ts):
+ * mostly no write per verification; the lease's flush and give-back writes
+ * are meter-returns.ts.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { ItemKey } from '../contract/tables';
-import { meterDefText, meterViewOf, type MeterView } from '../domain/meters';
+import { randomBytes } from 'node:crypto';
+import { meterDefText, meterViewOf, refillPeriod, type MeterView } from '../domain/meters';
+import { MeterLeases, withSpare, type MeterLease } from '../domain/meter-lease';
+import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
+import type { Clock } from '../platform/clock';
+import { flushLeased, giveBack } from './meter-returns';
 import type { RecordUseResult } from '../domain/recording';
 import { RecentMap } from '../platform/recent-map';
 import { UsageDelta } from '../domain/usage-delta';
 import { countedOf, usageClauses } from './usage-writes';
-import { meterClauses, type MeterClauses } from './meter-clauses';
+import { meterClauses, type MeterWrite } from './meter-clauses';
+import { writeBoth, writeOne } from './meter-writes';
 import { recordWithoutSlot } from './usage-windows';
 import type { StoreTables } from './transactions';
 import type { UsageMonths } from './usage-months';
 import { USAGE } from './entities/usage';
 import { IDENTITY } from './entities/identity';
-import { chargedOwner, figuresOf, refusalOf, type MeteredUse, type MeterPart, type MeterRefusal } from './meter-judgement';
+import {
+  chargedOwner,
+  counterLive,
+  countersOf,
+  figuresOf,
+  refusalOf,
+  roomOf,
+  shapeOf,
+  type MeteredUse,
+  type MeterPart,
+  type MeterRefusal,
+} from './meter-judgement';
 import type { OperationsOf } from '../contract/store-operations';
 import { dueNotices, noticeMark, sendCreditNotices } from './credit-notices';
 
@@ -45,47 +62,119 @@ const MAX_ATTEMPTS = 8;
 
 const nameOf = (key: ItemKey): string => `${key.pk}|${key.sk}`;
 
-/** A write's outcome: the key's usage item after it; a conflict with another transaction; or the meters that failed a condition, seen as they were (`missing`: no such item). */
-type WriteOutcome = { written: Record<string, unknown> } | 'conflict' | { missing: ('key' | 'identity')[] };
-
-/** An item a failed condition returned: marshalled by the service (the document client leaves errors as they are). */
-function returnedItem(item: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!item) return undefined;
-  const first = Object.values(item)[0] as Record<string, unknown> | undefined;
-  const marshalled =
-    first !== null && typeof first === 'object' && Object.keys(first).length === 1 && /^(S|N|M|L|BOOL|NULL|SS|NS|B|BS)$/.test(Object.keys(first)[0] as string);
-  return marshalled ? unmarshall(item as Parameters<typeof unmarshall>[0]) : (item as Record<string, NativeAttributeValue>);
-}
-
-function expression(c: MeterClauses) {
-  return {
-    UpdateExpression: `SET ${c.sets.join(', ')}${c.removes.length > 0 ? ` REMOVE ${c.removes.join(', ')}` : ''}`,
-    ConditionExpression: c.conditions.join(' AND '),
-    ExpressionAttributeNames: c.names,
-    ExpressionAttributeValues: c.values,
-  };
-}
-
 /** Each public method of MeteredUses and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
-export const METERED_USES_OPERATIONS = { admit: ['admitMeteredUse', 'admitSharedMeteredUse', 'recordUse'] } as const satisfies OperationsOf<MeteredUses>;
+export const METERED_USES_OPERATIONS = {
+  admit: ['admitMeteredUse', 'admitSharedMeteredUse', 'recordUse'],
+  releaseAll: ['admitMeteredUse'],
+  settle: ['admitMeteredUse'],
+  holds: [],
+} as const satisfies OperationsOf<MeteredUses>;
 
 export class MeteredUses {
   /** Each meter as this process last saw it: the assumptions the next write asserts. */
   private readonly seen = new RecentMap<string, MeterView>(10_000);
 
+  /** This process's leases on hot metered keys (domain/meter-lease.ts). */
+  private readonly leases: MeterLeases;
+
   constructor(
     private readonly tables: StoreTables,
     private readonly months: UsageMonths,
-  ) {}
+    private readonly clock: Clock,
+    leaseSettings: LeaseSettings = DEFAULT_LEASE_SETTINGS,
+  ) {
+    this.leases = new MeterLeases(leaseSettings);
+  }
 
-  /** Admits or refuses `use` (see the module comment); the use is recorded either way. */
+  /**
+   * Admits or refuses `use` (see the module comment); the use is recorded
+   * either way. A key metered by its own meter alone is admitted from this
+   * process's lease while its block lasts (domain/meter-lease.ts).
+   */
   async admit(use: MeteredUse): Promise<RecordUseResult> {
+    if (!this.leases.settings.enabled || use.identity) return this.written(use);
+    const lease = this.leases.of(use.keyId);
+    const counted = countedOf(use);
+    for (;;) {
+      if (lease.writing()) {
+        // One write of a key at a time in a process: the others wait for its block.
+        await lease.afterWrite(true);
+        continue;
+      }
+      const local = lease.decide(counted, shapeOf(use, use.keyDef));
+      if (local === 'flush') await lease.exclusive(() => this.flush(use.keyId, lease));
+      else if (local) {
+        lease.onPending(() => void this.tend(use.keyId));
+        return { admitted: true, ...local };
+      } else if (lease.holds()) await lease.exclusive(() => this.giveBack(use.keyId, lease));
+      else return lease.exclusive(() => this.written(use, lease));
+    }
+  }
+
+  /** Writes the uses this process admitted of `keyId` from a lease, and what its holding still holds (before a read of the key's meter). */
+  async settle(keyId: string): Promise<void> {
+    if (!this.leases.has(keyId)) return;
+    const lease = this.leases.of(keyId);
+    while (lease.writing()) await lease.afterWrite(false);
+    if (lease.hasPending()) await lease.exclusive(() => this.flush(keyId, lease));
+  }
+
+  /** Whether this process holds uses of `keyId` from a lease not written yet, or leased capacity (a read of its meter must settle first). */
+  holds(keyId: string): boolean {
+    return this.leases.has(keyId) && this.leases.of(keyId).holds();
+  }
+
+  /** Gives back what every lease of this process holds (a clean shutdown). */
+  async releaseAll(): Promise<void> {
+    await Promise.all(this.leases.holding().map((keyId) => this.tend(keyId, true)));
+  }
+
+  /** The timer of a lease: its pending uses written while its block lasts, else (or at `end`) the block given back. */
+  private async tend(keyId: string, end = false): Promise<void> {
+    const lease = this.leases.of(keyId);
+    while (lease.writing()) await lease.afterWrite(false);
+    try {
+      const quiet = !lease.hasPending();
+      if (end || quiet || lease.expired(this.clock.now().getTime())) await lease.exclusive(() => this.giveBack(keyId, lease));
+      else await lease.exclusive(() => this.flush(keyId, lease));
+    } catch {
+      // Kept for the next verification or the next timer (a throttled table, a network error).
+    }
+    lease.onPending(() => void this.tend(keyId));
+  }
+
+  private async flush(keyId: string, lease: MeterLease): Promise<void> {
+    const since = lease.pendingStartedAt();
+    const pending = lease.takePending();
+    try {
+      await flushLeased(this.tables, keyId, pending, [], lease.holding(), lease.unspent());
+    } catch (error) {
+      lease.restore(pending, since);
+      throw error;
+    }
+  }
+
+  private async giveBack(keyId: string, lease: MeterLease): Promise<void> {
+    const end = lease.end();
+    const now = this.clock.now().getTime();
+    try {
+      await giveBack(this.tables, keyId, end, [], (counter) => counterLive(counter, now));
+    } catch (error) {
+      // The uses are kept; what the block held stays taken (never given back twice).
+      lease.restore(end.pending, end.pending?.lastAt.getTime() ?? now);
+      throw error;
+    }
+  }
+
+  /** One admission by writes (see the module comment); with a lease, the first may take a block. */
+  private async written(use: MeteredUse, lease?: MeterLease): Promise<RecordUseResult> {
     const parts: MeterPart[] = [{ owner: 'key', key: USAGE.key(use.keyId), def: use.keyDef }];
     if (use.identity) parts.push({ owner: 'identity', key: IDENTITY.key(use.identity.id), def: use.identity.def });
     const delta = new UsageDelta().add(countedOf(use));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const copied = this.months.toRemove(use.keyId);
       const charged = chargedOwner(parts);
+      const taking = lease && attempt === 0 ? this.blockFor(use, parts[0]!, lease) : undefined;
       const writes = parts
         .map((part) => {
           const c = meterClauses({
@@ -95,7 +184,7 @@ export class MeteredUses {
             scopes: use.scopes,
             at: use.at,
             cost: part.owner === charged ? use.cost : 0,
-            ...(part.owner === 'key' ? { hourly: use.rateLimit } : {}),
+            ...(part.owner === 'key' ? { hourly: use.rateLimit, ...taking, dropHeldBefore: use.at.getTime() - this.leases.settings.holdMs } : {}),
           });
           if (part.owner === 'key') {
             const usage = usageClauses(delta, copied);
@@ -112,8 +201,10 @@ export class MeteredUses {
         .filter((write) => write.part.owner === 'key' || write.clauses.sets.length > 0);
       const outcome =
         writes.length === 1
-          ? await this.writeOne(writes[0]!.part, writes[0]!.clauses)
-          : await this.writeBoth(
+          ? await writeOne(this.tables, this.remember, writes[0]!.part, writes[0]!.clauses)
+          : await writeBoth(
+              this.tables,
+              this.remember,
               writes.map((w) => w.clauses),
               writes.map((w) => w.part),
             );
@@ -126,7 +217,17 @@ export class MeteredUses {
         if (item) await this.months.afterWrite(item, copied, use.at);
         const figures = figuresOf(use, parts, this.viewOf);
         await this.notices(use, parts, false);
-        return { admitted: true, ...figures };
+        const block = taking?.block ?? 1;
+        if (lease) {
+          this.leases.lastTaken.set(use.keyId, use.at.getTime());
+          if (block > 1) {
+            const def = parts[0]!.def;
+            const hold = taking?.hold && { id: taking.hold.id, ...(taking.hold.p === null ? {} : { period: taking.hold.p }) };
+            const cost = def.credits ? use.cost : 0;
+            lease.took({ shape: shapeOf(use, def), size: block, cost, ...figures, counters: countersOf(use, def), hold, takenAt: use.at.getTime() });
+          }
+        }
+        return { admitted: true, ...withSpare(figures, block - 1, 0) };
       }
       // A condition failed: judge the meters as they were (an identity gone meanwhile takes no part), under their own definitions.
       if (outcome.missing.includes('key')) return { admitted: false, reason: 'NO_USAGE_ITEM' };
@@ -136,6 +237,18 @@ export class MeteredUses {
       if (refusal) return this.refuse(use, parts, delta, refusal);
     }
     return this.refuse(use, parts, delta, { reason: 'RATE_LIMITED', retryAt: use.at.getTime() + 1000, hourlyRefused: false });
+  }
+
+  /** The block a lease's write asks for: more than one use only for the definition the verification was checked under, with room for it. */
+  private blockFor(use: MeteredUse, part: MeterPart, lease: MeterLease): { block: number; hold?: MeterWrite['hold'] } | undefined {
+    if (meterDefText(part.def) !== meterDefText(use.keyDef)) return undefined;
+    const now = use.at.getTime();
+    const block = lease.nextBlock(now, roomOf(use, part.def, this.viewOf(part.key)), this.leases.lastTaken.get(use.keyId));
+    if (block <= 1) return undefined;
+    const setting = part.def.credits;
+    if (!setting || use.cost === 0) return { block };
+    const period = setting.refill ? refillPeriod(setting.refill, use.at) : null;
+    return { block, hold: { id: randomBytes(9).toString('base64url'), n: (block - 1) * use.cost, exp: now + this.leases.settings.holdMs, p: period } };
   }
 
   /** credits.low and credits.exhausted of the charged meter, when due (credit-notices.ts); one that fails to go is left to a later call. */
@@ -161,68 +274,9 @@ export class MeteredUses {
   /** A meter as this process last saw it. */
   private readonly viewOf = (key: ItemKey): MeterView | undefined => this.seen.get(nameOf(key));
 
-  private remember(key: ItemKey, item: Record<string, unknown>): void {
+  private readonly remember = (key: ItemKey, item: Record<string, unknown>): void => {
     this.seen.set(nameOf(key), meterViewOf(item));
-  }
-
-  private async writeOne(part: MeterPart, c: MeterClauses): Promise<WriteOutcome> {
-    try {
-      const result = await this.tables.db.send(
-        new UpdateCommand({
-          TableName: this.tables.keyTableName,
-          Key: part.key,
-          ...expression(c),
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      const written = result.Attributes ?? {};
-      this.remember(part.key, written);
-      return { written };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const item = returnedItem(error.Item as Record<string, unknown> | undefined);
-      if (!item) return { missing: [part.owner] };
-      this.remember(part.key, item);
-      return { missing: [] };
-    }
-  }
-
-  private async writeBoth(clauses: MeterClauses[], parts: MeterPart[]): Promise<WriteOutcome> {
-    try {
-      await this.tables.db.send(
-        new TransactWriteCommand({
-          TransactItems: parts.map((part, i) => ({
-            Update: { TableName: this.tables.keyTableName, Key: part.key, ...expression(clauses[i]!), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
-          })),
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const reasons = error.CancellationReasons ?? [];
-      if (!reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return 'conflict';
-      const missing: ('key' | 'identity')[] = [];
-      reasons.forEach((reason, i) => {
-        const part = parts[i]!;
-        if (reason.Code !== 'ConditionalCheckFailed') return;
-        const item = returnedItem(reason.Item as Record<string, unknown> | undefined);
-        if (item) this.remember(part.key, item);
-        else missing.push(part.owner);
-      });
-      return { missing };
-    }
-    // A transaction returns no items: the figures are read after it.
-    const { Responses } = await this.tables.db.send(
-      new BatchGetCommand({ RequestItems: { [this.tables.keyTableName]: { Keys: parts.map((part) => part.key), ConsistentRead: true } } }),
-    );
-    let written: Record<string, unknown> = {};
-    for (const item of Responses?.[this.tables.keyTableName] ?? []) {
-      const part = parts.find((p) => p.key.pk === item.pk && p.key.sk === item.sk);
-      if (part) this.remember(part.key, item);
-      if (part?.owner === 'key') written = item;
-    }
-    return { written };
-  }
+  };
 
   private async refuse(use: MeteredUse, parts: MeterPart[], delta: UsageDelta, refusal: MeterRefusal): Promise<RecordUseResult> {
     const copied = this.months.toRemove(use.keyId);

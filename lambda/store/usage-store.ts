@@ -26,6 +26,7 @@ import { UsageChanges } from './usage-changes';
 import { recordWithoutSlot, releaseSlots, removeWindows } from './usage-windows';
 import type { UsageItem } from '../domain/model';
 import type { StoreTables } from './transactions';
+import type { MeteredSettler } from './process-memory';
 import type { EndedWindows } from '../domain/ended-windows';
 import { elapsedFraction, windowCapacity, windowIndex, windowResetAt } from '../domain/rate-window';
 import { DEFAULT_LEASE_SETTINGS, KeyLeases, type KeyLease, type LeaseSettings } from '../domain/usage-lease';
@@ -47,6 +48,8 @@ export class UsageStore {
     /** This process's memory of ended windows' counts. */
     readonly endedWindows: EndedWindows,
     leaseSettings: LeaseSettings = DEFAULT_LEASE_SETTINGS,
+    /** The metered leases of this process (process-memory.ts): settled before a read of a usage item. */
+    private readonly meteredSettlers: ReadonlySet<MeteredSettler> = new Set(),
   ) {
     this.leases = new KeyLeases(leaseSettings);
     this.months = new UsageMonths(tables);
@@ -121,13 +124,16 @@ export class UsageStore {
 
   /** A mark for a read of `keyId`'s usage item about to be sent (usage-changes.ts); undefined while uses of it are pending. */
   readMark(keyId: string): number | undefined {
-    return this.changes.mark(keyId, this.leases.hasPending(keyId));
+    return this.changes.mark(keyId, this.holdsUses(keyId));
   }
 
   /** Whether a read marked `mark` still holds every use this process recorded of `keyId`. */
   unchangedSince(keyId: string, mark: number | undefined): boolean {
-    return this.changes.unchangedSince(keyId, mark, this.leases.hasPending(keyId));
+    return this.changes.unchangedSince(keyId, mark, this.holdsUses(keyId));
   }
+
+  /** Whether this process holds uses of `keyId` not written yet (its own lease, or a metered one). */
+  private readonly holdsUses = (keyId: string) => this.leases.hasPending(keyId) || [...this.meteredSettlers].some((settler) => settler.holds(keyId));
 
   /**
    * Writes every pending use of this process (for a clean shutdown, and for
@@ -253,10 +259,13 @@ export class UsageStore {
   /** `readUsage`: the raw usage item of a key (undefined when it has none), after this process's pending uses of it. */
   async usageItem(keyId: string): Promise<UsageItem | undefined> {
     if (this.leases.hasPending(keyId)) await this.flushKey(keyId);
+    await this.settleMetered([keyId]);
     const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: USAGE.key(keyId), ConsistentRead: true }));
     return USAGE.read(Item);
   }
 
+  private readonly settleMetered = (keyIds: readonly string[]) =>
+    Promise.all([...this.meteredSettlers].flatMap((settler) => keyIds.map((keyId) => settler.settle(keyId))));
   /**
    * `readUsageBatch`: `last_used_at` of up to 100 keys in one BatchGetItem
    * (a page of a key list), with the credits of those that have some, by
@@ -264,11 +273,12 @@ export class UsageStore {
    */
   async lastUses(keyIds: readonly string[]): Promise<Map<string, Pick<UsageSummary, 'last_used_at' | 'credits'>>> {
     await Promise.all(keyIds.filter((keyId) => this.leases.hasPending(keyId)).map((keyId) => this.flushKey(keyId)));
+    await this.settleMetered(keyIds);
     const items = await batchGetAll(
       this.tables.db,
       this.tables.keyTableName,
       keyIds.map((id) => USAGE.key(id)),
-      'key_id, last_used_at, cr_left, cr_period, cr_g',
+      'key_id, last_used_at, cr_left, cr_period, cr_g, cr_h',
     );
     return new Map(items.map((item) => [String(item.key_id), { last_used_at: (item.last_used_at as string | null) ?? null, ...creditsOf(item) }]));
   }

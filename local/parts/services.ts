@@ -78,6 +78,8 @@ export const servicesPart: LocalRuntimePart = {
     return async () => {
       // Uses admitted from hot keys' leases and not written yet (the HTTP server has stopped before this part).
       await services.usage.flushPending().catch((error: unknown) => context.runtimeLog.warn('pending uses not written', { error: String(error) }));
+      // What metered leases hold and did not use goes back to the limits and the balance.
+      await services.meters?.releaseAll().catch((error: unknown) => context.runtimeLog.warn('leased capacity not given back', { error: String(error) }));
       await scheduler.stop();
       await webhooks.queue.stop();
       await expiry.queue.stop();

@@ -86,7 +86,9 @@ describe('named limits and credits — random interleavings', () => {
             expectStatus(await call('update-api-key', { key: team.key, body }), 200);
             limit = between.n;
           } else {
+            // Lease flushes: the hourly leases' pending uses, and what the metered leases hold given back.
             await testServices().usage.flushPending();
+            await testServices().meters?.releaseAll();
           }
         }
       }),

@@ -1,0 +1,267 @@
+/**
+ * Leased capacity for hot metered keys (docs/limits.md, "Hot keys"): what
+ * one process holds of a key whose own named limits and credits meter its
+ * verifications, so that a key verified many times a second is not written
+ * once per verification.
+ *
+ * An admission write (store/metered-use.ts) may take a *block* of B uses
+ * instead of one: B slots of the hourly window and of every named limit the
+ * verification counts in, and B × cost credits, all or nothing under the
+ * same conditions as one use. The process then admits the next B - 1
+ * verifications of the same *shape* (the same definition, scopes counted,
+ * cost, windows and refill period) from memory, and keeps their uses as
+ * pending (the usage item's counts), written within `flushAfterMs`.
+ *
+ * Nothing is ever admitted beyond what was taken: slots count in their
+ * window whether used or not, and credits leave the balance when taken. The
+ * credits taken and not spent are recorded on the meter as a *holding*
+ * (`cr_h.<id>`: `{n, exp, p}`), which reads add back, so a balance shown
+ * does not drop by what a lease holds; each flush brings `n` down to what is
+ * still unspent. A block ends when it is used up, when a verification of
+ * another shape comes, at `holdMs` after it was taken (even in a sandbox
+ * that froze: it admits nothing after that, and reads stop counting its
+ * holding), or at shutdown; what it did not use is then given back (slots
+ * to their windows, credits to the balance while the holding is still
+ * there and the refill period is the same). A holding nobody gave back (a
+ * sandbox that never ran again) is dropped by later writes, so the credits
+ * one frozen block held are at most what it took.
+ *
+ * The block starts at 1 (one write per verification) and doubles while a
+ * block lasts less than `growBelowMs`, up to `maxBlock` and a share
+ * (`roomShare`) of the room left in every limit and of the credits left.
+ */
+import { UsageDelta, type UseCounted } from './usage-delta';
+import type { LeaseSettings } from './usage-lease';
+import type { MeterFigures } from './recording';
+import type { RateLimitState } from './rate-window';
+
+/** A block as its write left it. */
+export interface MeterBlock {
+  /** What the block was taken for: a verification of another shape needs a write. */
+  shape: string;
+  /** Uses taken, the verification that took them included. */
+  size: number;
+  /** Credits one use costs (0: none charged). */
+  cost: number;
+  /** Figures right after the write, the block's unused uses not yet counted back. */
+  rateLimit: RateLimitState;
+  meters: MeterFigures;
+  /** The counters the block's slots count in (attribute paths), given back at its end. */
+  counters: { limits: string[]; hourly: string };
+  /** The credits holding, when credits were taken: its id and the refill period it belongs to. */
+  hold?: { id: string; period?: string };
+  takenAt: number;
+}
+
+/** What a block leaves to give back: its unused uses, and the uses admitted from it not written yet. */
+export interface MeterLeaseEnd {
+  block?: MeterBlock;
+  unused: number;
+  pending?: UsageDelta;
+}
+
+/** A use admitted from memory: its answer's figures. */
+export interface LeasedAdmission {
+  rateLimit: RateLimitState;
+  meters: MeterFigures;
+}
+
+/** Figures a write left, with `spare` uses of a block still this process's (their slots counted back) and `spent` credits spent since. */
+export function withSpare(figures: LeasedAdmission, spare: number, spent: number): LeasedAdmission {
+  const { credits } = figures.meters;
+  return {
+    rateLimit: { ...figures.rateLimit, remaining: figures.rateLimit.remaining + spare },
+    meters: {
+      ...figures.meters,
+      limits: figures.meters.limits.map((figure) => ({ ...figure, remaining: figure.remaining + spare })),
+      ...(credits ? { credits: { remaining: credits.remaining - spent } } : {}),
+    },
+  };
+}
+
+/** One process's lease on one metered key. */
+export class MeterLease {
+  private block: MeterBlock | undefined;
+  /** Uses admitted from the block (the one that took it excluded). */
+  private used = 0;
+  private pending: UsageDelta | undefined;
+  private pendingSince = 0;
+  private nextSize = 1;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private inflight: Promise<void> | undefined;
+  private waiting = 0;
+
+  constructor(private readonly settings: LeaseSettings) {}
+
+  /** Admits `use` of `shape` from the block, or 'flush' when pending uses are due first, or undefined when a write must decide it. */
+  decide(use: UseCounted, shape: string): LeasedAdmission | 'flush' | undefined {
+    const now = use.at.getTime();
+    const block = this.block;
+    if (!block || block.shape !== shape || this.used >= block.size - 1 || now >= block.takenAt + this.settings.holdMs) return undefined;
+    if (this.pending && now - this.pendingSince >= this.settings.flushAfterMs) return 'flush';
+    this.used += 1;
+    if (!this.pending) {
+      this.pending = new UsageDelta();
+      this.pendingSince = now;
+    }
+    this.pending.add(use);
+    return this.figures(block);
+  }
+
+  /** The answer's figures now: what the write left, with the uses the block has not spent yet counted back. */
+  private figures(block: MeterBlock): LeasedAdmission {
+    return withSpare(block, block.size - 1 - this.used, this.used * block.cost);
+  }
+
+  /** Whether the block's time is over (it admits nothing more). */
+  expired(now: number): boolean {
+    return this.block !== undefined && now >= this.block.takenAt + this.settings.holdMs;
+  }
+
+  hasPending(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** The credits the block holds and has not spent (what its holding should say). */
+  unspent(): number {
+    return this.block ? (this.block.size - 1 - this.used) * this.block.cost : 0;
+  }
+
+  /** Whether the block has uses left to give back, or uses are pending. */
+  holds(): boolean {
+    return this.pending !== undefined || (this.block !== undefined && this.used < this.block.size - 1);
+  }
+
+  /** The block's holding, if any. */
+  holding(): MeterBlock['hold'] {
+    return this.block?.hold;
+  }
+
+  /** Ends the block: what it leaves to give back (the lease forgets it). */
+  end(): MeterLeaseEnd {
+    const end: MeterLeaseEnd = { block: this.block, unused: this.block ? this.block.size - 1 - this.used : 0, pending: this.takePending() };
+    this.block = undefined;
+    this.used = 0;
+    return end;
+  }
+
+  /** The pending uses, handed to a write; `restore` gives them back if it fails. */
+  takePending(): UsageDelta | undefined {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    return pending;
+  }
+
+  restore(delta: UsageDelta | undefined, since: number): void {
+    if (!delta || delta.count === 0) return;
+    this.pending = this.pending ? delta.merge(this.pending) : delta;
+    this.pendingSince = Math.min(this.pendingSince || since, since);
+  }
+
+  pendingStartedAt(): number {
+    return this.pending ? this.pendingSince : 0;
+  }
+
+  /** Arms the timer that writes the pending uses of a key that goes quiet, and ends a block at its `holdMs`. */
+  onPending(flush: () => void): void {
+    if (this.timer || (!this.pending && !this.block)) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      flush();
+    }, this.settings.flushAfterMs);
+    this.timer.unref?.();
+  }
+
+  writing(): boolean {
+    return this.inflight !== undefined;
+  }
+
+  async afterWrite(forUse: boolean): Promise<void> {
+    if (forUse) this.waiting += 1;
+    try {
+      await this.inflight?.catch(() => undefined);
+    } finally {
+      if (forUse) this.waiting -= 1;
+    }
+  }
+
+  /** Runs `write` as the one write of this key in this process (see usage-lease.ts `exclusive`). */
+  async exclusive<T>(write: () => Promise<T>): Promise<T> {
+    if (this.inflight) throw new Error('a write of this key is under way in this process');
+    let result: { value: T } | undefined;
+    this.inflight = write()
+      .then((value) => {
+        result = { value };
+      })
+      .finally(() => {
+        this.inflight = undefined;
+      });
+    await this.inflight;
+    return (result as { value: T }).value;
+  }
+
+  /**
+   * The size of the next block: 1 for a first write or when `room` (the
+   * most uses every limit and the credits leave) is unknown, else grown
+   * (doubled while blocks last less than `growBelowMs`) or shrunk, at
+   * least the verifications waiting, at most `maxBlock` and a share of the room.
+   */
+  nextBlock(now: number, room: number | undefined, lastTakenAt: number | undefined): number {
+    if (room === undefined || room < 2) return 1;
+    if (lastTakenAt !== undefined) {
+      const lasted = now - lastTakenAt;
+      if (lasted < this.settings.growBelowMs) this.nextSize *= 2;
+      else if (lasted > this.settings.shrinkAboveMs) this.nextSize = Math.max(1, Math.floor(this.nextSize / 2));
+    }
+    const wanted = Math.max(this.nextSize, this.waiting + 1);
+    this.nextSize = Math.max(1, Math.min(wanted, this.settings.maxBlock, Math.floor(room * this.settings.roomShare)));
+    return this.nextSize;
+  }
+
+  /** After a write that took `block`: the admissions from memory start. */
+  took(block: MeterBlock): void {
+    this.block = block;
+    this.used = 0;
+  }
+}
+
+/** The metered leases of one process, by key id; bounded (the least recently used that hold nothing go first). */
+export class MeterLeases {
+  private readonly leases = new Map<string, MeterLease>();
+  /** When each key's last block was taken (the growth of the next). */
+  readonly lastTaken = new Map<string, number>();
+
+  constructor(
+    readonly settings: LeaseSettings,
+    private readonly capacity = 10_000,
+  ) {}
+
+  of(keyId: string): MeterLease {
+    let lease = this.leases.get(keyId);
+    if (lease) this.leases.delete(keyId);
+    else {
+      lease = new MeterLease(this.settings);
+      if (this.leases.size >= this.capacity) {
+        for (const [id, candidate] of this.leases) {
+          if (!candidate.holds() && !candidate.writing()) {
+            this.leases.delete(id);
+            break;
+          }
+        }
+      }
+    }
+    this.leases.set(keyId, lease);
+    return lease;
+  }
+
+  has(keyId: string): boolean {
+    return this.leases.has(keyId);
+  }
+
+  /** Keys whose lease holds uses or pending uses. */
+  holding(): string[] {
+    return [...this.leases].filter(([, lease]) => lease.holds() || lease.writing()).map(([keyId]) => keyId);
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The writes of a metered lease (domain/meter-lease.ts) besides the one
+ * that takes its block: a flush (the uses admitted from memory, and the
+ * holding brought down to what is still unspent) and a give-back at the
+ * block's end (its unused slots to the windows they were taken in, its
+ * unspent credits to the balance). Each is one UpdateItem of the key's
+ * usage item; what cannot be given back any more (the holding dropped by a
+ * balance set or a refill, a window removed) is left, and the uses are
+ * recorded alone: nothing is ever given back twice or into another period.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { MeterLeaseEnd } from '../domain/meter-lease';
+import type { UsageDelta } from '../domain/usage-delta';
+import type { StoreTables } from './transactions';
+import { usageClauses } from './usage-writes';
+import { recordWithoutSlot } from './usage-windows';
+import { USAGE } from './entities/usage';
+
+type Tables = Pick<StoreTables, 'db' | 'keyTableName'>;
+
+interface Clauses {
+  sets: string[];
+  removes: string[];
+  conditions: string[];
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+function clausesOf(pending: UsageDelta | undefined, copied: readonly string[]): Clauses {
+  const usage = pending ? usageClauses(pending, copied) : { sets: [], removes: [], names: {}, values: {} };
+  return { sets: [...usage.sets], removes: [...usage.removes], conditions: ['attribute_exists(pk)'], names: { ...usage.names }, values: { ...usage.values } };
+}
+
+/** Sends `c` as one conditional UpdateItem; false when a condition failed. */
+async function send(tables: Tables, keyId: string, c: Clauses): Promise<boolean> {
+  if (c.sets.length === 0 && c.removes.length === 0) return true;
+  try {
+    await tables.db.send(
+      new UpdateCommand({
+        TableName: tables.keyTableName,
+        Key: USAGE.key(keyId),
+        UpdateExpression: [c.sets.length > 0 ? `SET ${c.sets.join(', ')}` : '', c.removes.length > 0 ? `REMOVE ${c.removes.join(', ')}` : '']
+          .filter(Boolean)
+          .join(' '),
+        ConditionExpression: c.conditions.join(' AND '),
+        ...(Object.keys(c.names).length > 0 ? { ExpressionAttributeNames: c.names } : {}),
+        ...(Object.keys(c.values).length > 0 ? { ExpressionAttributeValues: c.values } : {}),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** The holding `hold` on the meter, and the refill period it belongs to, must still be there. */
+function holdingThere(c: Clauses, hold: { id: string; period?: string }): void {
+  c.names['#ch'] = 'cr_h';
+  c.names['#hid'] = hold.id;
+  c.conditions.push('attribute_exists(#ch.#hid)');
+  if (hold.period !== undefined) {
+    c.names['#cp'] = 'cr_period';
+    c.values[':hp'] = hold.period;
+    c.conditions.push('#cp = :hp');
+  }
+}
+
+/** Writes the pending uses and the holding's unspent credits (`unspent`); the uses alone when the holding is gone. */
+export async function flushLeased(
+  tables: Tables,
+  keyId: string,
+  pending: UsageDelta | undefined,
+  copied: readonly string[],
+  hold: { id: string; period?: string } | undefined,
+  unspent: number,
+): Promise<void> {
+  const c = clausesOf(pending, copied);
+  if (hold) {
+    holdingThere(c, hold);
+    c.values[':hn'] = unspent;
+    c.sets.push('#ch.#hid.n = :hn');
+  }
+  if (await send(tables, keyId, c)) return;
+  if (pending) await recordWithoutSlot(tables, keyId, pending, copied);
+}
+
+/**
+ * Gives back what an ended block did not use: slots to the counters of
+ * `live` (those of windows that still count), the unspent credits while
+ * its holding is there; with the pending uses. Credits first, then slots
+ * alone, then the uses alone, as the conditions allow.
+ */
+export async function giveBack(
+  tables: Tables,
+  keyId: string,
+  end: MeterLeaseEnd,
+  copied: readonly string[],
+  live: (counter: string) => boolean,
+): Promise<void> {
+  const { block, unused, pending } = end;
+  const slots = (c: Clauses) => {
+    if (!block || unused === 0) return;
+    c.values[':un'] = unused;
+    [
+      ...block.counters.limits.filter(live).map((name) => ({ path: name, nested: false })),
+      ...(live(block.counters.hourly) ? [{ path: block.counters.hourly, nested: true }] : []),
+    ].forEach(({ path, nested }, i) => {
+      c.names[`#gb${i}`] = path;
+      const attribute = nested ? `windows.#gb${i}` : `#gb${i}`;
+      c.conditions.push(`attribute_exists(${attribute})`);
+      c.sets.push(`${attribute} = ${attribute} - :un`);
+    });
+  };
+  const withCredits = clausesOf(pending, copied);
+  slots(withCredits);
+  const hold = block?.hold;
+  if (hold && block) {
+    holdingThere(withCredits, hold);
+    withCredits.removes.push('#ch.#hid');
+    if (unused > 0) {
+      withCredits.names['#cl'] = 'cr_left';
+      withCredits.values[':back'] = unused * block.cost;
+      withCredits.sets.push('#cl = #cl + :back');
+    }
+  }
+  if (await send(tables, keyId, withCredits)) return;
+  const slotsOnly = clausesOf(pending, copied);
+  slots(slotsOnly);
+  if (await send(tables, keyId, slotsOnly)) return;
+  if (pending) await recordWithoutSlot(tables, keyId, pending, copied);
+}
