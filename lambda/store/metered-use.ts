@@ -96,18 +96,22 @@ export class MeteredUses {
     const lease = this.leases.of(use.keyId);
     const counted = countedOf(use);
     for (;;) {
-      if (lease.writing()) {
-        // One write of a key at a time in a process: the others wait for its block.
-        await lease.afterWrite(true);
-        continue;
+      // One write of a key at a time in a process: the others wait for its block.
+      if (lease.writing()) await lease.afterWrite(true);
+      else {
+        const local = lease.decide(counted, shapeOf(use, use.keyDef));
+        if (local === 'flush') await lease.exclusive(() => this.flush(use.keyId, lease));
+        else if (local) {
+          lease.onPending(() => void this.tend(use.keyId));
+          return { admitted: true, ...local };
+        } else if (lease.holds()) await lease.exclusive(() => this.giveBack(use.keyId, lease));
+        else {
+          const result = await lease.exclusive(() => this.written(use, lease));
+          // A block taken: its timer gives back what it does not use if the key goes quiet.
+          lease.onPending(() => void this.tend(use.keyId));
+          return result;
+        }
       }
-      const local = lease.decide(counted, shapeOf(use, use.keyDef));
-      if (local === 'flush') await lease.exclusive(() => this.flush(use.keyId, lease));
-      else if (local) {
-        lease.onPending(() => void this.tend(use.keyId));
-        return { admitted: true, ...local };
-      } else if (lease.holds()) await lease.exclusive(() => this.giveBack(use.keyId, lease));
-      else return lease.exclusive(() => this.written(use, lease));
     }
   }
 
@@ -133,13 +137,9 @@ export class MeteredUses {
   private async tend(keyId: string, end = false): Promise<void> {
     const lease = this.leases.of(keyId);
     while (lease.writing()) await lease.afterWrite(false);
-    try {
-      const quiet = !lease.hasPending();
-      if (end || quiet || lease.expired(this.clock.now().getTime())) await lease.exclusive(() => this.giveBack(keyId, lease));
-      else await lease.exclusive(() => this.flush(keyId, lease));
-    } catch {
-      // Kept for the next verification or the next timer (a throttled table, a network error).
-    }
+    const ending = end || !lease.hasPending() || lease.expired(this.clock.now().getTime());
+    // A failed write (a throttled table, a network error) is kept for the next verification or the next timer.
+    await lease.exclusive(() => (ending ? this.giveBack(keyId, lease) : this.flush(keyId, lease))).catch(() => undefined);
     lease.onPending(() => void this.tend(keyId));
   }
 
