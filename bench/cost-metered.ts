@@ -20,13 +20,19 @@ const METERED = {
  * Verify and the platform authorizer of a metered key (docs/limits.md): its
  * own three named limits and credits (one conditional write a call), and a
  * key whose identity holds them (a transaction of both meters and a read of
- * them for the answer's figures). Leases do not serve metered keys yet.
+ * them for the answer's figures); and a hot key with its own limits and
+ * credits, leases on, 32 in flight (leased blocks, domain/meter-lease.ts:
+ * mostly no write). The authorizer runs with leases on throughout.
  */
 export async function meteredRows(
   functions: Functions,
   measure: Measure,
   /** One verification (the verify endpoint) and one authorization (the platform authorizer, leases on) of a value. */
-  calls: { verify: (value: string) => () => Promise<unknown>; authorize: (value: string) => () => Promise<unknown> },
+  calls: {
+    verify: (value: string) => () => Promise<unknown>;
+    verifyHot: (value: string) => () => Promise<unknown>;
+    authorize: (value: string) => () => Promise<unknown>;
+  },
   newKey: (name: string, extra?: Record<string, unknown>) => Promise<{ id: string; key: string }>,
   newIdentity: (extra: Record<string, unknown>) => Promise<string>,
 ): Promise<Row[]> {
@@ -48,6 +54,13 @@ export async function meteredRows(
     await measure(20, authorizeMetered, 4);
     const authorized = await measure(200, authorizeMetered, 8);
     rows.push(priced(functions['platform-authorizer'], authorized, { operation: 'platform-authorizer', door: 'platform-api', invocations: 1, key: kind }));
+  }
+  const hot = await newKey('Hot metered key', METERED);
+  const verifyHot = calls.verifyHot(hot.key);
+  await measure(500, verifyHot, 32); // warm: the key becomes hot, its blocks grow
+  const spentHot = await measure(2_000, verifyHot, 32);
+  for (const door of ['rest-api', 'http-api', 'function-url'] as const) {
+    rows.push(priced(functions['verify-api-key'], spentHot, { operation: 'verify-api-key', door, invocations: 1, key: 'metered-hot' }));
   }
   return rows;
 }

@@ -250,18 +250,20 @@ async function measuredRows(functions: Functions): Promise<Row[]> {
       (await send('POST', 'generate-api-key', { name, type: 'sk', environment: 'live', team_id: teamId, ...extra })).data as { id: string; key: string };
     const newIdentity = async (extra: Record<string, unknown>) =>
       ((await send('POST', 'create-identity', { team_id: teamId, external_id: `cost-${randomUUID()}`, ...extra })).data as { id: string }).id;
+    const hotServer = await createLocalServer({ port: 0, loadHandler: moduleHandlerLoader(() => hot), logger: logs.observe.logger });
     const rows = [
       ...(await hotPathRows(functions, measure, cold, hot, server.url, newKey, logs)),
       ...(await meteredRows(
         functions,
         measure,
-        { verify: (value) => verifyAt(server.url, value), authorize: (value) => authorize(hot, value) },
+        { verify: (value) => verifyAt(server.url, value), verifyHot: (value) => verifyAt(hotServer.url, value), authorize: (value) => authorize(hot, value) },
         newKey,
         newIdentity,
       )),
       ...(await managementRows(functions, measure, send, teamId)),
     ];
     rows.push(await partnerRow(functions, measure, send, (await newKey('Reported')).key, github.privateKey));
+    await hotServer.close();
     await server.close();
     return rows;
   } finally {
