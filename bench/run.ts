@@ -142,10 +142,8 @@ async function main(): Promise<void> {
     `        a value not seen before in the process (read, then write) ${JSON.stringify(latency.verify_first_ms)} ms (p50 ratio ${latency.verify_first_p50_ratio}); its requests in turn ${JSON.stringify(latency.verify_requests_in_turn_ms)} ms (p50 ratio ${latency.verify_requests_in_turn_p50_ratio})`,
   );
   say(
-    `        a key with three named limits and credits (read, then its one conditional write; reported) ${JSON.stringify(latency.verify_metered_ms)} ms (p50 ratio ${latency.verify_metered_p50_ratio})`,
-  );
-  say(
-    `        the same key with leases on, as a hot key (mostly from its leased block; budget ${latency.p50_ratio_budget}) ${JSON.stringify(latency.verify_metered_leased_ms)} ms (p50 ratio ${latency.verify_metered_leased_p50_ratio})`,
+    `        a key with three named limits and credits (read, then its one conditional write; reported) ${JSON.stringify(latency.verify_metered_ms)} ms (p50 ratio ${latency.verify_metered_p50_ratio})\n` +
+      `        the same key with leases on, as a hot key (mostly from its leased block; budget ${latency.p50_ratio_budget}) ${JSON.stringify(latency.verify_metered_leased_ms)} ms (p50 ratio ${latency.verify_metered_leased_p50_ratio})`,
   );
   say(
     `        of which the guess counter read with the lookup ${latency.guess_counter_read_ms_p50} ms and the recording write over a one-attribute SET ${latency.recording_write_over_plain_write_ms_p50} ms (p50 differences, raw p50 ${(latency.raw_get_update_ms as { p50: number }).p50} ms)`,

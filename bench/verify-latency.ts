@@ -150,18 +150,8 @@ async function interleaved<V extends string>(runs: Record<V, () => Promise<void>
   return { wall, cpu };
 }
 
-type Variant =
-  | 'verify'
-  | 'verifyFirst'
-  | 'verifyMetered'
-  | 'verifyMeteredLeased'
-  | 'service'
-  | 'withoutIo'
-  | 'same'
-  | 'sameInTurn'
-  | 'sameWithoutCounter'
-  | 'sameWithPlainWrite'
-  | 'raw';
+type Variant = 'verify' | 'verifyFirst' | 'verifyMetered' | 'verifyMeteredLeased' | 'service' | 'withoutIo' | 'raw' | ReplayVariant;
+type ReplayVariant = 'same' | 'sameInTurn' | 'sameWithoutCounter' | 'sameWithPlainWrite';
 
 /** The verify section's figures from each run's times. */
 function latencyFigures(n: number, names: readonly Variant[], wall: Record<Variant, number[]>, cpu: Record<Variant, number[]>): Record<string, unknown> {

@@ -75,6 +75,13 @@ export interface HouseFunctionProps {
    * Default: ACTIVE.
    */
   readonly tracing?: lambda.Tracing;
+  /**
+   * Whether the function verifies keys at hot rates (the verify route and
+   * the platform authorizer): its bundle then carries the usage leases
+   * (lambda/domain/usage-lease.ts); elsewhere each use is its own write, as
+   * for any key at a low rate. Default: false.
+   */
+  readonly hotPath?: boolean;
 }
 
 /**
@@ -139,6 +146,7 @@ export class HouseFunction extends NodejsFunction {
           ...absentPortFlags(props.handlerName),
           'process.env.TRACER_BUNDLE': JSON.stringify(tracer ? 'on' : 'off'),
           'process.env.PEPPER_BUNDLE': JSON.stringify(pepperSecret && props.hashesKeyValues ? 'on' : 'off'),
+          'process.env.LEASES_BUNDLE': JSON.stringify(props.hotPath ? 'on' : 'off'),
         },
         // The SDK's default credential chain, less the providers a function never uses (profiles, SSO, web
         // identity files: the STS and SSO clients, about 115 KB per bundle); see lambda/adapters/lambda-credentials.ts.

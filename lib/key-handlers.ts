@@ -148,7 +148,7 @@ export class KeyHandlers extends Construct {
       environment,
       // 512 MB on the hot path, from `npm run bench:memory` (docs/performance.md, 0c): at 128 and 256 MB the CPU
       // share runs out and p90 verifications wait 75-95 ms; 1024 MB costs more for the same time.
-      ...(hot ? { tracing: lambda.Tracing.PASS_THROUGH, memorySize: HOT_PATH_MEMORY_MB } : {}),
+      ...(hot ? { tracing: lambda.Tracing.PASS_THROUGH, memorySize: HOT_PATH_MEMORY_MB, hotPath: true } : {}),
     });
     if (hot) {
       acknowledge(

@@ -18,7 +18,7 @@ import type { Observability } from '../platform/observability';
 import type { ServiceSettings } from '../platform/service-settings';
 import { RecentMap } from '../platform/recent-map';
 import { EndedWindows } from '../domain/ended-windows';
-import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
+import { DEFAULT_LEASE_SETTINGS, KeyLeases, type LeaseSettings } from '../domain/usage-lease';
 import type { WebhookPorts } from '../domain/webhook-ports';
 import type { MeteredSettler, ProcessMemory } from '../store/process-memory';
 import type { FunctionBasics, PortTypes, Wired } from '../store/ports';
@@ -75,7 +75,14 @@ const STORES: StoreBuilders = {
   usage:
     process.env.PORT_USAGE_BUNDLE === 'absent'
       ? undefined
-      : ({ tables, memory, deps }) => new UsageStore(tables, memory.endedWindows, { ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }, memory.meteredSettlers),
+      : ({ tables, memory, deps }) =>
+          new UsageStore(
+            tables,
+            memory.endedWindows,
+            // The stack replaces LEASES_BUNDLE at bundling time: "off" outside the hot path (lib/house-function.ts `hotPath`), and esbuild drops the leases.
+            process.env.LEASES_BUNDLE === 'off' ? undefined : new KeyLeases({ ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
+            memory.meteredSettlers,
+          ),
   guesses: process.env.PORT_GUESSES_BUNDLE === 'absent' ? undefined : ({ tables }) => new GuessCounterStore(tables),
   teams: process.env.PORT_TEAMS_BUNDLE === 'absent' ? undefined : ({ tables }) => new TeamStore(tables),
   audit: process.env.PORT_AUDIT_BUNDLE === 'absent' ? undefined : ({ tables }) => new AuditStore(tables),

@@ -29,7 +29,7 @@ import type { StoreTables } from './transactions';
 import type { MeteredSettler } from './process-memory';
 import type { EndedWindows } from '../domain/ended-windows';
 import { elapsedFraction, windowCapacity, windowIndex, windowResetAt } from '../domain/rate-window';
-import { DEFAULT_LEASE_SETTINGS, KeyLeases, type KeyLease, type LeaseSettings } from '../domain/usage-lease';
+import type { KeyLease, KeyLeases } from '../domain/usage-lease';
 import { UsageDelta } from '../domain/usage-delta';
 import { creditsOf, summariseUsage, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
@@ -40,18 +40,16 @@ export class UsageStore {
   readonly months: UsageMonths;
   /** Per key: the changes this process has started on its usage item (see `readMark`). */
   private readonly changes = new UsageChanges();
-  /** This process's leases on hot keys (usage-lease.ts). */
-  private readonly leases: KeyLeases;
 
   constructor(
     private readonly tables: StoreTables,
     /** This process's memory of ended windows' counts. */
     readonly endedWindows: EndedWindows,
-    leaseSettings: LeaseSettings = DEFAULT_LEASE_SETTINGS,
+    /** This process's leases on hot keys (usage-lease.ts); none: every use is its own write (a function off the hot path). */
+    private readonly leases: KeyLeases | undefined,
     /** The metered leases of this process (process-memory.ts): settled before a read of a usage item. */
     private readonly meteredSettlers: ReadonlySet<MeteredSettler> = new Set(),
   ) {
-    this.leases = new KeyLeases(leaseSettings);
     this.months = new UsageMonths(tables);
   }
 
@@ -61,7 +59,7 @@ export class UsageStore {
    * and reads marked before it no longer hold.
    */
   async settle(keyId: string): Promise<void> {
-    if (this.leases.hasPending(keyId)) await this.flushKey(keyId);
+    if (this.leases?.hasPending(keyId)) await this.flushKey(keyId);
     this.changes.touch(keyId);
   }
 
@@ -80,7 +78,7 @@ export class UsageStore {
   private async record(use: UseToRecord, earlyToken?: string): Promise<RecordUseResult> {
     this.changes.touch(use.keyId);
     const counted = countedOf(use);
-    if (!this.leases.settings.enabled) return this.writeUse(use, new UsageDelta().add(counted), undefined, earlyToken);
+    if (!this.leases?.settings.enabled) return this.writeUse(use, new UsageDelta().add(counted), undefined, earlyToken);
     const lease = this.leases.of(use.keyId);
     for (;;) {
       if (lease.writing()) {
@@ -110,7 +108,7 @@ export class UsageStore {
    * those wait for the read.
    */
   recordUseAhead(use: UseToRecord): EarlyUse | undefined {
-    if (this.leases.settings.enabled) {
+    if (this.leases?.settings.enabled) {
       const lease = this.leases.of(use.keyId);
       if (lease.busy() || lease.decidesLocally(use.at.getTime(), windowIndex(use.at), use.rateLimit)) return undefined;
     }
@@ -133,19 +131,20 @@ export class UsageStore {
   }
 
   /** Whether this process holds uses of `keyId` not written yet (its own lease, or a metered one). */
-  private readonly holdsUses = (keyId: string) => this.leases.hasPending(keyId) || [...this.meteredSettlers].some((settler) => settler.holds(keyId));
+  private readonly holdsUses = (keyId: string) => !!this.leases?.hasPending(keyId) || [...this.meteredSettlers].some((settler) => settler.holds(keyId));
 
   /**
    * Writes every pending use of this process (for a clean shutdown, and for
    * tests that read totals right after a burst).
    */
   async flushPending(): Promise<void> {
-    await Promise.all(this.leases.withPending().map((keyId) => this.flushKey(keyId)));
+    await Promise.all((this.leases?.withPending() ?? []).map((keyId) => this.flushKey(keyId)));
   }
 
   /** Writes a key's pending uses without taking a slot (the timer of a key that went quiet). */
   private async flushKey(keyId: string): Promise<void> {
-    const lease = this.leases.of(keyId);
+    const lease = this.leases?.of(keyId);
+    if (!lease) return;
     while (lease.writing()) await lease.afterWrite(false);
     if (!lease.hasPending()) return;
     this.changes.touch(keyId);
@@ -258,7 +257,7 @@ export class UsageStore {
 
   /** `readUsage`: the raw usage item of a key (undefined when it has none), after this process's pending uses of it. */
   async usageItem(keyId: string): Promise<UsageItem | undefined> {
-    if (this.leases.hasPending(keyId)) await this.flushKey(keyId);
+    if (this.leases?.hasPending(keyId)) await this.flushKey(keyId);
     await this.settleMetered([keyId]);
     const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: USAGE.key(keyId), ConsistentRead: true }));
     return USAGE.read(Item);
@@ -272,7 +271,7 @@ export class UsageStore {
    * key id; a key without a usage item is absent.
    */
   async lastUses(keyIds: readonly string[]): Promise<Map<string, Pick<UsageSummary, 'last_used_at' | 'credits'>>> {
-    await Promise.all(keyIds.filter((keyId) => this.leases.hasPending(keyId)).map((keyId) => this.flushKey(keyId)));
+    await Promise.all(keyIds.filter((keyId) => this.leases?.hasPending(keyId)).map((keyId) => this.flushKey(keyId)));
     await this.settleMetered(keyIds);
     const items = await batchGetAll(
       this.tables.db,
