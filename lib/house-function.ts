@@ -146,7 +146,7 @@ export class HouseFunction extends NodejsFunction {
           ...absentPortFlags(props.handlerName),
           'process.env.TRACER_BUNDLE': JSON.stringify(tracer ? 'on' : 'off'),
           'process.env.PEPPER_BUNDLE': JSON.stringify(pepperSecret && props.hashesKeyValues ? 'on' : 'off'),
-          'process.env.LEASES_BUNDLE': JSON.stringify(props.hotPath ? 'on' : 'off'),
+          'process.env.HOT_PATH_BUNDLE': JSON.stringify(props.hotPath ? 'on' : 'off'),
         },
         // The SDK's default credential chain, less the providers a function never uses (profiles, SSO, web
         // identity files: the STS and SSO clients, about 115 KB per bundle); see lambda/adapters/lambda-credentials.ts.

@@ -79,8 +79,8 @@ const STORES: StoreBuilders = {
           new UsageStore(
             tables,
             memory.endedWindows,
-            // The stack replaces LEASES_BUNDLE at bundling time: "off" outside the hot path (lib/house-function.ts `hotPath`), and esbuild drops the leases.
-            process.env.LEASES_BUNDLE === 'off' ? undefined : new KeyLeases({ ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
+            // The stack replaces HOT_PATH_BUNDLE at bundling time: "off" outside the hot path (lib/house-function.ts `hotPath`), and esbuild drops the leases.
+            process.env.HOT_PATH_BUNDLE === 'off' ? undefined : new KeyLeases({ ...DEFAULT_LEASE_SETTINGS, ...deps.usageLeases }),
             memory.meteredSettlers,
           ),
   guesses: process.env.PORT_GUESSES_BUNDLE === 'absent' ? undefined : ({ tables }) => new GuessCounterStore(tables),
