@@ -30,7 +30,8 @@
  * block lasts less than `growBelowMs`, up to `maxBlock` and a share
  * (`roomShare`) of the room left in every limit and of the credits left.
  */
-import { UsageDelta, type UseCounted } from './usage-delta';
+import type { UsageDelta, UseCounted } from './usage-delta';
+import { OneWrite, PendingUses } from './lease-parts';
 import type { LeaseSettings } from './usage-lease';
 import type { MeterFigures } from './recording';
 import type { RateLimitState } from './rate-window';
@@ -84,26 +85,21 @@ export class MeterLease {
   private block: MeterBlock | undefined;
   /** Uses admitted from the block (the one that took it excluded). */
   private used = 0;
-  private pending: UsageDelta | undefined;
-  private pendingSince = 0;
+  private readonly pending: PendingUses;
+  private readonly write = new OneWrite();
   private nextSize = 1;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private inflight: Promise<void> | undefined;
-  private waiting = 0;
 
-  constructor(private readonly settings: LeaseSettings) {}
+  constructor(private readonly settings: LeaseSettings) {
+    this.pending = new PendingUses(settings.flushAfterMs);
+  }
 
   /** Admits `use` of `shape` from the block, or 'flush' when pending uses are due first, or undefined when a write must decide it. */
   decide(use: UseCounted, shape: string): LeasedAdmission | 'flush' | undefined {
     const now = use.at.getTime();
     const block = this.block;
     if (!block || block.shape !== shape || this.used >= block.size - 1 || now >= block.takenAt + this.settings.holdMs) return undefined;
-    if (this.pending && now - this.pendingSince >= this.settings.flushAfterMs) return 'flush';
+    if (this.pending.due(now)) return 'flush';
     this.used += 1;
-    if (!this.pending) {
-      this.pending = new UsageDelta();
-      this.pendingSince = now;
-    }
     this.pending.add(use);
     return this.figures(block);
   }
@@ -119,7 +115,7 @@ export class MeterLease {
   }
 
   hasPending(): boolean {
-    return this.pending !== undefined;
+    return this.pending.has();
   }
 
   /** The credits the block holds and has not spent (what its holding should say). */
@@ -129,7 +125,7 @@ export class MeterLease {
 
   /** Whether the block has uses left to give back, or uses are pending. */
   holds(): boolean {
-    return this.pending !== undefined || (this.block !== undefined && this.used < this.block.size - 1);
+    return this.pending.has() || (this.block !== undefined && this.used < this.block.size - 1);
   }
 
   /** The block's holding, if any. */
@@ -147,59 +143,33 @@ export class MeterLease {
 
   /** The pending uses, handed to a write; `restore` gives them back if it fails. */
   takePending(): UsageDelta | undefined {
-    const pending = this.pending;
-    this.pending = undefined;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    return pending;
+    return this.pending.take();
   }
 
   restore(delta: UsageDelta | undefined, since: number): void {
-    if (!delta || delta.count === 0) return;
-    this.pending = this.pending ? delta.merge(this.pending) : delta;
-    this.pendingSince = Math.min(this.pendingSince || since, since);
+    this.pending.restore(delta, since);
   }
 
   pendingStartedAt(): number {
-    return this.pending ? this.pendingSince : 0;
+    return this.pending.startedAt();
   }
 
-  /** Arms the timer that writes the pending uses of a key that goes quiet, and ends a block at its `holdMs`. */
+  /** Arms the timer that writes the pending uses of a key that goes quiet, and gives back a block it stopped using. */
   onPending(flush: () => void): void {
-    if (this.timer || (!this.pending && !this.block)) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      flush();
-    }, this.settings.flushAfterMs);
-    this.timer.unref?.();
+    this.pending.arm(flush, this.pending.has() || this.block !== undefined);
   }
 
   writing(): boolean {
-    return this.inflight !== undefined;
+    return this.write.writing();
   }
 
-  async afterWrite(forUse: boolean): Promise<void> {
-    if (forUse) this.waiting += 1;
-    try {
-      await this.inflight?.catch(() => undefined);
-    } finally {
-      if (forUse) this.waiting -= 1;
-    }
+  afterWrite(forUse: boolean): Promise<void> {
+    return this.write.afterWrite(forUse);
   }
 
-  /** Runs `write` as the one write of this key in this process (see usage-lease.ts `exclusive`). */
-  async exclusive<T>(write: () => Promise<T>): Promise<T> {
-    if (this.inflight) throw new Error('a write of this key is under way in this process');
-    let result: { value: T } | undefined;
-    this.inflight = write()
-      .then((value) => {
-        result = { value };
-      })
-      .finally(() => {
-        this.inflight = undefined;
-      });
-    await this.inflight;
-    return (result as { value: T }).value;
+  /** Runs `write` as the one write of this key in this process (lease-parts.ts `OneWrite`). */
+  exclusive<T>(write: () => Promise<T>): Promise<T> {
+    return this.write.run(write);
   }
 
   /**
@@ -215,7 +185,7 @@ export class MeterLease {
       if (lasted < this.settings.growBelowMs) this.nextSize *= 2;
       else if (lasted > this.settings.shrinkAboveMs) this.nextSize = Math.max(1, Math.floor(this.nextSize / 2));
     }
-    const wanted = Math.max(this.nextSize, this.waiting + 1);
+    const wanted = Math.max(this.nextSize, this.write.waiting + 1);
     this.nextSize = Math.max(1, Math.min(wanted, this.settings.maxBlock, Math.floor(room * this.settings.roomShare)));
     return this.nextSize;
   }

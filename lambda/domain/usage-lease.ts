@@ -26,7 +26,8 @@
  *
  * Design, trade-offs and arithmetic: docs/performance.md, "Hot keys".
  */
-import { UsageDelta, type UseCounted } from './usage-delta';
+import type { UsageDelta, UseCounted } from './usage-delta';
+import { OneWrite, PendingUses } from './lease-parts';
 
 export interface LeaseSettings {
   /** Off: every use is its own write, as without leases. */
@@ -77,15 +78,13 @@ export class KeyLease {
   /** When the current block was taken (epoch ms). */
   private takenAt = 0;
   /** Uses admitted or refused in memory, not written yet. */
-  private pending: UsageDelta | undefined;
-  private pendingSince = 0;
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The write of this key under way in this process, if any: one at a time (`exclusive`). */
-  private inflight: Promise<void> | undefined;
-  /** Requests waiting for `inflight` (the next block grows to serve them). */
-  private waiting = 0;
+  private readonly pending: PendingUses;
+  /** The write of this key under way in this process, if any: one at a time (`exclusive`); its waiters grow the next block. */
+  private readonly write = new OneWrite();
 
-  constructor(private readonly settings: LeaseSettings) {}
+  constructor(private readonly settings: LeaseSettings) {
+    this.pending = new PendingUses(settings.flushAfterMs);
+  }
 
   /**
    * Admits or refuses a use from memory, or undefined when it needs a write:
@@ -101,14 +100,14 @@ export class KeyLease {
       this.slots = 0;
       this.refusedUntil = 0;
     }
-    if (this.pending && now - this.pendingSince >= this.settings.flushAfterMs) return undefined;
+    if (this.pending.due(now)) return undefined;
     if (this.slots > 0) {
       this.slots -= 1;
-      this.addPending(use);
+      this.pending.add(use);
       return { admitted: true, remaining: Math.max(0, Math.floor(this.capacity - this.windowCount)) + this.slots };
     }
     if (now < this.refusedUntil) {
-      this.addPending(use);
+      this.pending.add(use);
       return { admitted: false, refusedUntil: this.refusedUntil };
     }
     return undefined;
@@ -120,39 +119,19 @@ export class KeyLease {
     return this.slots > 0 || now < this.refusedUntil;
   }
 
-  /** The pending uses, handed to a write (the lease forgets them; `restore` gives them back if the write fails). */
-  takePending(): UsageDelta | undefined {
-    const pending = this.pending;
-    this.pending = undefined;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    return pending;
-  }
-
-  restore(delta: UsageDelta | undefined, since: number): void {
-    if (!delta || delta.count === 0) return;
-    this.pending = this.pending ? delta.merge(this.pending) : delta;
-    this.pendingSince = Math.min(this.pendingSince || since, since);
-  }
-
   /** Uses not written yet, or a write of them under way. */
   busy(): boolean {
-    return this.pending !== undefined || this.inflight !== undefined;
+    return this.pending.has() || this.write.writing();
   }
 
   /** Whether a write of this key is under way in this process. */
   writing(): boolean {
-    return this.inflight !== undefined;
+    return this.write.writing();
   }
 
   /** Waits for the write under way (its outcome is its caller's); `forSlot`: the waiter wants a slot, so the next block grows by one. */
-  async afterWrite(forSlot: boolean): Promise<void> {
-    if (forSlot) this.waiting += 1;
-    try {
-      await this.inflight?.catch(() => undefined);
-    } finally {
-      if (forSlot) this.waiting -= 1;
-    }
+  afterWrite(forSlot: boolean): Promise<void> {
+    return this.write.afterWrite(forSlot);
   }
 
   /**
@@ -163,45 +142,25 @@ export class KeyLease {
    * and the error is the caller's.
    */
   async exclusive<T>(write: (pending: UsageDelta | undefined) => Promise<T>, retry: () => void): Promise<T> {
-    if (this.inflight) throw new Error('a write of this key is under way in this process');
-    const since = this.pendingStartedAt();
-    const pending = this.takePending();
-    let result: { value: T } | undefined;
-    this.inflight = write(pending)
-      .then((value) => {
-        result = { value };
-      })
-      .finally(() => {
-        this.inflight = undefined;
-      });
+    const since = this.pending.startedAt();
+    const pending = this.pending.take();
     try {
-      await this.inflight;
+      return await this.write.run(() => write(pending));
     } catch (error) {
-      this.restore(pending, since);
+      this.pending.restore(pending, since);
       this.onPending(retry);
       throw error;
     }
-    return (result as { value: T }).value;
   }
 
   /** Whether uses are pending (admitted or refused in memory, not written yet). */
   hasPending(): boolean {
-    return this.pending !== undefined;
-  }
-
-  /** When the pending uses began (epoch ms); 0 without any. */
-  pendingStartedAt(): number {
-    return this.pending ? this.pendingSince : 0;
+    return this.pending.has();
   }
 
   /** Arms the timer that writes pending uses of a key that goes quiet. */
   onPending(flush: () => void): void {
-    if (!this.pending || this.flushTimer) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      flush();
-    }, this.settings.flushAfterMs);
-    this.flushTimer.unref?.();
+    this.pending.arm(flush, this.pending.has());
   }
 
   /**
@@ -216,7 +175,7 @@ export class KeyLease {
       if (lasted < this.settings.growBelowMs) this.block *= 2;
       else if (lasted > this.settings.shrinkAboveMs) this.block = Math.max(1, Math.floor(this.block / 2));
     }
-    const wanted = Math.max(this.block, this.waiting + 1);
+    const wanted = Math.max(this.block, this.write.waiting + 1);
     const known = window === this.window ? this.windowCount : 0;
     const share = Math.floor((maxCurrent - known) * this.settings.roomShare);
     this.block = Math.max(1, Math.min(wanted, this.settings.maxBlock, Math.max(1, share), maxCurrent));
@@ -240,14 +199,6 @@ export class KeyLease {
     this.rateLimit = rateLimit;
     this.slots = 0;
     this.refusedUntil = until;
-  }
-
-  private addPending(use: UseCounted): void {
-    if (!this.pending) {
-      this.pending = new UsageDelta();
-      this.pendingSince = use.at.getTime();
-    }
-    this.pending.add(use);
   }
 }
 
