@@ -522,6 +522,8 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     // Prepare
     await page.goto(`${running.baseUrl}/console/#/identities`);
     await page.getByRole('heading', { name: 'Identities' }).waitFor();
+    // The page's list loaded first (on a busy machine it may answer after a form was filled).
+    await page.getByText('Loading…').waitFor({ state: 'hidden' });
 
     // Act: create two; the second stays for the accessibility check
     for (const [externalId, meta] of [
