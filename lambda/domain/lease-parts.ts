@@ -2,8 +2,8 @@
  * What both kinds of lease hold (usage-lease.ts for the hourly limit,
  * meter-lease.ts for named limits and credits): the uses admitted from
  * memory and not written yet, with the timer that writes them when the key
- * goes quiet; and the one write of a key a process sends at a time, with
- * the requests waiting for it.
+ * goes quiet; the one write of a key a process sends at a time, with the
+ * requests waiting for it; and the process's leases by key.
  */
 import { UsageDelta, type UseCounted } from './usage-delta';
 
@@ -96,5 +96,48 @@ export class OneWrite {
       });
     await this.inflight;
     return (result as { value: T }).value;
+  }
+}
+
+/** A process's leases by key id, least recently used first; bounded: a new one past `capacity` evicts the least recently used idle one. */
+export class LeaseMap<L> {
+  private readonly leases = new Map<string, L>();
+
+  constructor(
+    private readonly make: () => L,
+    /** Whether a lease holds nothing (no pending uses, no write under way, nothing leased that must be given back). */
+    private readonly idle: (lease: L) => boolean,
+    private readonly capacity = 10_000,
+  ) {}
+
+  of(keyId: string): L {
+    let lease = this.leases.get(keyId);
+    if (lease) this.leases.delete(keyId);
+    else {
+      lease = this.make();
+      this.evict();
+    }
+    this.leases.set(keyId, lease);
+    return lease;
+  }
+
+  /** The lease of `keyId`, if the process has one (its recency unchanged). */
+  peek(keyId: string): L | undefined {
+    return this.leases.get(keyId);
+  }
+
+  /** Keys whose lease is not idle. */
+  busy(): string[] {
+    return [...this.leases].filter(([, lease]) => !this.idle(lease)).map(([keyId]) => keyId);
+  }
+
+  private evict(): void {
+    if (this.leases.size < this.capacity) return;
+    for (const [keyId, lease] of this.leases) {
+      if (this.idle(lease)) {
+        this.leases.delete(keyId);
+        return;
+      }
+    }
   }
 }

@@ -31,10 +31,11 @@
  * (`roomShare`) of the room left in every limit and of the credits left.
  */
 import type { UsageDelta, UseCounted } from './usage-delta';
-import { OneWrite, PendingUses } from './lease-parts';
+import { LeaseMap, OneWrite, PendingUses } from './lease-parts';
 import type { LeaseSettings } from './usage-lease';
 import type { MeterFigures } from './recording';
 import type { RateLimitState } from './rate-window';
+import type { Holding } from './meters';
 
 /** A block as its write left it. */
 export interface MeterBlock {
@@ -49,8 +50,8 @@ export interface MeterBlock {
   meters: MeterFigures;
   /** The counters the block's slots count in (attribute paths), given back at its end. */
   counters: { limits: string[]; hourly: string };
-  /** The credits holding, when credits were taken: its id and the refill period it belongs to. */
-  hold?: { id: string; period?: string };
+  /** The credits holding (`cr_h.<id>`), when credits were taken. */
+  hold?: { id: string } & Holding;
   takenAt: number;
 }
 
@@ -88,6 +89,8 @@ export class MeterLease {
   private readonly pending: PendingUses;
   private readonly write = new OneWrite();
   private nextSize = 1;
+  /** When this process's last admission write of the key was sent (epoch ms). */
+  private lastWriteAt: number | undefined;
 
   constructor(private readonly settings: LeaseSettings) {
     this.pending = new PendingUses(settings.flushAfterMs);
@@ -178,16 +181,21 @@ export class MeterLease {
    * (doubled while blocks last less than `growBelowMs`) or shrunk, at
    * least the verifications waiting, at most `maxBlock` and a share of the room.
    */
-  nextBlock(now: number, room: number | undefined, lastTakenAt: number | undefined): number {
+  nextBlock(now: number, room: number | undefined): number {
     if (room === undefined || room < 2) return 1;
-    if (lastTakenAt !== undefined) {
-      const lasted = now - lastTakenAt;
+    if (this.lastWriteAt !== undefined) {
+      const lasted = now - this.lastWriteAt;
       if (lasted < this.settings.growBelowMs) this.nextSize *= 2;
       else if (lasted > this.settings.shrinkAboveMs) this.nextSize = Math.max(1, Math.floor(this.nextSize / 2));
     }
     const wanted = Math.max(this.nextSize, this.write.waiting + 1);
     this.nextSize = Math.max(1, Math.min(wanted, this.settings.maxBlock, Math.floor(room * this.settings.roomShare)));
     return this.nextSize;
+  }
+
+  /** After an admission write at `at` (the growth of the next block is timed from it). */
+  wrote(at: number): void {
+    this.lastWriteAt = at;
   }
 
   /** After a write that took `block`: the admissions from memory start. */
@@ -198,40 +206,20 @@ export class MeterLease {
 }
 
 /** The metered leases of one process, by key id; bounded (the least recently used that hold nothing go first). */
-export class MeterLeases {
-  private readonly leases = new Map<string, MeterLease>();
-  /** When each key's last block was taken (the growth of the next). */
-  readonly lastTaken = new Map<string, number>();
-
+export class MeterLeases extends LeaseMap<MeterLease> {
   constructor(
     readonly settings: LeaseSettings,
-    private readonly capacity = 10_000,
-  ) {}
-
-  of(keyId: string): MeterLease {
-    let lease = this.leases.get(keyId);
-    if (lease) this.leases.delete(keyId);
-    else {
-      lease = new MeterLease(this.settings);
-      if (this.leases.size >= this.capacity) {
-        for (const [id, candidate] of this.leases) {
-          if (!candidate.holds() && !candidate.writing()) {
-            this.leases.delete(id);
-            break;
-          }
-        }
-      }
-    }
-    this.leases.set(keyId, lease);
-    return lease;
-  }
-
-  has(keyId: string): boolean {
-    return this.leases.has(keyId);
+    capacity = 10_000,
+  ) {
+    super(
+      () => new MeterLease(settings),
+      (lease) => !lease.holds() && !lease.writing(),
+      capacity,
+    );
   }
 
   /** Keys whose lease holds uses or pending uses. */
   holding(): string[] {
-    return [...this.leases].filter(([, lease]) => lease.holds() || lease.writing()).map(([keyId]) => keyId);
+    return this.busy();
   }
 }

@@ -27,7 +27,7 @@
  * Design, trade-offs and arithmetic: docs/performance.md, "Hot keys".
  */
 import type { UsageDelta, UseCounted } from './usage-delta';
-import { OneWrite, PendingUses } from './lease-parts';
+import { LeaseMap, OneWrite, PendingUses } from './lease-parts';
 
 export interface LeaseSettings {
   /** Off: every use is its own write, as without leases. */
@@ -203,43 +203,25 @@ export class KeyLease {
 }
 
 /** The leases of one process, by key id; bounded (the least recently used without pending uses go first). */
-export class KeyLeases {
-  private readonly leases = new Map<string, KeyLease>();
-
+export class KeyLeases extends LeaseMap<KeyLease> {
   constructor(
     readonly settings: LeaseSettings,
-    private readonly capacity = 10_000,
-  ) {}
-
-  of(keyId: string): KeyLease {
-    let lease = this.leases.get(keyId);
-    if (lease) {
-      this.leases.delete(keyId);
-    } else {
-      lease = new KeyLease(this.settings);
-      this.evict();
-    }
-    this.leases.set(keyId, lease);
-    return lease;
+    capacity = 10_000,
+  ) {
+    super(
+      () => new KeyLease(settings),
+      (lease) => !lease.busy(),
+      capacity,
+    );
   }
 
   /** Whether this process holds uses of `keyId` not written yet (or is writing them). */
   hasPending(keyId: string): boolean {
-    return this.leases.get(keyId)?.busy() ?? false;
+    return this.peek(keyId)?.busy() ?? false;
   }
 
   /** Keys with pending uses. */
   withPending(): string[] {
-    return [...this.leases].filter(([, lease]) => lease.busy()).map(([keyId]) => keyId);
-  }
-
-  private evict(): void {
-    if (this.leases.size < this.capacity) return;
-    for (const [keyId, lease] of this.leases) {
-      if (!lease.busy()) {
-        this.leases.delete(keyId);
-        return;
-      }
-    }
+    return this.busy();
   }
 }

@@ -25,6 +25,7 @@ import {
   refillPeriod,
   spendingOf,
   type CreditsSetting,
+  type Holding,
   type MeterDef,
   type MeterView,
   usesMeter,
@@ -36,6 +37,11 @@ export interface MeterClauses {
   sets: string[];
   removes: string[];
   conditions: string[];
+}
+
+/** The UpdateExpression of SET and REMOVE clauses (either may be empty). */
+export function updateExpressionOf(c: { readonly sets: readonly string[]; readonly removes: readonly string[] }): string {
+  return [c.sets.length > 0 ? `SET ${c.sets.join(', ')}` : '', c.removes.length > 0 ? `REMOVE ${c.removes.join(', ')}` : ''].filter(Boolean).join(' ');
 }
 
 export interface MeterWrite {
@@ -52,7 +58,7 @@ export interface MeterWrite {
   /** Uses taken at once (a lease's block, domain/meter-lease.ts); default 1. */
   block?: number;
   /** The holding of the block's credits not spent yet (`cr_h.<id>`), when it takes credits. */
-  hold?: { id: string; n: number; exp: number; p: string | null };
+  hold?: { id: string } & Holding;
   /** Holdings that ended before this instant (epoch ms) are dropped: nobody gave them back. */
   dropHeldBefore?: number;
 }

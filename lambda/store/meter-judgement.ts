@@ -19,6 +19,7 @@ import {
   type MeterView,
 } from '../domain/meters';
 import type { MeterFigures, UseToRecord } from '../domain/recording';
+import type { MeterBlock } from '../domain/meter-lease';
 import { admittedAgainAt, elapsedFraction, windowCapacity, windowIndex, windowResetAt, type RateLimitState } from '../domain/rate-window';
 
 /** A use of a key with named limits or credits, or whose identity has them. */
@@ -108,9 +109,16 @@ export function countersOf(use: MeteredUse, def: MeterDef): { limits: string[]; 
 }
 
 /** What a leased block is good for (domain/meter-lease.ts): the same definition, cost, hourly limit, counters and refill period. */
-export function shapeOf(use: MeteredUse, def: MeterDef): string {
+export function shapeOf(use: MeteredUse, def: MeterDef, counters = countersOf(use, def)): string {
   const refill = def.credits?.refill;
-  return JSON.stringify([meterDefText(def), use.cost, use.rateLimit, countersOf(use, def), refill ? refillPeriod(refill, use.at) : null]);
+  return JSON.stringify([meterDefText(def), use.cost, use.rateLimit, counters, refill ? refillPeriod(refill, use.at) : null]);
+}
+
+/** The block of `size` uses like `use` a write took under `def`, with the figures it left, as a lease keeps it. */
+export function blockOf(use: MeteredUse, def: MeterDef, size: number, figures: Pick<MeterBlock, 'rateLimit' | 'meters'>, hold: MeterBlock['hold']): MeterBlock {
+  const counters = countersOf(use, def);
+  const cost = def.credits ? use.cost : 0;
+  return { shape: shapeOf(use, def, counters), size, cost, ...figures, counters, hold, takenAt: use.at.getTime() };
 }
 
 /**

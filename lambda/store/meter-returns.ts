@@ -10,39 +10,31 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { MeterLeaseEnd } from '../domain/meter-lease';
+import type { MeterBlock, MeterLeaseEnd } from '../domain/meter-lease';
 import type { UsageDelta } from '../domain/usage-delta';
 import type { StoreTables } from './transactions';
 import { usageClauses } from './usage-writes';
+import { updateExpressionOf, type MeterClauses } from './meter-clauses';
 import { recordWithoutSlot } from './usage-windows';
 import { USAGE } from './entities/usage';
 
 type Tables = Pick<StoreTables, 'db' | 'keyTableName'>;
+type HeldCredits = NonNullable<MeterBlock['hold']>;
 
-interface Clauses {
-  sets: string[];
-  removes: string[];
-  conditions: string[];
-  names: Record<string, string>;
-  values: Record<string, unknown>;
-}
-
-function clausesOf(pending: UsageDelta | undefined, copied: readonly string[]): Clauses {
+function clausesOf(pending: UsageDelta | undefined, copied: readonly string[]): MeterClauses {
   const usage = pending ? usageClauses(pending, copied) : { sets: [], removes: [], names: {}, values: {} };
   return { sets: [...usage.sets], removes: [...usage.removes], conditions: ['attribute_exists(pk)'], names: { ...usage.names }, values: { ...usage.values } };
 }
 
 /** Sends `c` as one conditional UpdateItem; false when a condition failed. */
-async function send(tables: Tables, keyId: string, c: Clauses): Promise<boolean> {
+async function send(tables: Tables, keyId: string, c: MeterClauses): Promise<boolean> {
   if (c.sets.length === 0 && c.removes.length === 0) return true;
   try {
     await tables.db.send(
       new UpdateCommand({
         TableName: tables.keyTableName,
         Key: USAGE.key(keyId),
-        UpdateExpression: [c.sets.length > 0 ? `SET ${c.sets.join(', ')}` : '', c.removes.length > 0 ? `REMOVE ${c.removes.join(', ')}` : '']
-          .filter(Boolean)
-          .join(' '),
+        UpdateExpression: updateExpressionOf(c),
         ConditionExpression: c.conditions.join(' AND '),
         ...(Object.keys(c.names).length > 0 ? { ExpressionAttributeNames: c.names } : {}),
         ...(Object.keys(c.values).length > 0 ? { ExpressionAttributeValues: c.values } : {}),
@@ -56,13 +48,13 @@ async function send(tables: Tables, keyId: string, c: Clauses): Promise<boolean>
 }
 
 /** The holding `hold` on the meter, and the refill period it belongs to, must still be there. */
-function holdingThere(c: Clauses, hold: { id: string; period?: string }): void {
+function holdingThere(c: MeterClauses, hold: Pick<HeldCredits, 'id' | 'p'>): void {
   c.names['#ch'] = 'cr_h';
   c.names['#hid'] = hold.id;
   c.conditions.push('attribute_exists(#ch.#hid)');
-  if (hold.period !== undefined) {
+  if (hold.p !== null) {
     c.names['#cp'] = 'cr_period';
-    c.values[':hp'] = hold.period;
+    c.values[':hp'] = hold.p;
     c.conditions.push('#cp = :hp');
   }
 }
@@ -73,7 +65,7 @@ export async function flushLeased(
   keyId: string,
   pending: UsageDelta | undefined,
   copied: readonly string[],
-  hold: { id: string; period?: string } | undefined,
+  hold: Pick<HeldCredits, 'id' | 'p'> | undefined,
   unspent: number,
 ): Promise<void> {
   const c = clausesOf(pending, copied);
@@ -100,7 +92,7 @@ export async function giveBack(
   live: (counter: string) => boolean,
 ): Promise<void> {
   const { block, unused, pending } = end;
-  const slots = (c: Clauses) => {
+  const slots = (c: MeterClauses) => {
     if (!block || unused === 0) return;
     c.values[':un'] = unused;
     [

@@ -8,6 +8,7 @@
 import type { ItemKey } from '../contract/tables';
 import type { MeterChange } from '../domain/meter-changes';
 import type { TransactItem } from './transactions';
+import { updateExpressionOf } from './meter-clauses';
 
 export interface UpdateClauses {
   sets: string[];
@@ -77,9 +78,7 @@ export function meterItemUpdate(table: string, key: ItemKey, c: UpdateClauses, c
     Update: {
       TableName: table,
       Key: key,
-      UpdateExpression: [c.sets.length > 0 ? `SET ${c.sets.join(', ')}` : '', c.removes.length > 0 ? `REMOVE ${c.removes.join(', ')}` : '']
-        .filter(Boolean)
-        .join(' '),
+      UpdateExpression: updateExpressionOf(c),
       ConditionExpression: condition,
       ExpressionAttributeNames: c.names,
       ...(Object.keys(c.values).length > 0 ? { ExpressionAttributeValues: c.values } : {}),

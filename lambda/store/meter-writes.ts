@@ -8,7 +8,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { ItemKey } from '../contract/tables';
-import type { MeterClauses } from './meter-clauses';
+import { updateExpressionOf, type MeterClauses } from './meter-clauses';
 import type { MeterPart } from './meter-judgement';
 import type { StoreTables } from './transactions';
 
@@ -29,7 +29,7 @@ function returnedItem(item: Record<string, unknown> | undefined): Record<string,
 
 function expression(c: MeterClauses) {
   return {
-    UpdateExpression: `SET ${c.sets.join(', ')}${c.removes.length > 0 ? ` REMOVE ${c.removes.join(', ')}` : ''}`,
+    UpdateExpression: updateExpressionOf(c),
     ConditionExpression: c.conditions.join(' AND '),
     ExpressionAttributeNames: c.names,
     ExpressionAttributeValues: c.values,

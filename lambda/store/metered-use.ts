@@ -41,9 +41,9 @@ import type { UsageMonths } from './usage-months';
 import { USAGE } from './entities/usage';
 import { IDENTITY } from './entities/identity';
 import {
+  blockOf,
   chargedOwner,
   counterLive,
-  countersOf,
   figuresOf,
   refusalOf,
   roomOf,
@@ -117,15 +117,15 @@ export class MeteredUses {
 
   /** Writes the uses this process admitted of `keyId` from a lease, and what its holding still holds (before a read of the key's meter). */
   async settle(keyId: string): Promise<void> {
-    if (!this.leases.has(keyId)) return;
-    const lease = this.leases.of(keyId);
+    const lease = this.leases.peek(keyId);
+    if (!lease) return;
     while (lease.writing()) await lease.afterWrite(false);
     if (lease.hasPending()) await lease.exclusive(() => this.flush(keyId, lease));
   }
 
   /** Whether this process holds uses of `keyId` from a lease not written yet, or leased capacity (a read of its meter must settle first). */
   holds(keyId: string): boolean {
-    return this.leases.has(keyId) && this.leases.of(keyId).holds();
+    return this.leases.peek(keyId)?.holds() ?? false;
   }
 
   /** Gives back what every lease of this process holds (a clean shutdown). */
@@ -218,15 +218,8 @@ export class MeteredUses {
         const figures = figuresOf(use, parts, this.viewOf);
         await this.notices(use, parts, false);
         const block = taking?.block ?? 1;
-        if (lease) {
-          this.leases.lastTaken.set(use.keyId, use.at.getTime());
-          if (block > 1) {
-            const def = parts[0]!.def;
-            const hold = taking?.hold && { id: taking.hold.id, ...(taking.hold.p === null ? {} : { period: taking.hold.p }) };
-            const cost = def.credits ? use.cost : 0;
-            lease.took({ shape: shapeOf(use, def), size: block, cost, ...figures, counters: countersOf(use, def), hold, takenAt: use.at.getTime() });
-          }
-        }
+        lease?.wrote(use.at.getTime());
+        if (lease && block > 1) lease.took(blockOf(use, parts[0]!.def, block, figures, taking?.hold));
         return { admitted: true, ...withSpare(figures, block - 1, 0) };
       }
       // A condition failed: judge the meters as they were (an identity gone meanwhile takes no part), under their own definitions.
@@ -243,7 +236,7 @@ export class MeteredUses {
   private blockFor(use: MeteredUse, part: MeterPart, lease: MeterLease): { block: number; hold?: MeterWrite['hold'] } | undefined {
     if (meterDefText(part.def) !== meterDefText(use.keyDef)) return undefined;
     const now = use.at.getTime();
-    const block = lease.nextBlock(now, roomOf(use, part.def, this.viewOf(part.key)), this.leases.lastTaken.get(use.keyId));
+    const block = lease.nextBlock(now, roomOf(use, part.def, this.viewOf(part.key)));
     if (block <= 1) return undefined;
     const setting = part.def.credits;
     if (!setting || use.cost === 0) return { block };
