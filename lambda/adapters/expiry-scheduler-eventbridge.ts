@@ -6,10 +6,10 @@
  * the schedules of the old one until the change has committed.
  */
 import { createHash } from 'node:crypto';
-import { SchedulerClient, type CreateScheduleCommandInput } from '@aws-sdk/client-scheduler';
+import type { CreateScheduleCommandInput, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { expiryScheduleName, noticeTime, type ExpiryRequest } from '../contract/expiry-schedules';
 import type { ExpiryScheduler } from '../domain/expiry-notices';
-import { EXPIRY_RETRY_POLICY } from './scheduler-eventbridge';
+import { EXPIRY_RETRY_POLICY, processSchedulerClient } from './scheduler-eventbridge';
 import { createSchedule, deleteScheduleIfPresent, oneShotScheduleInput } from './one-shot-schedules';
 import { requiredSetting } from '../platform/environment';
 import { schedulerSettingsFromEnvironment, type SchedulerSettings } from '../platform/scheduler-config';
@@ -36,7 +36,7 @@ export function expiryScheduleInput(settings: ExpirySchedulerSettings, request: 
 }
 
 export function createEventBridgeExpiryScheduler(
-  client = new SchedulerClient({}),
+  client: SchedulerClient = processSchedulerClient(),
   settings: ExpirySchedulerSettings = { ...schedulerSettingsFromEnvironment(), functionArn: requiredSetting('KEY_EXPIRY_FUNCTION_ARN') },
 ): ExpiryScheduler {
   return {

@@ -16,8 +16,16 @@ import { createSchedule, deleteScheduleIfPresent, oneShotScheduleInput, schedule
 import type { RevocationRequest, RevocationScheduler } from '../domain/revocation-scheduler';
 import { schedulerSettingsFromEnvironment, type SchedulerSettings } from '../platform/scheduler-config';
 
-/** Built once per process and reused across invocations. */
-const schedulerClient = new SchedulerClient({});
+let processClient: SchedulerClient | undefined;
+
+/**
+ * The process's one Scheduler client, built on first use and reused across
+ * invocations (a module-level `new` would run in every bundle that imports
+ * this file, and keep esbuild from dropping the client where it is unused).
+ */
+export function processSchedulerClient(): SchedulerClient {
+  return (processClient ??= new SchedulerClient({}));
+}
 
 /**
  * Delivery retries of the scheduler (throttling, an unavailable function).
@@ -69,7 +77,7 @@ export function deleteScheduleInput(settings: SchedulerSettings, request: Revoca
 }
 
 export interface EventBridgeSchedulerOptions {
-  /** Default: the module's client. */
+  /** Default: the process's client (processSchedulerClient). */
   client?: SchedulerClient;
   /** Default: read from the environment now (a missing variable throws here). */
   settings?: SchedulerSettings;
@@ -77,7 +85,7 @@ export interface EventBridgeSchedulerOptions {
 
 /** The EventBridge Scheduler adapter of the revocation-scheduling port. */
 export function createEventBridgeRevocationScheduler(options: EventBridgeSchedulerOptions = {}): RevocationScheduler {
-  const client = options.client ?? schedulerClient;
+  const client = options.client ?? processSchedulerClient();
   const settings = options.settings ?? schedulerSettingsFromEnvironment();
 
   // Already fired (ActionAfterCompletion DELETE) or never created: nothing to cancel.

@@ -7,8 +7,11 @@
  *
  * Each adapter is behind its bundle flag (contract/ports.ts): a bundle the
  * CDK app built for a function without the port has no code of it, and no
- * AWS client for it. The EventBridge Scheduler clients load on first use, so
- * a cold start that never schedules does not pay for them.
+ * AWS client for it. The EventBridge Scheduler adapters are imported
+ * statically and built on first use: esbuild cannot tree-shake a package
+ * reached through import() (the whole client, every command and paginator,
+ * about 5 KB more), and the retries adapter's static import initialised it
+ * at cold start all the same.
  */
 import type { PortName } from '../contract/ports';
 import { systemClock } from '../platform/clock';
@@ -25,6 +28,8 @@ import type { WebhookPoster } from '../domain/webhook-ports';
 import { kmsSecretBox } from '../adapters/secret-box-kms';
 import { sqsDeliveryQueue } from '../adapters/webhook-queue-sqs';
 import { scheduledRetries } from '../adapters/webhook-retry-schedules';
+import { createEventBridgeRevocationScheduler } from '../adapters/scheduler-eventbridge';
+import { createEventBridgeExpiryScheduler } from '../adapters/expiry-scheduler-eventbridge';
 import { loadPepperSecret } from '../adapters/pepper';
 import { config } from './config';
 import { createDynamoClient, documentClientOf } from './dynamo';
@@ -41,20 +46,20 @@ function loadedOnFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-/** EventBridge Scheduler for the end of grace periods, loaded on first use; none unless `SCHEDULE_GROUP_NAME` is set. */
+/** EventBridge Scheduler for the end of grace periods, built on first use; none unless `SCHEDULE_GROUP_NAME` is set. */
 export function eventBridgeRevocations(): RevocationScheduler | undefined {
   if (!eventBridgeSchedulingConfigured()) return undefined;
-  const scheduler = loadedOnFirstUse(() => import('../adapters/scheduler-eventbridge').then((module) => module.createEventBridgeRevocationScheduler()));
+  const scheduler = loadedOnFirstUse(() => Promise.resolve(createEventBridgeRevocationScheduler()));
   return {
     schedule: async (request) => (await scheduler()).schedule(request),
     cancel: async (request) => (await scheduler()).cancel(request),
   };
 }
 
-/** Expiry notices through EventBridge Scheduler, loaded on first use (as the revocation scheduler is). */
+/** Expiry notices through EventBridge Scheduler, built on first use (as the revocation scheduler is). */
 function eventBridgeExpiry(): ExpiryScheduler | undefined {
   if (!eventBridgeSchedulingConfigured()) return undefined;
-  const expiry = loadedOnFirstUse(() => import('../adapters/expiry-scheduler-eventbridge').then((module) => module.createEventBridgeExpiryScheduler()));
+  const expiry = loadedOnFirstUse(() => Promise.resolve(createEventBridgeExpiryScheduler()));
   return {
     arm: async (requests) => (await expiry()).arm(requests),
     disarm: async (keyId, expiresAt) => (await expiry()).disarm(keyId, expiresAt),
