@@ -17,6 +17,8 @@
  * Exports what the SDK clients import from `@aws-sdk/credential-provider-node`.
  */
 import { fromEnv } from '@aws-sdk/credential-provider-env';
+import { fromHttp } from '@aws-sdk/credential-provider-http';
+import { fromContainerMetadata, fromInstanceMetadata } from '@smithy/credential-provider-imds';
 import { chain, CredentialsProviderError, memoize } from '@smithy/core/config';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import { optionalSetting } from '../platform/environment';
@@ -28,12 +30,16 @@ export const credentialsWillNeedRefresh = (credentials?: AwsCredentialIdentity):
 export const credentialsTreatedAsExpired = (credentials?: AwsCredentialIdentity): boolean =>
   credentials?.expiration !== undefined && credentials.expiration.getTime() - Date.now() < 300_000;
 
-/** A container credentials endpoint when one is named, else the instance metadata service (unless disabled). Loaded on first use. */
+/**
+ * A container credentials endpoint when one is named, else the instance
+ * metadata service (unless disabled). Imported statically: through import()
+ * esbuild wraps every module they reach (some 250 of @smithy/core's) for lazy
+ * evaluation and keeps whole packages, about 4 KB more in every bundle; they
+ * are small and run nothing at load.
+ */
 function remote(init: ProviderInit): AwsCredentialIdentityProvider {
   return async () => {
-    const { fromContainerMetadata, fromInstanceMetadata } = await import('@smithy/credential-provider-imds');
     if (optionalSetting('AWS_CONTAINER_CREDENTIALS_RELATIVE_URI') || optionalSetting('AWS_CONTAINER_CREDENTIALS_FULL_URI')) {
-      const { fromHttp } = await import('@aws-sdk/credential-provider-http');
       return chain(fromHttp(init), fromContainerMetadata(init))();
     }
     const disabled = optionalSetting('AWS_EC2_METADATA_DISABLED');
