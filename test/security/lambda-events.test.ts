@@ -70,8 +70,8 @@ describe(`hostile names in Lambda events (replay with FUZZ_SEED=${SEED})`, () =>
           }
         },
       ),
-      // 500 in npm test; FUZZ_RUNS (CI's long run: 10,000) gives half as many.
-      { seed: SEED, numRuns: Math.max(500, Math.round(Number(process.env.FUZZ_RUNS ?? 0) / 2)) },
+      // 250 in npm test; FUZZ_RUNS (CI's long run: 10,000) gives half as many.
+      { seed: SEED, numRuns: Math.max(250, Math.round(Number(process.env.FUZZ_RUNS ?? 0) / 2)) },
     );
   }, 120_000);
 });

@@ -19,14 +19,27 @@ type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGat
 /** A management route, by its name (the registry's). */
 export type Endpoint = ManagerRouteName;
 
-/** Every management route of the registry, its handler made with the tests' services. */
+/** The route's own handler file, found by the registry's name (jest's require transforms it), made with the tests' services. */
+function handlerOf(route: RouteDefinition): Handler {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { makeHandler } = require(functionEntry(route.name)) as { makeHandler: (services: () => unknown) => unknown };
+  // Exactly the route's declared ports, as its Lambda bundle has: a port missing from its route.ts fails here.
+  return makeHandler(() => portsOf(testServices(), route.ports)) as Handler;
+}
+
+/**
+ * Every management route of the registry, its handler made with the tests'
+ * services. A handler is required when a test first reaches it: a test file
+ * loads only the routes it calls (each file has its own module registry, so
+ * loading all 25 cost every file the compile of all of them).
+ */
 export const ENDPOINTS = Object.fromEntries(
   ROUTES.filter((route) => route.management).map((route: RouteDefinition) => {
-    // The route's own handler file, found by the registry's name (jest's require transforms it).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { makeHandler } = require(functionEntry(route.name)) as { makeHandler: (services: () => unknown) => unknown };
-    // Exactly the route's declared ports, as its Lambda bundle has: a port missing from its route.ts fails here.
-    return [route.name, { ...route, handler: makeHandler(() => portsOf(testServices(), route.ports)) as Handler }];
+    let handler: Handler | undefined;
+    return [
+      route.name,
+      Object.defineProperty({ ...route }, 'handler', { enumerable: true, get: () => (handler ??= handlerOf(route)) }) as RouteDefinition & { handler: Handler },
+    ];
   }),
 ) as Record<Endpoint, RouteDefinition & { handler: Handler }>;
 
