@@ -19,6 +19,7 @@ import { ABSENT, type Survivor, type TransactItem, type Transactions } from './t
 import { KEY } from './entities/key';
 import { VALUE_LOOKUP, valueLookupItem } from './entities/value-lookup';
 import { detachKeyItems, identityMoveItems } from './identity-attachments';
+import { updateExpressionOf } from './update-expressions';
 
 /** Condition of a compare-and-set on a key item: still live, at the generation read. */
 export const LIVE_AT_GENERATION = '#state = :active AND generation = :expected';
@@ -255,7 +256,7 @@ export function updateItems(update: KeyUpdate, table: string): TransactItem[] {
       Update: {
         TableName: table,
         Key: KEY.key(before.id),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        UpdateExpression: updateExpressionOf({ sets, removes }),
         ConditionExpression: `${LIVE_AT_GENERATION} AND ${revision.condition}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
@@ -265,9 +266,7 @@ export function updateItems(update: KeyUpdate, table: string): TransactItem[] {
   if (lookupSets.length + lookupRemoves.length > 0) {
     const lookupNames = Object.fromEntries(Object.entries(names).filter(([alias]) => alias !== '#state'));
     const aliases = [...lookupSets.map((set) => set.split(' = ')[0] as string), ...lookupRemoves];
-    const expression = [lookupSets.length > 0 ? `SET ${lookupSets.join(', ')}` : '', lookupRemoves.length > 0 ? `REMOVE ${lookupRemoves.join(', ')}` : '']
-      .filter(Boolean)
-      .join(' ');
+    const expression = updateExpressionOf({ sets: lookupSets, removes: lookupRemoves });
     for (const hash of update.lookupHashes) {
       items.push({
         Update: {

@@ -39,11 +39,6 @@ export interface MeterClauses {
   conditions: string[];
 }
 
-/** The UpdateExpression of SET and REMOVE clauses (either may be empty). */
-export function updateExpressionOf(c: { readonly sets: readonly string[]; readonly removes: readonly string[] }): string {
-  return [c.sets.length > 0 ? `SET ${c.sets.join(', ')}` : '', c.removes.length > 0 ? `REMOVE ${c.removes.join(', ')}` : ''].filter(Boolean).join(' ');
-}
-
 export interface MeterWrite {
   def: MeterDef;
   defText: string;

@@ -14,7 +14,8 @@ import type { MeterBlock, MeterLeaseEnd } from '../domain/meter-lease';
 import type { UsageDelta } from '../domain/usage-delta';
 import type { StoreTables } from './transactions';
 import { usageClauses } from './usage-writes';
-import { updateExpressionOf, type MeterClauses } from './meter-clauses';
+import type { MeterClauses } from './meter-clauses';
+import { updateExpressionOf } from './update-expressions';
 import { recordWithoutSlot } from './usage-windows';
 import { USAGE } from './entities/usage';
 

@@ -8,7 +8,7 @@
 import type { ItemKey } from '../contract/tables';
 import type { MeterChange } from '../domain/meter-changes';
 import type { TransactItem } from './transactions';
-import { updateExpressionOf } from './meter-clauses';
+import { updateExpressionOf } from './update-expressions';
 
 export interface UpdateClauses {
   sets: string[];

@@ -8,7 +8,8 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { ItemKey } from '../contract/tables';
-import { updateExpressionOf, type MeterClauses } from './meter-clauses';
+import type { MeterClauses } from './meter-clauses';
+import { updateExpressionOf } from './update-expressions';
 import type { MeterPart } from './meter-judgement';
 import type { StoreTables } from './transactions';
 

@@ -34,6 +34,7 @@ import { UsageDelta } from '../domain/usage-delta';
 import { creditsOf, summariseUsage, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
 import { USAGE } from './entities/usage';
+import { updateExpressionOf } from './update-expressions';
 
 export class UsageStore {
   /** The month items, and the days this process copied there (removed from the usage item by its next write). */
@@ -197,7 +198,7 @@ export class UsageStore {
             new UpdateCommand({
               TableName: tableName,
               Key: USAGE.key(use.keyId),
-              UpdateExpression: `SET ${[...usage.sets, 'windows.#w = if_not_exists(windows.#w, :zero) + :block'].join(', ')}${removals.length > 0 ? ` REMOVE ${removals.join(', ')}` : ''}`,
+              UpdateExpression: updateExpressionOf({ sets: [...usage.sets, 'windows.#w = if_not_exists(windows.#w, :zero) + :block'], removes: removals }),
               ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(windows.#w) OR windows.#w <= :room)',
               ExpressionAttributeNames: names,
               ExpressionAttributeValues: { ...usage.values, ':block': block, ':room': maxCurrent - block },
