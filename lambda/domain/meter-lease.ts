@@ -35,7 +35,7 @@ import { LeaseMap, OneWrite, PendingUses } from './lease-parts';
 import type { LeaseSettings } from './usage-lease';
 import type { MeterFigures } from './recording';
 import type { RateLimitState } from './rate-window';
-import type { Holding } from './meters';
+import type { Holding, MeterOwner } from './meters';
 
 /** A block as its write left it. */
 export interface MeterBlock {
@@ -48,10 +48,10 @@ export interface MeterBlock {
   /** Figures right after the write, the block's unused uses not yet counted back. */
   rateLimit: RateLimitState;
   meters: MeterFigures;
-  /** The counters the block's slots count in (attribute paths), given back at its end. */
-  counters: { limits: string[]; hourly: string };
-  /** The credits holding (`cr_h.<id>`), when credits were taken. */
-  hold?: { id: string } & Holding;
+  /** The counters the block's slots count in (attribute paths), given back at its end: the key's, and its identity's when the block took part of it. */
+  counters: { limits: string[]; hourly: string; identity?: { id: string; limits: string[] } };
+  /** The credits holding (`cr_h.<id>`), when credits were taken, and whose meter it is on (the meter charged). */
+  hold?: { id: string; on: MeterOwner } & Holding;
   takenAt: number;
 }
 
@@ -134,6 +134,11 @@ export class MeterLease {
   /** The block's holding, if any. */
   holding(): MeterBlock['hold'] {
     return this.block?.hold;
+  }
+
+  /** The identity whose meter the block took part of, if any. */
+  identityId(): string | undefined {
+    return this.block?.counters.identity?.id;
   }
 
   /** Ends the block: what it leaves to give back (the lease forgets it). */

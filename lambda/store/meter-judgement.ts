@@ -15,6 +15,7 @@ import {
   meterDefText,
   refillPeriod,
   type MeterDef,
+  type Holding,
   type MeterOwner,
   type MeterView,
 } from '../domain/meters';
@@ -103,43 +104,75 @@ export function figuresOf(use: MeteredUse, parts: readonly MeterPart[], viewOf: 
 
 /** The counters a key's own limits count `use` in (attribute names), and its hourly window (`windows` key). */
 export function countersOf(use: MeteredUse, def: MeterDef): { limits: string[]; hourly: string } {
+  return { limits: limitCounters(use, def), hourly: String(windowIndex(use.at)) };
+}
+
+/** The counters `def`'s limits count `use` in (attribute names). */
+function limitCounters(use: MeteredUse, def: MeterDef): string[] {
   const now = use.at.getTime();
-  const limits = def.limits.filter((limit) => limitApplies(limit, use.scopes)).map((limit) => counterName(limit, limitWindow(now, limit.window_seconds).index));
-  return { limits, hourly: String(windowIndex(use.at)) };
-}
-
-/** What a leased block is good for (domain/meter-lease.ts): the same definition, cost, hourly limit, counters and refill period. */
-export function shapeOf(use: MeteredUse, def: MeterDef, counters = countersOf(use, def)): string {
-  const refill = def.credits?.refill;
-  return JSON.stringify([meterDefText(def), use.cost, use.rateLimit, counters, refill ? refillPeriod(refill, use.at) : null]);
-}
-
-/** The block of `size` uses like `use` a write took under `def`, with the figures it left, as a lease keeps it. */
-export function blockOf(use: MeteredUse, def: MeterDef, size: number, figures: Pick<MeterBlock, 'rateLimit' | 'meters'>, hold: MeterBlock['hold']): MeterBlock {
-  const counters = countersOf(use, def);
-  const cost = def.credits ? use.cost : 0;
-  return { shape: shapeOf(use, def, counters), size, cost, ...figures, counters, hold, takenAt: use.at.getTime() };
+  return def.limits.filter((limit) => limitApplies(limit, use.scopes)).map((limit) => counterName(limit, limitWindow(now, limit.window_seconds).index));
 }
 
 /**
- * How many uses like `use` a key's own meter as last seen leaves room for
- * (every applicable limit, the hourly one, the credits it is charged);
- * undefined when a block cannot be taken: the meter unseen, a refill due,
- * credits owed to grants, or no holdings map yet.
+ * What a leased block is good for (domain/meter-lease.ts): the same
+ * definitions (the key's, its identity's), cost, hourly limit, counters and
+ * refill period of the credits charged.
  */
-export function roomOf(use: MeteredUse, def: MeterDef, view: MeterView | undefined): number | undefined {
+export function shapeOf(use: MeteredUse, counters = countersOf(use, use.keyDef)): string {
+  const identity = use.identity ? [use.identity.id, meterDefText(use.identity.def), limitCounters(use, use.identity.def)] : null;
+  const refill = (use.keyDef.credits ?? use.identity?.def.credits)?.refill;
+  return JSON.stringify([meterDefText(use.keyDef), identity, use.cost, use.rateLimit, counters, refill ? refillPeriod(refill, use.at) : null]);
+}
+
+/**
+ * The block of `size` uses like `use` a write took, with the figures it
+ * left, as a lease keeps it: the counters it took slots of on the key's
+ * meter and, when the write took part of it, on its identity's.
+ */
+export function blockOf(
+  use: MeteredUse,
+  size: number,
+  figures: Pick<MeterBlock, 'rateLimit' | 'meters'>,
+  hold: ({ id: string } & Holding) | undefined,
+  identityWritten: boolean,
+): MeterBlock {
+  const counters = countersOf(use, use.keyDef);
+  const charged = use.keyDef.credits ?? use.identity?.def.credits;
+  const identity = use.identity && identityWritten ? { id: use.identity.id, limits: limitCounters(use, use.identity.def) } : undefined;
+  return {
+    shape: shapeOf(use, counters),
+    size,
+    cost: charged ? use.cost : 0,
+    ...figures,
+    counters: { ...counters, ...(identity ? { identity } : {}) },
+    hold: hold && { ...hold, on: use.keyDef.credits ? 'key' : 'identity' },
+    takenAt: use.at.getTime(),
+  };
+}
+
+/**
+ * How many uses like `use` a meter as last seen leaves room for (every
+ * applicable limit, the key's hourly one when `hourly`, the credits when it
+ * is `charged`); Infinity when nothing of it counts the use; undefined when
+ * a block cannot be taken: the meter unseen, a refill due, credits owed to
+ * grants, or no holdings map yet.
+ */
+export function roomOf(use: MeteredUse, part: Pick<MeterPart, 'owner' | 'def'>, view: MeterView | undefined, charged: boolean): number | undefined {
   if (!view) return undefined;
+  const { def, owner } = part;
   const now = use.at.getTime();
   let room = Number.POSITIVE_INFINITY;
-  for (const limit of def.limits) if (limitApplies(limit, use.scopes)) room = Math.min(room, limitFigure(view, limit, 'key', now).remaining);
-  const hourly = hourlyOf(use, view);
-  room = Math.min(room, Math.floor(hourly.capacity - hourly.current));
-  if (def.credits && use.cost > 0) {
+  for (const limit of def.limits) if (limitApplies(limit, use.scopes)) room = Math.min(room, limitFigure(view, limit, owner, now).remaining);
+  if (owner === 'key') {
+    const hourly = hourlyOf(use, view);
+    room = Math.min(room, Math.floor(hourly.capacity - hourly.current));
+  }
+  if (charged && def.credits && use.cost > 0) {
     const state = view.credits;
     if (!state || state.held === undefined || creditsAt(state, def.credits, use.at).refillDue) return undefined;
     room = Math.min(room, Math.floor(state.left / use.cost));
   }
-  return Number.isFinite(room) ? room : undefined;
+  return room;
 }
 
 /** Whether a counter a block counted in (a limit's `lw:…` name, or an hourly window's index) still counts at `now`: its window is the current or the previous one. */
@@ -148,4 +181,31 @@ export function counterLive(counter: string, now: number): boolean {
   if (parts.length === 1) return Number(counter) >= windowIndex(new Date(now)) - 1;
   const seconds = Number(parts[2]);
   return Number(parts[3]) >= limitWindow(now, seconds).index - 1;
+}
+
+/**
+ * The block a lease's write asks for (`nextBlock` sizes it from the room):
+ * more than one use only for the definitions the verification was checked
+ * under (the key's, its identity's), with room in every meter it takes
+ * part of; with a holding of its credits on the meter charged.
+ */
+export function blockWanted(
+  use: MeteredUse,
+  parts: readonly MeterPart[],
+  viewOf: ViewOf,
+  nextBlock: (room: number | undefined) => number,
+  settings: { holdMs: number; holdId: () => string },
+): { block: number; hold?: { id: string } & Holding } | undefined {
+  const checkedUnder = (part: MeterPart) => (part.owner === 'key' ? use.keyDef : use.identity?.def);
+  if (parts.some((part) => meterDefText(part.def) !== meterDefText(checkedUnder(part) ?? part.def)) || (use.identity && parts.length < 2)) return undefined;
+  const charged = chargedOwner(parts);
+  const rooms = parts.map((part) => roomOf(use, part, viewOf(part.key), part.owner === charged));
+  const room = rooms.includes(undefined) ? undefined : Math.min(...(rooms as number[]));
+  const block = nextBlock(room !== undefined && Number.isFinite(room) ? room : undefined);
+  if (block <= 1) return undefined;
+  const setting = parts.find((part) => part.owner === charged)?.def.credits;
+  if (!setting || use.cost === 0) return { block };
+  const now = use.at.getTime();
+  const period = setting.refill ? refillPeriod(setting.refill, use.at) : null;
+  return { block, hold: { id: settings.holdId(), n: (block - 1) * use.cost, exp: now + settings.holdMs, p: period } };
 }

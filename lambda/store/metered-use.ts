@@ -18,22 +18,22 @@
  * Cost: an admitted verification of a key with its own limits and credits is
  * one write (ALL_NEW gives its figures); through an identity it is one
  * transaction and one consistent read of both meters for the figures. A hot
- * key metered by its own meter alone takes blocks (domain/meter-lease.ts):
- * mostly no write per verification; the lease's flush and give-back writes
- * are meter-returns.ts.
+ * key takes blocks (domain/meter-lease.ts), of its own meter and of its
+ * identity's: mostly no write per verification; the lease's flush and
+ * give-back writes are meter-returns.ts.
  */
 import type { ItemKey } from '../contract/tables';
 import { randomBytes } from 'node:crypto';
-import { meterDefText, meterViewOf, refillPeriod, type MeterView } from '../domain/meters';
+import { meterDefText, meterViewOf, type MeterView } from '../domain/meters';
 import { MeterLeases, withSpare, type MeterLease } from '../domain/meter-lease';
 import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
 import type { Clock } from '../platform/clock';
-import { flushLeased, giveBack } from './meter-returns';
+import { flushHolding, flushLeased, giveBack } from './meter-returns';
 import type { RecordUseResult } from '../domain/recording';
 import { RecentMap } from '../platform/recent-map';
 import { UsageDelta } from '../domain/usage-delta';
 import { countedOf, usageClauses } from './usage-writes';
-import { meterClauses, type MeterWrite } from './meter-clauses';
+import { meterClauses } from './meter-clauses';
 import { writeBoth, writeOne } from './meter-writes';
 import { recordWithoutSlot } from './usage-windows';
 import type { StoreTables } from './transactions';
@@ -42,11 +42,11 @@ import { USAGE } from './entities/usage';
 import { IDENTITY } from './entities/identity';
 import {
   blockOf,
+  blockWanted,
   chargedOwner,
   counterLive,
   figuresOf,
   refusalOf,
-  roomOf,
   shapeOf,
   type MeteredUse,
   type MeterPart,
@@ -92,14 +92,14 @@ export class MeteredUses {
    * process's lease while its block lasts (domain/meter-lease.ts).
    */
   async admit(use: MeteredUse): Promise<RecordUseResult> {
-    if (!this.leases.settings.enabled || use.identity) return this.written(use);
+    if (!this.leases.settings.enabled) return this.written(use);
     const lease = this.leases.of(use.keyId);
     const counted = countedOf(use);
     for (;;) {
       // One write of a key at a time in a process: the others wait for its block.
       if (lease.writing()) await lease.afterWrite(true);
       else {
-        const local = lease.decide(counted, shapeOf(use, use.keyDef));
+        const local = lease.decide(counted, shapeOf(use));
         if (local === 'flush') await lease.exclusive(() => this.flush(use.keyId, lease));
         else if (local) {
           lease.onPending(() => void this.tend(use.keyId));
@@ -143,15 +143,16 @@ export class MeteredUses {
     lease.onPending(() => void this.tend(keyId));
   }
 
+  /** The pending uses to the key's meter, and what the holding still holds to the meter it is on. */
   private async flush(keyId: string, lease: MeterLease): Promise<void> {
     const since = lease.pendingStartedAt();
     const pending = lease.takePending();
-    try {
-      await flushLeased(this.tables, keyId, pending, [], lease.holding(), lease.unspent());
-    } catch (error) {
+    const [hold, identityId] = [lease.holding(), lease.identityId()];
+    await flushLeased(this.tables, keyId, pending, [], hold?.on === 'key' ? hold : undefined, lease.unspent()).catch((error: unknown) => {
       lease.restore(pending, since);
       throw error;
-    }
+    });
+    if (hold?.on === 'identity' && identityId) await flushHolding(this.tables, identityId, hold, lease.unspent());
   }
 
   private async giveBack(keyId: string, lease: MeterLease): Promise<void> {
@@ -174,7 +175,13 @@ export class MeteredUses {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const copied = this.months.toRemove(use.keyId);
       const charged = chargedOwner(parts);
-      const taking = lease && attempt === 0 ? this.blockFor(use, parts[0]!, lease) : undefined;
+      const taking =
+        lease && attempt === 0
+          ? blockWanted(use, parts, this.viewOf, (room) => lease.nextBlock(use.at.getTime(), room), {
+              holdMs: this.leases.settings.holdMs,
+              holdId: () => randomBytes(9).toString('base64url'),
+            })
+          : undefined;
       const writes = parts
         .map((part) => {
           const c = meterClauses({
@@ -184,7 +191,9 @@ export class MeteredUses {
             scopes: use.scopes,
             at: use.at,
             cost: part.owner === charged ? use.cost : 0,
-            ...(part.owner === 'key' ? { hourly: use.rateLimit, ...taking, dropHeldBefore: use.at.getTime() - this.leases.settings.holdMs } : {}),
+            ...(taking ? { block: taking.block, ...(part.owner === charged ? { hold: taking.hold } : {}) } : {}),
+            ...(part.owner === 'key' ? { hourly: use.rateLimit } : {}),
+            dropHeldBefore: use.at.getTime() - this.leases.settings.holdMs,
           });
           if (part.owner === 'key') {
             const usage = usageClauses(delta, copied);
@@ -219,7 +228,7 @@ export class MeteredUses {
         await this.notices(use, parts, false);
         const block = taking?.block ?? 1;
         lease?.wrote(use.at.getTime());
-        if (lease && block > 1) lease.took(blockOf(use, parts[0]!.def, block, figures, taking?.hold));
+        if (lease && block > 1) lease.took(blockOf(use, block, figures, taking?.hold, writes.length > 1));
         return { admitted: true, ...withSpare(figures, block - 1, 0) };
       }
       // A condition failed: judge the meters as they were (an identity gone meanwhile takes no part), under their own definitions.
@@ -230,18 +239,6 @@ export class MeteredUses {
       if (refusal) return this.refuse(use, parts, delta, refusal);
     }
     return this.refuse(use, parts, delta, { reason: 'RATE_LIMITED', retryAt: use.at.getTime() + 1000, hourlyRefused: false });
-  }
-
-  /** The block a lease's write asks for: more than one use only for the definition the verification was checked under, with room for it. */
-  private blockFor(use: MeteredUse, part: MeterPart, lease: MeterLease): { block: number; hold?: MeterWrite['hold'] } | undefined {
-    if (meterDefText(part.def) !== meterDefText(use.keyDef)) return undefined;
-    const now = use.at.getTime();
-    const block = lease.nextBlock(now, roomOf(use, part.def, this.viewOf(part.key)));
-    if (block <= 1) return undefined;
-    const setting = part.def.credits;
-    if (!setting || use.cost === 0) return { block };
-    const period = setting.refill ? refillPeriod(setting.refill, use.at) : null;
-    return { block, hold: { id: randomBytes(9).toString('base64url'), n: (block - 1) * use.cost, exp: now + this.leases.settings.holdMs, p: period } };
   }
 
   /** credits.low and credits.exhausted of the charged meter, when due (credit-notices.ts); one that fails to go is left to a later call. */

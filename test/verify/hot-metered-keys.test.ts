@@ -13,18 +13,14 @@
  * `holdMs` (a sandbox that froze), and its holding is then given back once
  * by its holder, or dropped by the others' writes, never both.
  */
-import { MeteredUses, type MeteredUse } from '../../lambda/store/metered-use';
-import { UsageMonths } from '../../lambda/store/usage-months';
+import type { MeteredUse } from '../../lambda/store/metered-use';
 import { DEFAULT_LEASE_SETTINGS } from '../../lambda/domain/usage-lease';
 import { meterDefOfInput, creditsRemaining, meterViewOf, type MeterInput } from '../../lambda/domain/meters';
-import { tablesOf } from '../../lambda/composition/wiring';
-import { config } from '../../lambda/composition/config';
 import { call, createKey, teamPerSuite } from '../support/api';
 import { installManualClock, restoreSystemClock } from '../support/keys';
 import type { ManualClock } from '../../lambda/platform/clock';
 import { usageItem } from '../support/store';
-import { countingDocumentClient, type CountedRequest } from './helpers';
-import type { RecordUseResult } from '../../lambda/domain/recording';
+import { hammer, meteredInstances as instances, meterWrites as writes, type Instance } from './metered-instances';
 
 const START = Date.parse('2026-12-01T00:00:00Z');
 const HOT: MeterInput = {
@@ -35,38 +31,6 @@ const HOT: MeterInput = {
   ],
   credits: { remaining: 10_000_000, refill: null },
 };
-
-interface Instance {
-  meters: MeteredUses;
-  requests: CountedRequest[];
-  destroy(): void;
-}
-
-function instances(count: number, clock: ManualClock): Instance[] {
-  return Array.from({ length: count }, () => {
-    const counting = countingDocumentClient();
-    const tables = tablesOf(counting.db, config);
-    return { meters: new MeteredUses(tables, new UsageMonths(tables), clock, DEFAULT_LEASE_SETTINGS), requests: counting.requests, destroy: counting.destroy };
-  });
-}
-
-const writes = (all: Instance[]): number =>
-  all.reduce((sum, i) => sum + i.requests.filter((r) => r.command === 'UpdateItemCommand' || r.command === 'TransactWriteItemsCommand').length, 0);
-
-/** `total` admissions from 8 workers per instance, each taking the next from one counter; the clock moves 1 ms per admission. */
-async function hammer(all: Instance[], use: () => MeteredUse, total: number, clock: ManualClock): Promise<RecordUseResult[]> {
-  const results: RecordUseResult[] = [];
-  let next = 0;
-  const worker = async (instance: Instance) => {
-    while (next < total) {
-      next += 1;
-      clock.advance(1);
-      results.push(await instance.meters.admit(use()));
-    }
-  };
-  await Promise.all(all.flatMap((instance) => Array.from({ length: 8 }, () => worker(instance))));
-  return results;
-}
 
 describe('hot metered keys: leased blocks of limits and credits', () => {
   const team = teamPerSuite();

@@ -1,0 +1,50 @@
+/**
+ * Store instances of metered admissions for the hot-key suites: what two
+ * Lambda execution environments hold (each its own DynamoDB client, its
+ * own leases) against the shared DynamoDB Local, on an injected clock,
+ * with every request each one sends counted.
+ */
+import { MeteredUses, type MeteredUse } from '../../lambda/store/metered-use';
+import { UsageMonths } from '../../lambda/store/usage-months';
+import { DEFAULT_LEASE_SETTINGS } from '../../lambda/domain/usage-lease';
+import { tablesOf } from '../../lambda/composition/wiring';
+import { config } from '../../lambda/composition/config';
+import type { ManualClock } from '../../lambda/platform/clock';
+import type { RecordUseResult } from '../../lambda/domain/recording';
+import { countingDocumentClient, type CountedRequest } from './helpers';
+
+export interface Instance {
+  meters: MeteredUses;
+  requests: CountedRequest[];
+  destroy(): void;
+}
+
+export function meteredInstances(count: number, clock: ManualClock): Instance[] {
+  return Array.from({ length: count }, () => {
+    const counting = countingDocumentClient();
+    const tables = tablesOf(counting.db, config);
+    return { meters: new MeteredUses(tables, new UsageMonths(tables), clock, DEFAULT_LEASE_SETTINGS), requests: counting.requests, destroy: counting.destroy };
+  });
+}
+
+/** Writes the instances sent (UpdateItem and TransactWriteItems). */
+export const meterWrites = (all: Instance[]): number =>
+  all.reduce((sum, i) => sum + i.requests.filter((r) => r.command === 'UpdateItemCommand' || r.command === 'TransactWriteItemsCommand').length, 0);
+
+/** Every request the instances sent. */
+export const meterRequests = (all: Instance[]): number => all.reduce((sum, i) => sum + i.requests.length, 0);
+
+/** `total` admissions from 8 workers per instance, each taking the next from one counter; the clock moves 1 ms per admission. */
+export async function hammer(all: Instance[], use: () => MeteredUse, total: number, clock: ManualClock): Promise<RecordUseResult[]> {
+  const results: RecordUseResult[] = [];
+  let next = 0;
+  const worker = async (instance: Instance) => {
+    while (next < total) {
+      next += 1;
+      clock.advance(1);
+      results.push(await instance.meters.admit(use()));
+    }
+  };
+  await Promise.all(all.flatMap((instance) => Array.from({ length: 8 }, () => worker(instance))));
+  return results;
+}
