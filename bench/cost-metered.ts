@@ -20,9 +20,10 @@ const METERED = {
  * Verify and the platform authorizer of a metered key (docs/limits.md): its
  * own three named limits and credits (one conditional write a call), and a
  * key whose identity holds them (a transaction of both meters and a read of
- * them for the answer's figures); and a hot key with its own limits and
- * credits, leases on, 32 in flight (leased blocks, domain/meter-lease.ts:
- * mostly no write). The authorizer runs with leases on throughout.
+ * them for the answer's figures); and hot keys, leases on, 32 in flight,
+ * with their own limits and credits and with their identity's (leased
+ * blocks, domain/meter-lease.ts: mostly no write). The authorizer runs with
+ * leases on throughout.
  */
 export async function meteredRows(
   functions: Functions,
@@ -55,12 +56,16 @@ export async function meteredRows(
     const authorized = await measure(200, authorizeMetered, 8);
     rows.push(priced(functions['platform-authorizer'], authorized, { operation: 'platform-authorizer', door: 'platform-api', invocations: 1, key: kind }));
   }
-  const hot = await newKey('Hot metered key', METERED);
-  const verifyHot = calls.verifyHot(hot.key);
-  await measure(500, verifyHot, 32); // warm: the key becomes hot, its blocks grow
-  const spentHot = await measure(2_000, verifyHot, 32);
-  for (const door of ['rest-api', 'http-api', 'function-url'] as const) {
-    rows.push(priced(functions['verify-api-key'], spentHot, { operation: 'verify-api-key', door, invocations: 1, key: 'metered-hot' }));
+  for (const [kind, hot] of [
+    ['metered-hot', await newKey('Hot metered key', METERED)],
+    ['metered-identity-hot', await newKey('Hot identity key', { identity_id: await newIdentity(METERED) })],
+  ] as const) {
+    const verifyHot = calls.verifyHot(hot.key);
+    await measure(500, verifyHot, 32); // warm: the key becomes hot, its blocks grow
+    const spentHot = await measure(2_000, verifyHot, 32);
+    for (const door of ['rest-api', 'http-api', 'function-url'] as const) {
+      rows.push(priced(functions['verify-api-key'], spentHot, { operation: 'verify-api-key', door, invocations: 1, key: kind }));
+    }
   }
   return rows;
 }

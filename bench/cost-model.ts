@@ -28,7 +28,7 @@ export const LAMBDA_MS_PER_ROUND_TRIP = 4;
 export type FrontDoor = 'rest-api' | 'http-api' | 'function-url' | 'platform-api';
 
 /** Which key a hot-path row measures: cold, hot (leased), or metered (three named limits and credits; through its identity's credits). */
-export type KeyKind = 'hot' | 'cold' | 'metered' | 'metered-identity' | 'metered-hot';
+export type KeyKind = 'hot' | 'cold' | 'metered' | 'metered-identity' | 'metered-hot' | 'metered-identity-hot';
 
 export interface Row {
   operation: string;
