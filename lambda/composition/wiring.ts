@@ -88,7 +88,7 @@ const STORES: StoreBuilders = {
   audit: process.env.PORT_AUDIT_BUNDLE === 'absent' ? undefined : ({ tables }) => new AuditStore(tables),
   idempotency: process.env.PORT_IDEMPOTENCY_BUNDLE === 'absent' ? undefined : ({ tables }) => new IdempotencyStore(tables),
   webhooks: process.env.PORT_WEBHOOKS_BUNDLE === 'absent' ? undefined : ({ tables }) => new WebhookStore(tables),
-  identities: process.env.PORT_IDENTITIES_BUNDLE === 'absent' ? undefined : ({ tables }) => new IdentityStore(tables),
+  identities: process.env.PORT_IDENTITIES_BUNDLE === 'absent' ? undefined : ({ tables, memory }) => new IdentityStore(tables, memory.meteredSettlers),
   credits: process.env.PORT_CREDITS_BUNDLE === 'absent' ? undefined : ({ tables }) => new CreditStore(tables),
   meters:
     process.env.PORT_METERS_BUNDLE === 'absent'

@@ -16,6 +16,7 @@ import { EXTERNAL_ID_CLAIM, externalIdClaimOf } from './entities/identity-extern
 import { IDENTITY_KEY, IDENTITY_KEY_PREFIX } from './entities/identity-key';
 import { queryAll } from './query-all';
 import { RecentMap } from '../platform/recent-map';
+import type { MeteredSettler } from './process-memory';
 
 /** The fields an update may change. */
 export type IdentityChanges = Partial<Pick<IdentityItem, 'external_id' | 'meta'>>;
@@ -33,7 +34,11 @@ export class IdentityStore {
   /** Identities read for verification, with when they were read (epoch ms). */
   private readonly verified = new RecentMap<string, { identity: IdentityItem | undefined; readAt: number }>(VERIFIED_IDENTITIES_KEPT);
 
-  constructor(private readonly tables: StoreTables) {
+  constructor(
+    private readonly tables: StoreTables,
+    /** This process's metered leases: what they hold of an identity's meter is written before a read of it. */
+    private readonly meteredSettlers: ReadonlySet<MeteredSettler> = new Set(),
+  ) {
     this.transactions = new Transactions(tables);
   }
 
@@ -51,6 +56,7 @@ export class IdentityStore {
 
   /** `readIdentity`: an identity by id, strongly consistent. */
   async getIdentity(identityId: string): Promise<IdentityItem | undefined> {
+    await Promise.all([...this.meteredSettlers].map((settler) => settler.settleIdentity(identityId)));
     const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: IDENTITY.key(identityId), ConsistentRead: true }));
     return IDENTITY.read(Item);
   }

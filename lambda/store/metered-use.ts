@@ -67,6 +67,7 @@ export const METERED_USES_OPERATIONS = {
   admit: ['admitMeteredUse', 'admitSharedMeteredUse', 'recordUse'],
   releaseAll: ['admitMeteredUse'],
   settle: ['admitMeteredUse'],
+  settleIdentity: ['admitMeteredUse'],
   holds: [],
 } as const satisfies OperationsOf<MeteredUses>;
 
@@ -121,6 +122,12 @@ export class MeteredUses {
     if (!lease) return;
     while (lease.writing()) await lease.afterWrite(false);
     if (lease.hasPending()) await lease.exclusive(() => this.flush(keyId, lease));
+  }
+
+  /** `settle` for every key whose lease holds part of the identity's meter (before a read of it). */
+  async settleIdentity(identityId: string): Promise<void> {
+    const keyIds = this.leases.holding().filter((keyId) => this.leases.peek(keyId)?.identityId() === identityId);
+    await Promise.all(keyIds.map((keyId) => this.settle(keyId)));
   }
 
   /** Whether this process holds uses of `keyId` from a lease not written yet, or leased capacity (a read of its meter must settle first). */

@@ -7,12 +7,14 @@ import type { SeenLookups } from './seen-lookups';
  * answer, only a prediction or a shortcut the next read confirms. Built per
  * `createServices` and resettable (tests, a local restart).
  */
-/** What a read of a key's usage item asks of the metered leases of the process. */
+/** What a read of a key's usage item, or of an identity's meter, asks of the metered leases of the process. */
 export interface MeteredSettler {
   /** Whether a lease holds uses or capacity of the key (a read made before may be stale). */
   holds(keyId: string): boolean;
   /** Writes the uses a lease admitted of the key, and what its holding still holds. */
   settle(keyId: string): Promise<void>;
+  /** The same for every lease holding part of the identity's meter. */
+  settleIdentity(identityId: string): Promise<void>;
 }
 
 export interface ProcessMemory {
@@ -22,7 +24,7 @@ export interface ProcessMemory {
   readonly overGuessLimit: RecentMap<string, true>;
   /** Ended rate windows' counts, and the usage items seen tidy (domain/ended-windows.ts). */
   readonly endedWindows: EndedWindows;
-  /** This process's metered leases (store/metered-use.ts): what they hold of a key is written before a read of its usage item. */
+  /** This process's metered leases (store/metered-use.ts): what they hold of a key is written before a read of its usage item or its identity's meter. */
   readonly meteredSettlers: Set<MeteredSettler>;
   reset(): void;
 }

@@ -21,6 +21,11 @@ import { installManualClock, restoreSystemClock, expectStatus } from '../support
 import type { ManualClock } from '../../lambda/platform/clock';
 import { getItem, usageItem } from '../support/store';
 import { hammer, meteredInstances, meterRequests, meterWrites, type Instance } from './metered-instances';
+import { IdentityStore } from '../../lambda/store/identity-store';
+import { identityResource } from '../../lambda/domain/identities';
+import { tablesOf } from '../../lambda/composition/wiring';
+import { documentClient } from '../../lambda/composition/dynamo';
+import { config } from '../../lambda/composition/config';
 
 const START = Date.parse('2026-12-01T00:00:00Z');
 const HOT: MeterInput = {
@@ -48,7 +53,10 @@ describe('hot keys metered through their identity: leased blocks of both meters'
   });
 
   async function identityWith(input: MeterInput): Promise<string> {
-    const made = await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: `hot-${Math.random().toString(36).slice(2)}`, ...input } });
+    const made = await call('create-identity', {
+      key: team.key,
+      body: { team_id: team.teamId, external_id: `hot-${Math.random().toString(36).slice(2)}`, ...input },
+    });
     expectStatus(made, 201);
     return made.body.data.id as string;
   }
@@ -143,5 +151,26 @@ describe('hot keys metered through their identity: leased blocks of both meters'
     expect(again.admitted).toBe(true);
     expect(usage).toMatchObject({ total_requests: 5 });
     expect(identity).toMatchObject({ cr_left: 995, cr_h: {} });
+  });
+
+  it('a read of the identity in the process that holds a block is exact: the uses it admitted from memory are written first', async () => {
+    // Prepare: 40 verifications from 8 workers grow blocks; some are admitted from memory, not written yet
+    const clock = installManualClock(START);
+    const input: MeterInput = { credits: { remaining: 5_000 } };
+    const identityId = await identityWith(input);
+    const { use } = await keyOf(identityId, input, clock);
+    all = meteredInstances(1, clock);
+    const [holder] = all as [Instance];
+    const results = await hammer(all, use, 40, clock);
+    const stale = (await getItem(IDENTITY.key(identityId))) as Record<string, unknown>;
+
+    // Act
+    const identities = new IdentityStore(tablesOf(documentClient(), config), new Set([holder.meters]));
+    const read = await identities.getIdentity(identityId);
+
+    // Assess: before the settle the stored holding still counted uses spent from memory; the read settles them first
+    expect(results.every((result) => result.admitted)).toBe(true);
+    expect(Object.keys(stale.cr_h as object)).toHaveLength(1);
+    expect(identityResource(read!, clock.now()).credits).toEqual({ remaining: 4_960, refill: null });
   });
 });
