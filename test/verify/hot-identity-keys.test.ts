@@ -13,29 +13,18 @@
  * exact; two keys of one identity with 30 credits never get more than 30
  * admitted, and what their leases held comes back.
  */
-import type { MeteredUse } from '../../lambda/store/metered-use';
 import { NO_METER, meterDefOfInput, type MeterInput } from '../../lambda/domain/meters';
 import { IDENTITY } from '../../lambda/store/entities/identity';
 import { call, createKey, teamPerSuite } from '../support/api';
-import { installManualClock, restoreSystemClock, expectStatus } from '../support/keys';
+import { installManualClock, expectStatus } from '../support/keys';
 import type { ManualClock } from '../../lambda/platform/clock';
 import { getItem, usageItem } from '../support/store';
-import { hammer, meteredInstances, meterRequests, meterWrites, type Instance } from './metered-instances';
+import { HOT, START, hammer, instancesPerTest, usesOf, meterRequests, meterWrites, type Instance } from './metered-instances';
 import { IdentityStore } from '../../lambda/store/identity-store';
 import { identityResource } from '../../lambda/domain/identities';
 import { tablesOf } from '../../lambda/composition/wiring';
 import { documentClient } from '../../lambda/composition/dynamo';
 import { config } from '../../lambda/composition/config';
-
-const START = Date.parse('2026-12-01T00:00:00Z');
-const HOT: MeterInput = {
-  limits: [
-    { name: 'burst', limit: 1_000_000, window_seconds: 60 },
-    { name: 'hourly-tiles', limit: 10_000_000, window_seconds: 3_600 },
-    { name: 'daily', limit: 100_000_000, window_seconds: 86_400 },
-  ],
-  credits: { remaining: 10_000_000, refill: null },
-};
 
 const countersOf = (item: Record<string, unknown> | undefined) =>
   Object.entries(item ?? {})
@@ -45,12 +34,7 @@ const countersOf = (item: Record<string, unknown> | undefined) =>
 
 describe('hot keys metered through their identity: leased blocks of both meters', () => {
   const team = teamPerSuite();
-  let all: Instance[] = [];
-  afterEach(() => {
-    restoreSystemClock();
-    for (const instance of all) instance.destroy();
-    all = [];
-  });
+  const instances = instancesPerTest();
 
   async function identityWith(input: MeterInput): Promise<string> {
     const made = await call('create-identity', {
@@ -63,17 +47,7 @@ describe('hot keys metered through their identity: leased blocks of both meters'
 
   async function keyOf(identityId: string, input: MeterInput, clock: ManualClock) {
     const key = await createKey(team, { identity_id: identityId, rate_limit: 1_000_000 });
-    const use = (): MeteredUse => ({
-      keyId: key.id,
-      at: clock.now(),
-      rateLimit: 1_000_000,
-      scopes: [],
-      cost: 1,
-      keyDef: NO_METER,
-      identity: { id: identityId, def: meterDefOfInput(input) },
-      teamId: team.teamId,
-    });
-    return { key, use };
+    return { key, use: usesOf(key.id, team.teamId, clock, { keyDef: NO_METER, identity: { id: identityId, def: meterDefOfInput(input) } }) };
   }
 
   it('the identity’s three named limits and credits, 20,000 verifications from two instances: ≤ 0.01 writes each once warm, and every figure exact after releaseAll', async () => {
@@ -81,7 +55,7 @@ describe('hot keys metered through their identity: leased blocks of both meters'
     const clock = installManualClock(START);
     const identityId = await identityWith(HOT);
     const { key, use } = await keyOf(identityId, HOT, clock);
-    all = meteredInstances(2, clock);
+    const all = instances(2, clock);
     await hammer(all, use, 2_000, clock);
     const [warmWrites, warmRequests] = [meterWrites(all), meterRequests(all)];
 
@@ -110,7 +84,7 @@ describe('hot keys metered through their identity: leased blocks of both meters'
     const input: MeterInput = { limits: [{ name: 'minute', limit: 1_000, window_seconds: 60 }], credits: { remaining: 30 } };
     const identityId = await identityWith(input);
     const [web, mobile] = [await keyOf(identityId, input, clock), await keyOf(identityId, input, clock)];
-    all = meteredInstances(2, clock);
+    const all = instances(2, clock);
 
     // Act
     const results = (await Promise.all([hammer(all, web.use, 200, clock), hammer(all, mobile.use, 200, clock)])).flat();
@@ -132,7 +106,7 @@ describe('hot keys metered through their identity: leased blocks of both meters'
     const input: MeterInput = { credits: { remaining: 1_000 } };
     const identityId = await identityWith(input);
     const { key, use } = await keyOf(identityId, input, clock);
-    all = meteredInstances(1, clock);
+    const all = instances(1, clock);
     const [holder] = all as [Instance];
     for (let i = 0; i < 4; i++) await holder.meters.admit(use());
     const holding = (await getItem(IDENTITY.key(identityId))) as Record<string, unknown>;
@@ -159,7 +133,7 @@ describe('hot keys metered through their identity: leased blocks of both meters'
     const input: MeterInput = { credits: { remaining: 5_000 } };
     const identityId = await identityWith(input);
     const { use } = await keyOf(identityId, input, clock);
-    all = meteredInstances(1, clock);
+    const all = instances(1, clock);
     const [holder] = all as [Instance];
     const results = await hammer(all, use, 40, clock);
     const stale = (await getItem(IDENTITY.key(identityId))) as Record<string, unknown>;

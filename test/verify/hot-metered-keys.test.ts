@@ -13,53 +13,28 @@
  * `holdMs` (a sandbox that froze), and its holding is then given back once
  * by its holder, or dropped by the others' writes, never both.
  */
-import type { MeteredUse } from '../../lambda/store/metered-use';
 import { DEFAULT_LEASE_SETTINGS } from '../../lambda/domain/usage-lease';
 import { meterDefOfInput, creditsRemaining, meterViewOf, type MeterInput } from '../../lambda/domain/meters';
 import { call, createKey, teamPerSuite } from '../support/api';
-import { installManualClock, restoreSystemClock } from '../support/keys';
+import { installManualClock } from '../support/keys';
 import type { ManualClock } from '../../lambda/platform/clock';
 import { usageItem } from '../support/store';
-import { hammer, meteredInstances as instances, meterWrites as writes, type Instance } from './metered-instances';
-
-const START = Date.parse('2026-12-01T00:00:00Z');
-const HOT: MeterInput = {
-  limits: [
-    { name: 'burst', limit: 1_000_000, window_seconds: 60 },
-    { name: 'hourly-tiles', limit: 10_000_000, window_seconds: 3_600 },
-    { name: 'daily', limit: 100_000_000, window_seconds: 86_400 },
-  ],
-  credits: { remaining: 10_000_000, refill: null },
-};
+import { HOT, START, hammer, instancesPerTest, usesOf, meterWrites as writes, type Instance } from './metered-instances';
 
 describe('hot metered keys: leased blocks of limits and credits', () => {
   const team = teamPerSuite();
-  let all: Instance[] = [];
-  afterEach(() => {
-    restoreSystemClock();
-    for (const instance of all) instance.destroy();
-    all = [];
-  });
+  const instances = instancesPerTest();
 
   async function meteredKey(input: MeterInput, clock: ManualClock) {
     const key = await createKey(team, { ...input, rate_limit: 1_000_000 });
-    const use = (): MeteredUse => ({
-      keyId: key.id,
-      at: clock.now(),
-      rateLimit: 1_000_000,
-      scopes: [],
-      cost: 1,
-      keyDef: meterDefOfInput(input),
-      teamId: team.teamId,
-    });
-    return { key, use };
+    return { key, use: usesOf(key.id, team.teamId, clock, { keyDef: meterDefOfInput(input) }) };
   }
 
   it('three named limits and credits, 20,000 verifications from two instances: ≤ 0.01 writes each once warm, and every figure exact after releaseAll', async () => {
     // Prepare: a warm-up of 2,000 grows the blocks
     const clock = installManualClock(START);
     const { key, use } = await meteredKey(HOT, clock);
-    all = instances(2, clock);
+    const all = instances(2, clock);
     await hammer(all, use, 2_000, clock);
     const warm = writes(all);
 
@@ -86,7 +61,7 @@ describe('hot metered keys: leased blocks of limits and credits', () => {
     // Prepare
     const clock = installManualClock(START);
     const { key, use } = await meteredKey({ limits: [{ name: 'minute', limit: 1_000, window_seconds: 60 }], credits: { remaining: 30 } }, clock);
-    all = instances(2, clock);
+    const all = instances(2, clock);
 
     // Act
     const results = await hammer(all, use, 200, clock);
@@ -109,7 +84,7 @@ describe('hot metered keys: leased blocks of limits and credits', () => {
     // Prepare: four verifications one after the other take blocks of 1, 2 (one used from memory) and 4, then the sandbox freezes
     const clock = installManualClock(START);
     const { key, use } = await meteredKey({ credits: { remaining: 1_000 } }, clock);
-    all = instances(2, clock);
+    const all = instances(2, clock);
     const [frozen, other] = all as [Instance, Instance];
     for (let i = 0; i < 4; i++) await frozen.meters.admit(use());
     const taking = (await usageItem(key.id)) as Record<string, unknown>;
@@ -141,7 +116,7 @@ describe('hot metered keys: leased blocks of limits and credits', () => {
     // Prepare
     const clock = installManualClock(START);
     const { key, use } = await meteredKey({ credits: { remaining: 1_000 } }, clock);
-    all = instances(1, clock);
+    const all = instances(1, clock);
     const [holder] = all as [Instance];
     for (let i = 0; i < 4; i++) await holder.meters.admit(use());
 

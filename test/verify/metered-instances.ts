@@ -11,7 +11,22 @@ import { tablesOf } from '../../lambda/composition/wiring';
 import { config } from '../../lambda/composition/config';
 import type { ManualClock } from '../../lambda/platform/clock';
 import type { RecordUseResult } from '../../lambda/domain/recording';
+import type { MeterInput } from '../../lambda/domain/meters';
 import { countingDocumentClient, type CountedRequest } from './helpers';
+import { restoreSystemClock } from '../support/keys';
+
+/** The suites' start instant (the injected clock's). */
+export const START = Date.parse('2026-12-01T00:00:00Z');
+
+/** Three named limits and credits, large beside the suites' traffic. */
+export const HOT: MeterInput = {
+  limits: [
+    { name: 'burst', limit: 1_000_000, window_seconds: 60 },
+    { name: 'hourly-tiles', limit: 10_000_000, window_seconds: 3_600 },
+    { name: 'daily', limit: 100_000_000, window_seconds: 86_400 },
+  ],
+  credits: { remaining: 10_000_000, refill: null },
+};
 
 export interface Instance {
   meters: MeteredUses;
@@ -47,4 +62,20 @@ export async function hammer(all: Instance[], use: () => MeteredUse, total: numb
   };
   await Promise.all(all.flatMap((instance) => Array.from({ length: 8 }, () => worker(instance))));
   return results;
+}
+
+/** Makes a test's instances; after each test they are destroyed and the system clock is back. */
+export function instancesPerTest(): (count: number, clock: ManualClock) => Instance[] {
+  let made: Instance[] = [];
+  afterEach(() => {
+    restoreSystemClock();
+    for (const instance of made) instance.destroy();
+    made = [];
+  });
+  return (count, clock) => (made = meteredInstances(count, clock));
+}
+
+/** The uses of a key at the clock's time, as verify hands them to the store: no scope asked, cost 1, an hourly limit of 1,000,000. */
+export function usesOf(keyId: string, teamId: string, clock: ManualClock, meters: Pick<MeteredUse, 'keyDef' | 'identity'>): () => MeteredUse {
+  return () => ({ keyId, at: clock.now(), rateLimit: 1_000_000, scopes: [], cost: 1, teamId, ...meters });
 }
