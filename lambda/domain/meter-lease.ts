@@ -1,14 +1,15 @@
 /**
  * Leased capacity for hot metered keys (docs/limits.md, "Hot keys"): what
- * one process holds of a key whose own named limits and credits meter its
- * verifications, so that a key verified many times a second is not written
- * once per verification.
+ * one process holds of a key whose named limits and credits, its own or its
+ * identity's, meter its verifications, so that a key verified many times a
+ * second is not written once per verification.
  *
  * An admission write (store/metered-use.ts) may take a *block* of B uses
  * instead of one: B slots of the hourly window and of every named limit the
- * verification counts in, and B × cost credits, all or nothing under the
- * same conditions as one use. The process then admits the next B - 1
- * verifications of the same *shape* (the same definition, scopes counted,
+ * verification counts in (the key's and its identity's), and B × cost
+ * credits of the meter charged, all or nothing under the same conditions as
+ * one use. The process then admits the next B - 1
+ * verifications of the same *shape* (the same definitions, scopes counted,
  * cost, windows and refill period) from memory, and keeps their uses as
  * pending (the usage item's counts), written within `flushAfterMs`.
  *

@@ -89,8 +89,8 @@ export class MeteredUses {
 
   /**
    * Admits or refuses `use` (see the module comment); the use is recorded
-   * either way. A key metered by its own meter alone is admitted from this
-   * process's lease while its block lasts (domain/meter-lease.ts).
+   * either way. A hot key is admitted from this process's lease while its
+   * block lasts (domain/meter-lease.ts), through its identity's meter too.
    */
   async admit(use: MeteredUse): Promise<RecordUseResult> {
     if (!this.leases.settings.enabled) return this.written(use);
