@@ -86,6 +86,8 @@ export class IdentityStore {
 
   /** `listIdentities`: a page of a team's identities, oldest first (the team index is eventually consistent). */
   async listIdentities(teamId: string, limit: number, start?: Record<string, string>): Promise<{ items: IdentityItem[]; last?: Record<string, string> }> {
+    // This process's leases on identities' meters first (few, if any: only where verifications run).
+    await Promise.all([...this.meteredSettlers].map((settler) => settler.settleIdentity()));
     const page = await teamIndexPage(this.tables, teamIdentitiesPartition(teamId), limit, start);
     return { items: IDENTITY.readAll(page.items), last: page.last };
   }

@@ -124,9 +124,13 @@ export class MeteredUses {
     if (lease.hasPending()) await lease.exclusive(() => this.flush(keyId, lease));
   }
 
-  /** `settle` for every key whose lease holds part of the identity's meter (before a read of it). */
-  async settleIdentity(identityId: string): Promise<void> {
-    const keyIds = this.leases.holding().filter((keyId) => this.leases.peek(keyId)?.identityId() === identityId);
+  /** `settle` for every key whose lease holds part of the identity's meter, or of any identity's when none is named (before a read of them). */
+  async settleIdentity(identityId?: string): Promise<void> {
+    const holdsPart = (keyId: string) => {
+      const held = this.leases.peek(keyId)?.identityId();
+      return held !== undefined && (identityId === undefined || held === identityId);
+    };
+    const keyIds = this.leases.holding().filter(holdsPart);
     await Promise.all(keyIds.map((keyId) => this.settle(keyId)));
   }
 

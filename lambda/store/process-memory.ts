@@ -13,8 +13,8 @@ export interface MeteredSettler {
   holds(keyId: string): boolean;
   /** Writes the uses a lease admitted of the key, and what its holding still holds. */
   settle(keyId: string): Promise<void>;
-  /** The same for every lease holding part of the identity's meter. */
-  settleIdentity(identityId: string): Promise<void>;
+  /** The same for every lease holding part of the identity's meter (of any identity's when none is named). */
+  settleIdentity(identityId?: string): Promise<void>;
 }
 
 export interface ProcessMemory {

@@ -127,7 +127,7 @@ describe('hot keys metered through their identity: leased blocks of both meters'
     expect(identity).toMatchObject({ cr_left: 995, cr_h: {} });
   });
 
-  it('a read of the identity in the process that holds a block is exact: the uses it admitted from memory are written first', async () => {
+  it('a read of the identity, or of a page of identities, in the process that holds a block is exact: the uses it admitted from memory are written first', async () => {
     // Prepare: 40 verifications from 8 workers grow blocks; some are admitted from memory, not written yet
     const clock = installManualClock(START);
     const input: MeterInput = { credits: { remaining: 5_000 } };
@@ -141,10 +141,13 @@ describe('hot keys metered through their identity: leased blocks of both meters'
     // Act
     const identities = new IdentityStore(tablesOf(documentClient(), config), new Set([holder.meters]));
     const read = await identities.getIdentity(identityId);
+    await hammer(all, use, 40, clock);
+    const listed = (await identities.listIdentities(team.teamId, 100)).items.find((identity) => identity.id === identityId);
 
     // Assess: before the settle the stored holding still counted uses spent from memory; the read settles them first
     expect(results.every((result) => result.admitted)).toBe(true);
     expect(Object.keys(stale.cr_h as object)).toHaveLength(1);
     expect(identityResource(read!, clock.now()).credits).toEqual({ remaining: 4_960, refill: null });
+    expect(identityResource(listed!, clock.now()).credits).toEqual({ remaining: 4_920, refill: null });
   });
 });
