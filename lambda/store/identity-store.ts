@@ -54,9 +54,12 @@ export class IdentityStore {
     throw new Error(`creating an identity was cancelled: ${outcome.reasons.join(', ')}`);
   }
 
+  /** What this process's leases hold of the identity's meter (of every identity's when none is named), written before a read. */
+  private readonly settleMetered = (identityId?: string) => Promise.all([...this.meteredSettlers].map((settler) => settler.settleIdentity(identityId)));
+
   /** `readIdentity`: an identity by id, strongly consistent. */
   async getIdentity(identityId: string): Promise<IdentityItem | undefined> {
-    await Promise.all([...this.meteredSettlers].map((settler) => settler.settleIdentity(identityId)));
+    await this.settleMetered(identityId);
     const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: IDENTITY.key(identityId), ConsistentRead: true }));
     return IDENTITY.read(Item);
   }
@@ -86,8 +89,8 @@ export class IdentityStore {
 
   /** `listIdentities`: a page of a team's identities, oldest first (the team index is eventually consistent). */
   async listIdentities(teamId: string, limit: number, start?: Record<string, string>): Promise<{ items: IdentityItem[]; last?: Record<string, string> }> {
-    // This process's leases on identities' meters first (few, if any: only where verifications run).
-    await Promise.all([...this.meteredSettlers].map((settler) => settler.settleIdentity()));
+    // Every identity's: this process's leases on identities' meters are few, if any (only where verifications run).
+    await this.settleMetered();
     const page = await teamIndexPage(this.tables, teamIdentitiesPartition(teamId), limit, start);
     return { items: IDENTITY.readAll(page.items), last: page.last };
   }

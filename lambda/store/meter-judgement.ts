@@ -14,6 +14,7 @@ import {
   limitWindow,
   meterDefText,
   refillPeriod,
+  type CreditsSetting,
   type MeterDef,
   type Holding,
   type MeterOwner,
@@ -49,6 +50,11 @@ export type MeterRefusal = { reason: 'RATE_LIMITED'; retryAt: number; hourlyRefu
 
 /** Whose credits a use is charged to: the key's when it has credits, else its identity's. */
 export const chargedOwner = (parts: readonly MeterPart[]): MeterOwner => (parts[0]?.def.credits ? 'key' : 'identity');
+
+/** The same rule for a use as it was checked: whose credits it is charged to, and their setting (none when neither has credits). */
+function chargedOf(use: MeteredUse): { owner: MeterOwner; credits: CreditsSetting | null } {
+  return use.keyDef.credits ? { owner: 'key', credits: use.keyDef.credits } : { owner: 'identity', credits: use.identity?.def.credits ?? null };
+}
 
 /** The meter at an item key as this process last saw it. */
 export type ViewOf = (key: ItemKey) => MeterView | undefined;
@@ -120,7 +126,7 @@ function limitCounters(use: MeteredUse, def: MeterDef): string[] {
  */
 export function shapeOf(use: MeteredUse, counters = countersOf(use, use.keyDef)): string {
   const identity = use.identity ? [use.identity.id, meterDefText(use.identity.def), limitCounters(use, use.identity.def)] : null;
-  const refill = (use.keyDef.credits ?? use.identity?.def.credits)?.refill;
+  const refill = chargedOf(use).credits?.refill;
   return JSON.stringify([meterDefText(use.keyDef), identity, use.cost, use.rateLimit, counters, refill ? refillPeriod(refill, use.at) : null]);
 }
 
@@ -137,15 +143,15 @@ export function blockOf(
   identityWritten: boolean,
 ): MeterBlock {
   const counters = countersOf(use, use.keyDef);
-  const charged = use.keyDef.credits ?? use.identity?.def.credits;
+  const charged = chargedOf(use);
   const identity = use.identity && identityWritten ? { id: use.identity.id, limits: limitCounters(use, use.identity.def) } : undefined;
   return {
     shape: shapeOf(use, counters),
     size,
-    cost: charged ? use.cost : 0,
+    cost: charged.credits ? use.cost : 0,
     ...figures,
     counters: { ...counters, ...(identity ? { identity } : {}) },
-    hold: hold && { ...hold, on: use.keyDef.credits ? 'key' : 'identity' },
+    hold: hold && { ...hold, on: charged.owner },
     takenAt: use.at.getTime(),
   };
 }
