@@ -32,6 +32,8 @@ export interface RouteDeclaration {
   readonly reach?: 'live';
   /** Where the input is: a JSON body, or the query string (GET). */
   readonly input: 'body' | 'query';
+  /** Query parameters that may be given more than once (each then arrives as a list); every other one must be given once. */
+  readonly repeatable?: readonly string[];
   /** The handler answers the path's CORS preflight (OPTIONS) itself. Default: no OPTIONS on the path (405). */
   readonly preflight?: boolean;
   /** What the function does, after `METHOD path: ` in its description. */

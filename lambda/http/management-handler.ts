@@ -8,7 +8,8 @@ import type { VerifyServices } from '../verification/verify';
 import { jsonResponse } from '../contract/response';
 import type { RouteDeclaration } from '../contract/routes';
 import type { ManagementEvent } from './event';
-import { authenticateAndMeter, errorResponses, jsonBody, liveReachOnly, queryInput, type BodyOptions } from './middleware';
+import { authenticateAndMeter, errorResponses, jsonBody, liveReachOnly, type BodyOptions } from './middleware';
+import { queryInput } from './query-input';
 import { apiRoute, observedApi } from '../platform/observed';
 import { signals } from '../platform/observability';
 import { namedKeyId, withPrefetched, type PrefetchedItems } from '../store/prefetch';
@@ -40,7 +41,7 @@ export type ManagementStep<TSchema extends z.ZodMiniType, S extends ManagementPo
  * handlers are made at import without reading the environment.
  */
 export function managementHandler<TSchema extends z.ZodMiniType, S extends ManagementPorts = ManagementPorts>(
-  route: Pick<RouteDeclaration, 'name' | 'input' | 'reach'>,
+  route: Pick<RouteDeclaration, 'name' | 'input' | 'reach' | 'repeatable'>,
   services: () => S,
   schemaFor: (services: S) => TSchema,
   step: ManagementStep<TSchema, S>,
@@ -62,7 +63,7 @@ export function managementHandler<TSchema extends z.ZodMiniType, S extends Manag
       }),
     );
   if (route.reach === 'live') handler.use(liveReachOnly(route.name));
-  return handler.use(route.input === 'query' ? queryInput(schema) : jsonBody(schema, options)).handler((event, context) => {
+  return handler.use(route.input === 'query' ? queryInput(schema, route.repeatable) : jsonBody(schema, options)).handler((event, context) => {
     const typed = event as ManagementEvent<z.output<TSchema>> & { prefetched?: PrefetchedItems };
     return step(typed, withPrefetched(services(), typed.prefetched, typed.caller.id), context);
   });
@@ -98,7 +99,7 @@ export function dataResponse(
  * envelope (a page's `next_cursor` in `meta`).
  */
 export function readRoute<TSchema extends z.ZodMiniType, S extends ManagementPorts = ManagementPorts>(
-  route: Pick<RouteDeclaration, 'name' | 'input' | 'reach'>,
+  route: Pick<RouteDeclaration, 'name' | 'input' | 'reach' | 'repeatable'>,
   services: () => S,
   schema: TSchema,
   read: (services: S, caller: ManagementEvent<unknown>['caller'], input: z.output<TSchema>) => Promise<unknown>,

@@ -4,7 +4,7 @@
  * RateLimit headers on every answer), `authenticateAndMeter` (Bearer key →
  * 401; the caller's use recorded and its rate limit applied → 429; then a
  * 403 for a valid key that may not make this request), `jsonBody` or
- * `queryInput` (strict parse and zod validation: 400/413/415). Every
+ * `queryInput` (query-input.ts) (strict parse and zod validation: 400/413/415). Every
  * authenticated request is a use, whatever its outcome; only a 429 takes no
  * slot. Handlers then see typed `input` and `caller`. See `managementHandler`.
  */
@@ -16,7 +16,6 @@ import { ApiError, ErrorCode, errorBody, internalErrorBody, invalidRequest, type
 // error is made, so no copy of it (the answer, a log line, a trace's error metadata) holds a key value.
 import { errorBodyWithoutKeyValues, withoutKeyValues } from '../platform/redaction';
 import { errorField, isThrottlingError, signals, type Observability } from '../platform/observability';
-import { clientNamedMap } from '../platform/client-named-map';
 import { MAX_BODY_BYTES } from '../contract/routes';
 import { authenticateManager, managementFailure, unauthenticated } from './authentication';
 import { callerFromAuthorizer } from './management-authorizer';
@@ -258,7 +257,12 @@ export function jsonBody<TSchema extends z.ZodMiniType>(schemaFor: () => TSchema
 }
 
 /** The schema's output for `input`, or the 400 listing every problem. */
-function validated<TSchema extends z.ZodMiniType>(schema: TSchema, input: object, noun: InputNames['noun'], options: BodyOptions = {}): z.output<TSchema> {
+export function validated<TSchema extends z.ZodMiniType>(
+  schema: TSchema,
+  input: object,
+  noun: InputNames['noun'],
+  options: BodyOptions = {},
+): z.output<TSchema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = detailsOf(result.error, input, options, { noun, accepted: acceptedNames(schema) });
@@ -270,27 +274,4 @@ function validated<TSchema extends z.ZodMiniType>(schema: TSchema, input: object
     );
   }
   throw invalidRequest(details);
-}
-
-/**
- * Reads the query string of a GET strictly: every parameter at most once,
- * no body, then the schema (unknown parameters are refused like unknown
- * body fields). Handlers get `event.input`.
- */
-export function queryInput<TSchema extends z.ZodMiniType>(schemaFor: () => TSchema): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
-  return {
-    name: 'queryInput',
-    before: (request: HttpRequest) => {
-      const { event } = request;
-      if ((event.body ?? '') !== '') throw new ApiError(ErrorCode.VALIDATION_FAILED, 'This request takes no body: send its input as query parameters.');
-      // A parameter named like an Object.prototype member is just a parameter.
-      const repeated: ErrorDetail[] = [];
-      for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
-        if ((values ?? []).length > 1) repeated.push({ field: withoutKeyValues(name), issue: 'must be given once' });
-      }
-      if (repeated.length > 0) throw new ApiError(ErrorCode.VALIDATION_FAILED, 'A query parameter was given more than once.', repeated);
-      const params = clientNamedMap(Object.entries(event.queryStringParameters ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
-      event.input = validated(schemaFor(), { ...params }, 'parameter');
-    },
-  };
 }

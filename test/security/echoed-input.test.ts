@@ -10,7 +10,8 @@ import { startTestServer, type TestServer } from '../support/http';
 import { teamPerSuite } from '../support/api';
 import * as z from 'zod/mini';
 import { ApiError } from '../../lambda/contract/errors';
-import { jsonBody, queryInput } from '../../lambda/http/middleware';
+import { jsonBody } from '../../lambda/http/middleware';
+import { queryInput } from '../../lambda/http/query-input';
 import { generateCreatedValue } from '../../lambda/domain/key-values';
 
 describe('a key value the request carried is never echoed in an error', () => {

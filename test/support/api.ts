@@ -52,6 +52,8 @@ export interface CallOptions {
   authorizerContext?: Record<string, unknown>;
   /** Query parameters (GET routes). */
   query?: Record<string, string>;
+  /** Query parameters given more than once, as API Gateway hands them over (`multiValueQueryStringParameters`; the single-value map holds the last). */
+  repeatedQuery?: Record<string, string[]>;
   /** Sent as the body verbatim (overrides `body`). */
   rawBody?: string | null;
   /** Extra or replacing headers; a value of undefined removes the header. */
@@ -73,6 +75,20 @@ function collectIssuedValues(body: unknown): void {
   const record = body as { data?: { key?: unknown }; new_key?: unknown };
   if (typeof record.data?.key === 'string') recordIssuedValue(record.data.key);
   if (typeof record.new_key === 'string') recordIssuedValue(record.new_key);
+}
+
+/** The query of `options` as API Gateway's two maps. */
+function queryParameters(options: CallOptions): {
+  queryStringParameters: Record<string, string> | null;
+  multiValueQueryStringParameters: Record<string, string[]> | null;
+} {
+  if (!options.query && !options.repeatedQuery) return { queryStringParameters: null, multiValueQueryStringParameters: null };
+  const multi: Record<string, string[]> = Object.fromEntries(Object.entries(options.query ?? {}).map(([name, value]) => [name, [value]]));
+  Object.assign(multi, options.repeatedQuery);
+  return {
+    queryStringParameters: Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values[values.length - 1] as string])),
+    multiValueQueryStringParameters: multi,
+  };
 }
 
 export async function call(endpoint: Endpoint, options: CallOptions = {}): Promise<CallResult> {
@@ -97,8 +113,7 @@ export async function call(endpoint: Endpoint, options: CallOptions = {}): Promi
     headers,
     multiValueHeaders,
     body: options.rawBody !== undefined ? options.rawBody : options.body === undefined ? null : JSON.stringify(options.body),
-    queryStringParameters: options.query ?? null,
-    multiValueQueryStringParameters: options.query ? Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, [v]])) : null,
+    ...queryParameters(options),
     requestContext: {
       ...fixture.requestContext,
       resourcePath: route.path,
