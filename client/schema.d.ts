@@ -485,6 +485,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/functions/v1/get-verification-analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A team's verification counts
+         * @description Every verification of a value that belongs to a key, counted by key, identity, the scope asked and the outcome, per minute (kept 24 hours), hour (90 days) or UTC day (800 days). Visible within 60 s. `group_by` may be given once per dimension; grouped by key, the busiest `limit` keys. More than 1,000 rows, a range its granularity no longer holds, or `from` after `to`: 400.
+         */
+        get: operations["getVerificationAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1429,6 +1449,39 @@ export interface components {
                     amount: number;
                     day_of_month?: number;
                 } | null;
+            };
+        };
+        VerificationAnalyticsResponse: {
+            /** @description Sorted by start; without group_by one row per bucket (0 included), with it the groups that have a count, busiest first */
+            data: {
+                /** @description The bucket's start (minute, hour or UTC day) */
+                start: components["schemas"]["Timestamp"];
+                /**
+                 * @description With group_by=outcome
+                 * @enum {string}
+                 */
+                outcome?: "VALID" | "RATE_LIMITED" | "USAGE_EXCEEDED" | "SCOPE_DENIED" | "IP_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "INACTIVE" | "EXPIRED" | "REVOKED";
+                /** @description With group_by=scope: the scopes asked, space-separated; null for none */
+                scope?: string | null;
+                /**
+                 * @description With group_by=key
+                 * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+                 */
+                key_id?: string;
+                /** @description With group_by=key: the key's identity when it was verified */
+                identity_id?: string | null;
+                count: number;
+            }[];
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+                /** @enum {string} */
+                granularity: "minute" | "hour" | "day";
+                /** @description The first bucket’s start */
+                from: components["schemas"]["Timestamp"];
+                /** @description The end of the last bucket */
+                to: components["schemas"]["Timestamp"];
+                group_by: ("outcome" | "scope" | "key")[];
             };
         };
     };
@@ -3259,6 +3312,54 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getVerificationAnalytics: {
+        parameters: {
+            query: {
+                /** @description The team the key belongs to: the calling key's own team */
+                team_id: string;
+                /** @description The key's id */
+                key_id?: string;
+                identity_id?: string;
+                from: string;
+                to: string;
+                granularity: "minute" | "hour" | "day";
+                group_by?: ("outcome" | "scope" | "key")[];
+                /** @description Page size: 1 to 100, default 20 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts per bucket */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationAnalyticsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

@@ -19,6 +19,7 @@ import { HouseFunction, functionBuildOf } from './house-function';
 import { configureObservability, grantPepper, observabilitySettings, type ObservabilitySettings } from './observability';
 import { AuthorizerCache } from './authorizer-cache';
 import { VerifyDoor } from './verify-door';
+import { Analytics } from './analytics';
 
 export interface ApiKeyServiceStackProps extends StackProps {
   /** Validated configuration (see `readServiceConfig`). Required. */
@@ -35,6 +36,7 @@ export class ApiKeyServiceStack extends Stack {
   readonly rotation: Rotation;
   readonly webhooks: Webhooks;
   readonly authorizerCache: AuthorizerCache;
+  readonly analytics: Analytics;
   readonly verifyDoor: VerifyDoor;
   readonly handlers: KeyHandlers;
   readonly api: Api;
@@ -80,6 +82,14 @@ export class ApiKeyServiceStack extends Stack {
       keyTable: this.keyStore.table,
       auditTable: this.auditArchive.table,
       stages: [...new Set([...config.authorizerCacheStages, ...config.planApiStages])],
+      production: config.production,
+      logRetention,
+    });
+
+    this.analytics = new Analytics(this, 'Analytics', {
+      build,
+      keyTable: this.keyStore.table,
+      auditTable: this.auditArchive.table,
       production: config.production,
       logRetention,
     });
@@ -173,6 +183,7 @@ export class ApiKeyServiceStack extends Stack {
       PublishEvents: this.webhooks.publisher,
       DeliverWebhooks: this.webhooks.deliverer,
       FlushAuthorizerCache: this.authorizerCache.flusher,
+      RollUpAnalytics: this.analytics.rollup,
     };
     const tables = [
       {

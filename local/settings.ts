@@ -34,6 +34,8 @@ export interface LocalSettings {
   readonly authorizerCacheTtl: number;
   /** The platform authorizer's route table (`AUTHORIZER_SCOPE`, `AUTHORIZER_ROUTE_SCOPES`), read as the deployed authorizer reads it. */
   readonly routeScopes: readonly RouteScope[];
+  /** How often the verification analytics' hours are rolled up (`ANALYTICS_ROLLUP_SECONDS`, default 300; docs/analytics.md). */
+  readonly analyticsRollupSeconds: number;
 }
 
 /** A setting that cannot be used: printed as one line, exit code 2. */
@@ -73,6 +75,10 @@ export function readSettings(env: LocalEnvironment = process.env): LocalSettings
   if (cacheTtl !== undefined && cacheTtl !== '' && !(/^(0|[1-9][0-9]*)$/.test(cacheTtl) && Number(cacheTtl) <= MAX_CACHE_TTL_SECONDS)) {
     throw new SettingsError(`AUTHORIZER_CACHE_TTL must be a whole number of seconds from 0 to ${MAX_CACHE_TTL_SECONDS}, got "${cacheTtl}"`);
   }
+  const rollup = env.ANALYTICS_ROLLUP_SECONDS;
+  if (rollup !== undefined && rollup !== '' && !(/^[1-9][0-9]{0,4}$/.test(rollup) && Number(rollup) <= 3600)) {
+    throw new SettingsError(`ANALYTICS_ROLLUP_SECONDS must be a whole number of seconds from 1 to 3600, got "${rollup}"`);
+  }
   let routeScopes: RouteScope[];
   try {
     routeScopes = routeScopesFromEnv({ AUTHORIZER_SCOPE: env.AUTHORIZER_SCOPE, AUTHORIZER_ROUTE_SCOPES: env.AUTHORIZER_ROUTE_SCOPES });
@@ -82,6 +88,7 @@ export function readSettings(env: LocalEnvironment = process.env): LocalSettings
   return {
     authorizerCacheTtl: cacheTtl ? Number(cacheTtl) : DEFAULT_CACHE_TTL_SECONDS,
     routeScopes,
+    analyticsRollupSeconds: rollup ? Number(rollup) : 300,
     webhookAllowLoopback: allowLoopback !== 'false',
     port: portFrom(env, 'PORT', 3000) as number,
     host: env.HOST || '127.0.0.1',
@@ -131,6 +138,7 @@ export const LOCAL_ENVIRONMENT = [
     name: 'AUTHORIZER_ROUTE_SCOPES',
     help: 'the platform authorizer\'s route table, e.g. \'{"GET /tiles/*":"enc.tiles:read"}\'\n(unset: any valid key is allowed everywhere)',
   },
+  { name: 'ANALYTICS_ROLLUP_SECONDS', help: 'how often verification counts are rolled up by hour and day (default 300, as the deployed function)' },
   { name: 'ARCHIVE_DIR', help: 'write the audit archive as files here instead of the S3 API' },
   { name: 'KEY_HASH_PEPPER', help: 'HMAC pepper of stored value hashes (set once, or never)' },
   {

@@ -17,6 +17,7 @@ import type { RevocationScheduler } from '../domain/revocation-scheduler';
 import type { LeaseSettings } from '../domain/usage-lease';
 import type { WebhookPorts } from '../domain/webhook-ports';
 import type { Wired } from '../store/ports';
+import type { CountSettings } from '../store/verification-counts';
 import type { StoreTables } from '../store/transactions';
 import { tablesOf, webhookAdapterReaders, webhookPortsOf, wire, type Adapters } from './wiring';
 
@@ -41,6 +42,8 @@ export interface ServiceDeps {
   readonly ready?: () => Promise<void>;
   /** Leases on hot keys' rate windows (domain/usage-lease.ts); default `DEFAULT_LEASE_SETTINGS` (on). */
   readonly usageLeases?: Partial<LeaseSettings>;
+  /** How long a process holds verification counts before writing them (store/verification-counts.ts); default 20 s. */
+  readonly verificationCounts?: Partial<CountSettings>;
 }
 
 /** Every port, and the tables (for the tests that build a store of their own). */

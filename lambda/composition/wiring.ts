@@ -40,6 +40,8 @@ import { IdentityStore } from '../store/identity-store';
 import { CreditStore } from '../store/credit-store';
 import { MeteredUses } from '../store/metered-use';
 import { UsageMonths } from '../store/usage-months';
+import { DEFAULT_COUNT_SETTINGS, VerificationCounts, type CountSettings } from '../store/verification-counts';
+import { VerificationAnalytics } from '../store/verification-analytics';
 
 /** The ports that talk to AWS or the network: handed in, built on first use. */
 export type AdapterName = 'scheduler' | 'expiry' | 'secrets' | 'policy' | 'queue' | 'retries' | 'post' | 'cacheFlusher' | 'githubKeys';
@@ -58,6 +60,8 @@ export interface WiringDeps {
   readonly ready?: () => Promise<void>;
   /** Leases on hot keys' rate windows (domain/usage-lease.ts); default `DEFAULT_LEASE_SETTINGS` (on). */
   readonly usageLeases?: Partial<LeaseSettings>;
+  /** How long a process holds verification counts before writing them (store/verification-counts.ts); default 20 s. */
+  readonly verificationCounts?: Partial<CountSettings>;
 }
 
 interface StoreContext {
@@ -102,6 +106,11 @@ const STORES: StoreBuilders = {
   slots: process.env.PORT_SLOTS_BUNDLE === 'absent' ? undefined : ({ tables }) => new DeliverySlotStore(tables),
   expiryNotices: process.env.PORT_EXPIRY_NOTICES_BUNDLE === 'absent' ? undefined : ({ tables }) => new ExpiryNoticeStore(tables),
   flushClaims: process.env.PORT_FLUSH_CLAIMS_BUNDLE === 'absent' ? undefined : ({ tables }) => new FlushClaimStore(tables),
+  counts:
+    process.env.PORT_COUNTS_BUNDLE === 'absent'
+      ? undefined
+      : ({ tables, deps }) => new VerificationCounts(tables, deps.clock, { ...DEFAULT_COUNT_SETTINGS, ...deps.verificationCounts }),
+  analytics: process.env.PORT_ANALYTICS_BUNDLE === 'absent' ? undefined : ({ tables }) => new VerificationAnalytics(tables),
 };
 
 /** A port with no store builder (every store has its line in STORES, flagged out or not) is an adapter. */

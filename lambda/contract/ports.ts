@@ -29,6 +29,8 @@ export type PortName =
   | 'slots'
   | 'expiryNotices'
   | 'flushClaims'
+  | 'counts'
+  | 'analytics'
   | 'scheduler'
   | 'expiry'
   | 'secrets'
@@ -46,7 +48,7 @@ export const MANAGING = [...VERIFYING, 'keys'] as const satisfies readonly PortN
 
 /** The ports of the functions that are not routes (a route's are in its route.ts). */
 export const HANDLER_PORTS = {
-  authorizer: [...VERIFYING, 'keys', 'teams', 'identities', 'meters'],
+  authorizer: [...VERIFYING, 'keys', 'teams', 'identities', 'meters', 'counts'],
   'management-authorizer': [...VERIFYING, 'keys', 'teams'],
   'expire-old-value': ['keys', 'usage'],
   'notify-key-expiry': ['keys', 'expiryNotices'],
@@ -54,6 +56,7 @@ export const HANDLER_PORTS = {
   'deliver-webhooks': ['webhooks', 'deliveries', 'slots', 'secrets', 'policy', 'queue', 'retries', 'post'],
   'archive-audit': [],
   'publish-events': [],
+  'roll-up-analytics': ['analytics'],
 } as const satisfies Record<string, readonly PortName[]>;
 
 /**

@@ -139,6 +139,12 @@ export const STORE_OPERATIONS = {
   claimDeliverySlot: { keyTable: ['dynamodb:UpdateItem'] },
   /** An endpoint's delivery attempts. */
   readDeliveries: { keyTable: ['dynamodb:Query', 'dynamodb:GetItem'] },
+  /** Verifications counted in a process, written as minute records, and the hours they fall in marked for the rollup (store/verification-counts.ts). */
+  countVerifications: { keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+  /** A team's verification counts: minute records and hour or day rollups. */
+  readVerificationCounts: { keyTable: ['dynamodb:Query'] },
+  /** Marked hours rolled up: their minute records summed into the hour's and the day's rollups, the mark removed. */
+  rollUpVerificationCounts: { keyTable: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'] },
   /** An identity, the claim of its external id and the audit record, in one transaction. */
   createIdentity: { keyTable: ['dynamodb:PutItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** An identity by id, or by its external id's claim. */
@@ -166,11 +172,12 @@ export const TARGET_KEY: readonly StoreOperation[] = ['readTargetKey', 'readKey'
  * joins both into FUNCTION_OPERATIONS).
  */
 export const HANDLER_OPERATIONS = {
-  authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse'],
+  authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse', 'countVerifications'],
   'management-authorizer': ['readValueLookup', 'readTeam'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
   'notify-key-expiry': ['readKey', 'recordExpiryNotice'],
   'flush-authorizer-cache': ['claimCacheFlush'],
+  'roll-up-analytics': ['rollUpVerificationCounts'],
   'deliver-webhooks': [
     'listWebhookEndpoints',
     'readWebhookEndpoint',

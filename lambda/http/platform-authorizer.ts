@@ -17,8 +17,9 @@ import { presentedValue } from './authentication';
 import { UNAUTHORIZED } from './management-authorizer';
 import type { TeamItem } from '../domain/model';
 import { withEarlyWrite } from '../verification/early-write';
-import { checkKey, presentedHash, VerifyFailure, type CheckedKey, type VerifyServices } from '../verification/verify';
-import type { IdentitiesPort } from '../store/ports';
+import { checkKey, failureOf, presentedHash, VerifyFailure, type CheckedKey, type VerifyResult, type VerifyServices } from '../verification/verify';
+import { countVerification } from '../verification/counting';
+import type { CountsPort, IdentitiesPort } from '../store/ports';
 import { verifiedIdentityOf, type VerifiedIdentity } from '../use-cases/verified-identity';
 import type { RateLimitState } from '../domain/rate-window';
 import type { MeterFigures } from '../domain/recording';
@@ -59,7 +60,8 @@ export function outcomeCodeOf(response: APIGatewayAuthorizerResult | null | unde
 
 /** What the platform authorizer reads: verification's stores, the guess counters and the teams. */
 export type PlatformAuthorizerPorts = VerifyServices &
-  IdentitiesPort & {
+  IdentitiesPort &
+  Partial<CountsPort> & {
     readonly guesses: GuessCounterStore;
     readonly teams: TeamStore;
     readonly settings: Pick<ServiceSettings, 'pepper' | 'guessLimitPerMinute'>;
@@ -99,6 +101,22 @@ export function meterContext(meters: MeterFigures | undefined): Record<string, n
   return context;
 }
 
+/** The policy's statements: every route the key's scopes cover allowed, the others denied (no routes: the whole stage allowed). */
+function statementsFor(routes: readonly RouteScope[], stageArn: string, covers: (route: RouteScope) => boolean): Statement[] {
+  if (routes.length === 0) return [statement('Allow', [`${stageArn}*/*`])];
+  const allowed = routes.filter(covers).map((route) => stageArn + route.resource);
+  const denied = routes.filter((route) => !covers(route)).map((route) => stageArn + route.resource);
+  return [...(allowed.length > 0 ? [statement('Allow', allowed)] : []), ...(denied.length > 0 ? [statement('Deny', denied)] : [])];
+}
+
+/** A valid key refused for the scopes of the routes matched, as counted. */
+const scopeDenied = (key: VerifiedKey): VerifyResult => ({
+  valid: false,
+  code: VerifyFailure.SCOPE_DENIED,
+  keyId: key.id,
+  owner: { teamId: key.team_id, identityId: key.identity_id },
+});
+
 export async function authorize(
   deps: PlatformAuthorizerPorts,
   routes: readonly RouteScope[],
@@ -134,8 +152,11 @@ export async function authorize(
     return checkKey(deps, request, { valueHash });
   };
   const wanted = (predicted: CheckedKey) => allowedHere(predicted.key.scopes);
+  // Counted as the verify endpoint counts (docs/analytics.md), with the scopes of the routes the request matches.
+  const asked = matching.map((route) => route.scope);
   return withEarlyWrite(deps, request, { at: now, valueHash, wanted }, readValue, async ({ check, admit }) => {
     if (!check.valid) {
+      countVerification(deps, failureOf(check), asked);
       if (check.code === VerifyFailure.IP_NOT_ALLOWED || check.code === VerifyFailure.ORIGIN_NOT_ALLOWED) {
         return denyAll(check.keyId ?? 'unknown', stageArn, check.code);
       }
@@ -143,21 +164,15 @@ export async function authorize(
     }
 
     const { key } = check.checked;
-    const statements: Statement[] = [];
-    if (routes.length === 0) {
-      statements.push(statement('Allow', [`${stageArn}*/*`]));
-    } else {
-      const allowed = routes.filter(covered(key.scopes)).map((route) => stageArn + route.resource);
-      const denied = routes.filter((route) => !covered(key.scopes)(route)).map((route) => stageArn + route.resource);
-      if (allowed.length > 0) statements.push(statement('Allow', allowed));
-      if (denied.length > 0) statements.push(statement('Deny', denied));
-    }
+    const statements = statementsFor(routes, stageArn, covered(key.scopes));
     if (!allowedHere(key.scopes)) {
+      if (matching.length > 0) countVerification(deps, scopeDenied(key), asked);
       return { ...policy(key.id, statements), context: { code: matching.length === 0 ? 'ROUTE_NOT_MAPPED' : VerifyFailure.SCOPE_DENIED } };
     }
 
     // The scopes the route needs are the ones its call asks: a named limit bound to a scope counts the routes that need it.
-    const result = await admit({ ...check.checked, asked: { scopes: matching.map((route) => route.scope), cost: request.cost } });
+    const result = await admit({ ...check.checked, asked: { scopes: asked, cost: request.cost } });
+    countVerification(deps, result, asked);
     if (result.code === VerifyFailure.RATE_LIMITED) {
       return denyAll(key.id, stageArn, result.code, {
         retry_after: result.meters?.retryAfterSeconds ?? result.ratelimit.retryAfterSeconds ?? 1,

@@ -36,6 +36,7 @@ import { route as listIdentities } from './list-identities/route';
 import { route as updateIdentity } from './update-identity/route';
 import { route as deleteIdentity } from './delete-identity/route';
 import { route as adjustCredits } from './adjust-credits/route';
+import { route as getVerificationAnalytics } from './get-verification-analytics/route';
 
 /** Every route, in the order the API reference lists them. */
 export const ROUTES = [
@@ -64,6 +65,7 @@ export const ROUTES = [
   updateIdentity,
   deleteIdentity,
   adjustCredits,
+  getVerificationAnalytics,
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof ROUTES)[number];
@@ -81,6 +83,7 @@ export const HANDLER_FUNCTIONS = [
   'deliver-webhooks',
   'notify-key-expiry',
   'flush-authorizer-cache',
+  'roll-up-analytics',
 ] as const;
 export type FunctionName = RouteName | (typeof HANDLER_FUNCTIONS)[number];
 /** Every Lambda function of the service, routes first. */

@@ -32,6 +32,8 @@ import type { WebhookStore } from './webhook-store';
 import type { IdentityStore } from './identity-store';
 import type { CreditStore } from './credit-store';
 import type { MeteredUses } from './metered-use';
+import type { VerificationCounts } from './verification-counts';
+import type { VerificationAnalytics } from './verification-analytics';
 
 export interface KeysPort {
   readonly keys: KeyStore;
@@ -56,6 +58,12 @@ export interface WebhooksPort {
 }
 export interface IdentitiesPort {
   readonly identities: IdentityStore;
+}
+export interface CountsPort {
+  readonly counts: VerificationCounts;
+}
+export interface AnalyticsPort {
+  readonly analytics: VerificationAnalytics;
 }
 export interface CreditsPort {
   readonly credits: CreditStore;
@@ -107,6 +115,8 @@ export interface PortTypes {
   readonly slots: DeliverySlotStore;
   readonly expiryNotices: ExpiryNoticeStore;
   readonly flushClaims: FlushClaimStore;
+  readonly counts: VerificationCounts;
+  readonly analytics: VerificationAnalytics;
   /** Absent where the environment schedules nothing (old values still die by the clock). */
   readonly scheduler: RevocationScheduler | undefined;
   /** Absent where the environment schedules nothing (keys still stop at expires_at). */

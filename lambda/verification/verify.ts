@@ -76,8 +76,14 @@ export interface VerifyRequest {
  */
 export type VerifyResult =
   | { valid: true; code: 'VALID'; key: VerifiedKey; ratelimit: RateLimitState; meters?: MeterFigures; allowedOrigin?: string }
-  | { valid: false; code: Exclude<VerifyFailureCode, AdmissionCode>; keyId?: string; allowedOrigin?: string }
-  | { valid: false; code: AdmissionCode; keyId: string; ratelimit: RateLimitState; meters?: MeterFigures; allowedOrigin?: string };
+  | { valid: false; code: Exclude<VerifyFailureCode, AdmissionCode>; keyId?: string; allowedOrigin?: string; owner?: KeyOwner }
+  | { valid: false; code: AdmissionCode; keyId: string; ratelimit: RateLimitState; meters?: MeterFigures; allowedOrigin?: string; owner?: KeyOwner };
+
+/** The team and identity of the key a refused value belongs to: what the refusal is counted under (verification/counting.ts), never answered. */
+export interface KeyOwner {
+  readonly teamId: string;
+  readonly identityId?: string;
+}
 
 /** The refusals of an admission: a limit (the hourly one or a named one), or credits. */
 export type AdmissionCode = 'RATE_LIMITED' | 'USAGE_EXCEEDED';
@@ -123,6 +129,7 @@ export type Judgement =
       code: Exclude<VerifyFailureCode, AdmissionCode>;
       keyId?: string;
       allowedOrigin?: string;
+      owner?: KeyOwner;
       /** Set when the key itself is valid but refused for this request (IP, origin, scope): its use still counts. */
       refusedKey?: CheckedKey;
     };
@@ -177,14 +184,10 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
  * revocation, state, expiry, IP, origin and scope at `now` (epoch ms). No I/O.
  */
 export function judgeLookup(lookup: ValueLookupItem | undefined, request: VerifyRequest, now: number): Judgement {
-  const fail = (code: Exclude<VerifyFailureCode, AdmissionCode>, keyId?: string, allowedOrigin?: string, refusedKey?: CheckedKey): Judgement => ({
-    valid: false,
-    code,
-    keyId,
-    allowedOrigin,
-    refusedKey,
-  });
-  if (!lookup || lookup.entity !== 'value') return fail(VerifyFailure.NOT_FOUND);
+  if (!lookup || lookup.entity !== 'value') return { valid: false, code: VerifyFailure.NOT_FOUND };
+  const owner: KeyOwner = { teamId: lookup.team_id, ...(lookup.identity_id ? { identityId: lookup.identity_id } : {}) };
+  const fail = (code: Exclude<VerifyFailureCode, AdmissionCode>, keyId?: string, allowedOrigin?: string, refusedKey?: CheckedKey): Judgement =>
+    keyId === undefined ? { valid: false, code } : { valid: false, code, keyId, allowedOrigin, refusedKey, owner };
 
   const keyId = lookup.key_id;
   // The clock decides when an old value dies, whether or not clean-up has run.
@@ -251,7 +254,8 @@ export function admittedResult(checked: CheckedKey, admit: AdmitResult): VerifyR
   const meters = 'meters' in admit && admit.meters ? { meters: admit.meters } : {};
   if (admit.admitted) return { valid: true, code: 'VALID', key, ratelimit: admit.ratelimit, ...meters, allowedOrigin };
   if (admit.code === 'NOT_FOUND') return { valid: false, code: VerifyFailure.NOT_FOUND };
-  return { valid: false, code: admit.code, keyId: key.id, ratelimit: admit.ratelimit, ...meters, allowedOrigin };
+  const owner: KeyOwner = { teamId: key.team_id, ...(key.identity_id ? { identityId: key.identity_id } : {}) };
+  return { valid: false, code: admit.code, keyId: key.id, ratelimit: admit.ratelimit, ...meters, allowedOrigin, owner };
 }
 
 /** `admitUse` for a checked key, as a verification result. */
@@ -261,7 +265,7 @@ export async function useCheckedKey(deps: VerifyServices, checked: CheckedKey): 
 
 /** The verification result of a failed check (without the check's bookkeeping fields). */
 export function failureOf(check: Extract<CheckResult, { valid: false }>): VerifyResult {
-  return { valid: false, code: check.code, keyId: check.keyId, allowedOrigin: check.allowedOrigin };
+  return { valid: false, code: check.code, keyId: check.keyId, allowedOrigin: check.allowedOrigin, ...(check.owner ? { owner: check.owner } : {}) };
 }
 
 /** Verifies a presented value and records the use: `checkKey` then `admitUse`. */

@@ -75,7 +75,17 @@ export const servicesPart: LocalRuntimePart = {
     if (summary.armed + summary.firedAtOnce > 0) {
       console.info(`Revocation scheduler: ${summary.armed} transition(s) armed, ${summary.firedAtOnce} expired at once`);
     }
+    // The verification analytics' rollup, as the deployed rollup function runs it on its schedule (docs/analytics.md).
+    const rollup = setInterval(() => {
+      services.analytics
+        .rollUp(systemClock.now().getTime())
+        .catch((error: unknown) => context.runtimeLog.warn('analytics rollup failed', { error: String(error) }));
+    }, settings.analyticsRollupSeconds * 1000);
+    rollup.unref();
     return async () => {
+      clearInterval(rollup);
+      // Verification counts not written yet.
+      await services.counts.flush().catch((error: unknown) => context.runtimeLog.warn('verification counts not written', { error: String(error) }));
       // Uses admitted from hot keys' leases and not written yet (the HTTP server has stopped before this part).
       await services.usage.flushPending().catch((error: unknown) => context.runtimeLog.warn('pending uses not written', { error: String(error) }));
       // What metered leases hold and did not use goes back to the limits and the balance.

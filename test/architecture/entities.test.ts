@@ -28,6 +28,9 @@ import { AUDIT_RECORD, AUDIT_RECORD_ACCESS, auditTeamIndex, keyAuditPage, teamAu
 import { IDENTITY, IDENTITY_ACCESS, teamIdentitiesPage } from '../../lambda/store/entities/identity';
 import { IDENTITY_KEY, IDENTITY_KEY_ACCESS } from '../../lambda/store/entities/identity-key';
 import { EXTERNAL_ID_CLAIM, EXTERNAL_ID_CLAIM_ACCESS } from '../../lambda/store/entities/identity-external-id';
+import { VERIFICATION_MINUTE, VERIFICATION_MINUTE_ACCESS } from '../../lambda/store/entities/verification-minute';
+import { VERIFICATION_ROLLUP, VERIFICATION_ROLLUP_ACCESS } from '../../lambda/store/entities/verification-rollup';
+import { DIRTY_HOUR, DIRTY_HOUR_ACCESS } from '../../lambda/store/entities/dirty-hour';
 import { decodeCursor, encodeCursor } from '../../lambda/platform/cursor';
 import { ApiError } from '../../lambda/contract/errors';
 import { newKeyId } from '../../lambda/platform/ids';
@@ -35,6 +38,9 @@ import { newKeyId } from '../../lambda/platform/ids';
 /** Every entity with its access patterns. */
 const DECLARED: ReadonlyArray<{ name: string; table: EntityTable; key: (...parts: never[]) => Record<string, string>; access: EntityAccess }> = [
   { ...KEY, access: KEY_ACCESS },
+  { ...VERIFICATION_MINUTE, access: VERIFICATION_MINUTE_ACCESS },
+  { ...VERIFICATION_ROLLUP, access: VERIFICATION_ROLLUP_ACCESS },
+  { ...DIRTY_HOUR, access: DIRTY_HOUR_ACCESS },
   { ...VALUE_LOOKUP, access: VALUE_LOOKUP_ACCESS },
   { ...USAGE, access: USAGE_ACCESS },
   { ...USAGE_MONTH, access: USAGE_MONTH_ACCESS },

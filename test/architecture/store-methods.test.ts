@@ -18,6 +18,8 @@ import { USAGE_STORE_OPERATIONS } from '../../lambda/store/usage-store';
 import { VALUE_LOOKUP_STORE_OPERATIONS } from '../../lambda/store/value-lookup-store';
 import { WEBHOOK_STORE_OPERATIONS } from '../../lambda/store/webhook-store';
 import { IDENTITY_STORE_OPERATIONS } from '../../lambda/store/identity-store';
+import { VERIFICATION_COUNTS_OPERATIONS } from '../../lambda/store/verification-counts';
+import { VERIFICATION_ANALYTICS_OPERATIONS } from '../../lambda/store/verification-analytics';
 import { DELIVERY_STORE_OPERATIONS } from '../../lambda/store/delivery-store';
 import { DELIVERY_SLOT_STORE_OPERATIONS } from '../../lambda/store/delivery-slots';
 import { EXPIRY_NOTICE_STORE_OPERATIONS } from '../../lambda/store/expiry-notice-store';
@@ -36,6 +38,8 @@ const maps: Record<string, Record<string, StoreMethodOperation>> = {
   UsageStore: USAGE_STORE_OPERATIONS,
   WebhookStore: WEBHOOK_STORE_OPERATIONS,
   IdentityStore: IDENTITY_STORE_OPERATIONS,
+  VerificationCounts: VERIFICATION_COUNTS_OPERATIONS,
+  VerificationAnalytics: VERIFICATION_ANALYTICS_OPERATIONS,
   DeliveryStore: DELIVERY_STORE_OPERATIONS,
   DeliverySlotStore: DELIVERY_SLOT_STORE_OPERATIONS,
   ExpiryNoticeStore: EXPIRY_NOTICE_STORE_OPERATIONS,

@@ -183,6 +183,8 @@ describe('each function sends exactly the storage actions it declares', () => {
       // A metered use (its credits.exhausted record included), its own meter and an identity's.
       expect((await callVerify({ key: metered.key })).body.credits).toEqual({ remaining: 0 });
       expect((await callVerify({ key: shared.key })).body.credits).toEqual({ remaining: 0 });
+      // What the verifications were counted as, written (docs/analytics.md).
+      await testServices().counts.flush();
     });
   });
 
@@ -198,6 +200,7 @@ describe('each function sends exactly the storage actions it declares', () => {
     await expectExactlyDeclared('authorizer', async () => {
       expect((await callAuthorizer(authorizer, { headers: { 'x-api-key': key.key } })).result?.principalId).toBe(key.id);
       expect((await callAuthorizer(authorizer, { headers: { 'x-api-key': shared.key } })).result?.context?.credits_remaining).toBe(0);
+      await testServices().counts.flush();
     });
   });
 

@@ -38,7 +38,15 @@ import {
 
 const PEPPER_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:api-key-pepper-AbCdEf';
 /** The functions that never hash a key value: no pepper for them. */
-const NOT_HASHING = ['expire-old-value', 'archive-audit', 'publish-events', 'deliver-webhooks', 'notify-key-expiry', 'flush-authorizer-cache'];
+const NOT_HASHING = [
+  'expire-old-value',
+  'archive-audit',
+  'publish-events',
+  'deliver-webhooks',
+  'notify-key-expiry',
+  'flush-authorizer-cache',
+  'roll-up-analytics',
+];
 
 let service: SynthesizedService;
 let functionIds: Record<string, string>;

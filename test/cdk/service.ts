@@ -88,6 +88,7 @@ export function functionsByHandler(stack: ApiKeyServiceStack): Record<FunctionNa
     'deliver-webhooks': stack.webhooks.deliverer,
     'notify-key-expiry': stack.rotation.expiryNoticeFunction,
     'flush-authorizer-cache': stack.authorizerCache.flusher,
+    'roll-up-analytics': stack.analytics.rollup,
   };
 }
 

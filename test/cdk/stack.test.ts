@@ -704,9 +704,12 @@ describe('least privilege', () => {
             'update-identity',
             'delete-identity',
             'adjust-credits',
+            'get-verification-analytics',
           ] as const
         ).map((name) => [name, { ...own(name), '*': xray, ...declared(name) }]),
       ),
+      // The analytics' rollup: invoked by its schedule rule, no dead-letter queue (a failed run's marks wait for the next one).
+      'roll-up-analytics': { ...own('roll-up-analytics'), '*': xray, ...declared('roll-up-analytics') },
       'expire-old-value': { ...own('expire-old-value'), '*': xray, ...declared('expire-old-value'), RotationDLQ: ['sqs:SendMessage'] },
       'notify-key-expiry': { ...own('notify-key-expiry'), '*': xray, ...declared('notify-key-expiry'), RotationDLQ: ['sqs:SendMessage'] },
       // No platform stage configured: no flush grant at all (test/cdk/variants.test.ts: the grant names exactly the stages given).
@@ -771,15 +774,16 @@ describe('least privilege', () => {
     expect(matrix('delete-api-key').KeyTable).not.toContain('dynamodb:PutItem');
   });
 
-  it('verify reads the value and its guess counter in one BatchGetItem, a key’s identity with GetItem, and writes with UpdateItem; the authorizer reads with GetItem (and both read metered meters with BatchGetItem)', () => {
+  it('verify reads the value and its guess counter in one BatchGetItem, a key’s identity with GetItem, and writes with UpdateItem; the authorizer reads with GetItem (and both read metered meters with BatchGetItem, and put their counts’ minute records)', () => {
     // Act
     const keyTableActions = (handler: (typeof HANDLER_NAMES)[number]) =>
       permissionMatrix(statementsOfFunction(service.template, ids.functions[handler]), resourceNames()).KeyTable;
 
     // Assess: exactly what lambda/verification/verify.ts, guess-limiter.ts, usage-store.ts and identity-store.ts send
-    expect(keyTableActions('verify-api-key')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    // PutItem: the minute records of the verifications counted (docs/analytics.md), in batches.
+    expect(keyTableActions('verify-api-key')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
     // BatchGetItem: the meters of a key and its identity after a metered admission (docs/limits.md).
-    expect(keyTableActions('authorizer')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect(keyTableActions('authorizer')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
   });
 
   it('the audit table is append-only: no role of the stack may update or delete its items', () => {

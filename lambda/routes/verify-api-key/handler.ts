@@ -34,6 +34,7 @@ import type { PortsOf } from '../../store/ports';
 import { functionServices } from '../../composition/environment';
 import { route } from './route';
 import { verifiedIdentityOf, type VerifiedIdentity } from '../../use-cases/verified-identity';
+import { countVerification } from '../../verification/counting';
 
 /** The verify event; `verificationCode` is what the request was counted as (set once the verdict is known). */
 type VerifyEvent = ManagementEvent<VerifyKeyRequest> & { verificationCode?: string };
@@ -89,6 +90,7 @@ async function verifyApiKey(services: PortsOf<typeof route>, event: VerifyEvent)
     });
   }
   event.verificationCode = outcome.result.code;
+  countVerification(services, outcome.result, event.input.scope === undefined ? undefined : [event.input.scope].flat());
   const identity = outcome.result.valid ? await verifiedIdentityOf(services, outcome.result.key) : undefined;
   return jsonResponse(200, verifyResponseBody(outcome.result, identity), event.meta.requestId, verifyResponseHeaders(outcome.result, services.clock.now()));
 }

@@ -11,7 +11,8 @@ export const route = defineRoute({
   summary: 'checks a presented key value (OPTIONS: its CORS preflight)',
   // readIdentity: a valid key's identity, answered beside it.
   // admitMeteredUse: a key or identity with named limits or credits (docs/limits.md).
-  operations: ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse'],
-  ports: [...VERIFYING, 'identities', 'meters'],
+  // countVerifications: the analytics' counts, written in batches (docs/analytics.md).
+  operations: ['readValueLookupAndGuessCounter', 'recordUse', 'countGuess', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse', 'countVerifications'],
+  ports: [...VERIFYING, 'identities', 'meters', 'counts'],
   settings: ['KEY_TABLE_NAME', 'VERIFY_GUESS_LIMIT_PER_MINUTE'],
 });

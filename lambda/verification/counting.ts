@@ -1,0 +1,25 @@
+/**
+ * What a verification is counted as in the analytics (docs/analytics.md):
+ * a value that belongs to a key, by the key's team and identity, the scopes
+ * asked and the outcome. A value that belongs to no key (NOT_FOUND, or
+ * refused by the guess limiter) is not counted here: the guess limiter
+ * counts it per source.
+ */
+import { isOutcome, scopeDimension, type CountedVerification } from '../domain/verification-tally';
+import type { CountsPort } from '../store/ports';
+import type { VerifyResult } from './verify';
+
+/** The counted verification of `result` for the scopes asked; undefined for a value that belongs to no key. */
+export function countedOf(result: VerifyResult, scopes: readonly string[] | undefined): CountedVerification | undefined {
+  if (!isOutcome(result.code)) return undefined;
+  const scope = scopeDimension(scopes);
+  if (result.valid) return { teamId: result.key.team_id, keyId: result.key.id, identityId: result.key.identity_id ?? '', scope, outcome: 'VALID' };
+  if (result.keyId === undefined || result.owner === undefined) return undefined;
+  return { teamId: result.owner.teamId, keyId: result.keyId, identityId: result.owner.identityId ?? '', scope, outcome: result.code };
+}
+
+/** Counts `result` in this process (a function without the counts port counts nothing). */
+export function countVerification(deps: Partial<CountsPort>, result: VerifyResult, scopes: readonly string[] | undefined): void {
+  const counted = countedOf(result, scopes);
+  if (counted) deps.counts?.count(counted);
+}
