@@ -83,8 +83,12 @@ function costServices(proxy: Proxy, logs: Logs, githubPublicKey: string, leases:
   });
 }
 
-/** What `calls` calls of `run` spend, per call (`inFlight` at a time). */
-function meterOf(proxy: Proxy, logs: Logs) {
+/**
+ * What `calls` calls of `run` spend, per call (`inFlight` at a time). The
+ * window ends with `settle` (the verification counts written: one batch
+ * per window, as a process writes one per 20 s; docs/analytics.md).
+ */
+function meterOf(proxy: Proxy, logs: Logs, settle: () => Promise<unknown> = async () => undefined) {
   return async (calls: number, run: () => Promise<unknown>, inFlight = 1) => {
     proxy.take();
     logs.take();
@@ -98,6 +102,7 @@ function meterOf(proxy: Proxy, logs: Logs) {
         }
       }),
     );
+    await settle();
     const ms = Number(process.hrtime.bigint() - started) / 1e6 / calls;
     const spent = proxy.take();
     const written = logs.take();
@@ -245,7 +250,7 @@ async function measuredRows(functions: Functions): Promise<Row[]> {
       }),
     });
     const send = sender(server.url, manager.key);
-    const measure = meterOf(proxy, logs);
+    const measure = meterOf(proxy, logs, () => Promise.all([cold.counts.flush(), hot.counts.flush()]));
     const newKey = async (name: string, extra: Record<string, unknown> = {}) =>
       (await send('POST', 'generate-api-key', { name, type: 'sk', environment: 'live', team_id: teamId, ...extra })).data as { id: string; key: string };
     const newIdentity = async (extra: Record<string, unknown>) =>

@@ -140,7 +140,7 @@ export const STORE_OPERATIONS = {
   /** An endpoint's delivery attempts. */
   readDeliveries: { keyTable: ['dynamodb:Query', 'dynamodb:GetItem'] },
   /** Verifications counted in a process, written as minute records, and the hours they fall in marked for the rollup (store/verification-counts.ts). */
-  countVerifications: { keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+  countVerifications: { keyTable: ['dynamodb:UpdateItem'] },
   /** A team's verification counts: minute records and hour or day rollups. */
   readVerificationCounts: { keyTable: ['dynamodb:Query'] },
   /** Marked hours rolled up: their minute records summed into the hour's and the day's rollups, the mark removed. */

@@ -19,7 +19,7 @@
  * (their minute records would outlive none of the others of their hour).
  */
 import { randomBytes } from 'node:crypto';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TTL_ATTRIBUTE } from '../contract/tables';
 import type { OperationsOf } from '../contract/store-operations';
 import type { Clock } from '../platform/clock';
@@ -146,17 +146,20 @@ export class VerificationCounts {
     for (const name of this.marked) if (Number(name.split('|')[1]) + HOUR_MS <= now - HOUR_MS) this.marked.delete(name);
   }
 
+  /** A minute record, written whole (an UpdateItem that sets every attribute: the functions that count need no PutItem grant). */
   private async put({ teamId, minute, batchId, part, counts }: MinuteRecord): Promise<void> {
     await this.tables.db.send(
-      new PutCommand({
+      new UpdateCommand({
         TableName: this.tables.keyTableName,
-        Item: {
-          ...VERIFICATION_MINUTE.key(teamId, minute, batchId, part),
-          entity: 'verification-minute',
-          team_id: teamId,
-          at: minute,
-          c: counts,
-          [TTL_ATTRIBUTE]: Math.floor((minute + MINUTE_RECORD_KEPT_MS) / 1000),
+        Key: VERIFICATION_MINUTE.key(teamId, minute, batchId, part),
+        UpdateExpression: 'SET entity = :entity, team_id = :team, #at = :at, c = :c, #ttl = :ttl',
+        ExpressionAttributeNames: { '#at': 'at', '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: {
+          ':entity': 'verification-minute',
+          ':team': teamId,
+          ':at': minute,
+          ':c': counts,
+          ':ttl': Math.floor((minute + MINUTE_RECORD_KEPT_MS) / 1000),
         },
       }),
     );

@@ -36,7 +36,7 @@ export function minuteRange(teamId: string, from: number, to: number): { pk: str
 
 /** The access patterns on minute records: written by a process's batch, read by the route and the rollup. */
 export const VERIFICATION_MINUTE_ACCESS = {
-  countVerifications: ['PutItem'],
+  countVerifications: ['UpdateItem'],
   readVerificationCounts: ['Query'],
   rollUpVerificationCounts: ['Query'],
 } as const satisfies EntityAccess;
