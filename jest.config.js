@@ -63,7 +63,7 @@ const base = {
   transform: {
     '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2023' }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|preact)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|preact|hyparquet|hyparquet-writer)/)'],
   setupFiles: ['<rootDir>/test/setup/env.ts'],
 };
 

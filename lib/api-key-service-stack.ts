@@ -90,6 +90,7 @@ export class ApiKeyServiceStack extends Stack {
       build,
       keyTable: this.keyStore.table,
       auditTable: this.auditArchive.table,
+      accessLogBucket: this.auditArchive.accessLogBucket,
       production: config.production,
       logRetention,
     });

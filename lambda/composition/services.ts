@@ -13,6 +13,7 @@ import type { Observability } from '../platform/observability';
 import type { ServiceSettings } from '../platform/service-settings';
 import type { ExpiryScheduler } from '../domain/expiry-notices';
 import type { GithubKeySource } from '../domain/github-signatures';
+import type { AnalyticsExport } from '../domain/analytics-export';
 import type { RevocationScheduler } from '../domain/revocation-scheduler';
 import type { LeaseSettings } from '../domain/usage-lease';
 import type { WebhookPorts } from '../domain/webhook-ports';
@@ -36,6 +37,8 @@ export interface ServiceDeps {
   readonly webhookPorts?: () => WebhookPorts;
   /** GitHub's published keys; absent: every partner report is refused. */
   readonly githubKeys?: GithubKeySource;
+  /** Where rolled-up hours are exported as Parquet; absent: not exported. */
+  readonly analyticsExport?: AnalyticsExport;
   /** Logger, metrics and (in Lambda) tracer. */
   readonly observe: Observability;
   /** Work before the first request; default none. */
@@ -59,6 +62,7 @@ function adaptersOf(deps: ServiceDeps): Adapters {
     scheduler: () => deps.scheduler,
     expiry: () => deps.expiry,
     githubKeys: () => deps.githubKeys,
+    analyticsExport: () => deps.analyticsExport,
     ...(given && webhookAdapterReaders(() => (built ??= given()))),
   };
 }

@@ -44,7 +44,7 @@ import { DEFAULT_COUNT_SETTINGS, VerificationCounts, type CountSettings } from '
 import { VerificationAnalytics } from '../store/verification-analytics';
 
 /** The ports that talk to AWS or the network: handed in, built on first use. */
-export type AdapterName = 'scheduler' | 'expiry' | 'secrets' | 'policy' | 'queue' | 'retries' | 'post' | 'cacheFlusher' | 'githubKeys';
+export type AdapterName = 'scheduler' | 'expiry' | 'secrets' | 'policy' | 'queue' | 'retries' | 'post' | 'cacheFlusher' | 'githubKeys' | 'analyticsExport';
 type StoreName = Exclude<PortName, AdapterName>;
 export type Adapters = { readonly [N in AdapterName]?: () => PortTypes[N] };
 

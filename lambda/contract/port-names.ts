@@ -32,6 +32,7 @@ export const PORTS = {
   post: 'adapter: HTTPS, a webhook attempt (adapters/webhook-transport.ts)',
   cacheFlusher: 'adapter: API Gateway, a stage’s authorizer cache flushed (adapters/authorizer-cache-apigateway.ts)',
   githubKeys: 'adapter: GitHub’s published secret-scanning keys (composition/github-keys.ts)',
+  analyticsExport: 'adapter: S3 or a folder, the analytics’ hours as Parquet (adapters/analytics-export.ts)',
 } as const satisfies Record<PortName, string>;
 
 export const PORT_NAMES = Object.keys(PORTS) as PortName[];

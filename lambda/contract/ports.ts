@@ -31,6 +31,7 @@ export type PortName =
   | 'flushClaims'
   | 'counts'
   | 'analytics'
+  | 'analyticsExport'
   | 'scheduler'
   | 'expiry'
   | 'secrets'
@@ -56,7 +57,7 @@ export const HANDLER_PORTS = {
   'deliver-webhooks': ['webhooks', 'deliveries', 'slots', 'secrets', 'policy', 'queue', 'retries', 'post'],
   'archive-audit': [],
   'publish-events': [],
-  'roll-up-analytics': ['analytics'],
+  'roll-up-analytics': ['analytics', 'analyticsExport'],
 } as const satisfies Record<string, readonly PortName[]>;
 
 /**

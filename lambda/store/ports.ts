@@ -15,6 +15,7 @@ import type { AddressPolicy, Resolver } from '../platform/address-policy';
 import type { SecretBox } from '../platform/secret-box';
 import type { CacheFlusher } from '../domain/cache-flusher';
 import type { GithubKeySource } from '../domain/github-signatures';
+import type { AnalyticsExport } from '../domain/analytics-export';
 import type { HANDLER_PORTS, PortName } from '../contract/ports';
 import type { ProcessMemory } from './process-memory';
 import type { ExpiryNoticeStore } from './expiry-notice-store';
@@ -64,6 +65,10 @@ export interface CountsPort {
 }
 export interface AnalyticsPort {
   readonly analytics: VerificationAnalytics;
+}
+/** Where rolled-up hours are exported, when this function exports them. */
+export interface AnalyticsExportPort {
+  readonly analyticsExport?: AnalyticsExport;
 }
 export interface CreditsPort {
   readonly credits: CreditStore;
@@ -130,6 +135,8 @@ export interface PortTypes {
   readonly cacheFlusher: CacheFlusher;
   /** Absent: every partner report is refused. */
   readonly githubKeys: GithubKeySource | undefined;
+  /** Absent: the hours are rolled up but not exported. */
+  readonly analyticsExport: AnalyticsExport | undefined;
 }
 
 type Satisfied = [PortName] extends [keyof PortTypes] ? ([keyof PortTypes] extends [PortName] ? true : never) : never;

@@ -31,6 +31,13 @@ export const ROLLUP_DELAY_MS = 2 * MINUTE_MS;
 export const MINUTE_RECORDS_READ_MS = 25 * HOUR_MS;
 const KEPT_MS: Record<RollupSize, number> = { hour: 92 * DAY_MS, day: 802 * DAY_MS };
 
+export interface RollUpOptions {
+  /** Also the hours still running (`npm run analytics -- --refresh`). */
+  readonly openHours?: boolean;
+  /** Each hour rolled up, with its counts (the Parquet export, domain/analytics-export.ts). */
+  readonly exported?: (teamId: string, hour: number, counts: Readonly<Record<string, number>>) => Promise<void>;
+}
+
 /** A bucket's counts by entry name (domain/verification-tally.ts `entryName`). */
 export type BucketCounts = Map<number, Record<string, number>>;
 
@@ -97,20 +104,27 @@ export class VerificationAnalytics {
     return buckets;
   }
 
-  /** `rollUpVerificationCounts`: every hour marked and ended ROLLUP_DELAY_MS before `now`; how many were rolled up. */
-  async rollUp(now: number): Promise<{ hours: number; again: number }> {
+  /**
+   * `rollUpVerificationCounts`: every hour marked and ended ROLLUP_DELAY_MS
+   * before `now` (with `openHours`, every hour marked so far: its mark stays
+   * while it runs); `exported` is handed each hour's counts before its mark
+   * goes, so a failed export is retried with the hour. How many were rolled up.
+   */
+  async rollUp(now: number, options: RollUpOptions = {}): Promise<{ hours: number; again: number }> {
     const marks = await queryAll(
       this.tables.db,
       {
         TableName: this.tables.keyTableName,
         KeyConditionExpression: 'pk = :pk AND sk < :before',
-        ExpressionAttributeValues: { ':pk': DIRTY_HOURS_PARTITION, ':before': dirtyBefore(now - ROLLUP_DELAY_MS - HOUR_MS + 1) },
+        ExpressionAttributeValues: { ':pk': DIRTY_HOURS_PARTITION, ':before': dirtyBefore(options.openHours ? now + 1 : now - ROLLUP_DELAY_MS - HOUR_MS + 1) },
       },
       (items) => DIRTY_HOUR.readAll(items),
     );
     let again = 0;
     for (const mark of marks) {
-      await this.rollUpHour(mark.team_id, mark.at);
+      const counts = await this.rollUpHour(mark.team_id, mark.at);
+      await options.exported?.(mark.team_id, mark.at, counts);
+      if (mark.at + HOUR_MS + ROLLUP_DELAY_MS > now) continue; // still running (openHours): marked until it has ended
       try {
         await this.tables.db.send(
           new DeleteCommand({
@@ -128,22 +142,20 @@ export class VerificationAnalytics {
     return { hours: marks.length, again };
   }
 
-  private async rollUpHour(teamId: string, hour: number): Promise<void> {
+  /** The hour's rollup and its day's, recomputed; the hour's counts. */
+  private async rollUpHour(teamId: string, hour: number): Promise<Record<string, number>> {
     const minutes = await this.minutes(teamId, hour, hour + HOUR_MS - MINUTE_MS);
-    await this.putRollup(
-      teamId,
-      'hour',
-      hour,
-      [...minutes.values()].reduce((sum, counts) => addCounts(sum, counts), {}),
-    );
+    const counts = [...minutes.values()].reduce((sum, bucket) => addCounts(sum, bucket), {});
+    await this.putRollup(teamId, 'hour', hour, counts);
     const day = bucketStart(hour, 'day');
     const hours = await this.rollups(teamId, 'hour', day, day + DAY_MS - HOUR_MS);
     await this.putRollup(
       teamId,
       'day',
       day,
-      [...hours.values()].reduce((sum, counts) => addCounts(sum, counts), {}),
+      [...hours.values()].reduce((sum, bucket) => addCounts(sum, bucket), {}),
     );
+    return counts;
   }
 
   private async putRollup(teamId: string, size: RollupSize, start: number, counts: Record<string, number>): Promise<void> {

@@ -15,6 +15,9 @@ import { localGithubKeys } from '../../lambda/composition/github-keys';
 import { required, type LocalRuntimePart } from './part';
 import type { LocalEnvironment } from '../settings';
 import { SettingsError } from '../settings';
+import { rollUp } from '../../lambda/handlers/roll-up-analytics';
+import { folderExport } from '../../lambda/composition/analytics';
+import { analyticsDir } from '../analytics-files';
 
 /** GitHub's keys as `GITHUB_SECRET_SCANNING_KEYS` pins them (none when unset); a document that cannot be read stops the start. */
 function githubKeysOf(env: LocalEnvironment): ReturnType<typeof localGithubKeys> {
@@ -69,6 +72,8 @@ export const servicesPart: LocalRuntimePart = {
       webhookPorts: () => webhooks.ports,
       // GitHub's keys: the pinned document, or none (a laptop never fetches them).
       githubKeys: githubKeysOf(process.env),
+      // The analytics' hours as Parquet under the data directory, as the stack's bucket holds them (docs/analytics.md).
+      analyticsExport: folderExport(analyticsDir(settings.dataDir)),
     });
     context.services = services;
     const summary = await scheduler.rearmFromStore({ db, keyTableName: settings.keyTableName });
@@ -77,9 +82,7 @@ export const servicesPart: LocalRuntimePart = {
     }
     // The verification analytics' rollup, as the deployed rollup function runs it on its schedule (docs/analytics.md).
     const rollup = setInterval(() => {
-      services.analytics
-        .rollUp(systemClock.now().getTime())
-        .catch((error: unknown) => context.runtimeLog.warn('analytics rollup failed', { error: String(error) }));
+      rollUp(services).catch((error: unknown) => context.runtimeLog.warn('analytics rollup failed', { error: String(error) }));
     }, settings.analyticsRollupSeconds * 1000);
     rollup.unref();
     return async () => {

@@ -101,6 +101,7 @@ function resourceNames(): Record<string, string> {
     [ids.keyTable]: 'KeyTable',
     [ids.auditTable]: 'AuditTable',
     [ids.archiveBucket]: 'ArchiveBucket',
+    [logicalIdOf(service.stack.analytics.bucket)]: 'AnalyticsBucket',
     [ids.schedulerRole]: 'SchedulerRole',
     [ids.rotationQueue]: 'RotationDLQ',
     [ids.archiveQueue]: 'ArchiveDLQ',
@@ -709,7 +710,7 @@ describe('least privilege', () => {
         ).map((name) => [name, { ...own(name), '*': xray, ...declared(name) }]),
       ),
       // The analytics' rollup: invoked by its schedule rule, no dead-letter queue (a failed run's marks wait for the next one).
-      'roll-up-analytics': { ...own('roll-up-analytics'), '*': xray, ...declared('roll-up-analytics') },
+      'roll-up-analytics': { ...own('roll-up-analytics'), '*': xray, ...declared('roll-up-analytics'), 'AnalyticsBucket/verifications/*': ['s3:PutObject'] },
       'expire-old-value': { ...own('expire-old-value'), '*': xray, ...declared('expire-old-value'), RotationDLQ: ['sqs:SendMessage'] },
       'notify-key-expiry': { ...own('notify-key-expiry'), '*': xray, ...declared('notify-key-expiry'), RotationDLQ: ['sqs:SendMessage'] },
       // No platform stage configured: no flush grant at all (test/cdk/variants.test.ts: the grant names exactly the stages given).
@@ -902,5 +903,51 @@ describe('authorizer cache flush', () => {
     const id = logicalIdOf(service.stack.authorizerCache.flusher);
     expect(JSON.stringify(resourcesOf(service.template, 'AWS::Events::Rule'))).not.toContain(id);
     expect(JSON.stringify(statementsOfFunction(service.template, id))).not.toContain('apigateway');
+  });
+});
+
+describe('verification analytics (docs/analytics.md)', () => {
+  it('a private bucket of Parquet files and a Glue table over it with partition projection on day, the columns of the export; the rollup runs every 5 minutes', () => {
+    // Act
+    const tables = resourcesOf(service.template, 'AWS::Glue::Table');
+    const buckets = resourcesOf(service.template, 'AWS::S3::Bucket');
+    const rules = Object.values(resourcesOf(service.template, 'AWS::Events::Rule')).filter((rule) => rule.Properties?.ScheduleExpression);
+    const bucket = buckets[logicalIdOf(service.stack.analytics.bucket)];
+
+    // Assess
+    const [table] = Object.values(tables);
+    expect(Object.keys(tables)).toHaveLength(1);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const input = table?.Properties?.TableInput as any;
+    expect(input.Name).toBe('verifications');
+    expect(input.StorageDescriptor.Columns.map((column: { Name: string; Type: string }) => `${column.Name} ${column.Type}`)).toEqual([
+      'start timestamp',
+      'team_id string',
+      'key_id string',
+      'identity_id string',
+      'scope string',
+      'outcome string',
+      'count bigint',
+    ]);
+    expect(input.PartitionKeys).toEqual([{ Name: 'day', Type: 'string' }]);
+    expect(input.Parameters).toMatchObject({
+      classification: 'parquet',
+      'projection.enabled': 'true',
+      'projection.day.type': 'date',
+      'projection.day.format': 'yyyy-MM-dd',
+    });
+    expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain('/verifications/day=${day}/');
+    expect(input.StorageDescriptor.SerdeInfo.SerializationLibrary).toBe('org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe');
+    expect(bucket?.Properties?.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect((bucket?.Properties?.LoggingConfiguration as { LogFilePrefix?: string })?.LogFilePrefix).toBe('analytics/');
+    expect(rules.map((rule) => rule.Properties?.ScheduleExpression)).toContain('rate(5 minutes)');
+    const variables = resourcesOf(service.template, 'AWS::Lambda::Function')[logicalIdOf(service.stack.analytics.rollup)]?.Properties?.Environment as
+      { Variables?: Record<string, unknown> } | undefined;
+    expect(variables?.Variables?.ANALYTICS_BUCKET_NAME).toEqual({ Ref: logicalIdOf(service.stack.analytics.bucket) });
   });
 });
