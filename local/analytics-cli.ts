@@ -26,7 +26,7 @@ const USAGE = 'usage: npm run -s analytics -- --sql "<query>" [--refresh]   (the
 
 /** The columns of an empty table, when nothing has been exported yet. */
 const EMPTY_TABLE =
-  'CREATE VIEW verifications AS SELECT * FROM (VALUES (NULL::TIMESTAMP, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::BIGINT, NULL::DATE)) AS t(start, team_id, key_id, identity_id, scope, outcome, count, day) WHERE false';
+  'CREATE VIEW verifications AS SELECT * FROM (VALUES (NULL::TIMESTAMP, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::BIGINT, NULL::VARCHAR)) AS t(start, team_id, key_id, identity_id, scope, outcome, count, day) WHERE false';
 
 export interface AnalyticsArgs {
   readonly sql: string;
@@ -54,6 +54,14 @@ export async function refresh(dataDir: string, say: (line: string) => void): Pro
   }
 }
 
+/** A DuckDB value as JSON can hold it. */
+function plain(value: unknown): unknown {
+  if (typeof value === 'bigint') return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(plain);
+  return value;
+}
+
 /** The rows of `sql` over the Parquet files under `dataDir`, as plain JSON values. */
 export async function query(dataDir: string, sql: string): Promise<Record<string, unknown>[]> {
   const folder = path.join(analyticsDir(dataDir), EXPORT_TABLE_PREFIX);
@@ -62,10 +70,13 @@ export async function query(dataDir: string, sql: string): Promise<Record<string
   try {
     const files = path.join(folder, '**', '*.parquet').replaceAll("'", "''");
     await connection.run(
-      existsSync(folder) ? `CREATE VIEW verifications AS SELECT * FROM read_parquet('${files}', hive_partitioning = true, union_by_name = true)` : EMPTY_TABLE,
+      existsSync(folder)
+        ? `CREATE VIEW verifications AS SELECT * FROM read_parquet('${files}', hive_partitioning = true, hive_types_autocast = false, union_by_name = true)`
+        : EMPTY_TABLE,
     );
     const reader = await connection.runAndReadAll(sql);
-    return reader.getRowObjectsJson() as Record<string, unknown>[];
+    // Whole numbers as numbers where they are exact (a count), else as strings; times as ISO 8601.
+    return reader.getRowObjectsJS().map((row) => Object.fromEntries(Object.entries(row).map(([name, value]) => [name, plain(value)])));
   } finally {
     connection.closeSync();
     instance.closeSync();

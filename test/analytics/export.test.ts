@@ -53,7 +53,7 @@ describe('the analytics export: Parquet files DuckDB reads', () => {
     const after = await query(dataDir, sql);
     const byKey = await query(
       dataDir,
-      `SELECT key_id, CAST(sum(count) AS INTEGER) AS n, min(day)::VARCHAR AS day FROM verifications WHERE team_id = '${team.teamId}' GROUP BY key_id ORDER BY n DESC`,
+      `SELECT key_id, CAST(sum(count) AS INTEGER) AS n, min(day) AS day FROM verifications WHERE team_id = '${team.teamId}' GROUP BY key_id ORDER BY n DESC`,
     );
     const route = await call('get-verification-analytics', {
       key: team.key,
