@@ -12,6 +12,7 @@ import { MeterSection, meterOwnerOf } from './meters';
 import { count, fingerprint, list, noun, number, when } from './format';
 import type { Session } from './session';
 import { UsageChart } from './usage-chart';
+import { VerificationChart } from './verification-chart';
 
 type Usage = components['schemas']['UsageResponse']['data'];
 
@@ -49,6 +50,7 @@ export function KeyPage({
       <KeyFacts apiKey={key} />
 
       <UsageSection usage={usage} />
+      <VerificationChart api={api} teamId={key.team_id} keyId={key.id} />
 
       <Roll api={api} apiKey={key} onRolled={(value) => (setIssued(value), void load())} />
       <Settings api={api} apiKey={key} entityTag={entityTag} onChanged={() => void load()} />

@@ -2,7 +2,7 @@
  * The key console: sign in with a manager key, then the team's keys, a
  * key's page, the create form, the team's identities and webhooks. Hash routes
  * (`#/keys`, `#/keys/<id>`, `#/create`, `#/identities`, `#/identities/<id>`,
- * `#/webhooks`, `#/webhooks/<id>`) so
+ * `#/webhooks`, `#/webhooks/<id>`, `#/analytics`) so
  * the static files need no server-side routing.
  */
 import { render } from 'preact';
@@ -17,6 +17,7 @@ import { Webhooks } from './webhooks';
 import { WebhookPage } from './webhook-page';
 import { Identities } from './identities';
 import { IdentityPage } from './identity-page';
+import { TeamAnalytics } from './team-analytics';
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash || '#/keys');
@@ -79,6 +80,8 @@ function App() {
         <CreateKey api={api} session={session} />
       ) : webhookMatch ? (
         <WebhookPage api={api} session={session} endpointId={webhookMatch[1] as string} />
+      ) : hash === '#/analytics' ? (
+        <TeamAnalytics api={api} session={session} />
       ) : hash === '#/webhooks' ? (
         <Webhooks api={api} session={session} />
       ) : (
@@ -97,7 +100,7 @@ function Header({ session, onSignOut }: { session?: Session; onSignOut?: () => v
       {session ? (
         <>
           <nav aria-label="Sections">
-            <a href="#/keys">Keys</a> · <a href="#/identities">Identities</a> · <a href="#/webhooks">Webhooks</a>
+            <a href="#/keys">Keys</a> · <a href="#/identities">Identities</a> · <a href="#/webhooks">Webhooks</a> · <a href="#/analytics">Analytics</a>
           </nav>
           <span class="who">
             team <code>{session.teamId}</code> · {session.environment}

@@ -626,6 +626,52 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(stored.body.data.credits).toEqual({ remaining: 75, refill: { interval: 'monthly', amount: 1000 } });
   });
 
+  it('Analytics: a key’s verifications by outcome, with the rows as CSV; the team’s refused share, busiest keys and idle keys', async () => {
+    // Prepare: a key verified 3 times for a scope it holds and twice for one it lacks
+    const made = await requestTo(running.baseUrl, 'POST', '/functions/v1/generate-api-key', {
+      headers: { Authorization: `Bearer ${boot.key}` },
+      body: { name: 'Charted', type: 'sk', environment: 'live', team_id: teamId, scopes: ['enc.tiles:read'] },
+    });
+    recordIssuedValue(made.body.data.key);
+    for (let i = 0; i < 3; i++)
+      await requestTo(running.baseUrl, 'POST', '/functions/v1/verify-api-key', { body: { key: made.body.data.key, scope: 'enc.tiles:read' } });
+    for (let i = 0; i < 2; i++)
+      await requestTo(running.baseUrl, 'POST', '/functions/v1/verify-api-key', { body: { key: made.body.data.key, scope: 'enc.charts:read' } });
+
+    // Act
+    await page.goto(`${running.baseUrl}/console/#/keys/${made.body.data.id}`);
+    const chart = page.getByTestId('verification-chart');
+    await chart.waitFor();
+    const caption = await chart.locator('figcaption').innerText();
+    const csv = decodeURIComponent(((await chart.getByRole('link', { name: 'Download CSV' }).getAttribute('href')) as string).split(',').slice(1).join(','));
+    await page.getByLabel('Period', { exact: true }).selectOption('year');
+    await page.getByTestId('verification-chart').getByText('last 365 days, by day').waitFor();
+    const yearCaption = await page.getByTestId('verification-chart').locator('figcaption').innerText();
+    await page.goto(`${running.baseUrl}/console/#/analytics`);
+    await page.getByTestId('team-analytics').waitFor();
+    const byOutcome = await page.getByRole('table', { name: 'By outcome' }).locator('tbody tr').allInnerTexts();
+    const busiest = await page.getByRole('table', { name: 'The 10 busiest keys' }).locator('tbody tr').first().innerText();
+    const idle = await page.getByRole('table', { name: 'Idle keys' }).locator('tbody tr').allInnerTexts();
+
+    // Assess
+    expect(caption).toContain('VALID 3, SCOPE_DENIED 2 (last 24 hours, by minute, UTC).');
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe('start,outcome,count');
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.split(',').slice(1).join(','))
+        .sort(),
+    ).toEqual(['SCOPE_DENIED,2', 'VALID,3']);
+    expect(yearCaption).toContain('VALID 3, SCOPE_DENIED 2 (last 365 days, by day, UTC).');
+    expect(byOutcome.some((row) => row.startsWith('SCOPE_DENIED\t2'))).toBe(true);
+    expect(busiest.split('\t')[0]).toMatch(/^[0-9A-Z]{26}$/);
+    // Keys made for the earlier tests and never used are idle (none used in 30 days, here: never); the one just verified is not.
+    expect(idle.length).toBeGreaterThan(0);
+    expect(idle.every((row) => row.endsWith('\tnever'))).toBe(true);
+    expect(idle.some((row) => row.includes('Charted'))).toBe(false);
+  });
+
   it('every page is free of axe-core WCAG 2.1 A and AA violations', async () => {
     // Prepare: axe-core evaluated in the page (through the DevTools protocol, which the page's CSP does not govern)
     const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -647,6 +693,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
       webhook: [`#/webhooks/${endpointId}`, 'tbody tr'],
       identities: ['#/identities', 'tbody tr'],
       identity: [`#/identities/${keptIdentityId}`, '.facts'],
+      analytics: ['#/analytics', '[data-testid="team-analytics"]'],
     };
     const violationsOn = async (target: Page) => {
       await target.evaluate(axeSource);
@@ -678,7 +725,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(planted).toEqual(['label (1)']);
 
     // Assess
-    expect(found).toEqual({ keys: [], create: [], key: [], webhooks: [], webhook: [], identities: [], identity: [], 'sign-in': [] });
+    expect(found).toEqual({ keys: [], create: [], key: [], webhooks: [], webhook: [], identities: [], identity: [], analytics: [], 'sign-in': [] });
   });
 
   it('signs out: the key is gone from the tab, and nothing was written to cookies or localStorage', async () => {
