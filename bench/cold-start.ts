@@ -94,8 +94,9 @@ export async function coldStart(): Promise<Record<string, unknown>> {
     const rows = bundles.map((bundle) => {
       const size = statSync(bundle.file).size;
       const init = median(times.get(bundle.file) ?? []);
-      // Off the request path (a stream or queue consumer: the archiver, the event publisher, the webhook deliverer): the consumers' budget.
-      const archiver = /Archiver|WebhooksPublisher|WebhooksDeliverer/.test(bundle.name);
+      // Off the request path (a stream, queue or schedule consumer: the archiver, the event publisher, the webhook deliverer, the
+      // analytics rollup, which carries the S3 client and the Parquet writer): the consumers' budget.
+      const archiver = /Archiver|WebhooksPublisher|WebhooksDeliverer|AnalyticsRollup/.test(bundle.name);
       const extraBudget = archiver ? BUDGET.archiverExtraBytes : BUDGET.bundleExtraBytes;
       const ratioBudget = archiver ? BUDGET.archiverInitRatio : BUDGET.initRatio;
       return {

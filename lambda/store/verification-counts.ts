@@ -39,6 +39,8 @@ export const DEFAULT_COUNT_SETTINGS: CountSettings = { flushAfterMs: 20_000 };
 const ENTRIES_PER_RECORD = 1_000;
 /** How long minute records are kept (the route reads them for the last 25 hours). */
 export const MINUTE_RECORD_KEPT_MS = 2 * DAY_MS;
+/** Records of failed batches a process keeps for the next write (memory bound while writes fail). */
+const MAX_UNSENT_RECORDS = 10_000;
 /** A marked hour nobody rolled up is forgotten after this long. */
 const MARK_KEPT_MS = 3 * DAY_MS;
 
@@ -67,10 +69,11 @@ export class VerificationCounts {
   private readonly tally: VerificationTally;
   private unsent: MinuteRecord[] = [];
   private writing: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Team and hour pairs this process has marked for the rollup. */
   private readonly marked = new Set<string>();
-  /** Counts dropped because a frozen sandbox held them for more than a day. */
+  /** Counts dropped: held by a frozen sandbox for more than a day, or past MAX_UNSENT_RECORDS while writes failed. */
   dropped = 0;
 
   constructor(
@@ -115,7 +118,7 @@ export class VerificationCounts {
     this.unsent = [];
     if (records.length === 0) return;
     this.writing = this.write(records).catch((error: unknown) => {
-      this.unsent.push(...records);
+      this.keepUnsent(records);
       throw error;
     });
     try {
@@ -125,8 +128,23 @@ export class VerificationCounts {
     }
   }
 
+  /** Starts a write of what is held, unless one is already waiting to start (a burst of counts while a write is slow starts one more, not one each). */
   private writeSoon(): void {
-    void this.flush().catch(() => undefined);
+    if (this.queued) return;
+    this.queued = this.flush()
+      .catch(() => undefined)
+      .finally(() => {
+        this.queued = undefined;
+      });
+  }
+
+  /** Keeps a failed batch for the next write; past MAX_UNSENT_RECORDS (writes failing for long), the oldest are dropped and counted. */
+  private keepUnsent(records: readonly MinuteRecord[]): void {
+    this.unsent.push(...records);
+    while (this.unsent.length > MAX_UNSENT_RECORDS) {
+      const gone = this.unsent.shift() as MinuteRecord;
+      this.dropped += Object.values(gone.counts).reduce((a, b) => a + b, 0);
+    }
   }
 
   /** `countVerifications`: the records, then the marks of their hours. */

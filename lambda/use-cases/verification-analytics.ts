@@ -5,7 +5,8 @@
  *
  * Minute counts are kept 24 hours, hour counts 90 days, day counts 800 days;
  * a range that starts before what its granularity keeps, or whose rows would
- * be more than 1,000, is refused (400). A key or identity of another team is
+ * be more than 1,000, is refused (400); a test key reads one of its keys
+ * only (403 for the team's). A key or identity of another team is
  * answered as an unknown one (404); a deleted key's counts stay readable for
  * as long as its tombstone (90 days), then through the team's totals.
  */
@@ -140,6 +141,12 @@ export async function verificationAnalytics(services: AnalyticsPorts, caller: Ve
       `at most ${MAX_ROWS} buckets`,
     );
   if (input.key_id !== undefined && (await keptKey(services, caller, input.key_id, now)) === undefined) throw notFound(input.key_id);
+  // The team's rows name its live keys too: as the team's audit trail, they need a live key.
+  if (input.key_id === undefined && caller.environment === 'test') {
+    throw new ApiError(ErrorCode.FORBIDDEN, 'A test key reads the analytics of one test key at a time: pass key_id.', [
+      { field: 'team_id', issue: 'needs a live key; a test key may pass key_id' },
+    ]);
+  }
   if (input.identity_id !== undefined) await ownIdentity(services, caller, input.identity_id);
   // Counts this process holds are written first, so a read here sees them.
   await services.counts?.flush();

@@ -77,6 +77,27 @@ describe('GET /functions/v1/get-verification-analytics — refusals', () => {
   });
 });
 
+describe('a test key', () => {
+  const team = teamPerSuite('test');
+  beforeEach(() => installManualClock(NOW));
+  afterEach(() => restoreSystemClock());
+
+  it('reads one of its keys, not the team’s rows (which name its live keys): 403 naming team_id', async () => {
+    const key = await createKey(team, { environment: 'test' });
+    const range = { from: '2026-11-29T11:00:00Z', to: '2026-11-29T12:00:00Z', granularity: 'hour' };
+
+    const whole = await ask(team, range);
+    const one = await ask(team, { ...range, key_id: key.id });
+
+    expect([whole.status, whole.body.error.code, whole.body.error.details]).toEqual([
+      403,
+      'FORBIDDEN',
+      [{ field: 'team_id', issue: 'needs a live key; a test key may pass key_id' }],
+    ]);
+    expect(one.status).toBe(200);
+  });
+});
+
 describe('the platform authorizer’s decisions are counted', () => {
   const team = teamPerSuite();
   afterEach(() => restoreSystemClock());
