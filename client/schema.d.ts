@@ -1482,6 +1482,16 @@ export interface components {
                 /** @description The end of the last bucket */
                 to: components["schemas"]["Timestamp"];
                 group_by: ("outcome" | "scope" | "key")[];
+                /** @description With group_by=key: the keys the rows name, their names, and whether each is deleted (name null once its tombstone is gone, after 90 days; its counts stay) */
+                keys?: {
+                    /**
+                     * @description Key id (a 26-character ULID)
+                     * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+                     */
+                    key_id: string;
+                    name: string | null;
+                    deleted: boolean;
+                }[];
             };
         };
     };

@@ -11,6 +11,7 @@ import { TEAM_INDEX } from '../lambda/contract/tables';
 import { EXPORT_TABLE_PREFIX } from '../lambda/contract/analytics-export';
 import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house-function';
 import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';
+import { privateBucket } from './private-bucket';
 import * as iam from 'aws-cdk-lib/aws-iam';
 
 export interface AnalyticsProps {
@@ -57,14 +58,9 @@ export class Analytics extends Construct {
   constructor(scope: Construct, id: string, props: AnalyticsProps) {
     super(scope, id);
     const removal = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
-    this.bucket = new s3.Bucket(this, 'Bucket', {
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      serverAccessLogsBucket: props.accessLogBucket,
-      serverAccessLogsPrefix: 'analytics/',
+    this.bucket = privateBucket(this, 'Bucket', {
+      accessLogBucket: props.accessLogBucket,
+      logPrefix: 'analytics/',
       lifecycleRules: [{ id: 'expire-exported-hours', expiration: EXPORT_KEPT, abortIncompleteMultipartUploadAfter: Duration.days(7) }],
       removalPolicy: removal,
     });

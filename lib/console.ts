@@ -7,6 +7,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { generatedSecret } from './generated-secret';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { privateBucket } from './private-bucket';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,14 +50,9 @@ export class KeyConsole extends Construct {
     super(scope, id);
     const removal = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
-    this.bucket = new s3.Bucket(this, 'Bucket', {
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      serverAccessLogsBucket: props.accessLogBucket,
-      serverAccessLogsPrefix: 'console/',
+    this.bucket = privateBucket(this, 'Bucket', {
+      accessLogBucket: props.accessLogBucket,
+      logPrefix: 'console/',
       removalPolicy: removal,
       autoDeleteObjects: !props.production,
     });

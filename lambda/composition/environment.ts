@@ -22,7 +22,7 @@ import type { ExpiryScheduler } from '../domain/expiry-notices';
 import type { RevocationScheduler } from '../domain/revocation-scheduler';
 import type { Wired } from '../store/ports';
 import { apiGatewayFlusher } from '../adapters/authorizer-cache-apigateway';
-import { optionalSetting, requiredSetting } from '../platform/environment';
+import { requiredSetting } from '../platform/environment';
 import { STRICT_POLICY, systemResolver } from '../platform/address-policy';
 import type { WebhookPoster } from '../domain/webhook-ports';
 import { kmsSecretBox } from '../adapters/secret-box-kms';
@@ -34,9 +34,6 @@ import { loadPepperSecret } from '../adapters/pepper';
 import { config } from './config';
 import { createDynamoClient, documentClientOf } from './dynamo';
 import { githubKeysFromEnvironment } from './github-keys';
-import { S3Client } from '@aws-sdk/client-s3';
-import { s3AnalyticsExport } from '../adapters/analytics-export';
-import type { AnalyticsExport } from '../domain/analytics-export';
 import { wire, type Adapters } from './wiring';
 
 /** `load` run on the first call, its promise kept; a failed load is tried again on the next call. */
@@ -91,12 +88,6 @@ function httpsPoster(): WebhookPoster {
   return async (url, headers, body) => (await poster())(url, headers, body);
 }
 
-/** The stack's analytics bucket (`ANALYTICS_BUCKET_NAME`); unset: hours are rolled up but not exported. */
-function analyticsExportOfEnvironment(): AnalyticsExport | undefined {
-  const bucket = optionalSetting('ANALYTICS_BUCKET_NAME');
-  return bucket === undefined ? undefined : s3AnalyticsExport(new S3Client({}), bucket);
-}
-
 // One line an adapter; the flag's name is contract/ports.ts's `portBundleFlag` (a test checks each line).
 const ADAPTERS: Adapters = {
   secrets: process.env.PORT_SECRETS_BUNDLE === 'absent' ? undefined : () => kmsSecretBox(),
@@ -109,16 +100,16 @@ const ADAPTERS: Adapters = {
   expiry: process.env.PORT_EXPIRY_BUNDLE === 'absent' ? undefined : eventBridgeExpiry,
   cacheFlusher: process.env.PORT_CACHE_FLUSHER_BUNDLE === 'absent' ? undefined : () => apiGatewayFlusher(),
   githubKeys: process.env.PORT_GITHUB_KEYS_BUNDLE === 'absent' ? undefined : () => githubKeysFromEnvironment(),
-  analyticsExport: process.env.PORT_ANALYTICS_EXPORT_BUNDLE === 'absent' ? undefined : analyticsExportOfEnvironment,
 };
 
 /** The function's ports from its environment, built on first call and kept for the life of the process. */
-export function functionServices<const N extends readonly PortName[]>(declaration: { readonly ports: N }): () => Wired<N> {
+export function functionServices<const N extends readonly PortName[]>(declaration: { readonly ports: N }, own: Adapters = {}): () => Wired<N> {
   let built: Wired<N> | undefined;
-  return () => (built ??= environmentWiring(declaration.ports));
+  return () => (built ??= environmentWiring(declaration.ports, own));
 }
 
-function environmentWiring<const N extends readonly PortName[]>(ports: N): Wired<N> {
+/** `own`: adapters a function brings itself (composition modules only it imports, so no other bundle or test loads their clients). */
+function environmentWiring<const N extends readonly PortName[]>(ports: N, own: Adapters): Wired<N> {
   const tracer = environmentTracer();
   const client = createDynamoClient();
   let pepperLoaded: Promise<void> | undefined;
@@ -127,7 +118,7 @@ function environmentWiring<const N extends readonly PortName[]>(ports: N): Wired
     clock: systemClock,
     settings: config,
     observe: environmentObservability(tracer),
-    adapters: ADAPTERS,
+    adapters: { ...ADAPTERS, ...own },
     // Once per cold start; a failure is retried on the next request.
     ready: () =>
       (pepperLoaded ??= loadPepperSecret().catch((error: unknown) => {

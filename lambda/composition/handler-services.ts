@@ -2,7 +2,9 @@
 import { HANDLER_PORTS } from '../contract/ports';
 import type { Wired } from '../store/ports';
 import { functionServices } from './environment';
+import type { Adapters } from './wiring';
 
-export function handlerServices<N extends keyof typeof HANDLER_PORTS>(name: N): () => Wired<(typeof HANDLER_PORTS)[N]> {
-  return functionServices({ ports: HANDLER_PORTS[name] });
+/** `own`: adapters the function brings itself (composition/analytics-export-s3.ts for the rollup). */
+export function handlerServices<N extends keyof typeof HANDLER_PORTS>(name: N, own: Adapters = {}): () => Wired<(typeof HANDLER_PORTS)[N]> {
+  return functionServices({ ports: HANDLER_PORTS[name] }, own);
 }

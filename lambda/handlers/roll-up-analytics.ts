@@ -12,6 +12,7 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { observed } from '../platform/observed';
 import type { HandlerPorts } from '../store/ports';
 import { handlerServices } from '../composition/handler-services';
+import { ANALYTICS_EXPORT_ADAPTERS } from '../composition/analytics-export-s3';
 import { rollUpAnalytics } from '../use-cases/analytics-rollup';
 
 type Services = HandlerPorts<'roll-up-analytics'>;
@@ -29,4 +30,4 @@ export const makeHandler = (services: () => Services) =>
       return outcome;
     });
 
-export const handler = makeHandler(handlerServices('roll-up-analytics'));
+export const handler = makeHandler(handlerServices('roll-up-analytics', ANALYTICS_EXPORT_ADAPTERS));

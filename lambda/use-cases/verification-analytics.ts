@@ -17,6 +17,7 @@ import { assertOwnTeam, notFound } from '../policy/authorization';
 import type { AnalyticsPort, ClockPort, CountsPort, IdentitiesPort, KeysPort } from '../store/ports';
 import type { BucketCounts } from '../store/verification-analytics';
 import { keptKey } from './read-keys';
+import { ttlExpired } from '../domain/key-lifetime';
 import { ownIdentity } from './identities';
 
 export type GroupBy = 'outcome' | 'scope' | 'key';
@@ -41,9 +42,16 @@ export interface AnalyticsRow {
   count: number;
 }
 
+/** A key the rows name (grouped by key): its name and whether it is deleted (a key whose tombstone is gone: name null). */
+export interface NamedKey {
+  key_id: string;
+  name: string | null;
+  deleted: boolean;
+}
+
 export interface AnalyticsAnswer {
   rows: AnalyticsRow[];
-  meta: { granularity: Granularity; from: string; to: string; group_by: GroupBy[] };
+  meta: { granularity: Granularity; from: string; to: string; group_by: GroupBy[]; keys?: NamedKey[] };
 }
 
 /** How far back each granularity is kept. */
@@ -129,6 +137,16 @@ function busiestKeys(counts: BucketCounts, keep: (entry: Omit<CountedVerificatio
   return new Set(ranked.slice(0, limit).map(([keyId]) => keyId));
 }
 
+/** The keys the rows name, with their names: a deleted key by its tombstone for 90 days, then as deleted without a name (its counts stay). */
+async function namedKeys(services: AnalyticsPorts, caller: VerifiedKey, keyIds: readonly string[], now: Date): Promise<NamedKey[]> {
+  const found = await Promise.all(keyIds.map((keyId) => services.keys.getKey(keyId)));
+  return keyIds.map((keyId, index) => {
+    const key = found[index];
+    const kept = key !== undefined && key.team_id === caller.team_id && key.entity === 'key' && !ttlExpired(key, now);
+    return kept ? { key_id: keyId, name: key.name, deleted: key.state === 'deleted' } : { key_id: keyId, name: null, deleted: true };
+  });
+}
+
 export async function verificationAnalytics(services: AnalyticsPorts, caller: VerifiedKey, input: AnalyticsRequest): Promise<AnalyticsAnswer> {
   assertOwnTeam(caller, input.team_id, 'The calling key cannot read another team’s analytics.');
   const now = services.clock.now();
@@ -161,6 +179,7 @@ export async function verificationAnalytics(services: AnalyticsPorts, caller: Ve
       'to',
       `at most ${MAX_ROWS} rows`,
     );
+  const keys = busiest === undefined ? undefined : await namedKeys(services, caller, [...busiest], now);
   const end = buckets.length === 0 ? Date.parse(input.to) : (buckets[buckets.length - 1] as number) + BUCKET_MS[input.granularity];
   return {
     rows,
@@ -169,6 +188,7 @@ export async function verificationAnalytics(services: AnalyticsPorts, caller: Ve
       from: new Date(buckets[0] ?? Date.parse(input.from)).toISOString(),
       to: new Date(end).toISOString(),
       group_by: groupBy,
+      ...(keys ? { keys } : {}),
     },
   };
 }

@@ -32,6 +32,14 @@ export const analyticsResponseSchema = z
       from: instant.meta({ description: 'The first bucket’s start' }),
       to: instant.meta({ description: 'The end of the last bucket' }),
       group_by: z.array(groups).max(3),
+      keys: z
+        .array(z.strictObject({ key_id: keyId, name: z.string().max(255).nullable(), deleted: z.boolean() }))
+        .max(100)
+        .optional()
+        .meta({
+          description:
+            'With group_by=key: the keys the rows name, their names, and whether each is deleted (name null once its tombstone is gone, after 90 days; its counts stay)',
+        }),
     }),
   })
   .meta({ id: 'VerificationAnalyticsResponse' });

@@ -111,6 +111,31 @@ describe('GET /functions/v1/get-verification-analytics — the counts', () => {
     ]);
   });
 
+  it('a deleted key keeps its counts: grouped by key it is named, and marked deleted', async () => {
+    // Prepare
+    installManualClock(Date.parse('2026-11-29T14:10:00Z'));
+    const [kept, gone] = [await createKey(team, { name: 'kept' }), await createKey(team, { name: 'gone' })];
+    for (let i = 0; i < 2; i++) await callVerify({ key: kept.key });
+    for (let i = 0; i < 3; i++) await callVerify({ key: gone.key });
+
+    // Act
+    expectStatus(await call('delete-api-key', { key: team.key, body: { key_id: gone.id, confirm_deletion: true } }), 200);
+    const range = { from: '2026-11-29T14:00:00Z', to: '2026-11-29T14:59:59Z', granularity: 'hour' };
+    const grouped = await analytics(team, range, ['key']);
+    const one = await analytics(team, { ...range, key_id: gone.id });
+
+    // Assess
+    expect((grouped.body.data as Row[]).map((row) => [row.key_id, row.count])).toEqual([
+      [gone.id, 3],
+      [kept.id, 2],
+    ]);
+    expect(grouped.body.meta.keys).toEqual([
+      { key_id: gone.id, name: 'gone', deleted: true },
+      { key_id: kept.id, name: 'kept', deleted: false },
+    ]);
+    expect(one.body.data).toEqual([{ start: '2026-11-29T14:00:00.000Z', count: 3 }]);
+  });
+
   it('by hour and by day: the last 25 hours from the minute records, older hours and days from their rollups, recomputed exactly when a count arrives late', async () => {
     // Prepare: 4 verifications at 08:10 on 2026-11-20, then the clock 30 hours on
     const clock = installManualClock(Date.parse('2026-11-20T08:10:00Z'));
