@@ -7,8 +7,9 @@
  * a range that starts before what its granularity keeps, or whose rows would
  * be more than 1,000, is refused (400); a test key reads one of its keys
  * only (403 for the team's). A key or identity of another team is
- * answered as an unknown one (404); a deleted key's counts stay readable for
- * as long as its tombstone (90 days), then through the team's totals.
+ * answered as an unknown one (404); a deleted key's counts stay readable, by
+ * its tombstone for 90 days, then by the counts themselves (under the team:
+ * a range where it has none answers 404, as for an unknown id).
  */
 import { ApiError, ErrorCode } from '../contract/errors';
 import { BUCKET_MS, DAY_MS, bucketStart, entryOf, type CountedVerification, type Granularity, type Outcome } from '../domain/verification-tally';
@@ -124,6 +125,12 @@ function rowsOf(
   return rows;
 }
 
+/** Whether `keyId` has a count in `counts` (a purged key of the team is known by them; another team's never has one here). */
+function countsOfKey(counts: BucketCounts, keyId: string): boolean {
+  for (const bucket of counts.values()) for (const name of Object.keys(bucket)) if (entryOf(name)?.keyId === keyId) return true;
+  return false;
+}
+
 /** The busiest `limit` keys over all buckets (ties by id). */
 function busiestKeys(counts: BucketCounts, keep: (entry: Omit<CountedVerification, 'teamId'>) => boolean, limit: number): Set<string> {
   const totals = new Map<string, number>();
@@ -158,7 +165,9 @@ export async function verificationAnalytics(services: AnalyticsPorts, caller: Ve
       'to',
       `at most ${MAX_ROWS} buckets`,
     );
-  if (input.key_id !== undefined && (await keptKey(services, caller, input.key_id, now)) === undefined) throw notFound(input.key_id);
+  // A key of another team is 404 here; one whose item is gone (its tombstone's 90 days over) is known by its counts, under this team.
+  const purged = input.key_id !== undefined && (await keptKey(services, caller, input.key_id, now)) === undefined;
+  if (purged && caller.environment === 'test') throw notFound(input.key_id as string);
   // The team's rows name its live keys too: as the team's audit trail, they need a live key.
   if (input.key_id === undefined && caller.environment === 'test') {
     throw new ApiError(ErrorCode.FORBIDDEN, 'A test key reads the analytics of one test key at a time: pass key_id.', [
@@ -169,6 +178,7 @@ export async function verificationAnalytics(services: AnalyticsPorts, caller: Ve
   // Counts this process holds are written first, so a read here sees them.
   await services.counts?.flush();
   const counts = await read(services, input.team_id, input.granularity, buckets, now.getTime());
+  if (purged && !countsOfKey(counts, input.key_id as string)) throw notFound(input.key_id as string);
   const filter = (entry: Omit<CountedVerification, 'teamId'>) =>
     (input.key_id === undefined || entry.keyId === input.key_id) && (input.identity_id === undefined || entry.identityId === input.identity_id);
   const busiest = groupBy.includes('key') ? busiestKeys(counts, filter, input.limit) : undefined;

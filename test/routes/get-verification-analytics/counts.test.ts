@@ -8,6 +8,10 @@ import { expectStatus, installManualClock, restoreSystemClock } from '../../supp
 import { callVerify } from '../../verify/helpers';
 import { testServices } from '../../support/services';
 import { usageItem } from '../../support/store';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../../lambda/composition/dynamo';
+import { config } from '../../../lambda/composition/config';
+import { KEY } from '../../../lambda/store/entities/key';
 
 const TILES = 'enc.tiles:read';
 const IDENTIFY = 'interact.identify:read';
@@ -111,7 +115,7 @@ describe('GET /functions/v1/get-verification-analytics — the counts', () => {
     ]);
   });
 
-  it('a deleted key keeps its counts: grouped by key it is named, and marked deleted', async () => {
+  it('a deleted key keeps its counts: grouped by key it is named, and marked deleted; once its tombstone is gone, still read by its counts', async () => {
     // Prepare
     installManualClock(Date.parse('2026-11-29T14:10:00Z'));
     const [kept, gone] = [await createKey(team, { name: 'kept' }), await createKey(team, { name: 'gone' })];
@@ -134,6 +138,19 @@ describe('GET /functions/v1/get-verification-analytics — the counts', () => {
       { key_id: kept.id, name: 'kept', deleted: false },
     ]);
     expect(one.body.data).toEqual([{ start: '2026-11-29T14:00:00.000Z', count: 3 }]);
+
+    // Its tombstone gone (90 days on, removed here by hand): grouped by key it is deleted with no name; by key_id it answers where it
+    // has counts, and 404 (as an unknown id) where it has none
+    await documentClient().send(new DeleteCommand({ TableName: config.keyTableName, Key: KEY.key(gone.id) }));
+    const purged = await analytics(team, range, ['key']);
+    const byId = await analytics(team, { ...range, key_id: gone.id });
+    const elsewhere = await analytics(team, { ...range, from: '2026-11-29T13:00:00Z', to: '2026-11-29T13:59:59Z', key_id: gone.id });
+    expect(purged.body.meta.keys).toEqual([
+      { key_id: gone.id, name: null, deleted: true },
+      { key_id: kept.id, name: 'kept', deleted: false },
+    ]);
+    expect(byId.body.data).toEqual([{ start: '2026-11-29T14:00:00.000Z', count: 3 }]);
+    expect([elsewhere.status, elsewhere.body.error?.code]).toEqual([404, 'NOT_FOUND']);
   });
 
   it('by hour and by day: the last 25 hours from the minute records, older hours and days from their rollups, recomputed exactly when a count arrives late', async () => {
