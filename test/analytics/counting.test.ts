@@ -131,6 +131,32 @@ describe('hot keys: counts equal the admissions, and add no write per verificati
     destroy = [];
   });
 
+  it('a flood of 300 verifications of a public key from a foreign origin: refused, counted, and not a write each (1 record and 1 mark at the flush)', async () => {
+    // Prepare
+    installManualClock(Date.parse('2026-11-29T17:00:05Z'));
+    const team = await newTeam();
+    const key = await createKey(team, { type: 'pk', domains: ['https://app.example.com'] });
+    const counting = countingDocumentClient();
+    destroy.push(counting.destroy);
+    const services: Services = servicesWith({ db: counting.db });
+    const handler = makeHandler(() => services);
+    const writes = () => counting.requests.filter((request) => request.command === 'UpdateItemCommand' || request.command === 'PutItemCommand').length;
+
+    // Act
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, () => callVerify({ key: key.key }, { handler, headers: { Origin: 'https://evil.example' }, sourceIp: '10.8.8.8' })),
+    );
+    const writesWhileRefusing = writes();
+    await services.counts.flush();
+    const counted = await minuteCounts(team.teamId, Date.parse('2026-11-29T17:00:00Z'));
+
+    // Assess
+    expect(answers.every((answer) => answer.body.code === 'ORIGIN_NOT_ALLOWED')).toBe(true);
+    expect(writesWhileRefusing).toBe(0);
+    expect(writes()).toBe(2);
+    expect(counted).toEqual({ [JSON.stringify([key.id, '', '', 'ORIGIN_NOT_ALLOWED'])]: 300 });
+  });
+
   it('2,000 verifications at 32 in flight over two leased instances, against a rate_limit of 1,500: VALID and RATE_LIMITED counted exactly as the limiter recorded them', async () => {
     // Prepare
     installManualClock(Date.parse('2026-11-29T16:00:05Z'));
