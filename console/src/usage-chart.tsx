@@ -2,21 +2,16 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { number } from './format';
+import { utcTimeChart } from './utc-chart';
 import 'uplot/dist/uPlot.min.css';
 
 export function UsageChart({ daily }: { daily: ReadonlyArray<{ date: string; requests: number }> }) {
   const holder = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!holder.current) return;
-    const width = Math.max(320, Math.min(holder.current.clientWidth || 720, 900));
     const chart = new uPlot(
       {
-        width,
-        height: 220,
-        scales: { x: { time: true } },
-        // The days are UTC days: ticks and labels in UTC, not the browser's zone (which would shift them by its offset).
-        tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
-        axes: [{}, { label: 'requests', size: 60 }],
+        ...utcTimeChart(holder.current, 'requests'),
         series: [{}, { label: 'requests', stroke: '#1f5fbf', fill: 'rgba(31, 95, 191, 0.15)', width: 2 }],
         legend: { show: false },
       },

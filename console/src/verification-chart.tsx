@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import type { ApiClient } from '../../client';
 import { number } from './format';
+import { utcTimeChart } from './utc-chart';
 import { PERIODS, csvHref, csvOf, rowsOver, type AnalyticsRow, type Period } from './analytics-data';
 import 'uplot/dist/uPlot.min.css';
 
@@ -36,15 +37,9 @@ function Chart({ rows, period }: { rows: readonly AnalyticsRow[]; period: Period
       for (const row of rows) if (row.outcome === outcome) counts[index.get(Date.parse(row.start)) as number] = row.count;
       return counts;
     });
-    const width = Math.max(320, Math.min(holder.current.clientWidth || 720, 900));
     const chart = new uPlot(
       {
-        width,
-        height: 220,
-        scales: { x: { time: true } },
-        // Buckets are UTC minutes, hours and days: ticks and labels in UTC.
-        tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
-        axes: [{}, { label: 'verifications', size: 60 }],
+        ...utcTimeChart(holder.current, 'verifications'),
         series: [{}, ...outcomes.map((outcome) => ({ label: outcome, stroke: COLOURS[outcome] ?? '#333333', width: 2 }))],
       },
       [starts.map((start) => start / 1000), ...series],

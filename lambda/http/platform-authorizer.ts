@@ -17,7 +17,7 @@ import { presentedValue } from './authentication';
 import { UNAUTHORIZED } from './management-authorizer';
 import type { TeamItem } from '../domain/model';
 import { withEarlyWrite } from '../verification/early-write';
-import { checkKey, failureOf, presentedHash, VerifyFailure, type CheckedKey, type VerifyResult, type VerifyServices } from '../verification/verify';
+import { checkKey, failureOf, ownerOf, presentedHash, VerifyFailure, type CheckedKey, type VerifyResult, type VerifyServices } from '../verification/verify';
 import { countVerification } from '../verification/counting';
 import type { CountsPort, IdentitiesPort } from '../store/ports';
 import { verifiedIdentityOf, type VerifiedIdentity } from '../use-cases/verified-identity';
@@ -114,7 +114,7 @@ const scopeDenied = (key: VerifiedKey): VerifyResult => ({
   valid: false,
   code: VerifyFailure.SCOPE_DENIED,
   keyId: key.id,
-  owner: { teamId: key.team_id, identityId: key.identity_id },
+  owner: ownerOf(key),
 });
 
 export async function authorize(

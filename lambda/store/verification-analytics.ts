@@ -18,7 +18,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { TTL_ATTRIBUTE } from '../contract/tables';
 import type { OperationsOf } from '../contract/store-operations';
-import { DAY_MS, HOUR_MS, MINUTE_MS, addCounts, bucketStart } from '../domain/verification-tally';
+import { DAY_MS, HOUR_MS, MINUTE_MS, addCounts, bucketStart, type Granularity } from '../domain/verification-tally';
+import { epochSeconds } from '../platform/clock';
 import type { StoreTables } from './transactions';
 import { queryAll } from './query-all';
 import { DIRTY_HOUR, DIRTY_HOURS_PARTITION, dirtyBefore } from './entities/dirty-hour';
@@ -41,67 +42,69 @@ export interface RollUpOptions {
 /** A bucket's counts by entry name (domain/verification-tally.ts `entryName`). */
 export type BucketCounts = Map<number, Record<string, number>>;
 
+/** `into` with `buckets` added, each into the bucket of `granularity` that holds it. */
+function merged(into: BucketCounts, buckets: Iterable<readonly [number, Readonly<Record<string, number>>]>, granularity: Granularity): BucketCounts {
+  for (const [at, counts] of buckets) {
+    const start = bucketStart(at, granularity);
+    into.set(start, addCounts(into.get(start) ?? {}, counts));
+  }
+  return into;
+}
+
+/** The buckets' counts added up. */
+function sumOf(buckets: Iterable<Readonly<Record<string, number>>>): Record<string, number> {
+  let sum: Record<string, number> = {};
+  for (const counts of buckets) sum = addCounts(sum, counts);
+  return sum;
+}
+
 export class VerificationAnalytics {
   constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
 
   /** A team's counts per minute from `from` to `to` (minute starts, epoch ms). */
   async minutes(teamId: string, from: number, to: number): Promise<BucketCounts> {
-    const { pk, low, high } = minuteRange(teamId, from, to);
-    const records = await queryAll(
-      this.tables.db,
-      {
-        TableName: this.tables.keyTableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-        ExpressionAttributeValues: { ':pk': pk, ':low': low, ':high': high },
-      },
-      (items) => VERIFICATION_MINUTE.readAll(items),
+    const records = await this.between(minuteRange(teamId, from, to), (items) => VERIFICATION_MINUTE.readAll(items));
+    // A minute has a record per process and batch: added up.
+    return merged(
+      new Map(),
+      records.map((record) => [record.at, record.c]),
+      'minute',
     );
-    const buckets: BucketCounts = new Map();
-    for (const record of records) buckets.set(record.at, addCounts(buckets.get(record.at) ?? {}, record.c));
-    return buckets;
   }
 
   /** A team's rollups of `size` starting from `from` to `to` (epoch ms). */
   async rollups(teamId: string, size: RollupSize, from: number, to: number): Promise<BucketCounts> {
-    const { pk, low, high } = rollupRange(teamId, size, from, to);
-    const rollups = await queryAll(
+    const rollups = await this.between(rollupRange(teamId, size, from, to), (items) => VERIFICATION_ROLLUP.readAll(items));
+    return new Map(rollups.map((rollup) => [rollup.at, rollup.c]));
+  }
+
+  /** Every item of a team's analytics partition whose sort key is within the range. */
+  private between<T>(range: { pk: string; low: string; high: string }, read: (items: Record<string, unknown>[] | undefined) => T[]): Promise<T[]> {
+    return queryAll(
       this.tables.db,
       {
         TableName: this.tables.keyTableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-        ExpressionAttributeValues: { ':pk': pk, ':low': low, ':high': high },
+        ExpressionAttributeValues: { ':pk': range.pk, ':low': range.low, ':high': range.high },
       },
-      (items) => VERIFICATION_ROLLUP.readAll(items),
+      read,
     );
-    return new Map(rollups.map((rollup) => [rollup.at, rollup.c]));
   }
 
   /** A team's counts per hour from `from` to `to` (hour starts), exact to the minute records for the last 25 hours at `now`. */
   async hours(teamId: string, from: number, to: number, now: number): Promise<BucketCounts> {
     const recent = bucketStart(now - MINUTE_RECORDS_READ_MS, 'hour');
     const buckets: BucketCounts = from < recent ? await this.rollups(teamId, 'hour', from, Math.min(to, recent - HOUR_MS)) : new Map();
-    if (to >= recent) {
-      const minutes = await this.minutes(teamId, Math.max(from, recent), to + HOUR_MS - MINUTE_MS);
-      for (const [minute, counts] of minutes) {
-        const hour = bucketStart(minute, 'hour');
-        buckets.set(hour, addCounts(buckets.get(hour) ?? {}, counts));
-      }
-    }
-    return buckets;
+    if (to < recent) return buckets;
+    return merged(buckets, await this.minutes(teamId, Math.max(from, recent), to + HOUR_MS - MINUTE_MS), 'hour');
   }
 
   /** A team's counts per UTC day from `from` to `to` (day starts): day rollups for days before the last 25 hours, hours for the rest. */
   async days(teamId: string, from: number, to: number, now: number): Promise<BucketCounts> {
     const recentDay = bucketStart(bucketStart(now - MINUTE_RECORDS_READ_MS, 'hour'), 'day');
     const buckets: BucketCounts = from < recentDay ? await this.rollups(teamId, 'day', from, Math.min(to, recentDay - DAY_MS)) : new Map();
-    if (to >= recentDay) {
-      const hours = await this.hours(teamId, Math.max(from, recentDay), to + DAY_MS - HOUR_MS, now);
-      for (const [hour, counts] of hours) {
-        const day = bucketStart(hour, 'day');
-        buckets.set(day, addCounts(buckets.get(day) ?? {}, counts));
-      }
-    }
-    return buckets;
+    if (to < recentDay) return buckets;
+    return merged(buckets, await this.hours(teamId, Math.max(from, recentDay), to + DAY_MS - HOUR_MS, now), 'day');
   }
 
   /**
@@ -145,16 +148,11 @@ export class VerificationAnalytics {
   /** The hour's rollup and its day's, recomputed; the hour's counts. */
   private async rollUpHour(teamId: string, hour: number): Promise<Record<string, number>> {
     const minutes = await this.minutes(teamId, hour, hour + HOUR_MS - MINUTE_MS);
-    const counts = [...minutes.values()].reduce((sum, bucket) => addCounts(sum, bucket), {});
+    const counts = sumOf(minutes.values());
     await this.putRollup(teamId, 'hour', hour, counts);
     const day = bucketStart(hour, 'day');
     const hours = await this.rollups(teamId, 'hour', day, day + DAY_MS - HOUR_MS);
-    await this.putRollup(
-      teamId,
-      'day',
-      day,
-      [...hours.values()].reduce((sum, bucket) => addCounts(sum, bucket), {}),
-    );
+    await this.putRollup(teamId, 'day', day, sumOf(hours.values()));
     return counts;
   }
 
@@ -168,7 +166,7 @@ export class VerificationAnalytics {
           team_id: teamId,
           at: start,
           c: counts,
-          [TTL_ATTRIBUTE]: Math.floor((start + KEPT_MS[size]) / 1000),
+          [TTL_ATTRIBUTE]: epochSeconds(new Date(start + KEPT_MS[size])),
         },
       }),
     );

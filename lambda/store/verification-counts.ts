@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TTL_ATTRIBUTE } from '../contract/tables';
 import type { OperationsOf } from '../contract/store-operations';
-import type { Clock } from '../platform/clock';
+import { epochSeconds, type Clock } from '../platform/clock';
 import { DAY_MS, HOUR_MS, VerificationTally, bucketStart, type CountedVerification, type MinuteCounts } from '../domain/verification-tally';
 import type { StoreTables } from './transactions';
 import { DIRTY_HOUR } from './entities/dirty-hour';
@@ -65,6 +65,9 @@ function recordsOf(taken: readonly MinuteCounts[], batchId: string): MinuteRecor
   });
 }
 
+/** The verifications counts hold, all entries together. */
+const verificationsIn = (counts: Readonly<Record<string, number>>) => Object.values(counts).reduce((sum, n) => sum + n, 0);
+
 export class VerificationCounts {
   private readonly tally: VerificationTally;
   private unsent: MinuteRecord[] = [];
@@ -100,7 +103,7 @@ export class VerificationCounts {
 
   /** Counts held and not written yet (taken batches under way and failed ones included). */
   held(): number {
-    return this.tally.size() + this.unsent.reduce((sum, record) => sum + Object.values(record.counts).reduce((a, b) => a + b, 0), 0);
+    return this.tally.size() + this.unsent.reduce((sum, record) => sum + verificationsIn(record.counts), 0);
   }
 
   /** Writes everything held; rejects when the write fails (the counts are kept for the next one). */
@@ -111,7 +114,7 @@ export class VerificationCounts {
     const now = this.clock.now().getTime();
     const fresh = this.tally.take().filter((counts) => {
       if (counts.minute >= now - DAY_MS) return true;
-      this.dropped += Object.values(counts.counts).reduce((a, b) => a + b, 0);
+      this.dropped += verificationsIn(counts.counts);
       return false;
     });
     const records = [...this.unsent, ...recordsOf(fresh, randomBytes(9).toString('base64url'))];
@@ -143,7 +146,7 @@ export class VerificationCounts {
     this.unsent.push(...records);
     while (this.unsent.length > MAX_UNSENT_RECORDS) {
       const gone = this.unsent.shift() as MinuteRecord;
-      this.dropped += Object.values(gone.counts).reduce((a, b) => a + b, 0);
+      this.dropped += verificationsIn(gone.counts);
     }
   }
 
@@ -177,7 +180,7 @@ export class VerificationCounts {
           ':team': teamId,
           ':at': minute,
           ':c': counts,
-          ':ttl': Math.floor((minute + MINUTE_RECORD_KEPT_MS) / 1000),
+          ':ttl': epochSeconds(new Date(minute + MINUTE_RECORD_KEPT_MS)),
         },
       }),
     );
@@ -194,7 +197,7 @@ export class VerificationCounts {
           ':entity': 'verification-dirty-hour',
           ':team': teamId,
           ':at': hour,
-          ':ttl': Math.floor((hour + MARK_KEPT_MS) / 1000),
+          ':ttl': epochSeconds(new Date(hour + MARK_KEPT_MS)),
           ':one': 1,
         },
       }),

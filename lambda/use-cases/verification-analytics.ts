@@ -94,52 +94,52 @@ async function read(services: AnalyticsPorts, teamId: string, granularity: Granu
   return granularity === 'hour' ? services.analytics.hours(teamId, from, to, now) : services.analytics.days(teamId, from, to, now);
 }
 
-/** The rows of `counts`, grouped as asked, for the entries `keep` accepts. */
-function rowsOf(
-  buckets: readonly number[],
-  counts: BucketCounts,
-  groupBy: readonly GroupBy[],
-  keep: (entry: Omit<CountedVerification, 'teamId'>) => boolean,
-): AnalyticsRow[] {
-  const rows: AnalyticsRow[] = [];
-  for (const start of buckets) {
-    const grouped = new Map<string, AnalyticsRow>();
-    const at = new Date(start).toISOString();
-    for (const [name, n] of Object.entries(counts.get(start) ?? {})) {
+type Entry = Omit<CountedVerification, 'teamId'>;
+
+/** One stored count, its entry name read once: the bucket it is in, what it counts, how many. */
+interface Count {
+  readonly start: number;
+  readonly entry: Entry;
+  readonly n: number;
+}
+
+/** Every count of `counts` (an entry name this version cannot read is left out). */
+function countsIn(counts: BucketCounts): Count[] {
+  return [...counts].flatMap(([start, bucket]) =>
+    Object.entries(bucket).flatMap(([name, n]) => {
       const entry = entryOf(name);
-      if (!entry || !keep(entry)) continue;
-      const row = { start: at } as AnalyticsRow;
-      if (groupBy.includes('outcome')) row.outcome = entry.outcome;
-      if (groupBy.includes('scope')) row.scope = entry.scope === '' ? null : entry.scope;
-      if (groupBy.includes('key')) Object.assign(row, { key_id: entry.keyId, identity_id: entry.identityId === '' ? null : entry.identityId });
-      row.count = 0; // last: the documented order of a row's fields
-      const id = JSON.stringify([row.outcome, row.scope, row.key_id]);
-      const into = grouped.get(id) ?? row;
-      into.count += n;
-      grouped.set(id, into);
-    }
-    if (grouped.size === 0 && groupBy.length === 0) rows.push({ start: at, count: 0 });
-    const sorted = [...grouped.values()].sort((a, b) => b.count - a.count || JSON.stringify(a).localeCompare(JSON.stringify(b)));
-    rows.push(...sorted);
+      return entry ? [{ start, entry, n }] : [];
+    }),
+  );
+}
+
+/** The rows of `counts` over `buckets`, grouped as asked: busiest first in a bucket; without grouping, one per bucket, zeros included. */
+function rowsOf(buckets: readonly number[], counts: readonly Count[], groupBy: readonly GroupBy[]): AnalyticsRow[] {
+  const byBucket = new Map<number, Map<string, AnalyticsRow>>();
+  for (const { start, entry, n } of counts) {
+    const row = { start: new Date(start).toISOString() } as AnalyticsRow;
+    if (groupBy.includes('outcome')) row.outcome = entry.outcome;
+    if (groupBy.includes('scope')) row.scope = entry.scope === '' ? null : entry.scope;
+    if (groupBy.includes('key')) Object.assign(row, { key_id: entry.keyId, identity_id: entry.identityId === '' ? null : entry.identityId });
+    row.count = 0; // last: the documented order of a row's fields
+    const grouped = byBucket.get(start) ?? new Map<string, AnalyticsRow>();
+    byBucket.set(start, grouped);
+    const id = JSON.stringify([row.outcome, row.scope, row.key_id]);
+    const into = grouped.get(id) ?? row;
+    into.count += n;
+    grouped.set(id, into);
   }
-  return rows;
+  return buckets.flatMap((start) => {
+    const grouped = [...(byBucket.get(start)?.values() ?? [])];
+    if (grouped.length === 0 && groupBy.length === 0) return [{ start: new Date(start).toISOString(), count: 0 }];
+    return grouped.sort((a, b) => b.count - a.count || JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  });
 }
 
-/** Whether `keyId` has a count in `counts` (a purged key of the team is known by them; another team's never has one here). */
-function countsOfKey(counts: BucketCounts, keyId: string): boolean {
-  for (const bucket of counts.values()) for (const name of Object.keys(bucket)) if (entryOf(name)?.keyId === keyId) return true;
-  return false;
-}
-
-/** The busiest `limit` keys over all buckets (ties by id). */
-function busiestKeys(counts: BucketCounts, keep: (entry: Omit<CountedVerification, 'teamId'>) => boolean, limit: number): Set<string> {
+/** The busiest `limit` keys of `counts` (ties by id). */
+function busiestKeys(counts: readonly Count[], limit: number): Set<string> {
   const totals = new Map<string, number>();
-  for (const bucket of counts.values()) {
-    for (const [name, n] of Object.entries(bucket)) {
-      const entry = entryOf(name);
-      if (entry && keep(entry)) totals.set(entry.keyId, (totals.get(entry.keyId) ?? 0) + n);
-    }
-  }
+  for (const { entry, n } of counts) totals.set(entry.keyId, (totals.get(entry.keyId) ?? 0) + n);
   const ranked = [...totals.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
   return new Set(ranked.slice(0, limit).map(([keyId]) => keyId));
 }
@@ -177,12 +177,14 @@ export async function verificationAnalytics(services: AnalyticsPorts, caller: Ve
   if (input.identity_id !== undefined) await ownIdentity(services, caller, input.identity_id);
   // Counts this process holds are written first, so a read here sees them.
   await services.counts?.flush();
-  const counts = await read(services, input.team_id, input.granularity, buckets, now.getTime());
-  if (purged && !countsOfKey(counts, input.key_id as string)) throw notFound(input.key_id as string);
-  const filter = (entry: Omit<CountedVerification, 'teamId'>) =>
-    (input.key_id === undefined || entry.keyId === input.key_id) && (input.identity_id === undefined || entry.identityId === input.identity_id);
-  const busiest = groupBy.includes('key') ? busiestKeys(counts, filter, input.limit) : undefined;
-  const rows = rowsOf(buckets, counts, groupBy, (entry) => filter(entry) && (busiest === undefined || busiest.has(entry.keyId)));
+  const all = countsIn(await read(services, input.team_id, input.granularity, buckets, now.getTime()));
+  // A purged key of the team is known by its counts; another team's never has one here.
+  if (purged && !all.some(({ entry }) => entry.keyId === input.key_id)) throw notFound(input.key_id as string);
+  const asked = all.filter(
+    ({ entry }) => (input.key_id === undefined || entry.keyId === input.key_id) && (input.identity_id === undefined || entry.identityId === input.identity_id),
+  );
+  const busiest = groupBy.includes('key') ? busiestKeys(asked, input.limit) : undefined;
+  const rows = rowsOf(buckets, busiest === undefined ? asked : asked.filter(({ entry }) => busiest.has(entry.keyId)), groupBy);
   if (rows.length > MAX_ROWS)
     throw invalid(
       `The answer would hold ${rows.length} rows, more than ${MAX_ROWS}: narrow the range, group by less, or lower \`limit\`.`,

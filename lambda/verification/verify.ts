@@ -85,6 +85,11 @@ export interface KeyOwner {
   readonly identityId?: string;
 }
 
+/** The owner of a key, from the key or its value lookup. */
+export function ownerOf(key: { readonly team_id: string; readonly identity_id?: string }): KeyOwner {
+  return { teamId: key.team_id, ...(key.identity_id ? { identityId: key.identity_id } : {}) };
+}
+
 /** The refusals of an admission: a limit (the hourly one or a named one), or credits. */
 export type AdmissionCode = 'RATE_LIMITED' | 'USAGE_EXCEEDED';
 
@@ -185,7 +190,7 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
  */
 export function judgeLookup(lookup: ValueLookupItem | undefined, request: VerifyRequest, now: number): Judgement {
   if (!lookup || lookup.entity !== 'value') return { valid: false, code: VerifyFailure.NOT_FOUND };
-  const owner: KeyOwner = { teamId: lookup.team_id, ...(lookup.identity_id ? { identityId: lookup.identity_id } : {}) };
+  const owner = ownerOf(lookup);
   const fail = (code: Exclude<VerifyFailureCode, AdmissionCode>, keyId?: string, allowedOrigin?: string, refusedKey?: CheckedKey): Judgement =>
     keyId === undefined ? { valid: false, code } : { valid: false, code, keyId, allowedOrigin, refusedKey, owner };
 
@@ -254,8 +259,7 @@ export function admittedResult(checked: CheckedKey, admit: AdmitResult): VerifyR
   const meters = 'meters' in admit && admit.meters ? { meters: admit.meters } : {};
   if (admit.admitted) return { valid: true, code: 'VALID', key, ratelimit: admit.ratelimit, ...meters, allowedOrigin };
   if (admit.code === 'NOT_FOUND') return { valid: false, code: VerifyFailure.NOT_FOUND };
-  const owner: KeyOwner = { teamId: key.team_id, ...(key.identity_id ? { identityId: key.identity_id } : {}) };
-  return { valid: false, code: admit.code, keyId: key.id, ratelimit: admit.ratelimit, ...meters, allowedOrigin, owner };
+  return { valid: false, code: admit.code, keyId: key.id, ratelimit: admit.ratelimit, ...meters, allowedOrigin, owner: ownerOf(key) };
 }
 
 /** `admitUse` for a checked key, as a verification result. */
