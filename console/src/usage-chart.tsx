@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { number } from './format';
 import { utcTimeChart } from './utc-chart';
+import { ChartNumbers } from './chart-numbers';
 import 'uplot/dist/uPlot.min.css';
 
 export function UsageChart({ daily }: { daily: ReadonlyArray<{ date: string; requests: number }> }) {
@@ -26,25 +27,7 @@ export function UsageChart({ daily }: { daily: ReadonlyArray<{ date: string; req
       <div ref={holder} role="img" aria-label={`Requests per day over the last ${daily.length} days: ${total} in all`} />
       <figcaption>
         Requests per day, last {daily.length} days (UTC): {number(total)} in all.
-        <details>
-          <summary>Show the numbers</summary>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Requests</th>
-              </tr>
-            </thead>
-            <tbody>
-              {daily.map((day) => (
-                <tr key={day.date}>
-                  <td>{day.date}</td>
-                  <td>{day.requests}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </details>
+        <ChartNumbers headings={['Day', 'Requests']} rows={daily.map((day) => [day.date, day.requests])} />
       </figcaption>
     </figure>
   );

@@ -9,6 +9,7 @@ import uPlot from 'uplot';
 import type { ApiClient } from '../../client';
 import { number } from './format';
 import { utcTimeChart } from './utc-chart';
+import { ChartNumbers } from './chart-numbers';
 import { PERIODS, csvHref, csvOf, rowsOver, type AnalyticsRow, type Period } from './analytics-data';
 import 'uplot/dist/uPlot.min.css';
 
@@ -102,27 +103,7 @@ export function VerificationChart({ api, teamId, keyId }: { api: ApiClient; team
             <a download={`verifications-${keyId}-${period}.csv`} href={csvHref(csvOf(shown, ['start', 'outcome', 'count']))}>
               Download CSV
             </a>
-            <details>
-              <summary>Show the numbers</summary>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Start (UTC)</th>
-                    <th scope="col">Outcome</th>
-                    <th scope="col">Verifications</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((row) => (
-                    <tr key={`${row.start}-${row.outcome}`}>
-                      <td>{row.start}</td>
-                      <td>{row.outcome}</td>
-                      <td>{row.count}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </details>
+            <ChartNumbers headings={['Start (UTC)', 'Outcome', 'Verifications']} rows={shown.map((row) => [row.start, row.outcome as string, row.count])} />
           </figcaption>
         </figure>
       )}
