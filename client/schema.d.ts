@@ -1149,6 +1149,13 @@ export interface components {
                 /** @enum {string} */
                 environment: "test" | "live";
                 scopes: string[];
+                /**
+                 * @description Which of the key's values was presented: its current one, or the old one of a regeneration's grace period
+                 * @enum {string}
+                 */
+                value: "current" | "old";
+                /** @description Only for the old value: when it stops working */
+                old_value_ends_at?: components["schemas"]["Timestamp"];
             };
             ratelimit?: {
                 limit: number;
@@ -1505,6 +1512,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1520,6 +1529,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 /** @description `Bearer realm="api-keys", error="invalid_token"` (RFC 6750) */
                 "WWW-Authenticate": string;
                 [name: string]: unknown;
@@ -1537,6 +1548,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1552,6 +1565,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 /** @description The methods the path answers */
                 Allow: string;
                 [name: string]: unknown;
@@ -1569,6 +1584,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1584,6 +1601,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1599,6 +1618,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1614,6 +1635,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 /** @description Seconds to wait before retrying */
                 "Retry-After": string;
                 [name: string]: unknown;
@@ -1631,6 +1654,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1646,6 +1671,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 /** @description Seconds to wait before retrying */
                 "Retry-After": string;
                 [name: string]: unknown;
@@ -1663,6 +1690,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1678,6 +1707,8 @@ export interface components {
                 "Cache-Control": string;
                 RateLimit?: string;
                 "RateLimit-Policy"?: string;
+                Deprecation?: string;
+                Sunset?: string;
                 /** @description The key's current entity tag */
                 ETag: string;
                 [name: string]: unknown;
@@ -1775,6 +1806,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1793,6 +1826,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1809,6 +1844,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1863,6 +1900,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1883,6 +1922,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1933,6 +1974,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1953,6 +1996,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1999,6 +2044,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2037,6 +2084,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description The key's revision, quoted (`"3"`): send it back as `If-Match` to change the key only if nobody changed it since */
                     ETag: string;
                     [name: string]: unknown;
@@ -2127,6 +2176,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description The key's revision, quoted (`"3"`): send it back as `If-Match` to change the key only if nobody changed it since */
                     ETag: string;
                     [name: string]: unknown;
@@ -2147,6 +2198,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2163,6 +2216,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2200,6 +2255,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2245,6 +2302,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2312,6 +2371,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After": string;
                     [name: string]: unknown;
@@ -2354,6 +2415,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2407,6 +2470,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2423,6 +2488,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description `GitHub-Signature realm="secret-scanning-reports", headers="Github-Public-Key-Identifier Github-Public-Key-Signature"` */
                     "WWW-Authenticate": string;
                     [name: string]: unknown;
@@ -2441,6 +2508,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2457,6 +2526,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After": string;
                     [name: string]: unknown;
@@ -2475,6 +2546,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After": string;
                     [name: string]: unknown;
@@ -2520,6 +2593,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2539,6 +2614,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2578,6 +2655,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2628,6 +2707,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description The endpoint's revision, quoted (`"3"`): send it back as `If-Match` to change the endpoint only if nobody changed it since */
                     ETag: string;
                     [name: string]: unknown;
@@ -2650,6 +2731,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2665,6 +2748,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description The endpoint's current entity tag */
                     ETag: string;
                     [name: string]: unknown;
@@ -2704,6 +2789,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2746,6 +2833,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2788,6 +2877,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2808,6 +2899,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2845,6 +2938,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2888,6 +2983,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2908,6 +3005,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2974,6 +3073,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description The identity's revision, quoted (`"1"`): send it back as `If-Match` to change it only if nobody changed it since */
                     ETag: string;
                     [name: string]: unknown;
@@ -2995,6 +3096,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3028,6 +3131,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description The identity's revision, quoted: the `If-Match` of its next change */
                     ETag: string;
                     [name: string]: unknown;
@@ -3074,6 +3179,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3143,6 +3250,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description The identity's revision, quoted (`"3"`): send it back as `If-Match` to change it only if nobody changed it since */
                     ETag: string;
                     [name: string]: unknown;
@@ -3165,6 +3274,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3180,6 +3291,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     /** @description The identity's current entity tag */
                     ETag: string;
                     [name: string]: unknown;
@@ -3220,6 +3333,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3240,6 +3355,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3290,6 +3407,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3316,6 +3435,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3359,6 +3480,8 @@ export interface operations {
                     "Cache-Control": string;
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -101,6 +101,8 @@ export interface ValueLookupItem extends KeyAuthSnapshot {
   generation: number;
   /** For a previous value: the instant it stops authenticating. */
   valid_until?: string;
+  /** For a previous value: when the regeneration that replaced it happened (kept since issue 47; absent on older ones). */
+  deprecated_at?: string;
   /** End of the transition this value takes part in, if any (for usage split). */
   transition_ends_at?: string;
   /** Generation whose transition this value takes part in. */
@@ -183,6 +185,10 @@ export interface VerifiedKey {
   rate_limit: number;
   /** Which of the key's values was presented. */
   slot: ValueSlot;
+  /** The old value's end (ISO), when the presented value is a key's old one in its grace period. */
+  old_value_ends_at?: string;
+  /** When the old value was replaced (ISO): the regeneration; absent for values replaced before it was kept. */
+  old_value_since?: string;
   /** The key's identity, when it names one. */
   identity_id?: string;
   /** The key's named limits and credits setting, when it has any. */

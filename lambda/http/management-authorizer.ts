@@ -62,6 +62,8 @@ export async function authorizeManagementCall(
       created_by: key.created_by,
       rate_limit: key.rate_limit,
       slot: key.slot,
+      old_value_ends_at: key.old_value_ends_at ?? '',
+      old_value_since: key.old_value_since ?? '',
       transition_generation: transition?.generation ?? 0,
       transition_role: transition?.role ?? '',
       refusal: caller.refusalCode ?? '',
@@ -92,6 +94,8 @@ export function callerFromAuthorizer(context: unknown): { checked: CheckedKey; r
       created_by: String(c.created_by),
       rate_limit: Number(c.rate_limit),
       slot: c.slot === 'previous' ? 'previous' : 'current',
+      ...(typeof c.old_value_ends_at === 'string' && c.old_value_ends_at !== '' ? { old_value_ends_at: c.old_value_ends_at } : {}),
+      ...(typeof c.old_value_since === 'string' && c.old_value_since !== '' ? { old_value_since: c.old_value_since } : {}),
     },
     transition: generation > 0 ? { generation, role: c.transition_role === 'old' ? 'old' : 'new' } : undefined,
   };

@@ -21,6 +21,7 @@ import { authenticateManager, managementFailure, unauthenticated } from './authe
 import { callerFromAuthorizer } from './management-authorizer';
 import { admitUse, type CheckedKey, type VerifyServices } from '../verification/verify';
 import { rateLimitHeaders } from '../domain/rate-window';
+import { deprecationHeaders } from '../domain/value-used';
 import { requestMetaOf, type ManagementEvent } from './event';
 import { PrefetchedItems, targetItemKeys } from '../store/prefetch';
 import { header } from './headers';
@@ -108,7 +109,8 @@ export function authenticateAndMeter(
       request.event.caller = checked.key;
       const result = await admitUse(deps, checked);
       if (!result.admitted && result.code === 'NOT_FOUND') throw unauthenticated('The API key is invalid.');
-      request.event.rateLimitHeaders = rateLimitHeaders(result.ratelimit, deps.clock.now());
+      // On every answer to this caller: its RateLimit headers, and for an old value Deprecation and Sunset.
+      request.event.rateLimitHeaders = { ...rateLimitHeaders(result.ratelimit, deps.clock.now()), ...deprecationHeaders(checked.key, deps.clock.now()) };
       if (!result.admitted) {
         signals.rateLimited(deps.observe);
         throw new ApiError(ErrorCode.RATE_LIMITED, 'The calling key is over its rate limit. Retry later.', [], {

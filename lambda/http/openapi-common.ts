@@ -24,6 +24,11 @@ export const rateLimitHeaders = {
   RateLimit: header('The calling key\'s hourly limit: `"hourly";r=<remaining>;t=<seconds until reset>`').optional(),
   'RateLimit-Policy': header('`"hourly";q=<rate_limit>;w=3600`').optional(),
 };
+/** Headers on every answer to a management request made with a key's old value (a regeneration's grace period). */
+export const deprecationHeaders = {
+  Deprecation: header("Only for a request made with a key's old value: `@<epoch seconds>`, when it was replaced (RFC 9745)").optional(),
+  Sunset: header("Only for a request made with a key's old value: when it stops working, an HTTP date (RFC 8594)").optional(),
+};
 export const retryAfter = { 'Retry-After': header('Seconds to wait before retrying', z.string().regex(/^[0-9]+$/)) };
 
 export const json = (schema: z.core.$ZodType) => ({ 'application/json': { schema } });
@@ -31,7 +36,7 @@ export const json = (schema: z.core.$ZodType) => ({ 'application/json': { schema
 export function error(description: string, extraHeaders: Record<string, z.ZodType> = {}, id?: string) {
   return {
     description,
-    headers: z.object({ ...commonHeaders, ...rateLimitHeaders, ...extraHeaders }),
+    headers: z.object({ ...commonHeaders, ...rateLimitHeaders, ...deprecationHeaders, ...extraHeaders }),
     content: json(errorBodySchema),
     ...(id ? { id } : {}),
   };
@@ -64,7 +69,9 @@ export function managementErrors(extra: Record<string, string | true>): ZodOpenA
 }
 
 export function ok(status: string, description: string, schema: z.ZodType, extraHeaders: Record<string, z.ZodType> = {}): ZodOpenApiResponsesObject {
-  return { [status]: { description, headers: z.object({ ...commonHeaders, ...rateLimitHeaders, ...extraHeaders }), content: json(schema) } };
+  return {
+    [status]: { description, headers: z.object({ ...commonHeaders, ...rateLimitHeaders, ...deprecationHeaders, ...extraHeaders }), content: json(schema) },
+  };
 }
 
 /** The key's entity tag (lambda/http/preconditions.ts), for an `If-Match` on its next change. */

@@ -6,6 +6,7 @@
  * the policy's design (cacheable per key, Allow/Deny per mapped route) is
  * described there and in docs/verification.md.
  */
+import { valueUsed } from '../domain/value-used';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Statement } from 'aws-lambda';
 import type { RouteScope } from '../contract/route-scopes';
 import { uncoveredScopes } from '../contract/scopes';
@@ -78,6 +79,8 @@ function allowedContext(key: VerifiedKey, ratelimit: RateLimitState, identity: V
     ratelimit_limit: ratelimit.limit,
     ratelimit_remaining: ratelimit.remaining,
     ratelimit_reset: ratelimit.reset,
+    // Which value was presented: `current`, or `old` with `old_value_ends_at` (docs/verification.md).
+    ...valueUsed(key),
     // A key of an identity: which customer calls (its meta, an object, is answered by the verify endpoint only).
     ...(identity ? { identity_id: identity.id, identity_external_id: identity.external_id } : {}),
   };

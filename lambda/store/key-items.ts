@@ -165,12 +165,14 @@ export function rotationItems(rotation: ValueRotation, table: string, tx: Transa
           Update: {
             TableName: table,
             Key: VALUE_LOOKUP.key(before.current_hash),
-            UpdateExpression: 'SET slot = :previous, valid_until = :endsAt, transition_ends_at = :endsAt, transition_generation = :generation, #ttl = :ttl',
+            UpdateExpression:
+              'SET slot = :previous, valid_until = :endsAt, deprecated_at = :deprecatedAt, transition_ends_at = :endsAt, transition_generation = :generation, #ttl = :ttl',
             ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
             ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
             ExpressionAttributeValues: {
               ':previous': 'previous',
               ':endsAt': transition.endsAt,
+              ':deprecatedAt': after.regenerated_at,
               ':generation': transition.generation,
               ':keyId': before.id,
               ':ttl': epochSeconds(new Date(Date.parse(transition.endsAt) + PREVIOUS_LOOKUP_TTL_MARGIN_MS)),

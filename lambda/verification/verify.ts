@@ -215,6 +215,8 @@ export function judgeLookup(lookup: ValueLookupItem | undefined, request: Verify
       created_by: lookup.created_by,
       rate_limit: lookup.rate_limit,
       slot: lookup.slot,
+      ...(lookup.slot === 'previous' && lookup.valid_until ? { old_value_ends_at: lookup.valid_until } : {}),
+      ...(lookup.slot === 'previous' && lookup.deprecated_at ? { old_value_since: lookup.deprecated_at } : {}),
       ...(lookup.identity_id ? { identity_id: lookup.identity_id } : {}),
       ...(lookup.meter_def ? { meter_def: lookup.meter_def } : {}),
     },

@@ -65,6 +65,7 @@ describe('Lambda REQUEST authorizer', () => {
           ratelimit_limit: 10,
           ratelimit_remaining: 9,
           ratelimit_reset: expect.any(Number),
+          value: 'current',
         },
       });
       for (const value of Object.values(result?.context ?? {})) expect(['string', 'number', 'boolean']).toContain(typeof value);

@@ -35,6 +35,7 @@ import { functionServices } from '../../composition/environment';
 import { route } from './route';
 import { verifiedIdentityOf, type VerifiedIdentity } from '../../use-cases/verified-identity';
 import { countVerification } from '../../verification/counting';
+import { valueUsed } from '../../domain/value-used';
 
 /** The verify event; `verificationCode` is what the request was counted as (set once the verdict is known). */
 type VerifyEvent = ManagementEvent<VerifyKeyRequest> & { verificationCode?: string };
@@ -45,7 +46,7 @@ function verifyResponseBody(result: VerifyResult, identity: VerifiedIdentity | u
   const body: VerifyKeyResponse = { valid: result.valid, code: result.code };
   if (result.valid) {
     const { id, team_id, type, environment, scopes } = result.key;
-    body.key = { id, team_id, type, environment, scopes };
+    body.key = { id, team_id, type, environment, scopes, ...valueUsed(result.key) };
   }
   if ('ratelimit' in result) {
     const { limit, remaining, reset } = result.ratelimit;

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import { commonHeaders, error, json, rateLimitHeaders, retryAfter, shared, type Fits } from '../../http/openapi-common';
-import { count, environment, keyId, keyType } from '../../http/response-schemas';
+import { count, environment, instant, keyId, keyType } from '../../http/response-schemas';
 import { verifyKeyRequestSchema } from './schema';
 import type { VerifyKeyResponse } from './schema';
 
@@ -21,7 +21,19 @@ export const verifyKeyResponseSchema = z
       'RATE_LIMITED',
       'USAGE_EXCEEDED',
     ]),
-    key: z.strictObject({ id: keyId, team_id: z.guid(), type: keyType, environment, scopes: z.array(z.string()) }).optional(),
+    key: z
+      .strictObject({
+        id: keyId,
+        team_id: z.guid(),
+        type: keyType,
+        environment,
+        scopes: z.array(z.string()),
+        value: z
+          .enum(['current', 'old'])
+          .meta({ description: "Which of the key's values was presented: its current one, or the old one of a regeneration's grace period" }),
+        old_value_ends_at: instant.optional().meta({ description: 'Only for the old value: when it stops working' }),
+      })
+      .optional(),
     ratelimit: z.strictObject({ limit: count, remaining: count, reset: z.int().meta({ description: 'End of the current hour, epoch seconds' }) }).optional(),
     identity: z
       .strictObject({ id: z.string(), external_id: z.string(), meta: z.record(z.string(), z.unknown()) })

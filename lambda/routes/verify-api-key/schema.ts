@@ -24,7 +24,17 @@ export interface VerifyKeyResponse {
   valid: boolean;
   code: 'VALID' | VerifyFailureCode;
   /** Only when valid. */
-  key?: { id: string; team_id: string; type: KeyType; environment: Environment; scopes: string[] };
+  key?: {
+    id: string;
+    team_id: string;
+    type: KeyType;
+    environment: Environment;
+    scopes: string[];
+    /** Which of the key's values was presented: its current one, or the old one of a regeneration's grace period. */
+    value: 'current' | 'old';
+    /** Only for the old value: when it stops working (ISO 8601). */
+    old_value_ends_at?: string;
+  };
   /** When valid or RATE_LIMITED: the key's hourly limit, what is left of it, and the end of the current hour (epoch seconds). */
   ratelimit?: { limit: number; remaining: number; reset: number };
   /** Only when valid and the key names an identity. */

@@ -22,6 +22,7 @@ export const VALUE_LOOKUP = /* @__PURE__ */ defineEntity<ValueLookupItem>()({
     slot: ['current', 'previous'],
     generation: NUMBER,
     valid_until: OPTIONAL_STRING,
+    deprecated_at: OPTIONAL_STRING,
     transition_ends_at: OPTIONAL_STRING,
     transition_generation: OPTIONAL_NUMBER,
     ttl: OPTIONAL_NUMBER,

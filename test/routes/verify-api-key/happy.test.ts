@@ -25,7 +25,7 @@ describe('POST /functions/v1/verify-api-key — valid keys', () => {
     expect(response.body).toEqual({
       valid: true,
       code: 'VALID',
-      key: { id: created.id, team_id: team.teamId, type: 'sk', environment: 'live', scopes: ['enc.tiles:read'] },
+      key: { id: created.id, team_id: team.teamId, type: 'sk', environment: 'live', scopes: ['enc.tiles:read'], value: 'current' },
       ratelimit: { limit: 50, remaining: 49, reset: (Math.floor(clock.now().getTime() / RATE_WINDOW_MS) + 1) * 3600 },
     });
     expect(response.headers['Content-Type']).toMatch(/^application\/json/);
