@@ -2024,6 +2024,8 @@ export interface operations {
                 /** @description Only keys in this state */
                 state?: "active" | "in_transition" | "disabled" | "expired" | "deleted";
                 identity_id?: string;
+                unused_for_days?: string;
+                expires_before?: string;
                 /** @description Page size: 1 to 100, default 20 */
                 limit?: string;
                 /** @description The `meta.next_cursor` of the previous page */

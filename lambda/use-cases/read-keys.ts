@@ -14,6 +14,7 @@ import type { Environment, KeyType } from '../domain/key-values';
 import type { KeyItem } from '../domain/model';
 import type { ClockPort, KeysPort, SettingsPort, UsagePort } from '../store/ports';
 import { teamKeysPage } from '../store/entities/key';
+import { MS_PER_DAY } from '../platform/clock';
 
 /** What reading keys takes: the key and usage stores, the clock, the cursor signing key. */
 export type ReadKeysPorts = KeysPort & UsagePort & ClockPort & SettingsPort<'cursorSigningKey'>;
@@ -53,6 +54,18 @@ export async function getKey(services: ReadKeysPorts, caller: VerifiedKey, input
   return { resource: keyResource(key, usage, now), entityTag: entityTagOf(key) };
 }
 
+/**
+ * `keys` less those used in the last `days` days (a key never used counts
+ * from its creation); all of them when `days` is undefined. One batch read
+ * of the candidates' usage items (at most INDEX_PAGE).
+ */
+async function unusedOnly(services: Pick<ReadKeysPorts, 'usage'>, days: number | undefined, keys: KeyItem[], now: Date): Promise<Set<KeyItem>> {
+  if (days === undefined || keys.length === 0) return new Set(keys);
+  const since = now.getTime() - days * MS_PER_DAY;
+  const lastUses = await services.usage.lastUses(keys.map((key) => key.id));
+  return new Set(keys.filter((key) => Date.parse(lastUses.get(key.id)?.last_used_at ?? key.created_at) < since));
+}
+
 /** A page of a team's keys, filtered. */
 export interface ListKeysInput {
   team_id: string;
@@ -61,6 +74,10 @@ export interface ListKeysInput {
   state?: string;
   /** Only the keys that name this identity. */
   identity_id?: string;
+  /** Only the keys with no use recorded in this many days (never used: created before then). */
+  unused_for_days?: number;
+  /** Only the keys that expire before this instant (ISO). */
+  expires_before?: string;
   limit: number;
   cursor?: string;
 }
@@ -94,6 +111,7 @@ export async function listKeys(services: ReadKeysPorts, caller: VerifiedKey, inp
     if (environment !== undefined && key.environment !== environment) return false;
     if (input.type !== undefined && key.type !== input.type) return false;
     if (input.identity_id !== undefined && key.identity_id !== input.identity_id) return false;
+    if (input.expires_before !== undefined && (key.expires_at === null || Date.parse(key.expires_at) >= Date.parse(input.expires_before))) return false;
     const state = keyStateOf(key, now);
     return input.state === undefined ? state !== 'deleted' : state === input.state;
   };
@@ -102,10 +120,11 @@ export async function listKeys(services: ReadKeysPorts, caller: VerifiedKey, inp
   let more = true;
   for (let reads = 0; found.length < input.limit && more && reads < MAX_INDEX_PAGES; reads++) {
     const page = await services.keys.teamKeysPage(caller.team_id, startAfter, INDEX_PAGE);
+    const matching = await unusedOnly(services, input.unused_for_days, page.items.filter(wanted), now);
     let consumed = 0;
     for (const item of page.items) {
       consumed += 1;
-      if (wanted(item)) found.push(item);
+      if (matching.has(item)) found.push(item);
       if (found.length === input.limit) break;
     }
     more = consumed < page.items.length || page.more;

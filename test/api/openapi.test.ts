@@ -88,6 +88,8 @@ describe('docs/openapi.json', () => {
       'query:type',
       'query:state',
       'query:identity_id',
+      'query:unused_for_days',
+      'query:expires_before',
       'query:limit',
       'query:cursor',
     ]);

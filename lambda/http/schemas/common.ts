@@ -67,19 +67,29 @@ export function then<In extends z.core.SomeType, Out>(schema: In, transform: (va
 
 /* Query parameters: query values are strings, so numbers are written as digits. */
 
-/** A whole number written in digits, within [min, max]; `fallback` when absent. */
-export function countParameter(min: number, max: number, fallback: number) {
+/** A whole number written in digits, within [min, max]; undefined when absent. */
+export function wholeNumberParameter(min: number, max: number) {
   const words = `must be a whole number from ${min} to ${max}`;
-  return then(
-    z.optional(
-      z.pipe(
-        then(z.string({ error: 'must be a number' }).check(z.maxLength(6, { error: words, abort: true }), z.regex(/^[0-9]{1,6}$/, words)), Number),
-        z.int().check(z.minimum(min, words), z.maximum(max, words)),
-      ),
+  return z.optional(
+    z.pipe(
+      then(z.string({ error: 'must be a number' }).check(z.maxLength(6, { error: words, abort: true }), z.regex(/^[0-9]{1,6}$/, words)), Number),
+      z.int().check(z.minimum(min, words), z.maximum(max, words)),
     ),
-    (value) => value ?? fallback,
   );
 }
+
+/** A whole number written in digits, within [min, max]; `fallback` when absent. */
+export function countParameter(min: number, max: number, fallback: number) {
+  return then(wholeNumberParameter(min, max), (value) => value ?? fallback);
+}
+
+const INSTANT_WORDS = 'must be an ISO 8601 timestamp with an offset, like 2026-11-29T10:00:00Z';
+
+/** An instant: any ISO 8601 timestamp with an offset, answered in UTC (`2026-11-29T10:00:00.000Z`). */
+export const instantParameter = then(
+  z.iso.datetime({ offset: true, error: INSTANT_WORDS, abort: true }).check(z.maxLength(40, { error: INSTANT_WORDS, abort: true })),
+  (value) => new Date(value).toISOString(),
+);
 
 /** An opaque cursor from a previous page. */
 export const cursorParameter = z.optional(

@@ -1,15 +1,7 @@
 /** The query of a team's verification analytics (docs/analytics.md). */
 import * as z from 'zod/mini';
-import { countParameter, keyIdSchema, teamIdSchema, then } from '../../http/schemas/common';
+import { countParameter, instantParameter as instant, keyIdSchema, teamIdSchema } from '../../http/schemas/common';
 import { identityIdSchema } from '../../http/schemas/identities';
-
-const INSTANT_WORDS = 'must be an ISO 8601 timestamp with an offset, like 2026-11-29T10:00:00Z';
-
-/** An instant: any ISO 8601 timestamp with an offset (rows are the buckets that overlap the range). */
-const instant = then(
-  z.iso.datetime({ offset: true, error: INSTANT_WORDS, abort: true }).check(z.maxLength(40, { error: INSTANT_WORDS, abort: true })),
-  (value) => new Date(value).toISOString(),
-);
 
 const GROUPS = ['outcome', 'scope', 'key'] as const;
 

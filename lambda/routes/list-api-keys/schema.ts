@@ -1,7 +1,7 @@
 /** The query of the key list (checked as strictly as a body: unknown parameters are refused). */
 import * as z from 'zod/mini';
 import { KEY_STATES } from '../../domain/key-view';
-import { countParameter, cursorParameter, teamIdSchema } from '../../http/schemas/common';
+import { countParameter, cursorParameter, instantParameter, teamIdSchema, wholeNumberParameter } from '../../http/schemas/common';
 import { identityIdSchema } from '../../http/schemas/identities';
 
 export const listKeysRequestSchema = z.strictObject({
@@ -11,6 +11,10 @@ export const listKeysRequestSchema = z.strictObject({
   state: z.optional(z.enum(KEY_STATES as [string, ...string[]], { error: `must be one of ${KEY_STATES.join(', ')}` })),
   /** Only the keys that name this identity (a deleted key names none). */
   identity_id: z.optional(identityIdSchema),
+  /** Only the keys with no use recorded in the last N days (never used: created more than N days ago). */
+  unused_for_days: wholeNumberParameter(1, 3650),
+  /** Only the keys whose `expires_at` is before this instant (keys that never expire are left out). */
+  expires_before: z.optional(instantParameter),
   limit: countParameter(1, 100, 20),
   cursor: cursorParameter,
 });
