@@ -34,6 +34,7 @@ const unit = [
   'test/plans/token-bucket.property.test.ts',
   'test/platform/pepper.test.ts',
   'test/platform/recent-map.test.ts',
+  'test/platform/endpoint-cache-lru.test.ts',
   'test/store/entity.test.ts',
   'test/store/transactions.test.ts',
   'test/local/platform-stage.test.ts',

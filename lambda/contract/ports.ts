@@ -44,13 +44,13 @@ export type PortName =
 
 /** What checking a presented value reads and records: the verify endpoint, the authorizers, every manager route's authentication. */
 export const VERIFYING = ['lookups', 'usage', 'guesses'] as const satisfies readonly PortName[];
-/** What a manager route's authentication and metering use (http/management-handler.ts). */
-export const MANAGING = [...VERIFYING, 'keys'] as const satisfies readonly PortName[];
+/** What a manager route's authentication and metering use (http/management-handler.ts), and the analytics' count of it. */
+export const MANAGING = [...VERIFYING, 'keys', 'counts'] as const satisfies readonly PortName[];
 
 /** The ports of the functions that are not routes (a route's are in its route.ts). */
 export const HANDLER_PORTS = {
   authorizer: [...VERIFYING, 'keys', 'teams', 'identities', 'meters', 'counts'],
-  'management-authorizer': [...VERIFYING, 'keys', 'teams'],
+  'management-authorizer': [...VERIFYING, 'keys', 'teams', 'counts'],
   'expire-old-value': ['keys', 'usage'],
   'notify-key-expiry': ['keys', 'expiryNotices'],
   'flush-authorizer-cache': ['flushClaims', 'cacheFlusher'],

@@ -161,8 +161,8 @@ export const STORE_OPERATIONS = {
 
 export type StoreOperation = keyof typeof STORE_OPERATIONS;
 
-/** What every authenticated request runs: the caller's value lookup, and its use recorded. */
-export const AUTHENTICATED: readonly StoreOperation[] = ['readValueLookup', 'recordUse'];
+/** What every authenticated request runs: the caller's value lookup, its use recorded, and the analytics' count of it. */
+export const AUTHENTICATED: readonly StoreOperation[] = ['readValueLookup', 'recordUse', 'countVerifications'];
 /** A management route acting on one key: the key and its usage, read with the caller's lookup. */
 export const TARGET_KEY: readonly StoreOperation[] = ['readTargetKey', 'readKey', 'readUsage'];
 
@@ -172,8 +172,8 @@ export const TARGET_KEY: readonly StoreOperation[] = ['readTargetKey', 'readKey'
  * joins both into FUNCTION_OPERATIONS).
  */
 export const HANDLER_OPERATIONS = {
-  authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse', 'countVerifications'],
-  'management-authorizer': ['readValueLookup', 'readTeam'],
+  authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse'],
+  'management-authorizer': ['readValueLookup', 'readTeam', 'countVerifications'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
   'notify-key-expiry': ['readKey', 'recordExpiryNotice'],
   'flush-authorizer-cache': ['claimCacheFlush'],

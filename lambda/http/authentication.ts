@@ -7,7 +7,9 @@
 import { ApiError, ErrorCode } from '../contract/errors';
 import { KEYS_MANAGE } from '../contract/scopes';
 import type { ItemKey } from '../contract/tables';
-import { checkKey, VerifyFailure, type CheckedKey, type CheckResult, type VerifyFailureCode, type VerifyServices } from '../verification/verify';
+import { checkKey, failureOf, VerifyFailure, type CheckedKey, type CheckResult, type VerifyFailureCode, type VerifyServices } from '../verification/verify';
+import { countVerification } from '../verification/counting';
+import type { CountsPort } from '../store/ports';
 import { header, headerCount, type HeaderMap, type MultiHeaderMap } from './headers';
 
 const BEARER = /^Bearer ([^\s]+)$/i;
@@ -101,7 +103,7 @@ export interface AuthenticatedCaller {
  * its refusal, so its use is recorded first.
  */
 export async function authenticateManager(
-  deps: VerifyServices,
+  deps: VerifyServices & Partial<CountsPort>,
   request: AuthenticationRequest,
   companionKeys: readonly ItemKey[] = [],
 ): Promise<AuthenticatedCaller> {
@@ -123,5 +125,7 @@ export async function authenticateManager(
   const { companions } = result;
   if (result.valid) return { checked: result.checked, companions };
   if (result.refusedKey) return { checked: result.refusedKey, refusal: managementFailure(result), refusalCode: result.code, companions };
+  // A value of a key that no longer authenticates (INACTIVE, EXPIRED, REVOKED) is counted here; an unknown one is not.
+  countVerification(deps, failureOf(result), [KEYS_MANAGE]);
   throw managementFailure(result);
 }

@@ -22,6 +22,9 @@ import { callerFromAuthorizer } from './management-authorizer';
 import { admitUse, type CheckedKey, type VerifyServices } from '../verification/verify';
 import { rateLimitHeaders } from '../domain/rate-window';
 import { deprecationHeaders } from '../domain/value-used';
+import { countKeyUse } from '../verification/counting';
+import type { CountsPort } from '../store/ports';
+import { KEYS_MANAGE } from '../contract/scopes';
 import { requestMetaOf, type ManagementEvent } from './event';
 import { PrefetchedItems, targetItemKeys } from '../store/prefetch';
 import { header } from './headers';
@@ -78,7 +81,7 @@ export function errorResponses(observe: () => Observability): MiddlewareObj<AnyE
  * this request. Runs before validation: a malformed request is a use too.
  */
 export function authenticateAndMeter(
-  services: () => VerifyServices & { observe: Observability },
+  services: () => VerifyServices & Partial<CountsPort> & { observe: Observability },
   options: { targetKeyId?: (event: AnyEvent) => string | undefined } = {},
 ): MiddlewareObj<AnyEvent, APIGatewayProxyResult> {
   return {
@@ -93,10 +96,11 @@ export function authenticateAndMeter(
       // Behind API Gateway (or the local gateway stage) the management
       // authorizer has checked the key already: its context, not a second read.
       const fromAuthorizer = callerFromAuthorizer(request.event.requestContext?.authorizer);
-      const { checked, refusal, companions } = fromAuthorizer
+      const { checked, refusal, refusalCode, companions } = fromAuthorizer
         ? {
             checked: fromAuthorizer.checked,
             refusal: fromAuthorizer.refusal ? managementFailure({ code: fromAuthorizer.refusal }) : undefined,
+            refusalCode: fromAuthorizer.refusal,
             companions: prefetch.length > 0 ? await deps.lookups.getItems(prefetch) : undefined,
           }
         : await authenticateManager(
@@ -109,6 +113,8 @@ export function authenticateAndMeter(
       request.event.caller = checked.key;
       const result = await admitUse(deps, checked);
       if (!result.admitted && result.code === 'NOT_FOUND') throw unauthenticated('The API key is invalid.');
+      // The analytics' count of this authentication (docs/analytics.md): over its limit, refused for this request, or VALID.
+      countKeyUse(deps, checked.key, result.admitted ? (refusalCode ?? 'VALID') : result.code, [KEYS_MANAGE]);
       // On every answer to this caller: its RateLimit headers, and for an old value Deprecation and Sunset.
       request.event.rateLimitHeaders = { ...rateLimitHeaders(result.ratelimit, deps.clock.now()), ...deprecationHeaders(checked.key, deps.clock.now()) };
       if (!result.admitted) {

@@ -6,6 +6,7 @@
  * counts it per source.
  */
 import { isOutcome, scopeDimension, type CountedVerification } from '../domain/verification-tally';
+import type { VerifiedKey } from '../domain/model';
 import type { CountsPort } from '../store/ports';
 import type { VerifyResult } from './verify';
 
@@ -22,4 +23,14 @@ export function countedOf(result: VerifyResult, scopes: readonly string[] | unde
 export function countVerification(deps: Partial<CountsPort>, result: VerifyResult, scopes: readonly string[] | undefined): void {
   const counted = countedOf(result, scopes);
   if (counted) deps.counts?.count(counted);
+}
+
+/**
+ * Counts a management request's authentication by the key that made it
+ * (http/middleware.ts): VALID, the refusal of a key that may not make it
+ * (IP, origin, scope), or RATE_LIMITED; the scope asked is `keys.manage`.
+ */
+export function countKeyUse(deps: Partial<CountsPort>, key: VerifiedKey, outcome: string, scopes: readonly string[]): void {
+  if (!isOutcome(outcome)) return;
+  deps.counts?.count({ teamId: key.team_id, keyId: key.id, identityId: key.identity_id ?? '', scope: scopeDimension(scopes), outcome });
 }

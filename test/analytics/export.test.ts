@@ -63,13 +63,14 @@ describe('the analytics export: Parquet files DuckDB reads', () => {
 
     // Assess
     expect(first.hours).toBe(1);
+    // VALID: 8 verifications and the manager key's two creates (its own requests are counted too).
     expect(before).toEqual([
       { outcome: 'SCOPE_DENIED', n: 2 },
-      { outcome: 'VALID', n: 8 },
+      { outcome: 'VALID', n: 8 + 2 },
     ]);
     expect(after).toEqual([
       { outcome: 'SCOPE_DENIED', n: 2 },
-      { outcome: 'VALID', n: 9 },
+      { outcome: 'VALID', n: 9 + 2 },
     ]);
     expect(
       route.body.data
@@ -79,6 +80,7 @@ describe('the analytics export: Parquet files DuckDB reads', () => {
     expect(byKey).toEqual([
       { key_id: a.id, n: 7, day: '2026-11-27' },
       { key_id: b.id, n: 4, day: '2026-11-27' },
+      { key_id: team.keyId, n: 2, day: '2026-11-27' },
     ]);
     expect(readdirSync(path.join(analyticsDir(dataDir), 'verifications', 'day=2026-11-27'))).toEqual([`${team.teamId}-10.parquet`]);
   });

@@ -48,7 +48,17 @@ describe('closestName', () => {
 
   it("reads the names an object schema accepts, through a pipe (regenerate's default grace period)", () => {
     expect(acceptedNames(regenerateKeyRequestSchema)).toEqual(['key_id', 'grace_period_days', 'revoke_immediately']);
-    expect(acceptedNames(listKeysRequestSchema)).toEqual(['team_id', 'environment', 'type', 'state', 'identity_id', 'unused_for_days', 'expires_before', 'limit', 'cursor']);
+    expect(acceptedNames(listKeysRequestSchema)).toEqual([
+      'team_id',
+      'environment',
+      'type',
+      'state',
+      'identity_id',
+      'unused_for_days',
+      'expires_before',
+      'limit',
+      'cursor',
+    ]);
   });
 });
 

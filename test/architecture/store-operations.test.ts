@@ -18,7 +18,7 @@ import { MS_PER_DAY } from '../../lambda/platform/clock';
 import { config } from '../../lambda/composition/config';
 import { createDynamoClient } from '../../lambda/composition/dynamo';
 import { call, createKey, newTeam } from '../support/api';
-import { expectStatus, installManualClock, keyInTransition, restoreSystemClock } from '../support/keys';
+import { MANAGER_SCOPES, expectStatus, installManualClock, keyInTransition, restoreSystemClock } from '../support/keys';
 import { testServices, useTestServices } from '../support/services';
 import { callAuthorizer, callVerify } from '../verify/helpers';
 import type { Context } from 'aws-lambda';
@@ -346,12 +346,21 @@ describe('each function sends exactly the storage actions it declares', () => {
     }
   });
 
-  it('management-authorizer: a valid key’s team', async () => {
+  it('management-authorizer: a valid key’s team, and a disabled key refused (counted)', async () => {
     const team = await newTeam();
+    const disabled = await createKey(team, { scopes: MANAGER_SCOPES });
+    expect((await call('update-api-key', { key: team.key, body: { key_id: disabled.id, is_active: false } })).status).toBe(200);
     const authorize = makeManagementAuthorizer(testServices);
-    const event = { type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:1:api/prod/GET/x', headers: { Authorization: `Bearer ${team.key}` } };
+    const eventOf = (value: string) => ({
+      type: 'REQUEST',
+      methodArn: 'arn:aws:execute-api:eu-west-1:1:api/prod/GET/x',
+      headers: { Authorization: `Bearer ${value}` },
+    });
     await expectExactlyDeclared('management-authorizer', async () => {
-      expect((await authorize(event as never, {} as Context))?.principalId).toBe(team.keyId);
+      expect((await authorize(eventOf(team.key) as never, {} as Context))?.principalId).toBe(team.keyId);
+      await expect(authorize(eventOf(disabled.key) as never, {} as Context)).rejects.toThrow('Unauthorized');
+      // What the refusal was counted as (INACTIVE), written (docs/analytics.md).
+      await testServices().counts.flush();
     });
   });
 });

@@ -12,8 +12,8 @@ export const route = defineRoute({
   repeatable: ['group_by'],
   summary: "a team's verification counts by minute, hour or day, by outcome, scope and key",
   // readTargetKey, readKey: a key named is the team's (a deleted one through its tombstone); readIdentity: an identity named is.
-  // countVerifications: counts this process holds are written before the read.
-  operations: [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readIdentity', 'readVerificationCounts', 'countVerifications'],
-  ports: [...MANAGING, 'identities', 'analytics', 'counts'],
+  // countVerifications (in AUTHENTICATED): counts this process holds are also written before the read.
+  operations: [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readIdentity', 'readVerificationCounts'],
+  ports: [...MANAGING, 'identities', 'analytics'],
   settings: MANAGEMENT_SETTINGS,
 });

@@ -59,11 +59,14 @@ describe('GET /functions/v1/get-verification-analytics — the counts', () => {
     // Assess
     expect(capped.map((answer) => answer.body.code).sort()).toEqual(['RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED', 'VALID', 'VALID']);
     expectStatus(byOutcome, 200);
+    // The manager key's own requests are counted too (keys.manage): its two creates at 10:00, and at 10:01 the
+    // update and this read (a request is counted as it is authenticated, before the read writes what is held).
     expect(byOutcome.body.data).toEqual([
-      { start: '2026-11-29T10:00:00.000Z', outcome: 'VALID', count: 9 },
+      { start: '2026-11-29T10:00:00.000Z', outcome: 'VALID', count: 9 + 2 },
       { start: '2026-11-29T10:00:00.000Z', outcome: 'RATE_LIMITED', count: 3 },
       { start: '2026-11-29T10:00:00.000Z', outcome: 'SCOPE_DENIED', count: 3 },
       { start: '2026-11-29T10:01:00.000Z', outcome: 'INACTIVE', count: 2 },
+      { start: '2026-11-29T10:01:00.000Z', outcome: 'VALID', count: 1 + 1 },
     ]);
     expect(byOutcome.body.meta).toMatchObject({
       granularity: 'minute',
@@ -81,11 +84,17 @@ describe('GET /functions/v1/get-verification-analytics — the counts', () => {
       ['RATE_LIMITED', 3],
       ['VALID', 2],
     ]);
+    // The manager: 2 creates, the update and the first two reads (the second counted before it read).
+    expect(keyRows.filter((row) => row.key_id === team.keyId).map(({ start, outcome, count }) => [start.slice(11, 16), outcome, count])).toEqual([
+      ['10:00', 'VALID', 2],
+      ['10:01', 'VALID', 3],
+    ]);
     expect(keyRows.every((row) => row.identity_id === null)).toBe(true);
-    expect(totalsBy(byScope.body.data as Row[], 'scope')).toEqual({ [TILES]: 9, [IDENTIFY]: 3, null: 5 });
+    // Four reads by then, the third this one.
+    expect(totalsBy(byScope.body.data as Row[], 'scope')).toEqual({ [TILES]: 9, [IDENTIFY]: 3, null: 5, 'keys.manage': 2 + 1 + 3 });
     expect(totals.body.data).toEqual([
-      { start: '2026-11-29T10:00:00.000Z', count: 15 },
-      { start: '2026-11-29T10:01:00.000Z', count: 2 },
+      { start: '2026-11-29T10:00:00.000Z', count: 15 + 2 },
+      { start: '2026-11-29T10:01:00.000Z', count: 2 + 1 + 4 },
     ]);
     // The limiter's own record: the second key's admitted uses are the VALID counted.
     expect(Object.values(((await usageItem(second.id))?.windows ?? {}) as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(2);
@@ -104,12 +113,14 @@ describe('GET /functions/v1/get-verification-analytics — the counts', () => {
     const range = { from: '2026-11-29T12:30:00Z', to: '2026-11-29T12:30:00Z', granularity: 'minute' };
     const one = await analytics(team, { ...range, key_id: keys[1]!.id });
     const identity = await analytics(team, { ...range, identity_id: identityId }, ['key']);
-    const busiest = await analytics(team, { ...range, limit: '2' }, ['key']);
+    const busiest = await analytics(team, { ...range, limit: '3' }, ['key']);
 
     // Assess
     expect(one.body.data).toEqual([{ start: '2026-11-29T12:30:00.000Z', count: 3 }]);
     expect(identity.body.data).toEqual([{ start: '2026-11-29T12:30:00.000Z', key_id: keys[0]!.id, identity_id: identityId, count: 1 }]);
+    // The busiest is the manager key itself: the identity, three creates, two reads and this one.
     expect((busiest.body.data as Row[]).map((row) => [row.key_id, row.count])).toEqual([
+      [team.keyId, 7],
       [keys[2]!.id, 5],
       [keys[1]!.id, 3],
     ]);
@@ -128,12 +139,14 @@ describe('GET /functions/v1/get-verification-analytics — the counts', () => {
     const grouped = await analytics(team, range, ['key']);
     const one = await analytics(team, { ...range, key_id: gone.id });
 
-    // Assess
-    expect((grouped.body.data as Row[]).map((row) => [row.key_id, row.count])).toEqual([
+    // Assess (the manager key's own requests aside: two creates, the delete and this read)
+    const notManager = (row: { key_id?: string }) => row.key_id !== team.keyId;
+    expect((grouped.body.data as Row[]).filter((row) => row.key_id === team.keyId).map((row) => row.count)).toEqual([4]);
+    expect((grouped.body.data as Row[]).filter(notManager).map((row) => [row.key_id, row.count])).toEqual([
       [gone.id, 3],
       [kept.id, 2],
     ]);
-    expect(grouped.body.meta.keys).toEqual([
+    expect(grouped.body.meta.keys.filter(notManager)).toEqual([
       { key_id: gone.id, name: 'gone', deleted: true },
       { key_id: kept.id, name: 'kept', deleted: false },
     ]);
@@ -145,7 +158,7 @@ describe('GET /functions/v1/get-verification-analytics — the counts', () => {
     const purged = await analytics(team, range, ['key']);
     const byId = await analytics(team, { ...range, key_id: gone.id });
     const elsewhere = await analytics(team, { ...range, from: '2026-11-29T13:00:00Z', to: '2026-11-29T13:59:59Z', key_id: gone.id });
-    expect(purged.body.meta.keys).toEqual([
+    expect(purged.body.meta.keys.filter(notManager)).toEqual([
       { key_id: gone.id, name: null, deleted: true },
       { key_id: kept.id, name: 'kept', deleted: false },
     ]);
