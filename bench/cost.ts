@@ -85,11 +85,14 @@ function costServices(proxy: Proxy, logs: Logs, githubPublicKey: string, leases:
 
 /**
  * What `calls` calls of `run` spend, per call (`inFlight` at a time). The
- * window ends with `settle` (the verification counts written: one batch
- * per window, as a process writes one per 20 s; docs/analytics.md).
+ * window opens after `settle` and ends with it (the verification counts
+ * written: one batch per window, as a process writes one per 20 s;
+ * docs/analytics.md).
  */
 function meterOf(proxy: Proxy, logs: Logs, settle: () => Promise<unknown> = async () => undefined) {
   return async (calls: number, run: () => Promise<unknown>, inFlight = 1) => {
+    // What earlier calls left held (a fixture's own requests are counted too) is written before the window opens.
+    await settle();
     proxy.take();
     logs.take();
     const started = process.hrtime.bigint();
