@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateCreatedValue, generateRegeneratedValue, parseKeyValue } from '../../lambda/domain/key-values';
+import { seeded } from '../support/seeded';
 
 const DOC = readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'secret-scanning.md'), 'utf8');
 /** The expressions of the document's one `regex` block, one per line. */
@@ -17,16 +18,6 @@ const PATTERNS = (/```regex\n([\s\S]*?)```/.exec(DOC)?.[1] ?? '')
   .map((line) => new RegExp(line));
 const matchesAny = (text: string) => PATTERNS.some((pattern) => pattern.test(text));
 
-/** A deterministic generator (mulberry32), so the corpus is the same on every run. */
-function seeded(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = seeded(36);
 const pick = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

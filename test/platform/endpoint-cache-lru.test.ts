@@ -8,17 +8,7 @@ import MnemonistLru from 'mnemonist/lru-cache';
 import { EndpointCache } from '@aws-sdk/endpoint-cache';
 import LruCache from '../../lambda/adapters/endpoint-cache-lru';
 import { BUNDLE_ALIASES, ENDPOINT_CACHE_LRU } from '../../lib/house-function';
-
-/** A small seeded generator (mulberry32): the same run every time. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../support/seeded';
 
 describe('the endpoint cache’s LRU map in the bundles', () => {
   it.each([1, 3, 10])('answers as mnemonist’s LRUCache over 5,000 seeded operations (capacity %i)', (capacity) => {
