@@ -139,7 +139,7 @@ export class Analytics extends Construct {
         },
       },
     });
-    table.addDependency(database);
+    table.addResourceDependency(database);
     return [database, table];
   }
 }
