@@ -15,12 +15,13 @@ export class PendingUses {
 
   constructor(private readonly flushAfterMs: number) {}
 
-  add(use: UseCounted): void {
+  /** `admitted`: admitted from the block (a VALID use when eligible), else refused from memory. */
+  add(use: UseCounted, admitted: boolean): void {
     if (!this.delta) {
       this.delta = new UsageDelta();
       this.since = use.at.getTime();
     }
-    this.delta.add(use);
+    this.delta.add(use, admitted);
   }
 
   has(): boolean {

@@ -104,7 +104,7 @@ export class MeterLease {
     if (!block || block.shape !== shape || this.used >= block.size - 1 || now >= block.takenAt + this.settings.holdMs) return undefined;
     if (this.pending.due(now)) return 'flush';
     this.used += 1;
-    this.pending.add(use);
+    this.pending.add(use, true);
     return this.figures(block);
   }
 

@@ -130,6 +130,8 @@ export interface UsageItem {
   team_id: string;
   total_requests: number;
   last_used_at: string | null;
+  /** The last use admitted as VALID (absent until one is, and on items last written before it was kept). */
+  last_valid_at?: string;
   /**
    * Requests per UTC day, `YYYY-MM-DD` → count: the last `USAGE_DAYS_KEPT`
    * days only (older days live in the key's month items), so the item every

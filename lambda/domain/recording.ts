@@ -30,6 +30,8 @@ export function sameRecording(a: Recording, b: Recording): boolean {
 /** One use at `at`. */
 export interface UseToRecord extends Recording {
   at: Date;
+  /** A key refused for this request (IP, origin, scope: management authentication): its use counts, never as VALID. */
+  refused?: boolean;
 }
 
 /** A metered use's figures (domain/meters.ts): the applicable named limits, and the charged credits. */

@@ -77,3 +77,17 @@ export function summariseUsage(item: UsageItem | undefined, at: Date): UsageSumm
     ...creditsOf(item),
   };
 }
+
+/** A key's last use, and its last use admitted as VALID (absent until one is, and on usage items written before it was kept). */
+export interface LastUse {
+  last_used_at: string | null;
+  last_valid_at?: string;
+}
+
+/** `LastUse` from a usage item's attributes (a projection of them). */
+export function lastUseOf(item: Record<string, unknown>): LastUse {
+  return {
+    last_used_at: typeof item.last_used_at === 'string' ? item.last_used_at : null,
+    ...(typeof item.last_valid_at === 'string' ? { last_valid_at: item.last_valid_at } : {}),
+  };
+}

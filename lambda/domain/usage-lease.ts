@@ -103,11 +103,11 @@ export class KeyLease {
     if (this.pending.due(now)) return undefined;
     if (this.slots > 0) {
       this.slots -= 1;
-      this.pending.add(use);
+      this.pending.add(use, true);
       return { admitted: true, remaining: Math.max(0, Math.floor(this.capacity - this.windowCount)) + this.slots };
     }
     if (now < this.refusedUntil) {
-      this.pending.add(use);
+      this.pending.add(use, false);
       return { admitted: false, refusedUntil: this.refusedUntil };
     }
     return undefined;

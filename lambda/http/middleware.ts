@@ -111,7 +111,8 @@ export function authenticateAndMeter(
       if (companions) request.event.prefetched = new PrefetchedItems(prefetch, companions, usageMark);
       request.event.checkedCaller = checked;
       request.event.caller = checked.key;
-      const result = await admitUse(deps, checked);
+      // A key refused for this request (IP, origin, scope) is a use all the same, never a VALID one.
+      const result = await admitUse(deps, checked, refusalCode !== undefined);
       if (!result.admitted && result.code === 'NOT_FOUND') throw unauthenticated('The API key is invalid.');
       // The analytics' count of this authentication (docs/analytics.md): over its limit, refused for this request, or VALID.
       countKeyUse(deps, checked.key, result.admitted ? (refusalCode ?? 'VALID') : result.code, [KEYS_MANAGE]);

@@ -31,7 +31,7 @@ import type { Clock } from '../platform/clock';
 import { flushHolding, flushLeased, giveBack } from './meter-returns';
 import type { RecordUseResult } from '../domain/recording';
 import { RecentMap } from '../platform/recent-map';
-import { UsageDelta } from '../domain/usage-delta';
+import { UsageDelta, latest } from '../domain/usage-delta';
 import { countedOf, usageClauses } from './usage-writes';
 import { meterClauses } from './meter-clauses';
 import { writeBoth, writeOne } from './meter-writes';
@@ -207,7 +207,8 @@ export class MeteredUses {
             dropHeldBefore: use.at.getTime() - this.leases.settings.holdMs,
           });
           if (part.owner === 'key') {
-            const usage = usageClauses(delta, copied);
+            // This write admits the use (its conditions are the meters' room): a VALID use if it is written.
+            const usage = usageClauses(delta, copied, undefined, latest(delta.lastValidAt, use.at));
             c.names = { ...c.names, ...usage.names };
             c.values = { ...c.values, ...usage.values };
             c.sets.push(...usage.sets);

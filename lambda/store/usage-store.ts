@@ -1,27 +1,26 @@
 /**
  * The usage store: the writes that record a use and take a rate-limit slot
  * (the algorithm is in rate-window.ts), and the read of a key's usage
- * figures. Declared in lambda/contract/store-operations.ts as `recordUse`
- * and `readUsage`.
+ * figures (`recordUse`, `readUsage` in lambda/contract/store-operations.ts).
  *
- * The same write records the use (last_used_at, total_requests, per-day and
- * per-transition counts), so an admitted request costs at most one write. A
- * refused request is still an authenticated use: it is recorded by a second
- * write without taking a slot. A hot key's writes take a block of slots
- * and carry the uses the process admitted or refused from it in memory
- * (usage-lease.ts): mostly no write per request.
- *
- * A use may also be written before the read that decides it, and taken back
- * (`recordUseAhead`, early-use.ts). The usage item keeps the last
- * `USAGE_DAYS_KEPT` days only; older days move to month items (usage-months.ts).
+ * The same write records the use (last_used_at, last_valid_at, total_requests,
+ * per-day and per-transition counts), so an admitted request costs at most
+ * one write. A refused request is still an authenticated use, recorded by a
+ * second write without a slot. A hot key's writes take a block of slots and
+ * carry the uses the process admitted or refused from it in memory
+ * (usage-lease.ts): mostly no write per request. A use may also be written
+ * before the read that decides it, and taken back (`recordUseAhead`,
+ * early-use.ts). The usage item keeps the last `USAGE_DAYS_KEPT` days only;
+ * older days move to month items (usage-months.ts).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from './batch-get';
 import type { RecordUseResult, UseToRecord } from '../domain/recording';
-import { INLINE_TIDY_WINDOWS, MAX_WINDOWS_REMOVED_PER_WRITE, admittedAtAfter, countedOf, decidedLocally, refusedUntil, usageClauses } from './usage-writes';
+import { INLINE_TIDY_WINDOWS, MAX_WINDOWS_REMOVED_PER_WRITE, admittedAtAfter, countedOf, decidedLocally, refusedUntil } from './usage-writes';
 import { earlyUse, newEarlyToken, takeBackUse, type EarlyUse } from './early-use';
 import { UsageMonths } from './usage-months';
+import { admittingClauses, restoreLastValid } from './last-valid';
 import { UsageChanges } from './usage-changes';
 import { recordWithoutSlot, releaseSlots, removeWindows } from './usage-windows';
 import type { UsageItem } from '../domain/model';
@@ -31,7 +30,7 @@ import type { EndedWindows } from '../domain/ended-windows';
 import { elapsedFraction, windowCapacity, windowIndex, windowResetAt } from '../domain/rate-window';
 import type { KeyLease, KeyLeases } from '../domain/usage-lease';
 import { UsageDelta } from '../domain/usage-delta';
-import { creditsOf, summariseUsage, type UsageSummary } from '../domain/usage-figures';
+import { creditsOf, lastUseOf, summariseUsage, type LastUse, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
 import { USAGE } from './entities/usage';
 import { updateExpressionOf } from './update-expressions';
@@ -134,10 +133,7 @@ export class UsageStore {
   /** Whether this process holds uses of `keyId` not written yet (its own lease, or a metered one). */
   private readonly holdsUses = (keyId: string) => !!this.leases?.hasPending(keyId) || [...this.meteredSettlers].some((settler) => settler.holds(keyId));
 
-  /**
-   * Writes every pending use of this process (for a clean shutdown, and for
-   * tests that read totals right after a burst).
-   */
+  /** Writes every pending use of this process (for a clean shutdown, and for tests that read totals right after a burst). */
   async flushPending(): Promise<void> {
     await Promise.all((this.leases?.withPending() ?? []).map((keyId) => this.flushKey(keyId)));
   }
@@ -178,7 +174,7 @@ export class UsageStore {
 
     const copied = this.months.toRemove(use.keyId);
     if (maxCurrent >= 1) {
-      const usage = usageClauses(delta, copied, earlyToken);
+      const { usage, validAt } = admittingClauses(use, delta, copied, earlyToken, knownPrevious === undefined);
       const names: Record<string, string> = { ...usage.names, '#w': String(index) };
       const removals = [...usage.removes];
       const tidy = this.endedWindows.isTidy(use.keyId, index);
@@ -230,8 +226,9 @@ export class UsageStore {
             rateLimit: { limit: use.rateLimit, remaining: Math.max(0, Math.floor(capacity - current)) + block - 1, reset },
           };
         }
-        // Let through by the upper bound, refused by the estimate: give the slots back (the uses stay recorded).
+        // Let through by the upper bound, refused by the estimate: give the slots back (the uses stay recorded, not as VALID).
         const admittedAt = admittedAtAfter(use, await releaseSlots(this.tables, use.keyId, index, block));
+        if (validAt && knownPrevious === undefined) await restoreLastValid(this.tables, use.keyId, validAt, delta.lastValidAt);
         lease?.full(index, use.rateLimit, admittedAt);
         return refusedUntil(use, admittedAt);
       }
@@ -271,16 +268,16 @@ export class UsageStore {
    * (a page of a key list), with the credits of those that have some, by
    * key id; a key without a usage item is absent.
    */
-  async lastUses(keyIds: readonly string[]): Promise<Map<string, Pick<UsageSummary, 'last_used_at' | 'credits'>>> {
+  async lastUses(keyIds: readonly string[]): Promise<Map<string, LastUse & Pick<UsageSummary, 'credits'>>> {
     await Promise.all(keyIds.filter((keyId) => this.leases?.hasPending(keyId)).map((keyId) => this.flushKey(keyId)));
     await this.settleMetered(keyIds);
     const items = await batchGetAll(
       this.tables.db,
       this.tables.keyTableName,
       keyIds.map((id) => USAGE.key(id)),
-      'key_id, last_used_at, cr_left, cr_period, cr_g, cr_h',
+      'key_id, last_used_at, last_valid_at, cr_left, cr_period, cr_g, cr_h',
     );
-    return new Map(items.map((item) => [String(item.key_id), { last_used_at: (item.last_used_at as string | null) ?? null, ...creditsOf(item) }]));
+    return new Map(items.map((item) => [String(item.key_id), { ...lastUseOf(item), ...creditsOf(item) }]));
   }
 }
 

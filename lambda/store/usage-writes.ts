@@ -24,6 +24,9 @@ export const MAX_WINDOWS_REMOVED_PER_WRITE = 50;
 /** Copied days one recording write removes from the usage item at most. */
 export const MAX_COPIED_DAYS_REMOVED_PER_WRITE = 40;
 
+/** `prior_valid_at` (and `valid_before`) of a write to an item that had no `last_valid_at`. */
+export const NO_PRIOR_VALID = '';
+
 export interface UsageUpdate {
   names: Record<string, string>;
   values: Record<string, unknown>;
@@ -37,6 +40,7 @@ export function countedOf(use: UseToRecord): UseCounted {
     at: use.at,
     day: dayOf(use.at),
     transitionCounter: use.transition ? transitionCounterName(use.transition.generation, use.transition.role) : undefined,
+    eligible: !use.refused,
   };
 }
 
@@ -46,16 +50,25 @@ export function countedOf(use: UseToRecord): UseCounted {
  * before its read (verification/early-write.ts) keeps the `last_used_at` it
  * replaces in `prior_used_at` (the operands of an update expression are read
  * from the item as it was) and marks the item with its token, so that its
- * take-back can tell whether another use was recorded since; any other
- * recording write removes both.
+ * take-back can tell whether another use was recorded since (and the
+ * `last_valid_at` it replaces in `prior_valid_at`); any other recording
+ * write removes them. `validAt`: the latest use the write admits as VALID
+ * (default: those `delta` holds admitted).
  */
-export function usageClauses(delta: UsageDelta, copiedDays: readonly string[] = [], earlyToken?: string): UsageUpdate {
+export function usageClauses(delta: UsageDelta, copiedDays: readonly string[] = [], earlyToken?: string, validAt = delta.lastValidAt): UsageUpdate {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': delta.lastAt.toISOString(), ':zero': 0, ':uses': delta.count };
   const sets = ['last_used_at = :now', 'total_requests = if_not_exists(total_requests, :zero) + :uses'];
+  // The last use admitted as VALID (the key list's unused filter): set by the write that admits it, or by a lease's write of it.
+  if (validAt) {
+    sets.push('last_valid_at = :validAt');
+    values[':validAt'] = validAt.toISOString();
+  }
   if (earlyToken !== undefined) {
-    sets.push('prior_used_at = if_not_exists(last_used_at, :never)', 'early_token = :token');
+    // `prior_valid_at` '' when the item had no last VALID use: the take-back then removes the one this write set.
+    sets.push('prior_used_at = if_not_exists(last_used_at, :never)', 'prior_valid_at = if_not_exists(last_valid_at, :noValid)', 'early_token = :token');
     values[':never'] = null;
+    values[':noValid'] = NO_PRIOR_VALID;
     values[':token'] = earlyToken;
   }
   [...delta.days].forEach(([day, count], i) => {
@@ -76,7 +89,7 @@ export function usageClauses(delta: UsageDelta, copiedDays: readonly string[] = 
     names[`#cd${i}`] = day;
     return `daily.#cd${i}`;
   });
-  if (earlyToken === undefined) removes.push('early_token', 'prior_used_at');
+  if (earlyToken === undefined) removes.push('early_token', 'prior_used_at', 'prior_valid_at');
   return { names, values, sets, removes };
 }
 

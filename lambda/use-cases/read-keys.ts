@@ -55,7 +55,7 @@ export async function getKey(services: ReadKeysPorts, caller: VerifiedKey, input
 }
 
 /**
- * `keys` less those used in the last `days` days (a key never used counts
+ * `keys` less those with a VALID use in the last `days` days (a key never used counts
  * from its creation); all of them when `days` is undefined. One batch read
  * of the candidates' usage items (at most INDEX_PAGE).
  */
@@ -63,7 +63,12 @@ async function unusedOnly(services: Pick<ReadKeysPorts, 'usage'>, days: number |
   if (days === undefined || keys.length === 0) return new Set(keys);
   const since = now.getTime() - days * MS_PER_DAY;
   const lastUses = await services.usage.lastUses(keys.map((key) => key.id));
-  return new Set(keys.filter((key) => Date.parse(lastUses.get(key.id)?.last_used_at ?? key.created_at) < since));
+  // The last VALID use; a usage item written before it was kept counts from its last use, a key never used from its creation.
+  const lastValid = (key: KeyItem) => {
+    const usage = lastUses.get(key.id);
+    return usage?.last_valid_at ?? usage?.last_used_at ?? key.created_at;
+  };
+  return new Set(keys.filter((key) => Date.parse(lastValid(key)) < since));
 }
 
 /** A page of a team's keys, filtered. */
@@ -74,7 +79,7 @@ export interface ListKeysInput {
   state?: string;
   /** Only the keys that name this identity. */
   identity_id?: string;
-  /** Only the keys with no use recorded in this many days (never used: created before then). */
+  /** Only the keys with no VALID use in this many days (never used: created before then). */
   unused_for_days?: number;
   /** Only the keys that expire before this instant (ISO). */
   expires_before?: string;

@@ -30,8 +30,8 @@ export interface MeteringServices {
 }
 
 /** The use of a checked key at `at`, as the usage store records it. */
-export function useOf(checked: CheckedKey, at: Date): UseToRecord {
-  return { keyId: checked.key.id, at, rateLimit: checked.key.rate_limit, transition: checked.transition };
+export function useOf(checked: CheckedKey, at: Date, refused = false): UseToRecord {
+  return { keyId: checked.key.id, at, rateLimit: checked.key.rate_limit, transition: checked.transition, ...(refused ? { refused } : {}) };
 }
 
 /**
@@ -60,9 +60,9 @@ export async function meteredUseOf(deps: MeteringServices, checked: CheckedKey, 
 export const mayBeMetered = (checked: CheckedKey): boolean => !!checked.asked && (!!checked.key.meter_def || !!checked.key.identity_id);
 
 /** Records the use of a checked key: metered when it must be, else with the hourly limit alone. */
-export async function recordCheckedUse(deps: MeteringServices, checked: CheckedKey, at: Date): Promise<RecordUseResult> {
+export async function recordCheckedUse(deps: MeteringServices, checked: CheckedKey, at: Date, refused = false): Promise<RecordUseResult> {
   const metered = await meteredUseOf(deps, checked, at);
-  if (!metered || !deps.meters) return deps.usage.recordUse(useOf(checked, at));
+  if (!metered || !deps.meters) return deps.usage.recordUse(useOf(checked, at, refused));
   await deps.usage.settle(metered.keyId);
   return deps.meters.admit(metered);
 }

@@ -251,8 +251,8 @@ export function admissionOf(use: RecordUseResult): AdmitResult {
  * conditional UpdateItem when admitted). A use may also go out before the
  * read that decides it: early-write.ts, the only other way a use is recorded.
  */
-export async function admitUse(deps: VerifyServices, checked: CheckedKey): Promise<AdmitResult> {
-  return admissionOf(await recordCheckedUse(deps, checked, deps.clock.now()));
+export async function admitUse(deps: VerifyServices, checked: CheckedKey, refused = false): Promise<AdmitResult> {
+  return admissionOf(await recordCheckedUse(deps, checked, deps.clock.now(), refused));
 }
 
 /** The verification result of a checked key and its admission. */

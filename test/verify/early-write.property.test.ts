@@ -104,7 +104,7 @@ function servicesOn(db: DynamoDBDocumentClient): Services {
  */
 async function figuresOf(keyId: string): Promise<Record<string, unknown>> {
   const figures: Record<string, unknown> = { ...(await usageItem(keyId)) };
-  for (const name of ['pk', 'key_id', 'prior_used_at', 'early_token']) delete figures[name];
+  for (const name of ['pk', 'key_id', 'prior_used_at', 'prior_valid_at', 'valid_before', 'early_token']) delete figures[name];
   for (const name of ['daily', 'windows', 'transitions']) {
     const counters = figures[name] as Record<string, number> | undefined;
     if (counters) figures[name] = Object.fromEntries(Object.entries(counters).filter(([, count]) => count !== 0));

@@ -89,6 +89,8 @@ describe('hot keys: leased capacity across handler instances', () => {
     expect(Date.parse(String(unflushed?.last_used_at))).toBeGreaterThanOrEqual(lastAt - DEFAULT_LEASE_SETTINGS.flushAfterMs - 250);
     expect(flushed).toMatchObject({ total_requests: 1_000 });
     expect(Object.values(flushed?.daily as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(1_000);
+    // Every use VALID, admitted from the leases' blocks: the last of them is the last VALID use too.
+    expect(flushed?.last_valid_at).toBe(flushed?.last_used_at);
   });
 
   it('a key with rate_limit 300 verified 900 times from 32 workers in 4 instances: never more than 300 admitted in the window, every use counted', async () => {
@@ -111,6 +113,8 @@ describe('hot keys: leased capacity across handler instances', () => {
     const windows = Object.values(item?.windows as Record<string, number>);
     expect(Math.max(...windows)).toBeLessThanOrEqual(300);
     expect(item).toMatchObject({ total_requests: 900 });
+    // The last VALID use is one of the admitted ones: never after the last use, and set although most of the last uses were refused.
+    expect(Date.parse(String(item?.last_valid_at))).toBeLessThanOrEqual(Date.parse(String(item?.last_used_at)));
   });
 
   it('at low rates nothing changes: one verification a second writes its own use at once, and the item is exact without a flush', async () => {

@@ -43,6 +43,8 @@ function timelineClient(): { db: DynamoDBDocumentClient; events: string[]; failN
 async function usageOf(keyId: string): Promise<Record<string, unknown>> {
   const item = { ...(await usageItem(keyId)) };
   delete item.prior_used_at;
+  delete item.prior_valid_at;
+  delete item.valid_before;
   delete item.early_token;
   return item;
 }

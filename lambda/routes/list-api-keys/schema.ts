@@ -11,7 +11,7 @@ export const listKeysRequestSchema = z.strictObject({
   state: z.optional(z.enum(KEY_STATES as [string, ...string[]], { error: `must be one of ${KEY_STATES.join(', ')}` })),
   /** Only the keys that name this identity (a deleted key names none). */
   identity_id: z.optional(identityIdSchema),
-  /** Only the keys with no use recorded in the last N days (never used: created more than N days ago). */
+  /** Only the keys with no VALID use in the last N days (never used: created more than N days ago). */
   unused_for_days: wholeNumberParameter(1, 3650),
   /** Only the keys whose `expires_at` is before this instant (keys that never expire are left out). */
   expires_before: z.optional(instantParameter),

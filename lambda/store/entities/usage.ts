@@ -3,7 +3,7 @@
  * rate windows; written by every authenticated use, never expires.
  */
 import type { UsageItem } from '../../domain/model';
-import { COUNTS, NUMBER, STRING, STRING_OR_NULL, defineEntity, type EntityAccess } from './entity';
+import { COUNTS, NUMBER, OPTIONAL_STRING, STRING, STRING_OR_NULL, defineEntity, type EntityAccess } from './entity';
 
 export const USAGE = /* @__PURE__ */ defineEntity<UsageItem>()({
   name: 'usage',
@@ -17,6 +17,7 @@ export const USAGE = /* @__PURE__ */ defineEntity<UsageItem>()({
     team_id: STRING,
     total_requests: NUMBER,
     last_used_at: STRING_OR_NULL,
+    last_valid_at: OPTIONAL_STRING,
     daily: COUNTS,
     transitions: COUNTS,
     windows: COUNTS,

@@ -8,6 +8,7 @@
 import { call, createKey, newTeam } from '../../support/api';
 import { expectStatus, manualClockPerTest } from '../../support/keys';
 import { callVerify } from '../../verify/helpers';
+import { usageItem } from '../../support/store';
 
 const clock = manualClockPerTest();
 const DAY = 24 * 60 * 60 * 1000;
@@ -45,6 +46,31 @@ describe('list-api-keys: unused and expiring keys', () => {
     expect(unused40).toEqual([]);
     // Combined with the other filters
     expect(await listIds(team, { unused_for_days: '30', state: 'active', type: 'sk' })).toEqual([usedAtStart.id, neverUsed.id]);
+  });
+
+  it('unused means no VALID verification: uses refused for the request (a scope) or over the key’s credits are recorded, and do not count', async () => {
+    // Arrange (day 0): each key verified once, VALID
+    const team = await newTeam();
+    const reader = await createKey(team, { name: 'reader, later refused by the management routes', scopes: ['enc.*:read'] });
+    const credited = await createKey(team, { name: 'one credit, later over it', credits: { remaining: 1 } });
+    const used = await createKey(team, { name: 'used on day 20' });
+    for (const key of [reader, credited, used]) expect((await callVerify({ key: key.key })).body.code).toBe('VALID');
+    const validOnDay0 = (await usageItem(reader.id))?.last_valid_at;
+    // Day 20: the reader calls a management route (403, a use), the credited key is verified over its credits, the third is used
+    clock().advance(20 * DAY);
+    expect((await call('list-api-keys', { key: reader.key, query: { team_id: team.teamId } })).status).toBe(403);
+    expect((await callVerify({ key: credited.key })).body.code).toBe('USAGE_EXCEEDED');
+    expect((await callVerify({ key: used.key })).body.code).toBe('VALID');
+    clock().advance(11 * DAY);
+
+    // Act (day 31)
+    const unused30 = await listIds(team, { unused_for_days: '30', type: 'sk' });
+
+    // Assess: both refused keys are unused (their last VALID use on day 0), though each has a use on day 20
+    expect(unused30).toEqual([credited.id, reader.id]);
+    const readerUsage = await usageItem(reader.id);
+    expect(readerUsage?.last_valid_at).toBe(validOnDay0);
+    expect(Date.parse(readerUsage?.last_used_at as string) - Date.parse(validOnDay0 as string)).toBeGreaterThanOrEqual(20 * DAY);
   });
 
   it('expires_before lists the keys that expire before the instant, never those without an expiry', async () => {
