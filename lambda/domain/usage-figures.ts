@@ -85,9 +85,7 @@ export interface LastUse {
 }
 
 /** `LastUse` from a usage item's attributes (a projection of them). */
-export function lastUseOf(item: Record<string, unknown>): LastUse {
-  return {
-    last_used_at: typeof item.last_used_at === 'string' ? item.last_used_at : null,
-    ...(typeof item.last_valid_at === 'string' ? { last_valid_at: item.last_valid_at } : {}),
-  };
-}
+export const lastUseOf = (item: Record<string, unknown>): LastUse => ({
+  last_used_at: (item.last_used_at as string | null) ?? null,
+  last_valid_at: item.last_valid_at as string | undefined,
+});

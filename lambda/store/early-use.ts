@@ -15,7 +15,6 @@ import type { RecordUseResult, UseToRecord } from '../domain/recording';
 import { dayOf, transitionCounterName } from '../domain/usage-figures';
 import type { StoreTables } from './transactions';
 import { USAGE } from './entities/usage';
-import { NO_PRIOR_VALID } from './usage-writes';
 
 /** A use written before its read: its answer, and how to take it back (at most once; later calls wait for the first). */
 export interface EarlyUse {
@@ -40,8 +39,8 @@ export function earlyUse(recorded: Promise<RecordUseResult>, undo: (result: Reco
  * Takes back a use written early and then contradicted by the read: its
  * counts, its rate-limit slot when it took one, and `last_used_at` and
  * `last_valid_at` as they were, unless another use has been recorded since
- * (that write removed the token). One UpdateItem; two or three when
- * another use came in between or the key had no VALID use before.
+ * (that write removed the token). One UpdateItem; two when another use
+ * came in between.
  */
 export async function takeBackUse(tables: Pick<StoreTables, 'db' | 'keyTableName'>, use: UseToRecord, token: string, recorded: RecordUseResult): Promise<void> {
   if (!recorded.admitted && recorded.reason === 'NO_USAGE_ITEM') return;
@@ -57,29 +56,23 @@ export async function takeBackUse(tables: Pick<StoreTables, 'db' | 'keyTableName
     sets.push('windows.#w = windows.#w - :one');
     conditions.push('windows.#w >= :one');
   }
-  // `last_used_at` and `last_valid_at` as they were (the latter absent when it was), or neither once another use came in.
-  const restoring = {
-    valid: { set: ', last_used_at = prior_used_at, last_valid_at = prior_valid_at', remove: '', prior: 'prior_valid_at <> :noValid' },
-    noValid: { set: ', last_used_at = prior_used_at', remove: 'last_valid_at, ', prior: 'prior_valid_at = :noValid' },
-  };
-  const undo = (restore: keyof typeof restoring | undefined) =>
+  // `last_used_at` and `last_valid_at` as they were (the epoch for a key with no VALID use before), or neither once another use came in.
+  const undo = (restoreLastUse: boolean) =>
     tables.db.send(
       new UpdateCommand({
         TableName: tables.keyTableName,
         Key: USAGE.key(use.keyId),
-        UpdateExpression: restore
-          ? `SET ${sets.join(', ')}${restoring[restore].set} REMOVE ${restoring[restore].remove}prior_used_at, prior_valid_at, early_token`
+        UpdateExpression: restoreLastUse
+          ? `SET ${[...sets, 'last_used_at = prior_used_at', 'last_valid_at = prior_valid_at'].join(', ')} REMOVE prior_used_at, prior_valid_at, early_token`
           : `SET ${sets.join(', ')}`,
-        ConditionExpression: (restore ? [...conditions, 'early_token = :token', 'attribute_exists(prior_used_at)', restoring[restore].prior] : conditions).join(
-          ' AND ',
-        ),
+        ConditionExpression: (restoreLastUse ? [...conditions, 'early_token = :token', 'attribute_exists(prior_used_at)'] : conditions).join(' AND '),
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: restore ? { ':one': 1, ':token': token, ':noValid': NO_PRIOR_VALID } : { ':one': 1 },
+        ExpressionAttributeValues: restoreLastUse ? { ':one': 1, ':token': token } : { ':one': 1 },
       }),
     );
-  for (const restore of ['valid', 'noValid', undefined] as const) {
+  for (const restoreLastUse of [true, false]) {
     try {
-      await undo(restore);
+      await undo(restoreLastUse);
       return;
     } catch (error) {
       // A later use set `last_used_at` (it stays), or the item is gone (nothing to take back).

@@ -7,23 +7,23 @@
  * A write that takes its slot under the upper bound of the rate window may
  * still be refused by the window's estimate once the write has answered
  * (usage-store.ts): it keeps the value it replaced in `valid_before`, and
- * `restoreLastValid` puts it back unless a later VALID use set another.
- * Early writes keep theirs in `prior_valid_at` (early-use.ts).
+ * the write that gives the slot back puts it back (usage-windows.ts
+ * `releaseSlots`; a VALID use another process recorded in the
+ * milliseconds between the two writes is set back with it, and the key's
+ * next VALID use sets it again).
+ * Early writes keep theirs in `prior_valid_at` (early-use.ts). A key that
+ * had none gets `NEVER_VALID` (the epoch) back: no VALID use.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { UseToRecord } from '../domain/recording';
 import { latest, type UsageDelta } from '../domain/usage-delta';
-import type { StoreTables } from './transactions';
-import { USAGE } from './entities/usage';
-import { NO_PRIOR_VALID, usageClauses, type UsageUpdate } from './usage-writes';
+import { NEVER_VALID, usageClauses, type UsageUpdate } from './usage-writes';
 
 /**
  * The clauses of a write that takes a slot for `use` (usageClauses), with
  * the latest VALID use it records: the uses `delta` holds admitted, and
  * `use` unless its key was refused. `estimated`: the estimate may still
  * refuse the use once the write answers, so the write keeps the
- * `last_valid_at` it replaces (`restoreLastValid`).
+ * `last_valid_at` it replaces (`releaseSlots` puts it back).
  */
 export function admittingClauses(
   use: UseToRecord,
@@ -36,38 +36,7 @@ export function admittingClauses(
   const usage = usageClauses(delta, copied, earlyToken, validAt);
   if (estimated && validAt) {
     usage.sets.push('valid_before = if_not_exists(last_valid_at, :noValid)');
-    usage.values[':noValid'] = NO_PRIOR_VALID;
+    usage.values[':noValid'] = NEVER_VALID;
   }
   return { usage, validAt };
-}
-
-/**
- * After a refusal by the estimate: `last_valid_at` back to what the write
- * replaced (or to `pending`, the latest use the write carried that its
- * lease had admitted), unless it is no longer `set` (a later VALID use).
- */
-export async function restoreLastValid(tables: Pick<StoreTables, 'db' | 'keyTableName'>, keyId: string, set: Date, pending: Date | undefined): Promise<void> {
-  const key = USAGE.key(keyId);
-  const attempts = pending
-    ? [{ UpdateExpression: 'SET last_valid_at = :pending', ConditionExpression: 'last_valid_at = :set', values: { ':pending': pending.toISOString() } }]
-    : [
-        { UpdateExpression: 'SET last_valid_at = valid_before', ConditionExpression: 'last_valid_at = :set AND valid_before <> :noValid', values: {} },
-        { UpdateExpression: 'REMOVE last_valid_at', ConditionExpression: 'last_valid_at = :set AND valid_before = :noValid', values: {} },
-      ];
-  for (const { UpdateExpression, ConditionExpression, values } of attempts) {
-    try {
-      await tables.db.send(
-        new UpdateCommand({
-          TableName: tables.keyTableName,
-          Key: key,
-          UpdateExpression,
-          ConditionExpression,
-          ExpressionAttributeValues: { ':set': set.toISOString(), ...(pending ? {} : { ':noValid': NO_PRIOR_VALID }), ...values },
-        }),
-      );
-      return;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
-  }
 }

@@ -20,7 +20,7 @@ import type { RecordUseResult, UseToRecord } from '../domain/recording';
 import { INLINE_TIDY_WINDOWS, MAX_WINDOWS_REMOVED_PER_WRITE, admittedAtAfter, countedOf, decidedLocally, refusedUntil } from './usage-writes';
 import { earlyUse, newEarlyToken, takeBackUse, type EarlyUse } from './early-use';
 import { UsageMonths } from './usage-months';
-import { admittingClauses, restoreLastValid } from './last-valid';
+import { admittingClauses } from './last-valid';
 import { UsageChanges } from './usage-changes';
 import { recordWithoutSlot, releaseSlots, removeWindows } from './usage-windows';
 import type { UsageItem } from '../domain/model';
@@ -227,8 +227,8 @@ export class UsageStore {
           };
         }
         // Let through by the upper bound, refused by the estimate: give the slots back (the uses stay recorded, not as VALID).
-        const admittedAt = admittedAtAfter(use, await releaseSlots(this.tables, use.keyId, index, block));
-        if (validAt && knownPrevious === undefined) await restoreLastValid(this.tables, use.keyId, validAt, delta.lastValidAt);
+        const validBefore = validAt && knownPrevious === undefined ? { pending: delta.lastValidAt } : undefined;
+        const admittedAt = admittedAtAfter(use, await releaseSlots(this.tables, use.keyId, index, block, validBefore));
         lease?.full(index, use.rateLimit, admittedAt);
         return refusedUntil(use, admittedAt);
       }

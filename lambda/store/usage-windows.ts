@@ -40,22 +40,30 @@ export async function recordWithoutSlot(
   }
 }
 
-/** Gives back `count` slots taken in window `index`; the rate windows after it. */
+/**
+ * Gives back `count` slots taken in window `index`; the rate windows after
+ * it. `validBefore`: the use was not VALID after all, so `last_valid_at`
+ * goes back to what the write replaced (`valid_before`, last-valid.ts), or
+ * to the latest use it carried that a lease had admitted.
+ */
 export async function releaseSlots(
   tables: Pick<StoreTables, 'db' | 'keyTableName'>,
   keyId: string,
   index: number,
   count: number,
+  validBefore?: { pending?: Date },
 ): Promise<Record<string, number>> {
   const { db, keyTableName: tableName } = tables;
+  const pending = validBefore?.pending;
+  const restore = validBefore ? `, last_valid_at = ${pending ? ':pending' : 'valid_before'}` : '';
   const result = await db.send(
     new UpdateCommand({
       TableName: tableName,
       Key: USAGE.key(keyId),
-      UpdateExpression: 'SET windows.#w = windows.#w - :count',
+      UpdateExpression: `SET windows.#w = windows.#w - :count${restore}`,
       ConditionExpression: 'windows.#w >= :count',
       ExpressionAttributeNames: { '#w': String(index) },
-      ExpressionAttributeValues: { ':count': count },
+      ExpressionAttributeValues: { ':count': count, ...(pending ? { ':pending': pending.toISOString() } : {}) },
       ReturnValues: 'ALL_NEW',
     }),
   );

@@ -24,8 +24,8 @@ export const MAX_WINDOWS_REMOVED_PER_WRITE = 50;
 /** Copied days one recording write removes from the usage item at most. */
 export const MAX_COPIED_DAYS_REMOVED_PER_WRITE = 40;
 
-/** `prior_valid_at` (and `valid_before`) of a write to an item that had no `last_valid_at`. */
-export const NO_PRIOR_VALID = '';
+/** `last_valid_at` of a key that has had no VALID use, where one is put back (the epoch: older than any use). */
+export const NEVER_VALID = '1970-01-01T00:00:00.000Z';
 
 export interface UsageUpdate {
   names: Record<string, string>;
@@ -65,10 +65,9 @@ export function usageClauses(delta: UsageDelta, copiedDays: readonly string[] = 
     values[':validAt'] = validAt.toISOString();
   }
   if (earlyToken !== undefined) {
-    // `prior_valid_at` '' when the item had no last VALID use: the take-back then removes the one this write set.
     sets.push('prior_used_at = if_not_exists(last_used_at, :never)', 'prior_valid_at = if_not_exists(last_valid_at, :noValid)', 'early_token = :token');
     values[':never'] = null;
-    values[':noValid'] = NO_PRIOR_VALID;
+    values[':noValid'] = NEVER_VALID;
     values[':token'] = earlyToken;
   }
   [...delta.days].forEach(([day, count], i) => {

@@ -63,12 +63,12 @@ async function unusedOnly(services: Pick<ReadKeysPorts, 'usage'>, days: number |
   if (days === undefined || keys.length === 0) return new Set(keys);
   const since = now.getTime() - days * MS_PER_DAY;
   const lastUses = await services.usage.lastUses(keys.map((key) => key.id));
-  // The last VALID use; a usage item written before it was kept counts from its last use, a key never used from its creation.
+  // The last VALID use (the epoch for none); a usage item written before it was kept counts from its last use; never before creation.
   const lastValid = (key: KeyItem) => {
     const usage = lastUses.get(key.id);
-    return usage?.last_valid_at ?? usage?.last_used_at ?? key.created_at;
+    return Math.max(Date.parse(usage?.last_valid_at ?? usage?.last_used_at ?? key.created_at), Date.parse(key.created_at));
   };
-  return new Set(keys.filter((key) => Date.parse(lastValid(key)) < since));
+  return new Set(keys.filter((key) => lastValid(key) < since));
 }
 
 /** A page of a team's keys, filtered. */

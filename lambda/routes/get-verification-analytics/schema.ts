@@ -1,7 +1,9 @@
 /** The query of a team's verification analytics (docs/analytics.md). */
 import * as z from 'zod/mini';
-import { countParameter, instantParameter as instant, keyIdSchema, teamIdSchema } from '../../http/schemas/common';
+import { countParameter, instantParameter, keyIdSchema, teamIdSchema } from '../../http/schemas/common';
 import { identityIdSchema } from '../../http/schemas/identities';
+
+const instant = instantParameter();
 
 const GROUPS = ['outcome', 'scope', 'key'] as const;
 

@@ -14,7 +14,7 @@ export const listKeysRequestSchema = z.strictObject({
   /** Only the keys with no VALID use in the last N days (never used: created more than N days ago). */
   unused_for_days: wholeNumberParameter(1, 3650),
   /** Only the keys whose `expires_at` is before this instant (keys that never expire are left out). */
-  expires_before: z.optional(instantParameter),
+  expires_before: z.optional(instantParameter()),
   limit: countParameter(1, 100, 20),
   cursor: cursorParameter,
 });
