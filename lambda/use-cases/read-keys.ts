@@ -15,6 +15,7 @@ import type { KeyItem } from '../domain/model';
 import type { ClockPort, KeysPort, SettingsPort, UsagePort } from '../store/ports';
 import { teamKeysPage } from '../store/entities/key';
 import { MS_PER_DAY } from '../platform/clock';
+import type { LastUse, UsageSummary } from '../domain/usage-figures';
 
 /** What reading keys takes: the key and usage stores, the clock, the cursor signing key. */
 export type ReadKeysPorts = KeysPort & UsagePort & ClockPort & SettingsPort<'cursorSigningKey'>;
@@ -54,18 +55,39 @@ export async function getKey(services: ReadKeysPorts, caller: VerifiedKey, input
   return { resource: keyResource(key, usage, now), entityTag: entityTagOf(key) };
 }
 
+/** The last uses of the keys read so far (a key without a usage item: read, and absent from `uses`). */
+interface LastUsesRead {
+  readonly uses: Map<string, LastUse & Pick<UsageSummary, 'credits'>>;
+  readonly read: Set<string>;
+}
+
+/** The last uses of `keys` not read yet, added to `known`: one batch read (none when every one was read). */
+async function readLastUses(services: Pick<ReadKeysPorts, 'usage'>, keys: readonly KeyItem[], known: LastUsesRead): Promise<void> {
+  const ids = keys.map((key) => key.id).filter((id) => !known.read.has(id));
+  if (ids.length === 0) return;
+  for (const [id, use] of await services.usage.lastUses(ids)) known.uses.set(id, use);
+  for (const id of ids) known.read.add(id);
+}
+
 /**
- * `keys` less those with a VALID use in the last `days` days (a key never used counts
- * from its creation); all of them when `days` is undefined. One batch read
- * of the candidates' usage items (at most INDEX_PAGE).
+ * `keys` less those with a VALID use in the last `days` days (a key never
+ * used counts from its creation); all of them when `days` is undefined. One
+ * batch read of the candidates' usage items (at most INDEX_PAGE), kept in
+ * `known` for the page's answer.
  */
-async function unusedOnly(services: Pick<ReadKeysPorts, 'usage'>, days: number | undefined, keys: KeyItem[], now: Date): Promise<Set<KeyItem>> {
+async function unusedOnly(
+  services: Pick<ReadKeysPorts, 'usage'>,
+  days: number | undefined,
+  keys: KeyItem[],
+  now: Date,
+  known: LastUsesRead,
+): Promise<Set<KeyItem>> {
   if (days === undefined || keys.length === 0) return new Set(keys);
   const since = now.getTime() - days * MS_PER_DAY;
-  const lastUses = await services.usage.lastUses(keys.map((key) => key.id));
+  await readLastUses(services, keys, known);
   // The last VALID use (the epoch for none); a usage item written before it was kept counts from its last use; never before creation.
   const lastValid = (key: KeyItem) => {
-    const usage = lastUses.get(key.id);
+    const usage = known.uses.get(key.id);
     return Math.max(Date.parse(usage?.last_valid_at ?? usage?.last_used_at ?? key.created_at), Date.parse(key.created_at));
   };
   return new Set(keys.filter((key) => lastValid(key) < since));
@@ -122,10 +144,11 @@ export async function listKeys(services: ReadKeysPorts, caller: VerifiedKey, inp
   };
 
   const found: KeyItem[] = [];
+  const known: LastUsesRead = { uses: new Map(), read: new Set() };
   let more = true;
   for (let reads = 0; found.length < input.limit && more && reads < MAX_INDEX_PAGES; reads++) {
     const page = await services.keys.teamKeysPage(caller.team_id, startAfter, INDEX_PAGE);
-    const matching = await unusedOnly(services, input.unused_for_days, page.items.filter(wanted), now);
+    const matching = await unusedOnly(services, input.unused_for_days, page.items.filter(wanted), now, known);
     let consumed = 0;
     for (const item of page.items) {
       consumed += 1;
@@ -138,9 +161,10 @@ export async function listKeys(services: ReadKeysPorts, caller: VerifiedKey, inp
     if (page.items.length === 0) more = false;
   }
 
-  const lastUses = await services.usage.lastUses(found.map((key) => key.id));
+  // The unused filter read the found keys' usage already; otherwise one batch read now.
+  await readLastUses(services, found, known);
   return {
-    data: found.map((key) => keyResource(key, lastUses.get(key.id) ?? { last_used_at: null }, now)),
+    data: found.map((key) => keyResource(key, known.uses.get(key.id) ?? { last_used_at: null }, now)),
     // The last key examined, matched or not: a page cut short by MAX_INDEX_PAGES goes on from there.
     next_cursor: more && startAfter ? encodeCursor(startAfter, services.settings.cursorSigningKey) : null,
   };
