@@ -23,7 +23,8 @@ import { NEVER_VALID, usageClauses, type UsageUpdate } from './usage-writes';
  * the latest VALID use it records: the uses `delta` holds admitted, and
  * `use` unless its key was refused. `estimated`: the estimate may still
  * refuse the use once the write answers, so the write keeps the
- * `last_valid_at` it replaces (`releaseSlots` puts it back).
+ * `last_valid_at` it replaces, and `validBefore` is what `releaseSlots`
+ * puts back if it does (undefined: nothing to put back).
  */
 export function admittingClauses(
   use: UseToRecord,
@@ -31,12 +32,11 @@ export function admittingClauses(
   copied: readonly string[],
   earlyToken: string | undefined,
   estimated: boolean,
-): { usage: UsageUpdate; validAt: Date | undefined } {
+): { usage: UsageUpdate; validBefore: { pending?: Date } | undefined } {
   const validAt = use.refused ? delta.lastValidAt : latest(delta.lastValidAt, use.at);
   const usage = usageClauses(delta, copied, earlyToken, validAt);
-  if (estimated && validAt) {
-    usage.sets.push('valid_before = if_not_exists(last_valid_at, :noValid)');
-    usage.values[':noValid'] = NEVER_VALID;
-  }
-  return { usage, validAt };
+  if (!estimated || !validAt) return { usage, validBefore: undefined };
+  usage.sets.push('valid_before = if_not_exists(last_valid_at, :noValid)');
+  usage.values[':noValid'] = NEVER_VALID;
+  return { usage, validBefore: { pending: delta.lastValidAt } };
 }

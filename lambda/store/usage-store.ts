@@ -174,7 +174,7 @@ export class UsageStore {
 
     const copied = this.months.toRemove(use.keyId);
     if (maxCurrent >= 1) {
-      const { usage, validAt } = admittingClauses(use, delta, copied, earlyToken, knownPrevious === undefined);
+      const { usage, validBefore } = admittingClauses(use, delta, copied, earlyToken, knownPrevious === undefined);
       const names: Record<string, string> = { ...usage.names, '#w': String(index) };
       const removals = [...usage.removes];
       const tidy = this.endedWindows.isTidy(use.keyId, index);
@@ -227,7 +227,6 @@ export class UsageStore {
           };
         }
         // Let through by the upper bound, refused by the estimate: give the slots back (the uses stay recorded, not as VALID).
-        const validBefore = validAt && knownPrevious === undefined ? { pending: delta.lastValidAt } : undefined;
         const admittedAt = admittedAtAfter(use, await releaseSlots(this.tables, use.keyId, index, block, validBefore));
         lease?.full(index, use.rateLimit, admittedAt);
         return refusedUntil(use, admittedAt);
