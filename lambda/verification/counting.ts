@@ -5,7 +5,7 @@
  * refused by the guess limiter) is not counted here: the guess limiter
  * counts it per source.
  */
-import { isOutcome, scopeDimension, type CountedVerification } from '../domain/verification-tally';
+import { isOutcome, scopeDimension, type CountedVerification, type Outcome } from '../domain/verification-tally';
 import type { VerifiedKey } from '../domain/model';
 import type { CountsPort } from '../store/ports';
 import type { VerifyResult } from './verify';
@@ -14,7 +14,7 @@ import type { VerifyResult } from './verify';
 export function countedOf(result: VerifyResult, scopes: readonly string[] | undefined): CountedVerification | undefined {
   if (!isOutcome(result.code)) return undefined;
   const scope = scopeDimension(scopes);
-  if (result.valid) return { teamId: result.key.team_id, keyId: result.key.id, identityId: result.key.identity_id ?? '', scope, outcome: 'VALID' };
+  if (result.valid) return countedFor(result.key, scope, 'VALID');
   if (result.keyId === undefined || result.owner === undefined) return undefined;
   return { teamId: result.owner.teamId, keyId: result.keyId, identityId: result.owner.identityId ?? '', scope, outcome: result.code };
 }
@@ -31,6 +31,10 @@ export function countVerification(deps: Partial<CountsPort>, result: VerifyResul
  * (IP, origin, scope), or RATE_LIMITED; the scope asked is `keys.manage`.
  */
 export function countKeyUse(deps: Partial<CountsPort>, key: VerifiedKey, outcome: string, scopes: readonly string[]): void {
-  if (!isOutcome(outcome)) return;
-  deps.counts?.count({ teamId: key.team_id, keyId: key.id, identityId: key.identity_id ?? '', scope: scopeDimension(scopes), outcome });
+  if (isOutcome(outcome)) deps.counts?.count(countedFor(key, scopeDimension(scopes), outcome));
+}
+
+/** A verification of `key` counted as `outcome` under `scope`. */
+function countedFor(key: Pick<VerifiedKey, 'team_id' | 'id' | 'identity_id'>, scope: string, outcome: Outcome): CountedVerification {
+  return { teamId: key.team_id, keyId: key.id, identityId: key.identity_id ?? '', scope, outcome };
 }
