@@ -10,6 +10,7 @@ import { errorText } from '../../client';
 import { csvHref, csvOf, type AnalyticsRow } from './analytics-data';
 import { number, when } from './format';
 import type { Session } from './session';
+import { ColumnHeads } from './chart-numbers';
 
 const DAYS = 30;
 
@@ -70,15 +71,7 @@ function Table({ caption, columns, rows, file }: { caption: string; columns: str
     <>
       <table>
         <caption>{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th scope="col" key={column}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <ColumnHeads columns={columns} />
         <tbody>
           {rows.map((row, index) => (
             <tr key={index}>
