@@ -117,7 +117,8 @@ export function authenticateAndMeter(
       // The analytics' count of this authentication (docs/analytics.md): over its limit, refused for this request, or VALID.
       countKeyUse(deps, checked.key, result.admitted ? (refusalCode ?? 'VALID') : result.code, [KEYS_MANAGE]);
       // On every answer to this caller: its RateLimit headers, and for an old value Deprecation and Sunset.
-      request.event.rateLimitHeaders = { ...rateLimitHeaders(result.ratelimit, deps.clock.now()), ...deprecationHeaders(checked.key, deps.clock.now()) };
+      const now = deps.clock.now();
+      request.event.rateLimitHeaders = { ...rateLimitHeaders(result.ratelimit, now), ...deprecationHeaders(checked.key, now) };
       if (!result.admitted) {
         signals.rateLimited(deps.observe);
         throw new ApiError(ErrorCode.RATE_LIMITED, 'The calling key is over its rate limit. Retry later.', [], {
