@@ -34,7 +34,7 @@ export interface paths {
         put?: never;
         /**
          * Roll a key to a new value
-         * @description A new value, shown once; the old one keeps working for the grace period (1–30 days, default 7) unless `revoke_immediately`.
+         * @description A new value, shown once; the old one keeps working for the grace period (1–30 days, default 7) unless `revoke_immediately`. `grace_mode` ends it earlier by use: `first_use` (`grace_minutes` after the new value’s first VALID use) or `until_idle` (once the new value is used, after `grace_minutes` without a use of the old one); `grace_period_days` stays the hard maximum.
          */
         post: operations["regenerateKey"];
         delete?: never;
@@ -624,9 +624,17 @@ export interface components {
                 regenerated_at: components["schemas"]["Timestamp"];
             };
             migration_info: {
+                /** @description The hard maximum: under a use-driven grace mode the old value may end earlier (the key read shows when). */
                 old_key_expires_at: components["schemas"]["Timestamp"];
                 grace_period_days: number;
                 both_keys_valid: boolean;
+                /**
+                 * @description Only when the request named one.
+                 * @enum {string}
+                 */
+                grace_mode?: "fixed" | "first_use" | "until_idle";
+                /** @description Under `first_use` and `until_idle` (1–10,080). */
+                grace_minutes?: number;
             };
         };
         DeleteKeyResponse: {
@@ -867,6 +875,9 @@ export interface components {
             };
             grace_period_days: number;
             revoke_immediately: boolean;
+            /** @enum {string} */
+            grace_mode?: "first_use" | "until_idle";
+            grace_minutes?: number;
             /** Format: date-time */
             transition_ends_at: string;
             usage: {
@@ -903,6 +914,8 @@ export interface components {
             };
             /** Format: date-time */
             transition_ends_at: string;
+            /** @enum {string} */
+            reason?: "first_use" | "idle" | "deadline";
             transition_usage: {
                 old: number;
                 new: number;
@@ -1887,6 +1900,10 @@ export interface operations {
                      * @default false
                      */
                     revoke_immediately?: boolean;
+                    /** @enum {string} */
+                    grace_mode?: "fixed" | "first_use" | "until_idle";
+                    /** Format: int32 */
+                    grace_minutes?: number;
                 };
             };
         };

@@ -123,6 +123,8 @@ export function processMemory(): ProcessMemory {
     overGuessLimit: new RecentMap<string, true>(1_000),
     endedWindows: new EndedWindows(),
     meteredSettlers: new Set<MeteredSettler>(),
+    oldValueUses: new RecentMap<string, number>(1_000),
+    newValueMarked: new RecentMap<string, true>(1_000),
   };
   return {
     ...memory,
@@ -130,6 +132,8 @@ export function processMemory(): ProcessMemory {
       memory.seenLookups.clear();
       memory.overGuessLimit.clear();
       memory.endedWindows.clear();
+      memory.oldValueUses.clear();
+      memory.newValueMarked.clear();
     },
   };
 }

@@ -35,6 +35,10 @@ export interface OperationAccess {
 export const STORE_OPERATIONS = {
   /** A presented value's lookup item (authentication). */
   readValueLookup: { keyTable: ['dynamodb:GetItem'] },
+  /** A use-driven grace's idle check: the old value's last use, from the key's usage item (lambda/store/grace-marks.ts). */
+  readOldValueUse: { keyTable: ['dynamodb:GetItem'] },
+  /** The new value's first VALID use in a use-driven grace, marked on the old value's lookup and the key item. */
+  markNewValueUsed: { keyTable: ['dynamodb:UpdateItem'] },
   /** The lookup and the source's guess counter in one round trip (verify endpoint). */
   readValueLookupAndGuessCounter: { keyTable: ['dynamodb:BatchGetItem'] },
   /**
@@ -162,7 +166,7 @@ export const STORE_OPERATIONS = {
 export type StoreOperation = keyof typeof STORE_OPERATIONS;
 
 /** What every authenticated request runs: the caller's value lookup, its use recorded, and the analytics' count of it. */
-export const AUTHENTICATED: readonly StoreOperation[] = ['readValueLookup', 'recordUse', 'countVerifications'];
+export const AUTHENTICATED: readonly StoreOperation[] = ['readValueLookup', 'readOldValueUse', 'recordUse', 'markNewValueUsed', 'countVerifications'];
 /** A management route acting on one key: the key and its usage, read with the caller's lookup. */
 export const TARGET_KEY: readonly StoreOperation[] = ['readTargetKey', 'readKey', 'readUsage'];
 
@@ -173,7 +177,7 @@ export const TARGET_KEY: readonly StoreOperation[] = ['readTargetKey', 'readKey'
  */
 export const HANDLER_OPERATIONS = {
   authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse'],
-  'management-authorizer': ['readValueLookup', 'readTeam', 'countVerifications'],
+  'management-authorizer': ['readValueLookup', 'readOldValueUse', 'readTeam', 'countVerifications'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
   'notify-key-expiry': ['readKey', 'recordExpiryNotice'],
   'flush-authorizer-cache': ['claimCacheFlush'],

@@ -111,6 +111,8 @@ const keyRegeneratedSchema = schemaFor<KeyRegeneratedEvent>()(
     new_value: fingerprintSchema,
     grace_period_days: count,
     revoke_immediately: z.boolean(),
+    grace_mode: z.optional(z.enum(['first_use', 'until_idle'])),
+    grace_minutes: z.optional(z.int().check(z.minimum(1), z.maximum(10_080))),
     transition_ends_at: instant,
     usage: usageSchema,
   }),
@@ -124,6 +126,7 @@ const keyOldValueExpiredSchema = schemaFor<KeyOldValueExpiredEvent>()(
     generation: z.int().check(z.positive()),
     old_value: fingerprintSchema,
     transition_ends_at: instant,
+    reason: z.optional(z.enum(['first_use', 'idle', 'deadline'])),
     transition_usage: z.strictObject({ old: count, new: count }),
   }),
 );

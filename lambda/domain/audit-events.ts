@@ -82,7 +82,10 @@ export interface KeyRegeneratedEvent extends AuditEventBase {
   new_value: ValueFingerprint;
   grace_period_days: number;
   revoke_immediately: boolean;
-  /** When the old value stops authenticating (= occurred_at when revoked at once). */
+  /** A use-driven grace (domain/grace-modes.ts); absent for `fixed`. */
+  grace_mode?: 'first_use' | 'until_idle';
+  grace_minutes?: number;
+  /** When the old value stops authenticating at the latest (= occurred_at when revoked at once). */
   transition_ends_at: string;
   /** Usage of the key up to the regeneration. */
   usage: { total_requests: number; usage_last_30_days: number; last_used_at: string | null };
@@ -95,6 +98,8 @@ export interface KeyOldValueExpiredEvent extends AuditEventBase {
   generation: number;
   old_value: ValueFingerprint;
   transition_ends_at: string;
+  /** Why it ended then: the new value's first use, the old value's idleness, or the deadline (absent from records written before grace modes). */
+  reason?: 'first_use' | 'idle' | 'deadline';
   /** Uses of each value during the transition. */
   transition_usage: { old: number; new: number };
 }

@@ -5,6 +5,7 @@
  * value, ever.
  */
 import { meterResource, parseMeterDef, type CreditRefill, type NamedLimit } from './meters';
+import { graceEnd, useDrivenGraceOf } from './grace-modes';
 import type { UsageSummary } from './usage-figures';
 import { inLiveTransition } from './key-lifetime';
 import { configurationOf } from './key-records';
@@ -37,7 +38,26 @@ export function updatedAtOf(key: KeyItem): string {
   return key.updated_at ?? key.deleted_at ?? key.regenerated_at ?? key.created_at;
 }
 
-export function keyResource(key: KeyItem, usage: Pick<UsageSummary, 'last_used_at' | 'credits'>, now: Date): KeyResource {
+/**
+ * The key with its transition's end as use has decided it so far (a
+ * use-driven grace, grace-modes.ts): under `until_idle` the projection from
+ * the old value's last use; otherwise the key as stored (`first_use` writes
+ * its end when the new value is first used).
+ */
+export function withUseDrivenEnd(key: KeyItem, usage: Pick<UsageSummary, 'old_value_last_used'>): KeyItem {
+  const grace = useDrivenGraceOf(key);
+  if (!grace || !key.new_value_first_used_at || !key.transition_ends_at || !key.previous_hash) return key;
+  const end = graceEnd({
+    hardEnd: Date.parse(key.transition_ends_at),
+    grace,
+    newFirstUsedAt: Date.parse(key.new_value_first_used_at),
+    oldLastUsedAt: usage.old_value_last_used?.[`g${key.generation}`],
+  });
+  return { ...key, transition_ends_at: new Date(end.at).toISOString() };
+}
+
+export function keyResource(stored: KeyItem, usage: Pick<UsageSummary, 'last_used_at' | 'credits' | 'old_value_last_used'>, now: Date): KeyResource {
+  const key = withUseDrivenEnd(stored, usage);
   const state = keyStateOf(key, now);
   const { meter_def, ...configuration } = configurationOf(key);
   return {

@@ -23,7 +23,7 @@ export interface KeyEventData {
   last_four: string | null;
   /** Who did it: the acting user and calling key (`system` and null for schedules). */
   actor: { user_id: string; key_id: string | null };
-  /** The reason given (delete), else null. */
+  /** The reason given (delete, leak), why an old value ended (key.old_value_expired: first_use, idle or deadline), else null. */
   reason: string | null;
   /** key.updated, key.disabled, key.enabled: the names of the fields that changed. */
   changed_fields?: string[];
@@ -114,7 +114,12 @@ export function lifecycleEventOf(event: AuditEvent): LifecycleEvent | undefined 
       data = { ...base(event.key, event.new_value), old_value_ends_at: event.transition_ends_at };
       break;
     case 'key.old_value_expired':
-      data = { ...base(event.key ?? keyOfPrefix(event.old_value.key_prefix), event.old_value), old_value_ends_at: event.transition_ends_at };
+      data = {
+        ...base(event.key ?? keyOfPrefix(event.old_value.key_prefix), event.old_value),
+        old_value_ends_at: event.transition_ends_at,
+        // Records written before grace modes ended at their deadline.
+        reason: event.reason ?? 'deadline',
+      };
       break;
     case 'key.deleted':
       data = { ...base(event.key, null), key_prefix: event.key.key_prefix ?? null, last_four: event.last_four, reason: event.reason };

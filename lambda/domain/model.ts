@@ -70,6 +70,11 @@ export interface KeyItem extends KeyConfiguration {
   previous_key_prefix?: string;
   transition_ends_at?: string;
   regenerated_at?: string;
+  /** A use-driven grace of the current transition (domain/grace-modes.ts); absent for `fixed`. */
+  grace_mode?: string;
+  grace_minutes?: number;
+  /** The new value's first VALID use in the current transition, once there has been one (use-driven grace only). */
+  new_value_first_used_at?: string;
   /** Compare-and-set counter of every change to the item (absent on items written before it existed: 0). */
   revision?: number;
   /** Last change of the key (configuration, value, state). */
@@ -107,6 +112,13 @@ export interface ValueLookupItem extends KeyAuthSnapshot {
   transition_ends_at?: string;
   /** Generation whose transition this value takes part in. */
   transition_generation?: number;
+  /** The transition's use-driven grace (domain/grace-modes.ts); absent for `fixed`. */
+  grace_mode?: string;
+  grace_minutes?: number;
+  /** Previous value: the new value's first VALID use, once there has been one. */
+  new_value_first_used_at?: string;
+  /** Current value of a use-driven transition: the old value's hash, so that its first use can be marked on the old value's lookup. */
+  old_value_hash?: string;
   ttl?: number;
 }
 

@@ -18,6 +18,8 @@ export class UsageDelta {
   lastValidAt: Date | undefined;
   readonly days = new Map<string, number>();
   readonly transitions = new Map<string, number>();
+  /** Per transition whose old value these uses include: the latest of them (`g2_old_last`, epoch ms), for a use-driven grace (grace-modes.ts). */
+  readonly oldLast = new Map<string, number>();
 
   /** `admitted`: the use was admitted (from a lease's block); it then counts as VALID when eligible. */
   add(use: UseCounted, admitted = false): this {
@@ -26,6 +28,8 @@ export class UsageDelta {
     if (admitted && use.eligible) this.lastValidAt = latest(this.lastValidAt, use.at);
     this.days.set(use.day, (this.days.get(use.day) ?? 0) + 1);
     if (use.transitionCounter) this.transitions.set(use.transitionCounter, (this.transitions.get(use.transitionCounter) ?? 0) + 1);
+    // A use refused for the request is no use of the old value by a client that holds it.
+    if (use.transitionCounter?.endsWith('_old') && use.eligible) this.laterOldUse(`${use.transitionCounter}_last`, use.at.getTime());
     return this;
   }
 
@@ -35,7 +39,12 @@ export class UsageDelta {
     this.lastValidAt = latest(this.lastValidAt, other.lastValidAt);
     for (const [day, n] of other.days) this.days.set(day, (this.days.get(day) ?? 0) + n);
     for (const [name, n] of other.transitions) this.transitions.set(name, (this.transitions.get(name) ?? 0) + n);
+    for (const [name, at] of other.oldLast) this.laterOldUse(name, at);
     return this;
+  }
+
+  private laterOldUse(name: string, at: number): void {
+    if (at > (this.oldLast.get(name) ?? 0)) this.oldLast.set(name, at);
   }
 }
 

@@ -31,6 +31,8 @@ export interface UsageSummary {
   transitions: Record<string, { old: number; new: number }>;
   /** The key's credits as its usage item holds them, when it has credits (domain/meters.ts). */
   credits?: CreditState;
+  /** Per transition (`g2`): the old value's last use (epoch ms), when one was recorded (a use-driven grace's idle end). */
+  old_value_last_used?: Record<string, number>;
 }
 
 /** The usage figures audit records keep. */
@@ -55,6 +57,15 @@ function transitionsOf(counters: Record<string, number>): Record<string, { old: 
   return out;
 }
 
+/** The old values' last uses (`g2_old_last` entries) by transition, when there are any. */
+export function oldValueUsesOf(counters: Record<string, number> | undefined): Pick<UsageSummary, 'old_value_last_used'> {
+  const found = Object.entries(counters ?? {}).flatMap(([name, at]) => {
+    const match = /^(g\d+)_old_last$/.exec(name);
+    return match ? [[match[1], at] as const] : [];
+  });
+  return found.length > 0 ? { old_value_last_used: Object.fromEntries(found) } : {};
+}
+
 /** `usage_last_30_days` counts today and the 29 UTC days before it. */
 /** A usage item's credits, when the key has some (its meter, domain/meters.ts). */
 export function creditsOf(item: object): { credits?: CreditState } {
@@ -75,6 +86,7 @@ export function summariseUsage(item: UsageItem | undefined, at: Date): UsageSumm
     usage_last_30_days: last30,
     transitions: transitionsOf(item.transitions ?? {}),
     ...creditsOf(item),
+    ...oldValueUsesOf(item.transitions),
   };
 }
 

@@ -34,6 +34,7 @@ export class ManualClock implements Clock {
 }
 
 export const MS_PER_DAY = 24 * 60 * 60 * 1000;
+export const MS_PER_MINUTE = 60 * 1000;
 
 /** Epoch seconds, as DynamoDB TTL wants them. */
 export function epochSeconds(at: Date): number {

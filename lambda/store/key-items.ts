@@ -17,13 +17,16 @@ import { MS_PER_DAY, epochSeconds } from '../platform/clock';
 import type { IdempotencyRecord } from './idempotency-record';
 import { ABSENT, type Survivor, type TransactItem, type Transactions } from './transactions';
 import { KEY } from './entities/key';
-import { VALUE_LOOKUP, valueLookupItem } from './entities/value-lookup';
+import { VALUE_LOOKUP, valueLookupItem, type ValueTransition } from './entities/value-lookup';
 import { detachKeyItems, identityMoveItems } from './identity-attachments';
 import { updateExpressionOf } from './update-expressions';
 
 /** Condition of a compare-and-set on a key item: still live, at the generation read. */
 export const LIVE_AT_GENERATION = '#state = :active AND generation = :expected';
 export const PREVIOUS_VALUE_FIELDS = 'previous_hash, previous_last_four, previous_key_prefix';
+/** A transition's use-driven grace on the key item, and the new value's first use it saw (domain/grace-modes.ts). */
+const NEW_VALUE_FIRST_USE = 'new_value_first_used_at';
+const GRACE_FIELDS = `grace_mode, grace_minutes, ${NEW_VALUE_FIRST_USE}`;
 
 /**
  * The compare-and-set on a key item's revision: the condition that it is
@@ -41,12 +44,11 @@ function revisionStep(key: KeyItem, values: Record<string, unknown>): { conditio
 
 /** A previous value's lookup lingers this long past its end, for clean-up by TTL if nothing else ran. */
 const PREVIOUS_LOOKUP_TTL_MARGIN_MS = MS_PER_DAY;
-
 /** A rotation to write: the key as read, the key with its new value, and the transition (absent: revoked at once). */
 export interface ValueRotation {
   readonly before: KeyItem & { current_hash: string };
   readonly after: KeyItem & { current_hash: string };
-  readonly transition?: { readonly endsAt: string; readonly generation: number };
+  readonly transition?: ValueTransition;
   readonly audit: AuditRecord;
   /** The answer to store when the request is idempotent. */
   readonly idempotency?: IdempotencyRecord;
@@ -136,12 +138,19 @@ export function rotationItems(rotation: ValueRotation, table: string, tx: Transa
   let update =
     'SET generation = :generation, current_hash = :newHash, key_prefix = :prefix, last_four = :lastFour, ' +
     `regenerated_at = :regeneratedAt, transition_ends_at = :endsAt, updated_at = :regeneratedAt, ${revision.set}`;
+  // A use-driven grace of an earlier transition never carries over.
+  const removes = transition?.grace ? [NEW_VALUE_FIRST_USE] : [GRACE_FIELDS];
   if (transition) {
     update += ', previous_hash = :oldHash, previous_last_four = :oldLastFour, previous_key_prefix = :oldPrefix';
     Object.assign(values, { ':oldHash': before.current_hash, ':oldLastFour': before.last_four, ':oldPrefix': before.key_prefix });
   } else {
-    update += ` REMOVE ${PREVIOUS_VALUE_FIELDS}`;
+    removes.push(PREVIOUS_VALUE_FIELDS);
   }
+  if (transition?.grace) {
+    update += ', grace_mode = :graceMode, grace_minutes = :graceMinutes';
+    Object.assign(values, { ':graceMode': transition.grace.grace_mode, ':graceMinutes': transition.grace.grace_minutes });
+  }
+  update += ` REMOVE ${removes.join(', ')}`;
   const items: TransactItem[] = [
     {
       Update: {
@@ -166,10 +175,12 @@ export function rotationItems(rotation: ValueRotation, table: string, tx: Transa
             TableName: table,
             Key: VALUE_LOOKUP.key(before.current_hash),
             UpdateExpression:
-              'SET slot = :previous, valid_until = :endsAt, deprecated_at = :deprecatedAt, transition_ends_at = :endsAt, transition_generation = :generation, #ttl = :ttl',
+              'SET slot = :previous, valid_until = :endsAt, deprecated_at = :deprecatedAt, transition_ends_at = :endsAt, transition_generation = :generation, #ttl = :ttl' +
+              (transition.grace ? ', grace_mode = :graceMode, grace_minutes = :graceMinutes' : ''),
             ConditionExpression: 'attribute_exists(pk) AND key_id = :keyId',
             ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
             ExpressionAttributeValues: {
+              ...(transition.grace ? { ':graceMode': transition.grace.grace_mode, ':graceMinutes': transition.grace.grace_minutes } : {}),
               ':previous': 'previous',
               ':endsAt': transition.endsAt,
               ':deprecatedAt': after.regenerated_at,

@@ -135,16 +135,22 @@ export class KeyStore {
    * `generation` if the key item still holds exactly that value (state,
    * generation and hash compared), and writes the audit record.
    */
-  async expirePreviousValue(key: KeyItem & { previous_hash: string }, generation: number, audit: AuditRecord): Promise<WriteOutcome> {
+  async expirePreviousValue(key: KeyItem & { previous_hash: string }, generation: number, audit: AuditRecord, endedAt?: string): Promise<WriteOutcome> {
     return this.transactions.transact([
       {
         Update: {
           TableName: this.tables.keyTableName,
           Key: KEY.key(key.id),
-          UpdateExpression: `REMOVE ${PREVIOUS_VALUE_FIELDS}`,
+          // `endedAt`: a use-driven grace ended before its deadline (domain/grace-modes.ts).
+          UpdateExpression: `${endedAt ? 'SET transition_ends_at = :endedAt ' : ''}REMOVE ${PREVIOUS_VALUE_FIELDS}`,
           ConditionExpression: `${LIVE_AT_GENERATION} AND attribute_exists(previous_hash) AND previous_hash = :previousHash`,
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':active': 'active', ':expected': generation, ':previousHash': key.previous_hash },
+          ExpressionAttributeValues: {
+            ':active': 'active',
+            ':expected': generation,
+            ':previousHash': key.previous_hash,
+            ...(endedAt ? { ':endedAt': endedAt } : {}),
+          },
         },
       },
       this.transactions.dropLookup(key.previous_hash),

@@ -26,5 +26,13 @@ export interface ProcessMemory {
   readonly endedWindows: EndedWindows;
   /** This process's metered leases (store/metered-use.ts): what they hold of a key is written before a read of its usage item or its identity's meter. */
   readonly meteredSettlers: Set<MeteredSettler>;
+  /**
+   * Use-driven graces (verification/grace.ts), per `<key id>#<generation>`:
+   * the old value's latest use this process knows of (epoch ms; `ENDED` once
+   * a read found its idle end passed), and the transitions whose new value's
+   * first use this process has marked (or found marked).
+   */
+  readonly oldValueUses: RecentMap<string, number>;
+  readonly newValueMarked: RecentMap<string, true>;
   reset(): void;
 }

@@ -30,7 +30,7 @@ import type { EndedWindows } from '../domain/ended-windows';
 import { elapsedFraction, windowCapacity, windowIndex, windowResetAt } from '../domain/rate-window';
 import type { KeyLease, KeyLeases } from '../domain/usage-lease';
 import { UsageDelta } from '../domain/usage-delta';
-import { creditsOf, lastUseOf, summariseUsage, type LastUse, type UsageSummary } from '../domain/usage-figures';
+import { creditsOf, lastUseOf, oldValueUsesOf, summariseUsage, type LastUse, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
 import { USAGE } from './entities/usage';
 import { updateExpressionOf } from './update-expressions';
@@ -64,11 +64,8 @@ export class UsageStore {
   }
 
   /**
-   * Records one authenticated use and takes a rate-limit slot: one
-   * conditional UpdateItem when admitted at low rates; for a hot key, mostly
-   * none (admitted or refused from the process's lease, written with the
-   * next write of the key). See the module comments of rate-window.ts and
-   * usage-lease.ts.
+   * Records one authenticated use and takes a rate-limit slot: one conditional UpdateItem when admitted at low rates;
+   * for a hot key, mostly none (decided from the process's lease, written with its next write). See usage-lease.ts.
    */
   recordUse(use: UseToRecord): Promise<RecordUseResult> {
     return this.record(use);
@@ -78,7 +75,9 @@ export class UsageStore {
   private async record(use: UseToRecord, earlyToken?: string): Promise<RecordUseResult> {
     this.changes.touch(use.keyId);
     const counted = countedOf(use);
-    if (!this.leases?.settings.enabled) return this.writeUse(use, new UsageDelta().add(counted), undefined, earlyToken);
+    // Off the hot path there are no leases (and the stack's bundle drops what follows).
+    if (process.env.HOT_PATH_BUNDLE === 'off' || !this.leases?.settings.enabled)
+      return this.writeUse(use, new UsageDelta().add(counted), undefined, earlyToken);
     const lease = this.leases.of(use.keyId);
     for (;;) {
       if (lease.writing()) {
@@ -108,16 +107,23 @@ export class UsageStore {
    * those wait for the read.
    */
   recordUseAhead(use: UseToRecord): EarlyUse | undefined {
-    if (this.leases?.settings.enabled) {
-      const lease = this.leases.of(use.keyId);
-      if (lease.busy() || lease.decidesLocally(use.at.getTime(), windowIndex(use.at), use.rateLimit)) return undefined;
+    // Only the hot path writes ahead (the verify endpoint, the authorizer): elsewhere the stack's bundle drops it (early-use.ts too).
+    if (process.env.HOT_PATH_BUNDLE === 'off') return undefined;
+    else {
+      const lease = this.leases?.settings.enabled ? this.leases.of(use.keyId) : undefined;
+      if (lease && (lease.busy() || lease.decidesLocally(use.at.getTime(), windowIndex(use.at), use.rateLimit))) return undefined;
+      const token = newEarlyToken();
+      // No await before `record` reaches its write: the lease cannot change in between.
+      return earlyUse(this.record(use, token), (result) => {
+        this.changes.touch(use.keyId);
+        return takeBackUse(this.tables, use, token, result);
+      });
     }
-    const token = newEarlyToken();
-    // No await before `record` reaches its write: the lease cannot change in between.
-    return earlyUse(this.record(use, token), (result) => {
-      this.changes.touch(use.keyId);
-      return takeBackUse(this.tables, use, token, result);
-    });
+  }
+
+  /** How late a use this process admitted from a lease may reach the usage item (ms; 0 without leases). */
+  pendingBoundMs(): number {
+    return this.leases?.settings.enabled ? this.leases.settings.flushAfterMs : 0;
   }
 
   /** A mark for a read of `keyId`'s usage item about to be sent (usage-changes.ts); undefined while uses of it are pending. */
@@ -141,7 +147,7 @@ export class UsageStore {
   /** Writes a key's pending uses without taking a slot (the timer of a key that went quiet). */
   private async flushKey(keyId: string): Promise<void> {
     const lease = this.leases?.of(keyId);
-    if (!lease) return;
+    if (process.env.HOT_PATH_BUNDLE === 'off' || !lease) return;
     while (lease.writing()) await lease.afterWrite(false);
     if (!lease.hasPending()) return;
     this.changes.touch(keyId);
@@ -267,16 +273,18 @@ export class UsageStore {
    * (a page of a key list), with the credits of those that have some, by
    * key id; a key without a usage item is absent.
    */
-  async lastUses(keyIds: readonly string[]): Promise<Map<string, LastUse & Pick<UsageSummary, 'credits'>>> {
+  async lastUses(keyIds: readonly string[]): Promise<Map<string, LastUse & Pick<UsageSummary, 'credits' | 'old_value_last_used'>>> {
     await Promise.all(keyIds.filter((keyId) => this.leases?.hasPending(keyId)).map((keyId) => this.flushKey(keyId)));
     await this.settleMetered(keyIds);
     const items = await batchGetAll(
       this.tables.db,
       this.tables.keyTableName,
       keyIds.map((id) => USAGE.key(id)),
-      'key_id, last_used_at, last_valid_at, cr_left, cr_period, cr_g, cr_h',
+      'key_id, last_used_at, last_valid_at, cr_left, cr_period, cr_g, cr_h, transitions',
     );
-    return new Map(items.map((item) => [String(item.key_id), { ...lastUseOf(item), ...creditsOf(item) }]));
+    return new Map(
+      items.map((item) => [String(item.key_id), { ...lastUseOf(item), ...creditsOf(item), ...oldValueUsesOf(item.transitions as Record<string, number>) }]),
+    );
   }
 }
 
@@ -285,6 +293,7 @@ export const USAGE_STORE_OPERATIONS = {
   recordUse: 'recordUse',
   recordUseAhead: 'recordUse',
   settle: 'recordUse',
+  pendingBoundMs: [],
   readMark: [],
   unchangedSince: [],
   flushPending: 'recordUse',

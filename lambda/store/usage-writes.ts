@@ -84,6 +84,12 @@ export function usageClauses(delta: UsageDelta, copiedDays: readonly string[] = 
     values[`:gr${i}`] = count;
     sets.push(`transitions.#gr${i} = if_not_exists(transitions.#gr${i}, :zero) + :gr${i}`);
   });
+  // The old value's latest use (a use-driven grace's idle end): a flat entry too (`g2_old_last`, epoch ms).
+  [...delta.oldLast].forEach(([name, at], i) => {
+    names[`#ol${i}`] = name;
+    values[`:ol${i}`] = at;
+    sets.push(`transitions.#ol${i} = :ol${i}`);
+  });
   const removes = copiedDays.map((day, i) => {
     names[`#cd${i}`] = day;
     return `daily.#cd${i}`;

@@ -5,7 +5,10 @@
  * (seen-lookups.ts) as a prediction for the early recording write, never as
  * an answer.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { newValueUseWrites, oldLastEntry, type NewValueUse } from './grace-marks';
+import { USAGE } from './entities/usage';
 import { type ItemKey } from '../contract/tables';
 import type { ValueLookupItem } from '../domain/model';
 import { BATCH_GET_LIMIT, batchGetAll } from './batch-get';
@@ -57,6 +60,38 @@ export class ValueLookupStore {
     return lookups;
   }
 
+  /**
+   * `markNewValueUsed`: the first VALID use of a use-driven transition's new
+   * value, marked on the old value's lookup and the key item (grace-marks.ts),
+   * both written. Resolves once each is marked (by this write or an earlier
+   * one) or its transition is over; throws when a write failed otherwise.
+   */
+  async markNewValueUsed(use: NewValueUse): Promise<void> {
+    const marked = async (input: UpdateCommandInput) => {
+      try {
+        await this.tables.db.send(new UpdateCommand(input));
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    };
+    await Promise.all(newValueUseWrites(use, this.tables.keyTableName).map(marked));
+  }
+
+  /** `readOldValueUse`: the old value's last use in transition `generation` (epoch ms), from the key's usage item; 0 when none is recorded. */
+  async oldValueLastUse(keyId: string, generation: number): Promise<number> {
+    const { Item } = await this.tables.db.send(
+      new GetCommand({
+        TableName: this.tables.keyTableName,
+        Key: USAGE.key(keyId),
+        ConsistentRead: true,
+        ProjectionExpression: 'transitions.#last',
+        ExpressionAttributeNames: { '#last': oldLastEntry(generation) },
+      }),
+    );
+    const last = (Item?.transitions as Record<string, unknown> | undefined)?.[oldLastEntry(generation)];
+    return typeof last === 'number' ? last : 0;
+  }
+
   /** `readPrefetched`: key-table items by key, strongly consistent, in one BatchGetItem (absent ones are left out). */
   async getItems(keys: readonly ItemKey[]): Promise<Record<string, unknown>[]> {
     return batchGetAll(
@@ -73,4 +108,6 @@ export const VALUE_LOOKUP_STORE_OPERATIONS = {
   getValueLookupWith: 'readValueLookupAndGuessCounter',
   getValueLookups: 'readValueLookups',
   getItems: 'readTargetKey',
+  markNewValueUsed: 'markNewValueUsed',
+  oldValueLastUse: 'readOldValueUse',
 } as const satisfies OperationsOf<ValueLookupStore>;

@@ -21,16 +21,21 @@ import { MS_PER_DAY } from '../platform/clock';
 import { errorField } from '../platform/observability';
 import { usageFigures } from '../domain/usage-figures';
 import { inLiveTransition } from '../domain/key-lifetime';
+import { withUseDrivenEnd } from '../domain/key-view';
 import { generateRegeneratedValue, hashKeyValue, keyPrefixOf, lastFourOf, shortPrefix } from '../domain/key-values';
 import type { KeyItem } from '../domain/model';
 import type { ClockPort, KeysPort, ObservePort, SchedulerPort, SettingsPort, UsagePort } from '../store/ports';
 import { auditItem } from '../store/entities/audit-record';
+import { firstGraceCheck, useDrivenGraceOf, type GraceMode, type UseDrivenGrace } from '../domain/grace-modes';
 
 /** A roll of a key's value: the old value lives `grace_period_days` more, or dies at once. */
 export interface RegenerateKeyInput {
   key_id: string;
   grace_period_days: number;
   revoke_immediately: boolean;
+  /** Absent when not sent (the answer then keeps its seed shape); `grace_minutes` comes with a use-driven mode. */
+  grace_mode?: GraceMode;
+  grace_minutes?: number;
 }
 
 export interface RegenerateResponse {
@@ -50,6 +55,9 @@ export interface RegenerateResponse {
     old_key_expires_at: string;
     grace_period_days: number;
     both_keys_valid: boolean;
+    /** Only when the request named a grace mode. */
+    grace_mode?: GraceMode;
+    grace_minutes?: number;
   };
 }
 
@@ -75,7 +83,9 @@ export async function regenerateKey(
   if (!key || !key.current_hash) throw notFound(input.key_id);
   assertEnvironmentReach(caller, key.environment);
   assertPrecondition(precondition, key);
-  if (inLiveTransition(key, now)) throw inTransitionConflict(key);
+  const usage = await services.usage.readUsage(key.id, now);
+  // A use-driven grace may have ended before its deadline (clean-up follows within minutes): no conflict then.
+  if (inLiveTransition(withUseDrivenEnd(key, usage), now)) throw inTransitionConflict(key);
 
   const revokeNow = input.revoke_immediately;
   const graceDays = revokeNow ? 0 : input.grace_period_days;
@@ -83,7 +93,6 @@ export async function regenerateKey(
   const endsAt = new Date(now.getTime() + graceDays * MS_PER_DAY).toISOString();
   const generation = key.generation + 1;
   const value = generateRegeneratedValue(key.type, key.environment, key.id);
-  const usage = await services.usage.readUsage(key.id, now);
   const before = { ...key, current_hash: key.current_hash };
   const after = {
     ...before,
@@ -94,13 +103,16 @@ export async function regenerateKey(
     regenerated_at: regeneratedAt,
     transition_ends_at: endsAt,
   };
-  const transition = revokeNow ? undefined : { endsAt, generation };
+  const grace = useDrivenGraceOf(input);
+  const transition = revokeNow ? undefined : { endsAt, generation, ...(grace ? { grace, oldHash: before.current_hash } : {}) };
 
   // Scheduled before the commit: if scheduling fails nothing has changed; a
   // schedule whose transaction then fails finds nothing to do when it fires.
-  if (transition) await scheduleGraceEnd(services, key.id, transition);
+  // A use-driven grace is first looked at when it could end at the earliest (it re-arms itself from there).
+  const checkAt = grace ? new Date(firstGraceCheck(now.getTime(), Date.parse(endsAt), grace)).toISOString() : endsAt;
+  if (transition) await scheduleGraceEnd(services, key.id, { generation, endsAt: checkAt });
 
-  const response = responseOf(key, value, { lastFour: after.last_four, endsAt, regeneratedAt, graceDays, revokeNow });
+  const response = responseOf(key, value, { lastFour: after.last_four, endsAt, regeneratedAt, graceDays, revokeNow, mode: input.grace_mode, grace });
   const answer = idempotent ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...response, new_key: null }), now) : undefined;
 
   const outcome = await services.keys.rotateValue({
@@ -119,6 +131,7 @@ export async function regenerateKey(
       new_value: { key_prefix: after.key_prefix, last_four: after.last_four },
       grace_period_days: graceDays,
       revoke_immediately: revokeNow,
+      ...(grace ?? {}),
       transition_ends_at: endsAt,
       usage: usageFigures(usage),
     }),
@@ -155,7 +168,7 @@ async function lostRace(services: RegenerateKeyPorts, caller: VerifiedKey, keyId
 function responseOf(
   key: KeyItem,
   value: string,
-  rolled: { lastFour: string; endsAt: string; regeneratedAt: string; graceDays: number; revokeNow: boolean },
+  rolled: { lastFour: string; endsAt: string; regeneratedAt: string; graceDays: number; revokeNow: boolean; mode?: GraceMode; grace?: UseDrivenGrace },
 ): RegenerateResponse {
   return {
     success: true,
@@ -174,6 +187,8 @@ function responseOf(
       old_key_expires_at: rolled.endsAt,
       grace_period_days: rolled.graceDays,
       both_keys_valid: !rolled.revokeNow,
+      ...(rolled.mode ? { grace_mode: rolled.mode } : {}),
+      ...(rolled.grace ? { grace_minutes: rolled.grace.grace_minutes } : {}),
     },
   };
 }

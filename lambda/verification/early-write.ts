@@ -27,6 +27,7 @@ import {
   type VerifyServices,
 } from './verify';
 import { mayBeMetered, recordCheckedUse } from './metered';
+import { noteGraceUse } from './grace';
 
 /** How a request may use the early write. */
 export interface EarlyWritePlan {
@@ -66,6 +67,8 @@ function sendEarly(deps: VerifyServices, request: VerifyRequest, plan: EarlyWrit
   if (!predicted.valid || (plan.wanted && !plan.wanted(predicted.checked))) return undefined;
   // A metered use is decided by its meters' write (store/metered-use.ts), never ahead of its read.
   if (mayBeMetered(predicted.checked)) return undefined;
+  // A use-driven grace is judged by the read (and the old value's idle check): never ahead of it.
+  if (predicted.checked.grace) return undefined;
   const use = useOf(predicted.checked, plan.at);
   // Undefined when the usage store cannot take this use back exactly (a hot key's lease decides it from memory).
   const written = deps.usage.recordUseAhead(use);
@@ -106,7 +109,9 @@ export async function withEarlyWrite<T>(
           await early?.written.takeBack();
           recorded = await recordCheckedUse(deps, checked, plan.at);
         }
-        return admittedResult(checked, admissionOf(recorded));
+        const admission = admissionOf(recorded);
+        if (admission.admitted) await noteGraceUse(deps, checked, plan.at);
+        return admittedResult(checked, admission);
       },
     });
   } finally {

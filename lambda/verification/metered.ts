@@ -9,12 +9,15 @@ import { parseMeterDef, usesMeter } from '../domain/meters';
 import type { VerifiedKey } from '../domain/model';
 import type { IdentityStore } from '../store/identity-store';
 import type { UsageStore } from '../store/usage-store';
+import type { CheckedGrace } from './grace';
 
 /** A key that passed every check, before its use is recorded. */
 export interface CheckedKey {
   key: VerifiedKey;
   /** Set while the key is in a transition: which transition, and which value was used. */
   transition?: { generation: number; role: 'old' | 'new' };
+  /** A use-driven grace of the transition (grace.ts). */
+  grace?: CheckedGrace;
   /** See `VerifyResult`. */
   allowedOrigin?: string;
   /** Set for a metered verification (`VerifyRequest.cost`): the scopes it asked and its cost. */
@@ -61,8 +64,13 @@ export const mayBeMetered = (checked: CheckedKey): boolean => !!checked.asked &&
 
 /** Records the use of a checked key: metered when it must be, else with the hourly limit alone. */
 export async function recordCheckedUse(deps: MeteringServices, checked: CheckedKey, at: Date, refused = false): Promise<RecordUseResult> {
-  const metered = await meteredUseOf(deps, checked, at);
-  if (!metered || !deps.meters) return deps.usage.recordUse(useOf(checked, at, refused));
-  await deps.usage.settle(metered.keyId);
-  return deps.meters.admit(metered);
+  // Only the hot path meters (the verify endpoint, the authorizer): elsewhere the stack's bundle drops this branch.
+  if (process.env.HOT_PATH_BUNDLE !== 'off') {
+    const metered = await meteredUseOf(deps, checked, at);
+    if (metered && deps.meters) {
+      await deps.usage.settle(metered.keyId);
+      return deps.meters.admit(metered);
+    }
+  }
+  return deps.usage.recordUse(useOf(checked, at, refused));
 }

@@ -32,6 +32,7 @@ import type { MeterFigures, RecordUseResult } from '../domain/recording';
 import type { IdentityStore } from '../store/identity-store';
 import type { MeteredUses } from '../store/metered-use';
 import { recordCheckedUse, useOf, type CheckedKey } from './metered';
+import { checkedGraceOf, idleEnd, needsIdleCheck, noteGraceUse } from './grace';
 
 export { useOf, type CheckedKey };
 
@@ -181,7 +182,16 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
   const { lookup, companions } = options.companionKeys?.length
     ? await deps.lookups.getValueLookupWith(valueHash, options.companionKeys)
     : { lookup: await deps.lookups.getValueLookup(valueHash), companions: undefined };
-  return { ...judgeLookup(lookup, request, deps.clock.now().getTime()), wellFormed: true, companions };
+  const now = deps.clock.now().getTime();
+  const judged = judgeLookup(lookup, request, now);
+  return { ...(judged.valid && needsIdleCheck(judged.checked, now) ? await idleJudgement(deps, judged.checked, now) : judged), wellFormed: true, companions };
+}
+
+/** An old value under `until_idle` past its new value's first use plus `grace_minutes`: VALID while not idle that long (grace.ts). */
+async function idleJudgement(deps: VerifyServices, checked: CheckedKey, now: number): Promise<Judgement> {
+  const end = await idleEnd(deps, checked, now, deps.usage.pendingBoundMs());
+  if (end === undefined) return { valid: false, code: VerifyFailure.REVOKED, keyId: checked.key.id, owner: ownerOf(checked.key) };
+  return { valid: true, checked: { ...checked, key: { ...checked.key, old_value_ends_at: new Date(end).toISOString() } } };
 }
 
 /**
@@ -221,6 +231,7 @@ export function judgeLookup(lookup: ValueLookupItem | undefined, request: Verify
       ...(lookup.meter_def ? { meter_def: lookup.meter_def } : {}),
     },
     transition: inTransition ? { generation: lookup.transition_generation as number, role: lookup.slot === 'previous' ? 'old' : 'new' } : undefined,
+    ...(inTransition && lookup.grace_mode ? { grace: checkedGraceOf(lookup) } : {}),
     ...(request.cost === undefined ? {} : { asked: { scopes: scopesOf(request), cost: request.cost } }),
   };
   if (!ipAllowed(lookup.ip_whitelist, request.sourceIp)) return fail(VerifyFailure.IP_NOT_ALLOWED, keyId, undefined, checked);
@@ -252,7 +263,10 @@ export function admissionOf(use: RecordUseResult): AdmitResult {
  * read that decides it: early-write.ts, the only other way a use is recorded.
  */
 export async function admitUse(deps: VerifyServices, checked: CheckedKey, refused = false): Promise<AdmitResult> {
-  return admissionOf(await recordCheckedUse(deps, checked, deps.clock.now(), refused));
+  const at = deps.clock.now();
+  const admission = admissionOf(await recordCheckedUse(deps, checked, at, refused));
+  if (admission.admitted && !refused) await noteGraceUse(deps, checked, at);
+  return admission;
 }
 
 /** The verification result of a checked key and its admission. */

@@ -47,7 +47,7 @@ describe('closestName', () => {
   });
 
   it("reads the names an object schema accepts, through a pipe (regenerate's default grace period)", () => {
-    expect(acceptedNames(regenerateKeyRequestSchema)).toEqual(['key_id', 'grace_period_days', 'revoke_immediately']);
+    expect(acceptedNames(regenerateKeyRequestSchema)).toEqual(['key_id', 'grace_period_days', 'revoke_immediately', 'grace_mode', 'grace_minutes']);
     expect(acceptedNames(listKeysRequestSchema)).toEqual([
       'team_id',
       'environment',

@@ -148,7 +148,9 @@ describe('verify: the write sent with the read for a value seen valid', () => {
     });
     expect(answer.body.code).toBe('VALID');
     expect(after.total_requests).toBe(Number(before.total_requests) + 1);
-    expect(after.transitions).toEqual({ ...(before.transitions as object), g2_old: 1 });
+    // The old value's last use rides the same write (a use-driven grace's idle end, docs/verification.md "Grace modes").
+    expect(after.transitions).toEqual({ ...(before.transitions as object), g2_old: 1, g2_old_last: expect.any(Number) });
+    expect(Math.abs((after.transitions as { g2_old_last: number }).g2_old_last - Date.now())).toBeLessThan(60_000);
     const day = dayOf(new Date());
     expect((after.daily as Record<string, number>)[day]).toBe((before.daily as Record<string, number>)[day] + 1);
   });

@@ -4,6 +4,7 @@ import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import { idempotencyKey, ifMatch, json, managementErrors, ok, preconditionFailed, type Fits } from '../../http/openapi-common';
 import { count, environment, instant, keyId, keyType } from '../../http/response-schemas';
 import { regenerateKeyRequestSchema } from './schema';
+import { GRACE_MODES } from '../../domain/grace-modes';
 import type { RegenerateResponse } from '../../use-cases/regenerate-key';
 
 export const regenerateKeyResponseSchema = z
@@ -20,14 +21,25 @@ export const regenerateKeyResponseSchema = z
       transition_ends_at: instant,
       regenerated_at: instant,
     }),
-    migration_info: z.strictObject({ old_key_expires_at: instant, grace_period_days: count, both_keys_valid: z.boolean() }),
+    migration_info: z.strictObject({
+      old_key_expires_at: instant.meta({
+        description: 'The hard maximum: under a use-driven grace mode the old value may end earlier (the key read shows when).',
+      }),
+      grace_period_days: count,
+      both_keys_valid: z.boolean(),
+      grace_mode: z.optional(z.enum(GRACE_MODES).meta({ description: 'Only when the request named one.' })),
+      grace_minutes: z.optional(count.meta({ description: 'Under `first_use` and `until_idle` (1–10,080).' })),
+    }),
   })
   .meta({ id: 'RegenerateKeyResponse' });
 
 export const operation: ZodOpenApiOperationObject = {
   operationId: 'regenerateKey',
   summary: 'Roll a key to a new value',
-  description: 'A new value, shown once; the old one keeps working for the grace period (1–30 days, default 7) unless `revoke_immediately`.',
+  description:
+    'A new value, shown once; the old one keeps working for the grace period (1–30 days, default 7) unless `revoke_immediately`. ' +
+    '`grace_mode` ends it earlier by use: `first_use` (`grace_minutes` after the new value’s first VALID use) or `until_idle` ' +
+    '(once the new value is used, after `grace_minutes` without a use of the old one); `grace_period_days` stays the hard maximum.',
   tags: ['Keys'],
   requestParams: { header: idempotencyKey.extend(ifMatch) },
   requestBody: { required: true, content: json(regenerateKeyRequestSchema) },

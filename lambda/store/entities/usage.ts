@@ -32,6 +32,7 @@ export const USAGE_ACCESS = {
   adjustCredits: ['UpdateItem', 'GetItem'],
   readTargetKey: ['BatchGetItem'],
   readUsage: ['GetItem'],
+  readOldValueUse: ['GetItem'],
   readUsageBatch: ['BatchGetItem'],
   createKey: ['PutItem'],
 } as const satisfies EntityAccess;

@@ -6,6 +6,15 @@
  */
 import { authSnapshotOf } from '../../domain/key-records';
 import type { KeyItem, ValueLookupItem, ValueSlot } from '../../domain/model';
+import type { UseDrivenGrace } from '../../domain/grace-modes';
+
+/** A regeneration's transition as the lookups carry it: its end (the hard maximum), its generation, its use-driven grace and the old value's hash. */
+export interface ValueTransition {
+  endsAt: string;
+  generation: number;
+  grace?: UseDrivenGrace;
+  oldHash?: string;
+}
 import { BOOLEAN, NUMBER, OPTIONAL_NUMBER, OPTIONAL_STRING, STRING, defineEntity, type EntityAccess } from './entity';
 import { CONFIGURATION, ITEM_KEY } from './key';
 
@@ -25,6 +34,10 @@ export const VALUE_LOOKUP = /* @__PURE__ */ defineEntity<ValueLookupItem>()({
     deprecated_at: OPTIONAL_STRING,
     transition_ends_at: OPTIONAL_STRING,
     transition_generation: OPTIONAL_NUMBER,
+    grace_mode: OPTIONAL_STRING,
+    grace_minutes: OPTIONAL_NUMBER,
+    new_value_first_used_at: OPTIONAL_STRING,
+    old_value_hash: OPTIONAL_STRING,
     ttl: OPTIONAL_NUMBER,
   },
 });
@@ -38,19 +51,14 @@ export const VALUE_LOOKUP_ACCESS = {
   updateKey: ['UpdateItem'],
   createKey: ['PutItem'],
   rotateValue: ['PutItem', 'UpdateItem', 'DeleteItem'],
+  markNewValueUsed: ['UpdateItem'],
   expirePreviousValue: ['UpdateItem', 'DeleteItem'],
   tombstoneKey: ['DeleteItem'],
   recordLeak: ['UpdateItem', 'DeleteItem'],
 } as const satisfies EntityAccess;
 
 /** A value lookup item for one of a key's values. */
-export function valueLookupItem(
-  key: KeyItem,
-  valueHash: string,
-  slot: ValueSlot,
-  generation: number,
-  transition?: { endsAt: string; generation: number },
-): ValueLookupItem {
+export function valueLookupItem(key: KeyItem, valueHash: string, slot: ValueSlot, generation: number, transition?: ValueTransition): ValueLookupItem {
   return {
     ...VALUE_LOOKUP.key(valueHash),
     entity: 'value',
@@ -59,5 +67,6 @@ export function valueLookupItem(
     generation,
     ...(slot === 'previous' && transition ? { valid_until: transition.endsAt } : {}),
     ...(transition ? { transition_ends_at: transition.endsAt, transition_generation: transition.generation } : {}),
+    ...(transition?.grace ? { ...transition.grace, ...(transition.oldHash ? { old_value_hash: transition.oldHash } : {}) } : {}),
   };
 }
