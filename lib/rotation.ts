@@ -119,6 +119,13 @@ export class Rotation extends Construct {
     );
     // The scheduler delivers to the dead-letter queue with this same role.
     this.schedulerRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetterQueue.queueArn] }));
+
+    // A use-driven grace (lambda/domain/grace-modes.ts) sets its own next check: the expire function re-arms its
+    // schedule. Its own ARN is not in its environment (a cycle): the handler takes it from the invocation.
+    for (const [name, value] of Object.entries(this.schedulerEnvironment)) {
+      if (name !== ENV.EXPIRE_FUNCTION_ARN) this.expireFunction.addEnvironment(name, value);
+    }
+    this.grantScheduleCreation(this.expireFunction);
   }
 
   /** Environment a function needs to create or delete expiry schedules. */

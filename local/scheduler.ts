@@ -230,7 +230,7 @@ async function transitionsIn(deps: KeyTableAccess, clock: Clock): Promise<Pendin
       new ScanCommand({
         TableName: deps.keyTableName,
         FilterExpression: 'entity = :key AND #state = :active AND attribute_exists(previous_hash)',
-        ProjectionExpression: 'id, generation, transition_ends_at',
+        ProjectionExpression: 'id, generation, transition_ends_at, grace_mode',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':key': 'key', ':active': 'active' },
         ConsistentRead: true,
@@ -238,9 +238,15 @@ async function transitionsIn(deps: KeyTableAccess, clock: Clock): Promise<Pendin
       }),
     );
     for (const item of page.Items ?? []) {
-      const { id, generation, transition_ends_at: endsAt } = item as { id: string; generation: number; transition_ends_at?: string };
-      // A previous value with no end recorded cannot be valid: expire it now.
-      found.push({ keyId: id, generation, at: endsAt ?? clock.now().toISOString() });
+      const {
+        id,
+        generation,
+        transition_ends_at: endsAt,
+        grace_mode: mode,
+      } = item as { id: string; generation: number; transition_ends_at?: string; grace_mode?: string };
+      // A previous value with no end recorded cannot be valid: expire it now. A use-driven grace is looked at now:
+      // its run ends it or sets its next check (the check armed before the stop was lost with its timer).
+      found.push({ keyId: id, generation, at: endsAt && !mode ? endsAt : clock.now().toISOString() });
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);

@@ -51,7 +51,7 @@ export const MANAGING = [...VERIFYING, 'keys', 'counts'] as const satisfies read
 export const HANDLER_PORTS = {
   authorizer: [...VERIFYING, 'keys', 'teams', 'identities', 'meters', 'counts'],
   'management-authorizer': [...VERIFYING, 'keys', 'teams', 'counts'],
-  'expire-old-value': ['keys', 'usage'],
+  'expire-old-value': ['keys', 'usage', 'scheduler'],
   'notify-key-expiry': ['keys', 'expiryNotices'],
   'flush-authorizer-cache': ['flushClaims', 'cacheFlusher'],
   'deliver-webhooks': ['webhooks', 'deliveries', 'slots', 'secrets', 'policy', 'queue', 'retries', 'post'],

@@ -16,6 +16,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { KEY_ID_PATTERN } from '../platform/ids';
+import { settingWhenAbsent } from '../platform/environment';
 import { REVOCATION_LATE_AFTER_SECONDS } from '../contract/metrics';
 import { signals } from '../platform/observability';
 import { observed } from '../platform/observed';
@@ -53,6 +54,8 @@ async function expire(services: Services, event: unknown, context: Context): Pro
     return { outcome: 'invalid_event' };
   }
 
+  // A use-driven grace re-arms its schedule to invoke this very function: its own ARN comes from the invocation.
+  if (context.invokedFunctionArn) settingWhenAbsent('EXPIRE_FUNCTION_ARN', context.invokedFunctionArn);
   const result = await expireOldValue(services, parsed.data, requestId);
   const fields = { key_id: parsed.data.key_id, generation: parsed.data.generation, ...result };
   if (result.outcome === 'not_due') {
@@ -65,7 +68,8 @@ async function expire(services: Services, event: unknown, context: Context): Pro
     return result;
   }
   if (result.outcome === 'expired') signals.revocation(services.observe, result.late_by_seconds > REVOCATION_LATE_AFTER_SECONDS);
-  log.info(result.outcome === 'expired' ? 'old value expired' : 'expiry had nothing to do', fields);
+  const said = { expired: 'old value expired', rearmed: 'use-driven grace not over: checked again later' } as Record<string, string>;
+  log.info(said[result.outcome] ?? 'expiry had nothing to do', fields);
   return result;
 }
 

@@ -29,3 +29,13 @@ export function positiveIntegerSetting(name: EnvOfKind<'positive integer'>, fall
   if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`Environment variable ${name} must be a positive integer, got "${raw}"`);
   return value;
 }
+
+/**
+ * Sets `name` for the rest of the process when the stack could not: the
+ * expire function's own ARN, which its schedules target, cannot be in its
+ * environment (a function naming itself is a cycle in CloudFormation), so
+ * its handler gives it from the invocation. A set value is kept.
+ */
+export function settingWhenAbsent(name: EnvOfKind<'required'>, value: string, env: NodeJS.ProcessEnv = process.env): void {
+  if (!env[name]) env[name] = value;
+}

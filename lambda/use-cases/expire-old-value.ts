@@ -15,7 +15,9 @@
 import { systemActor } from '../domain/actor';
 import { AuditEventType } from '../domain/audit-events';
 import type { KeyItem } from '../domain/model';
-import type { ClockPort, KeysPort, UsagePort } from '../store/ports';
+import type { ClockPort, KeysPort, SchedulerPort, UsagePort } from '../store/ports';
+import { DEFAULT_LEASE_SETTINGS } from '../domain/usage-lease';
+import { graceEnd, nextGraceCheck, useDrivenGraceOf, type GraceFacts, type UseDrivenGrace } from '../domain/grace-modes';
 import { auditItem } from '../store/entities/audit-record';
 
 /** Which transition to end: the generation of the value that replaced the old one. */
@@ -42,9 +44,11 @@ export type ExpireOldValueOutcome =
   /** An earlier run (or a revoke at once) already removed the old value. */
   | { outcome: 'already_expired' }
   /** Fired before the transition ends (clock skew, a replaced schedule): nothing done. */
-  | { outcome: 'not_due'; transition_ends_at: string };
+  | { outcome: 'not_due'; transition_ends_at: string }
+  /** A use-driven grace not over yet: the schedule was set again for its next check (domain/grace-modes.ts `nextGraceCheck`). */
+  | { outcome: 'rearmed'; next_check_at: string };
 
-type NoOp = Exclude<ExpireOldValueOutcome, { outcome: 'expired' } | { outcome: 'not_due' }>;
+type NoOp = Exclude<ExpireOldValueOutcome, { outcome: 'expired' } | { outcome: 'not_due' } | { outcome: 'rearmed' }>;
 
 /** Why the key item gives this run nothing to do, or undefined when the transition's old value is still there. */
 /** The key with its pending old value, or why there is nothing to end. */
@@ -64,7 +68,7 @@ function pendingOrNoOp(key: KeyItem | undefined, generation: number): { pending:
  * audit actor's request id (the Lambda request id, or a local run id).
  */
 export async function expireOldValue(
-  services: KeysPort & UsagePort & ClockPort,
+  services: KeysPort & UsagePort & ClockPort & SchedulerPort,
   request: ExpireOldValueRequest,
   invocationId: string,
 ): Promise<ExpireOldValueOutcome> {
@@ -74,9 +78,18 @@ export async function expireOldValue(
   const { pending } = found;
 
   const now = services.clock.now();
-  const endsAt = pending.transition_ends_at;
-  if (endsAt !== undefined && Date.parse(endsAt) > now.getTime()) {
-    return { outcome: 'not_due', transition_ends_at: endsAt };
+  const grace = useDrivenGraceOf(pending);
+  const facts = grace && pending.transition_ends_at ? await graceFactsOf(services, pending, grace) : undefined;
+  const end = facts ? graceEnd(facts) : undefined;
+  const endsAt = end ? new Date(end.at).toISOString() : pending.transition_ends_at;
+  // An idle end waits out the uses a hot key's lease may not have written yet (verification/grace.ts): never earlier than authentication.
+  const settle = end?.reason === 'idle' ? DEFAULT_LEASE_SETTINGS.flushAfterMs : 0;
+  if (endsAt !== undefined && Date.parse(endsAt) + settle > now.getTime()) {
+    if (!facts || !services.scheduler) return { outcome: 'not_due', transition_ends_at: endsAt };
+    // A use-driven grace looks again when its end could come: once, not per verification.
+    const next = new Date(Math.max(nextGraceCheck(facts, now.getTime()), end?.decided ? end.at + settle : 0)).toISOString();
+    await services.scheduler.schedule({ keyId: pending.id, generation: request.generation, at: next });
+    return { outcome: 'rearmed', next_check_at: next };
   }
 
   // Transition counters are final: authentication stops counting them at the end.
@@ -94,10 +107,12 @@ export async function expireOldValue(
     generation: request.generation,
     old_value: { key_prefix: pending.previous_key_prefix ?? '', last_four: pending.previous_last_four ?? '' },
     transition_ends_at: endsAt ?? now.toISOString(),
+    reason: end?.reason ?? 'deadline',
     transition_usage: transitionUsage,
   });
 
-  const outcome = await services.keys.expirePreviousValue(pending, request.generation, audit);
+  // A use-driven end earlier than the deadline becomes the key's transition end (a read then shows no transition).
+  const outcome = await services.keys.expirePreviousValue(pending, request.generation, audit, end?.decided ? endsAt : undefined);
   if (!outcome.committed) {
     // Lost a race: report what the winner left behind.
     const after = pendingOrNoOp(await services.keys.getKey(request.key_id), request.generation);
@@ -108,4 +123,16 @@ export async function expireOldValue(
 
   const lateBy = endsAt === undefined ? 0 : Math.max(0, Math.round((now.getTime() - Date.parse(endsAt)) / 1000));
   return { outcome: 'expired', event_id: audit.event_id, transition_usage: transitionUsage, late_by_seconds: lateBy };
+}
+
+/** What decides a use-driven grace's end: the key item's first use of the new value, the usage item's last use of the old one. */
+async function graceFactsOf(services: UsagePort, key: KeyItem, grace: UseDrivenGrace): Promise<GraceFacts> {
+  const usage = await services.usage.usageItem(key.id);
+  const oldLast = usage?.transitions?.[`g${key.generation}_old_last`];
+  return {
+    hardEnd: Date.parse(key.transition_ends_at as string),
+    grace,
+    ...(key.new_value_first_used_at ? { newFirstUsedAt: Date.parse(key.new_value_first_used_at) } : {}),
+    ...(oldLast ? { oldLastUsedAt: oldLast } : {}),
+  };
 }

@@ -213,6 +213,19 @@ describe('rotation', () => {
     service.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: Match.absent() });
   });
 
+  it('the expire function can re-arm its schedule (a use-driven grace) without naming itself in its environment (a cycle)', () => {
+    const environment = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['expire-old-value']]?.Properties?.Environment as {
+      Variables?: object;
+    };
+    const variables = environment?.Variables;
+    expect(variables).toMatchObject({
+      [ENV.SCHEDULE_GROUP_NAME]: { Ref: ids.scheduleGroup },
+      [ENV.SCHEDULER_ROLE_ARN]: { 'Fn::GetAtt': [ids.schedulerRole, 'Arn'] },
+      [ENV.SCHEDULER_DLQ_ARN]: { 'Fn::GetAtt': [ids.rotationQueue, 'Arn'] },
+    });
+    expect(variables).not.toHaveProperty(ENV.EXPIRE_FUNCTION_ARN);
+  });
+
   it('the expire function parks failed asynchronous invocations in the rotation dead-letter queue', () => {
     const expire = resourcesOf(service.template, 'AWS::Lambda::Function')[ids.functions['expire-old-value']];
     expect(expire?.Properties?.DeadLetterConfig).toEqual({ TargetArn: { 'Fn::GetAtt': [ids.rotationQueue, 'Arn'] } });
@@ -711,7 +724,15 @@ describe('least privilege', () => {
       ),
       // The analytics' rollup: invoked by its schedule rule, no dead-letter queue (a failed run's marks wait for the next one).
       'roll-up-analytics': { ...own('roll-up-analytics'), '*': xray, ...declared('roll-up-analytics'), 'AnalyticsBucket/verifications/*': ['s3:PutObject'] },
-      'expire-old-value': { ...own('expire-old-value'), '*': xray, ...declared('expire-old-value'), RotationDLQ: ['sqs:SendMessage'] },
+      // A use-driven grace re-arms its own schedule (docs/verification.md, "Grace modes").
+      'expire-old-value': {
+        ...own('expire-old-value'),
+        '*': xray,
+        ...declared('expire-old-value'),
+        RotationDLQ: ['sqs:SendMessage'],
+        [schedules]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+        SchedulerRole: ['iam:PassRole'],
+      },
       'notify-key-expiry': { ...own('notify-key-expiry'), '*': xray, ...declared('notify-key-expiry'), RotationDLQ: ['sqs:SendMessage'] },
       // No platform stage configured: no flush grant at all (test/cdk/variants.test.ts: the grant names exactly the stages given).
       'flush-authorizer-cache': { ...own('flush-authorizer-cache'), '*': xray, ...declared('flush-authorizer-cache'), FlushDLQ: ['sqs:SendMessage'] },
@@ -815,6 +836,8 @@ describe('least privilege', () => {
     expect(Object.fromEntries(Object.entries(scheduleActions).filter(([, actions]) => actions.length > 0))).toEqual({
       [roleOf('regenerate-api-key')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
       [roleOf('delete-api-key')]: ['scheduler:DeleteSchedule'],
+      // A use-driven grace's next check.
+      [roleOf('expire-old-value')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
       // Expiry notices, set with expires_at.
       [roleOf('generate-api-key')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
       [roleOf('update-api-key')]: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],

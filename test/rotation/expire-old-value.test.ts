@@ -100,6 +100,7 @@ describe('expire handler: happy path', () => {
       generation: 2,
       old_value: { key_prefix: t.oldValue.slice(0, 20), last_four: t.oldValue.slice(-4) },
       transition_ends_at: t.endsAt,
+      reason: 'deadline',
       transition_usage: { old: 2, new: 3 },
     });
     expect(JSON.stringify(records[0])).not.toContain(hashKeyValue(t.oldValue, config.pepper));

@@ -3,7 +3,8 @@
  * client is mocked (aws-sdk-client-mock) and every test asserts the exact
  * request; the key table and audit table are DynamoDB Local as everywhere.
  */
-import { captured, useTestServices } from '../support/services';
+import type { Context } from 'aws-lambda';
+import { captured, servicesWith, useTestServices } from '../support/services';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
   ThrottlingException,
@@ -249,6 +250,39 @@ describe('EventBridge adapter behind the endpoints', () => {
         ScheduleExpressionTimezone: 'UTC',
         Target: expect.objectContaining({ Input: JSON.stringify({ key_id: target.id, generation: 2 }) }),
       }),
+    ]);
+  });
+
+  it('a use-driven grace: regenerate schedules its first check, and the expire function re-arms itself, its own ARN from the invocation', async () => {
+    // Prepare: the expire function's environment has no EXPIRE_FUNCTION_ARN (it cannot name itself in CloudFormation).
+    const team = await newTeam();
+    const target = await createKey(team);
+    const response = await call('regenerate-api-key', { key: team.key, body: { key_id: target.id, grace_mode: 'until_idle', grace_minutes: 30 } });
+    expectStatus(response, 200);
+    const firstCheck = new Date(Math.ceil((clock.now().getTime() + 30 * 60_000) / 1000) * 1000).toISOString().slice(0, 19);
+    expect(createInputs().map((input) => (input as { ScheduleExpression: string }).ScheduleExpression)).toEqual([`at(${firstCheck})`]);
+    scheduler.resetHistory();
+    delete process.env.EXPIRE_FUNCTION_ARN;
+    const selfArn = 'arn:aws:lambda:eu-west-1:111122223333:function:ApiKeyService-ExpireFunction-X1';
+    const { makeHandler } = await import('../../lambda/handlers/expire-old-value');
+    clock.advance(30 * 60_000);
+
+    // Act: the first check finds the new value unused: it looks again grace_minutes on.
+    const expireFunction = servicesWith({ scheduler: schedulerFromEnvironment() });
+    const outcome = await makeHandler(() => expireFunction)({ key_id: target.id, generation: 2 }, { awsRequestId: 'r1', invokedFunctionArn: selfArn } as Context);
+
+    // Assess
+    const next = new Date(Math.ceil((clock.now().getTime() + 30 * 60_000) / 1000) * 1000).toISOString().slice(0, 19);
+    expect(outcome).toEqual({ outcome: 'rearmed', next_check_at: new Date(clock.now().getTime() + 30 * 60_000).toISOString() });
+    expect(requests()).toEqual([
+      [
+        'CreateScheduleCommand',
+        expect.objectContaining({
+          Name: `expire-${target.id}-g2`,
+          ScheduleExpression: `at(${next})`,
+          Target: expect.objectContaining({ Arn: selfArn, Input: JSON.stringify({ key_id: target.id, generation: 2 }) }),
+        }),
+      ],
     ]);
   });
 
