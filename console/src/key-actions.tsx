@@ -4,8 +4,12 @@ import type { ApiClient, ApiKey } from '../../client';
 import { ErrorMessage, Field, problemOf, type Problem } from './components';
 import { when } from './format';
 
+type GraceMode = 'fixed' | 'first_use' | 'until_idle';
+
 export function Roll({ api, apiKey, onRolled }: { api: ApiClient; apiKey: ApiKey; onRolled: (value: string) => void }) {
   const [grace, setGrace] = useState('7');
+  const [mode, setMode] = useState<GraceMode>('fixed');
+  const [minutes, setMinutes] = useState('60');
   const [immediately, setImmediately] = useState(false);
   const [problem, setProblem] = useState<Problem>();
   const [busy, setBusy] = useState(false);
@@ -15,7 +19,8 @@ export function Roll({ api, apiKey, onRolled }: { api: ApiClient; apiKey: ApiKey
     setBusy(true);
     setProblem(undefined);
     try {
-      const body = immediately ? { key_id: apiKey.id, revoke_immediately: true } : { key_id: apiKey.id, grace_period_days: Number(grace) };
+      const byUse = mode === 'fixed' ? {} : { grace_mode: mode, grace_minutes: Number(minutes) };
+      const body = immediately ? { key_id: apiKey.id, revoke_immediately: true } : { key_id: apiKey.id, grace_period_days: Number(grace), ...byUse };
       const { data, error, response } = await api.POST('/functions/v1/regenerate-api-key', { body });
       if (error || !data?.new_key) setProblem(problemOf(error, response));
       else onRolled(data.new_key);
@@ -41,6 +46,33 @@ export function Roll({ api, apiKey, onRolled }: { api: ApiClient; apiKey: ApiKey
               ))}
             </select>
           </Field>
+          <Field id="roll-mode" label="grace_mode" hint="When the old value ends: at the deadline, or earlier once traffic has moved">
+            <select
+              id="roll-mode"
+              aria-describedby="roll-mode-hint"
+              value={mode}
+              disabled={immediately}
+              onChange={(e) => setMode(e.currentTarget.value as GraceMode)}
+            >
+              <option value="fixed">fixed: at grace_period_days</option>
+              <option value="first_use">first_use: grace_minutes after the new value’s first use</option>
+              <option value="until_idle">until_idle: once the new value is used, after grace_minutes without the old one</option>
+            </select>
+          </Field>
+          {mode === 'fixed' || immediately ? null : (
+            <Field id="roll-minutes" label="grace_minutes" hint="1 to 10,080 minutes; grace_period_days stays the latest end">
+              <input
+                id="roll-minutes"
+                aria-describedby="roll-minutes-hint"
+                type="number"
+                min={1}
+                max={10080}
+                required
+                value={minutes}
+                onInput={(e) => setMinutes(e.currentTarget.value)}
+              />
+            </Field>
+          )}
           <div class="field checkbox">
             <input id="roll-now" type="checkbox" checked={immediately} onChange={(e) => setImmediately(e.currentTarget.checked)} />
             <label for="roll-now">revoke_immediately (the old value stops working now)</label>
