@@ -7,7 +7,7 @@ import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-l
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { accessOf, type TableAction } from '../lambda/contract/store-operations';
+import { STORE_OPERATIONS, accessOf, operationBundleFlag, type StoreOperation, type TableAction } from '../lambda/contract/store-operations';
 import { portBundleFlag } from '../lambda/contract/ports';
 import { PORT_NAMES } from '../lambda/contract/port-names';
 import { FUNCTION_OPERATIONS, FUNCTION_PORTS, functionEntry, type FunctionName, type FunctionWithStore } from '../lambda/routes';
@@ -151,6 +151,7 @@ export class HouseFunction extends NodejsFunction {
         // and the Secrets Manager client unless the function hashes values under a pepper (lambda/adapters/pepper.ts).
         define: {
           ...absentPortFlags(props.handlerName),
+          ...absentOperationFlags(props.handlerName),
           'process.env.TRACER_BUNDLE': JSON.stringify(tracer ? 'on' : 'off'),
           'process.env.PEPPER_BUNDLE': JSON.stringify(pepperSecret && props.hashesKeyValues ? 'on' : 'off'),
           'process.env.HOT_PATH_BUNDLE': JSON.stringify(props.hotPath ? 'on' : 'off'),
@@ -193,6 +194,22 @@ export function absentPortFlags(handlerName: string): Record<string, string> {
   const given: readonly string[] | undefined = (FUNCTION_PORTS as Record<string, readonly string[]>)[handlerName as FunctionName];
   if (!given) throw new Error(`${handlerName} declares no ports (its route.ts, or HANDLER_PORTS in lambda/contract/ports.ts)`);
   return Object.fromEntries(PORT_NAMES.filter((name) => !given.includes(name)).map((name) => [portBundleFlag(name), JSON.stringify('absent')]));
+}
+
+/**
+ * The bundle constants of the storage operations a function does not
+ * declare (lambda/contract/store-operations.ts `operationBundleFlag`): the
+ * store methods that run only them are dead code in its bundle. A function
+ * without a store declares none and gets none.
+ */
+export function absentOperationFlags(handlerName: string): Record<string, string> {
+  const declared: readonly string[] | undefined = (FUNCTION_OPERATIONS as Record<string, readonly string[]>)[handlerName];
+  if (!declared) return {};
+  return Object.fromEntries(
+    (Object.keys(STORE_OPERATIONS) as StoreOperation[])
+      .filter((name) => !declared.includes(name))
+      .map((name) => [operationBundleFlag(name), JSON.stringify('absent')]),
+  );
 }
 
 /**

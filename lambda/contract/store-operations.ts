@@ -165,6 +165,17 @@ export const STORE_OPERATIONS = {
 
 export type StoreOperation = keyof typeof STORE_OPERATIONS;
 
+/**
+ * The constant the CDK app defines in a bundle for a storage operation the
+ * function does not declare (`"absent"`; lib/house-function.ts): the store
+ * method that writes it is then dead code to esbuild, with the item builders
+ * only it uses (store/key-store.ts). Unset anywhere else (tests, the local
+ * runtime), where every operation is live.
+ */
+export function operationBundleFlag(name: StoreOperation): string {
+  return `process.env.OPERATION_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}_BUNDLE`;
+}
+
 /** What every authenticated request runs: the caller's value lookup, its use recorded, and the analytics' count of it. */
 export const AUTHENTICATED: readonly StoreOperation[] = ['readValueLookup', 'readOldValueUse', 'recordUse', 'markNewValueUsed', 'countVerifications'];
 /** A management route acting on one key: the key and its usage, read with the caller's lookup. */

@@ -98,21 +98,25 @@ export class KeyStore {
     /** Its named limits' and credits' meter attributes (domain/meters.ts `newMeterAttributes`), kept on its usage item. */
     meter: Record<string, unknown> = {},
   ): Promise<true | 'identity_missing'> {
-    const table = this.tables.keyTableName;
-    const items: TransactItem[] = [
-      { Put: { TableName: table, Item: key, ConditionExpression: ABSENT } },
-      { Put: { TableName: table, Item: valueLookupItem(key, key.current_hash, 'current', key.generation), ConditionExpression: ABSENT } },
-      { Put: { TableName: table, Item: { ...newUsageItem(key.id, key.team_id), ...meter }, ConditionExpression: ABSENT } },
-      ...(key.identity_id ? attachKeyItems(table, key.identity_id, key.team_id, key.id) : []),
-      this.transactions.putAudit(audit),
-    ];
-    if (idempotency) items.push(this.transactions.putIdempotency(idempotency));
-    const outcome = await this.transactions.transact(items);
-    if (outcome.committed) return true;
-    if (idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') throw new IdempotencyRace();
-    // The identity named is checked by the item after the usage item's.
-    if (key.identity_id && outcome.reasons[3] === 'ConditionalCheckFailed') return 'identity_missing';
-    throw new Error(`creating a key was cancelled: ${outcome.reasons.join(', ')}`);
+    // Dead code in a bundle whose function does not declare `createKey` (store-operations.ts `operationBundleFlag`).
+    if (process.env.OPERATION_CREATE_KEY_BUNDLE === 'absent') return notBundled('createKey');
+    else {
+      const table = this.tables.keyTableName;
+      const items: TransactItem[] = [
+        { Put: { TableName: table, Item: key, ConditionExpression: ABSENT } },
+        { Put: { TableName: table, Item: valueLookupItem(key, key.current_hash, 'current', key.generation), ConditionExpression: ABSENT } },
+        { Put: { TableName: table, Item: { ...newUsageItem(key.id, key.team_id), ...meter }, ConditionExpression: ABSENT } },
+        ...(key.identity_id ? attachKeyItems(table, key.identity_id, key.team_id, key.id) : []),
+        this.transactions.putAudit(audit),
+      ];
+      if (idempotency) items.push(this.transactions.putIdempotency(idempotency));
+      const outcome = await this.transactions.transact(items);
+      if (outcome.committed) return true;
+      if (idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') throw new IdempotencyRace();
+      // The identity named is checked by the item after the usage item's.
+      if (key.identity_id && outcome.reasons[3] === 'ConditionalCheckFailed') return 'identity_missing';
+      throw new Error(`creating a key was cancelled: ${outcome.reasons.join(', ')}`);
+    }
   }
 
   /**
@@ -122,12 +126,16 @@ export class KeyStore {
    * lookup dropped, and the audit record.
    */
   async rotateValue(rotation: ValueRotation): Promise<WriteOutcome> {
-    const items = rotationItems(rotation, this.tables.keyTableName, this.transactions);
-    const outcome = await this.transactions.transact(items);
-    if (!outcome.committed && rotation.idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') {
-      throw new IdempotencyRace();
+    // Dead code in a bundle whose function does not declare `rotateValue` (store-operations.ts `operationBundleFlag`).
+    if (process.env.OPERATION_ROTATE_VALUE_BUNDLE === 'absent') return notBundled('rotateValue');
+    else {
+      const items = rotationItems(rotation, this.tables.keyTableName, this.transactions);
+      const outcome = await this.transactions.transact(items);
+      if (!outcome.committed && rotation.idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') {
+        throw new IdempotencyRace();
+      }
+      return outcome;
     }
-    return outcome;
   }
 
   /**
@@ -136,26 +144,30 @@ export class KeyStore {
    * generation and hash compared), and writes the audit record.
    */
   async expirePreviousValue(key: KeyItem & { previous_hash: string }, generation: number, audit: AuditRecord, endedAt?: string): Promise<WriteOutcome> {
-    return this.transactions.transact([
-      {
-        Update: {
-          TableName: this.tables.keyTableName,
-          Key: KEY.key(key.id),
-          // `endedAt`: a use-driven grace ended before its deadline (domain/grace-modes.ts).
-          UpdateExpression: `${endedAt ? 'SET transition_ends_at = :endedAt ' : ''}REMOVE ${PREVIOUS_VALUE_FIELDS}`,
-          ConditionExpression: `${LIVE_AT_GENERATION} AND attribute_exists(previous_hash) AND previous_hash = :previousHash`,
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: {
-            ':active': 'active',
-            ':expected': generation,
-            ':previousHash': key.previous_hash,
-            ...(endedAt ? { ':endedAt': endedAt } : {}),
+    // Dead code in a bundle whose function does not declare `expirePreviousValue` (store-operations.ts `operationBundleFlag`).
+    if (process.env.OPERATION_EXPIRE_PREVIOUS_VALUE_BUNDLE === 'absent') return notBundled('expirePreviousValue');
+    else {
+      return this.transactions.transact([
+        {
+          Update: {
+            TableName: this.tables.keyTableName,
+            Key: KEY.key(key.id),
+            // `endedAt`: a use-driven grace ended before its deadline (domain/grace-modes.ts).
+            UpdateExpression: `${endedAt ? 'SET transition_ends_at = :endedAt ' : ''}REMOVE ${PREVIOUS_VALUE_FIELDS}`,
+            ConditionExpression: `${LIVE_AT_GENERATION} AND attribute_exists(previous_hash) AND previous_hash = :previousHash`,
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: {
+              ':active': 'active',
+              ':expected': generation,
+              ':previousHash': key.previous_hash,
+              ...(endedAt ? { ':endedAt': endedAt } : {}),
+            },
           },
         },
-      },
-      this.transactions.dropLookup(key.previous_hash),
-      this.transactions.putAudit(audit),
-    ]);
+        this.transactions.dropLookup(key.previous_hash),
+        this.transactions.putAudit(audit),
+      ]);
+    }
   }
 
   /**
@@ -165,7 +177,11 @@ export class KeyStore {
    * `survivorLost` tells a failed survivor check from a lost race.
    */
   async tombstoneKey(deletion: KeyTombstone): Promise<WriteOutcome & { survivorLost?: boolean }> {
-    return this.transactions.transactGuarded(tombstoneItems(deletion, this.tables.keyTableName, this.transactions), deletion.survivor, deletion.audit);
+    // Dead code in a bundle whose function does not declare `tombstoneKey` (store-operations.ts `operationBundleFlag`).
+    if (process.env.OPERATION_TOMBSTONE_KEY_BUNDLE === 'absent') return notBundled('tombstoneKey');
+    else {
+      return this.transactions.transactGuarded(tombstoneItems(deletion, this.tables.keyTableName, this.transactions), deletion.survivor, deletion.audit);
+    }
   }
 
   /**
@@ -176,12 +192,16 @@ export class KeyStore {
    * `survivorLost` tells a failed survivor check from a lost race.
    */
   async updateKey(update: KeyUpdate): Promise<WriteOutcome & { survivorLost?: boolean; identityMissing?: boolean }> {
-    const items = updateItems(update, this.tables.keyTableName);
-    const joining = joinedIdentity(update.before, update.changes.identity_id) !== undefined;
-    const outcome = await this.transactions.transactGuarded(items, update.survivor, update.audit);
-    if (outcome.committed) return outcome;
-    // The identity joined is checked by the last item but one of the key's own (identity-attachments.ts).
-    return { ...outcome, identityMissing: joining && outcome.reasons[items.length - 2] === 'ConditionalCheckFailed' };
+    // Dead code in a bundle whose function does not declare `updateKey` (store-operations.ts `operationBundleFlag`).
+    if (process.env.OPERATION_UPDATE_KEY_BUNDLE === 'absent') return notBundled('updateKey');
+    else {
+      const items = updateItems(update, this.tables.keyTableName);
+      const joining = joinedIdentity(update.before, update.changes.identity_id) !== undefined;
+      const outcome = await this.transactions.transactGuarded(items, update.survivor, update.audit);
+      if (outcome.committed) return outcome;
+      // The identity joined is checked by the last item but one of the key's own (identity-attachments.ts).
+      return { ...outcome, identityMissing: joining && outcome.reasons[items.length - 2] === 'ConditionalCheckFailed' };
+    }
   }
 
   /**
@@ -191,17 +211,21 @@ export class KeyStore {
    * since it was read (read it again and decide again).
    */
   async recordLeak(leak: KeyLeak, idempotency?: IdempotencyRecord): Promise<WriteOutcome> {
-    const table = this.tables.keyTableName;
-    const items: TransactItem[] =
-      leak.kind === 'disable'
-        ? [...updateItems(leak.update, table), this.transactions.putAudit(leak.update.audit)]
-        : leak.kind === 'end-transition'
-          ? [...endTransitionItems(leak.key, leak.at, table, this.transactions), this.transactions.putAudit(leak.audit)]
-          : [this.transactions.putAudit(leak.audit)];
-    if (idempotency) items.push(this.transactions.putIdempotency(idempotency));
-    const outcome = await this.transactions.transact(items);
-    if (!outcome.committed && idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') throw new IdempotencyRace();
-    return outcome;
+    // Dead code in a bundle whose function does not declare `recordLeak` (store-operations.ts `operationBundleFlag`).
+    if (process.env.OPERATION_RECORD_LEAK_BUNDLE === 'absent') return notBundled('recordLeak');
+    else {
+      const table = this.tables.keyTableName;
+      const items: TransactItem[] =
+        leak.kind === 'disable'
+          ? [...updateItems(leak.update, table), this.transactions.putAudit(leak.update.audit)]
+          : leak.kind === 'end-transition'
+            ? [...endTransitionItems(leak.key, leak.at, table, this.transactions), this.transactions.putAudit(leak.audit)]
+            : [this.transactions.putAudit(leak.audit)];
+      if (idempotency) items.push(this.transactions.putIdempotency(idempotency));
+      const outcome = await this.transactions.transact(items);
+      if (!outcome.committed && idempotency && outcome.reasons[items.length - 1] === 'ConditionalCheckFailed') throw new IdempotencyRace();
+      return outcome;
+    }
   }
 
   /**
@@ -223,6 +247,11 @@ export class KeyStore {
     );
     return { items: KEY.readAll(page.Items), more: page.LastEvaluatedKey !== undefined };
   }
+}
+
+/** A store method called in a bundle built without its operation: the function's declaration is wrong. */
+function notBundled(operation: string): never {
+  throw new Error(`${operation} is not in this function's bundle: declare it in its operations`);
 }
 
 /** Each public method of KeyStore and the declared storage operation it is part of (lambda/contract/store-operations.ts). */

@@ -75,9 +75,8 @@ export class UsageStore {
   private async record(use: UseToRecord, earlyToken?: string): Promise<RecordUseResult> {
     this.changes.touch(use.keyId);
     const counted = countedOf(use);
-    // Off the hot path there are no leases (and the stack's bundle drops what follows).
-    if (process.env.HOT_PATH_BUNDLE === 'off' || !this.leases?.settings.enabled)
-      return this.writeUse(use, new UsageDelta().add(counted), undefined, earlyToken);
+    const alone = () => this.writeUse(use, new UsageDelta().add(counted), undefined, earlyToken);
+    if (process.env.HOT_PATH_BUNDLE === 'off' || !this.leases?.settings.enabled) return alone(); // no leases off the hot path
     const lease = this.leases.of(use.keyId);
     for (;;) {
       if (lease.writing()) {
@@ -99,15 +98,12 @@ export class UsageStore {
   }
 
   /**
-   * `recordUse` for a use predicted before the key's read has answered
-   * (verification/early-write.ts is the only caller), marked with a random
-   * token so that its `takeBack` can undo it exactly. Undefined when this
-   * process's lease on the key would decide the use from memory, or holds
-   * uses not written yet: only a use written alone can be taken back, so
-   * those wait for the read.
+   * `recordUse` for a use predicted before the key's read has answered (verification/early-write.ts, the only caller, on the
+   * hot path: elsewhere the stack's bundle drops it), marked with a random token so that its `takeBack` can undo it exactly.
+   * Undefined when this process's lease on the key would decide the use from memory, or holds uses not written yet: only a
+   * use written alone can be taken back, so those wait for the read.
    */
   recordUseAhead(use: UseToRecord): EarlyUse | undefined {
-    // Only the hot path writes ahead (the verify endpoint, the authorizer): elsewhere the stack's bundle drops it (early-use.ts too).
     if (process.env.HOT_PATH_BUNDLE === 'off') return undefined;
     else {
       const lease = this.leases?.settings.enabled ? this.leases.of(use.keyId) : undefined;

@@ -21,7 +21,7 @@ const filesUnder = (folder: string): string[] =>
 const environmentReads = (text: string): string[] =>
   [...text.matchAll(/process\.env(\.[A-Z_]+|\b)/g)]
     .map((match) => match[0])
-    .filter((use) => !/^process\.env\.(TRACER_BUNDLE|PEPPER_BUNDLE|HOT_PATH_BUNDLE|PORT_[A-Z_]*)$/.test(use));
+    .filter((use) => !/^process\.env\.(TRACER_BUNDLE|PEPPER_BUNDLE|HOT_PATH_BUNDLE|PORT_[A-Z_]*|OPERATION_[A-Z_]*)$/.test(use));
 
 describe('the function environment', () => {
   it('is read only through platform/environment.ts', () => {

@@ -269,7 +269,10 @@ describe('EventBridge adapter behind the endpoints', () => {
 
     // Act: the first check finds the new value unused: it looks again grace_minutes on.
     const expireFunction = servicesWith({ scheduler: schedulerFromEnvironment() });
-    const outcome = await makeHandler(() => expireFunction)({ key_id: target.id, generation: 2 }, { awsRequestId: 'r1', invokedFunctionArn: selfArn } as Context);
+    const outcome = await makeHandler(() => expireFunction)({ key_id: target.id, generation: 2 }, {
+      awsRequestId: 'r1',
+      invokedFunctionArn: selfArn,
+    } as Context);
 
     // Assess
     const next = new Date(Math.ceil((clock.now().getTime() + 30 * 60_000) / 1000) * 1000).toISOString().slice(0, 19);
