@@ -742,6 +742,101 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
             deleted_at?: components["schemas"]["Timestamp"];
         };
+        KeyReadResponse: {
+            data: {
+                /**
+                 * @description Key id (a 26-character ULID)
+                 * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+                 */
+                id: string;
+                /** Format: uuid */
+                team_id: string;
+                name: string;
+                /**
+                 * @description `pk` public (restricted by `domains`) or `sk` secret
+                 * @enum {string}
+                 */
+                type: "pk" | "sk";
+                /** @enum {string} */
+                environment: "test" | "live";
+                scopes: string[];
+                domains: string[];
+                ip_whitelist: string[];
+                /** @description Requests per hour */
+                rate_limit: number;
+                expires_at: components["schemas"]["Timestamp"] | null;
+                created_by: string;
+                /** @description The first 20 characters of the value */
+                key_prefix: string;
+                last_four: string;
+                is_active: boolean;
+                created_at: components["schemas"]["Timestamp"];
+                last_used_at: components["schemas"]["Timestamp"] | null;
+                description: string;
+                /**
+                 * @description What a report of the value as leaked does: `disable` stops the key at once, `notify` leaves it working (both audit it and send `key.leaked`)
+                 * @enum {string}
+                 */
+                on_leak: "disable" | "notify";
+                /**
+                 * @description The identity of the team the key belongs to (a 26-character ULID); absent when it belongs to none
+                 * @example 01JDQ4W1V8T6Y3M2K9P0RS5XYZ
+                 */
+                identity_id?: string;
+                /** @description Named limits; absent when there are none */
+                limits?: {
+                    name: string;
+                    limit: number;
+                    window_seconds: number;
+                    /** @description The limit counts only verifications asking a scope this one covers */
+                    scope?: string;
+                }[];
+                /** @description Credits each verification spends (its `cost`); absent: unlimited */
+                credits?: {
+                    /** @description Everything still spendable: what is left of the refill (or balance) and unexpired grants */
+                    remaining: number;
+                    refill: {
+                        /** @enum {string} */
+                        interval: "daily" | "monthly";
+                        amount: number;
+                        day_of_month?: number;
+                    } | null;
+                };
+                /** @enum {string} */
+                state: "active" | "in_transition" | "disabled" | "expired" | "deleted";
+                /** @description End of the grace period while the old value still works */
+                transition_ends_at: components["schemas"]["Timestamp"] | null;
+                updated_at: components["schemas"]["Timestamp"];
+                deleted_at?: components["schemas"]["Timestamp"];
+                /** @description Only while the key is in a transition (`state` "in_transition") */
+                old_value?: {
+                    last_four: string;
+                    /** @description When it stops working: the hard maximum, or the end use decided (grace modes) */
+                    ends_at: components["schemas"]["Timestamp"];
+                    last_used_at: components["schemas"]["Timestamp"] | null;
+                    uses_last_hour: number;
+                    /** @description At most 5, the most uses first */
+                    sources: {
+                        /**
+                         * @description The caller’s network: an IPv4 /24 or an IPv6 /48, never a full address
+                         * @example 203.0.113.0/24
+                         */
+                        source: string;
+                        uses: number;
+                        last_used_at: components["schemas"]["Timestamp"];
+                    }[];
+                };
+                /** @description Only while the key is in a transition: the new value’s last use */
+                current_value?: {
+                    last_four: string;
+                    last_used_at: components["schemas"]["Timestamp"] | null;
+                };
+            };
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+            };
+        };
         KeyResponse: {
             data: components["schemas"]["ApiKey"];
             meta: {
@@ -2110,7 +2205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["KeyResponse"];
+                    "application/json": components["schemas"]["KeyReadResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -50,6 +50,7 @@ export function KeyPage({
       <KeyFacts apiKey={key} />
 
       <UsageSection usage={usage} />
+      <OldValueCallers read={key} />
       <VerificationChart api={api} teamId={key.team_id} keyId={key.id} />
 
       <Roll api={api} apiKey={key} onRolled={(value) => (setIssued(value), void load())} />
@@ -58,6 +59,58 @@ export function KeyPage({
       <AuditTrail events={events} />
       <Delete api={api} apiKey={key} self={key.id === session.keyId} onDeleted={() => (key.id === session.keyId ? onSignOut() : navigate('#/keys'))} />
     </main>
+  );
+}
+
+/** A key as its read answers it: while in a transition, with who still sends the old value. */
+type KeyRead = components['schemas']['KeyReadResponse']['data'];
+
+/** What is left of a span, in words: "3 d 4 h", "12 min", "ended". */
+function timeLeft(iso: string, now = Date.now()): string {
+  const minutes = Math.floor((Date.parse(iso) - now) / 60_000);
+  if (minutes <= 0) return 'ended';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 24 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+/** Who still sends the old value (docs/verification.md): its last use, the last hour, its callers' networks, the time left. */
+function OldValueCallers({ read }: { read: KeyRead }) {
+  const old = read.old_value;
+  if (!old) return null;
+  return (
+    <section class="transition" aria-labelledby="callers-title">
+      <h3 id="callers-title">
+        Old value …{old.last_four}: ends {when(old.ends_at)} ({timeLeft(old.ends_at)} left)
+      </h3>
+      <p>
+        Last used {when(old.last_used_at)}; {count(old.uses_last_hour, 'use')} in the last hour. The new value …{read.current_value?.last_four} was last used{' '}
+        {when(read.current_value?.last_used_at)}.
+      </p>
+      {old.sources.length === 0 ? (
+        <p>No caller recorded since the roll.</p>
+      ) : (
+        <table data-testid="old-value-callers">
+          <caption>Networks still sending the old value (at most 5, the most uses first)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Network</th>
+              <th scope="col">Uses</th>
+              <th scope="col">Last use</th>
+            </tr>
+          </thead>
+          <tbody>
+            {old.sources.map((source) => (
+              <tr key={source.source}>
+                <td>{source.source}</td>
+                <td>{number(source.uses)}</td>
+                <td>{when(source.last_used_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }
 
@@ -120,7 +173,7 @@ function AuditTrail({ events }: { events: AuditEvent[] }) {
 
 /** The key, its ETag, its 30-day usage and its latest audit events, read together; `load` reads them again. */
 function useKeyDetails(api: ApiClient, keyId: string) {
-  const [key, setKey] = useState<ApiKey | undefined>();
+  const [key, setKey] = useState<KeyRead | undefined>();
   // The key's ETag as read: Settings sends it as If-Match, so a save never undoes a change made since.
   const [entityTag, setEntityTag] = useState<string | undefined>();
   const [usage, setUsage] = useState<Usage | undefined>();

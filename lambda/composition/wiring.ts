@@ -125,6 +125,7 @@ export function processMemory(): ProcessMemory {
     meteredSettlers: new Set<MeteredSettler>(),
     oldValueUses: new RecentMap<string, number>(1_000),
     newValueMarked: new RecentMap<string, true>(1_000),
+    oldValueSources: new RecentMap<string, Set<string>>(1_000),
   };
   return {
     ...memory,
@@ -134,6 +135,7 @@ export function processMemory(): ProcessMemory {
       memory.endedWindows.clear();
       memory.oldValueUses.clear();
       memory.newValueMarked.clear();
+      memory.oldValueSources.clear();
     },
   };
 }

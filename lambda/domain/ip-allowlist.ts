@@ -106,3 +106,16 @@ export function sourceBucketOf(sourceIp: string | undefined): string {
   if (address.kind === 'ipv4') return textOf(address);
   return `${textOf(networkOf(address, 64))}/64`;
 }
+
+/**
+ * Where a caller is, as a key read may show it (docs/verification.md, "Who
+ * still sends the old value"): an IPv4 address by its /24, an IPv6 one by
+ * its /48, never a full address; undefined when the source is missing or
+ * unparseable.
+ */
+export function callerNetworkOf(sourceIp: string | undefined): string | undefined {
+  const address = sourceIp ? parseAddress(sourceIp) : undefined;
+  if (!address) return undefined;
+  const prefix = address.kind === 'ipv4' ? 24 : 48;
+  return `${textOf(networkOf(address, prefix))}/${prefix}`;
+}

@@ -32,6 +32,8 @@ export interface UseToRecord extends Recording {
   at: Date;
   /** A key refused for this request (IP, origin, scope: management authentication): its use counts, never as VALID. */
   refused?: boolean;
+  /** An old value's use: the caller's network, when tracked (verification/grace.ts). */
+  source?: string;
 }
 
 /** A metered use's figures (domain/meters.ts): the applicable named limits, and the charged credits. */

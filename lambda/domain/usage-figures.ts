@@ -33,6 +33,8 @@ export interface UsageSummary {
   credits?: CreditState;
   /** Per transition (`g2`): the old value's last use (epoch ms), when one was recorded (a use-driven grace's idle end). */
   old_value_last_used?: Record<string, number>;
+  /** The usage item's transition entries as stored (counters and activity, transition-activity.ts); absent without an item. */
+  transition_entries?: Record<string, number>;
 }
 
 /** The usage figures audit records keep. */
@@ -87,6 +89,7 @@ export function summariseUsage(item: UsageItem | undefined, at: Date): UsageSumm
     transitions: transitionsOf(item.transitions ?? {}),
     ...creditsOf(item),
     ...oldValueUsesOf(item.transitions),
+    transition_entries: item.transitions ?? {},
   };
 }
 

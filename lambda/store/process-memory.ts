@@ -34,5 +34,7 @@ export interface ProcessMemory {
    */
   readonly oldValueUses: RecentMap<string, number>;
   readonly newValueMarked: RecentMap<string, true>;
+  /** Per transition: the old value's caller networks this process tracks (verification/grace.ts `trackedSource`). */
+  readonly oldValueSources: RecentMap<string, Set<string>>;
   reset(): void;
 }

@@ -6,7 +6,7 @@
 import { admittedAgainAt, windowIndex, windowResetAt } from '../domain/rate-window';
 import type { RecordUseResult, UseToRecord } from '../domain/recording';
 import type { LocalDecision } from '../domain/usage-lease';
-import type { UsageDelta, UseCounted } from '../domain/usage-delta';
+import { activityEntry, type UsageDelta, type UseCounted } from '../domain/usage-delta';
 import { dayOf, transitionCounterName } from '../domain/usage-figures';
 
 /**
@@ -41,6 +41,7 @@ export function countedOf(use: UseToRecord): UseCounted {
     day: dayOf(use.at),
     transitionCounter: use.transition ? transitionCounterName(use.transition.generation, use.transition.role) : undefined,
     eligible: !use.refused,
+    ...(use.source ? { source: use.source } : {}),
   };
 }
 
@@ -84,16 +85,31 @@ export function usageClauses(delta: UsageDelta, copiedDays: readonly string[] = 
     values[`:gr${i}`] = count;
     sets.push(`transitions.#gr${i} = if_not_exists(transitions.#gr${i}, :zero) + :gr${i}`);
   });
-  // The old value's latest use (a use-driven grace's idle end): a flat entry too (`g2_old_last`, epoch ms).
-  [...delta.oldLast].forEach(([name, at], i) => {
-    names[`#ol${i}`] = name;
-    values[`:ol${i}`] = at;
-    sets.push(`transitions.#ol${i} = :ol${i}`);
+  // A transition's activity, flat entries too (usage-delta.ts `activityEntry`): last uses, and the old value's uses per hour
+  // and per network; an old value's hours before the previous one go (the key read counts the last hour from two).
+  [...delta.lastUses].forEach(([name, at], i) => {
+    names[`#lu${i}`] = name;
+    values[`:lu${i}`] = at;
+    sets.push(`transitions.#lu${i} = :lu${i}`);
+  });
+  const stale: string[] = [];
+  [...delta.activity].forEach(([name, count], i) => {
+    names[`#ac${i}`] = name;
+    values[`:ac${i}`] = count;
+    sets.push(`transitions.#ac${i} = if_not_exists(transitions.#ac${i}, :zero) + :ac${i}`);
+    const hour = /^(g\d+_old)_h(\d+)$/.exec(name);
+    if (hour) for (const back of [2, 3]) stale.push(activityEntry.hour(hour[1], Number(hour[2]) - back));
   });
   const removes = copiedDays.map((day, i) => {
     names[`#cd${i}`] = day;
     return `daily.#cd${i}`;
   });
+  stale
+    .filter((name) => !delta.activity.has(name))
+    .forEach((name, i) => {
+      names[`#st${i}`] = name;
+      removes.push(`transitions.#st${i}`);
+    });
   if (earlyToken === undefined) removes.push('early_token', 'prior_used_at', 'prior_valid_at');
   return { names, values, sets, removes };
 }

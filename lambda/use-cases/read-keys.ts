@@ -9,7 +9,8 @@ import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { entityTagOf, type TaggedKey } from '../domain/revision';
 import { ttlExpired } from '../domain/key-lifetime';
-import { keyResource, keyStateOf, type KeyResource } from '../domain/key-view';
+import { transitionViewOf } from '../domain/transition-activity';
+import { keyResource, keyStateOf, withUseDrivenEnd, type KeyResource } from '../domain/key-view';
 import type { Environment, KeyType } from '../domain/key-values';
 import type { KeyItem } from '../domain/model';
 import type { ClockPort, KeysPort, SettingsPort, UsagePort } from '../store/ports';
@@ -52,7 +53,10 @@ export async function getKey(services: ReadKeysPorts, caller: VerifiedKey, input
   const key = await keptKey(services, caller, input.key_id, now);
   if (!key) throw notFound(input.key_id);
   const usage = await services.usage.readUsage(key.id, now);
-  return { resource: keyResource(key, usage, now), entityTag: entityTagOf(key) };
+  const resource = keyResource(key, usage, now);
+  // While the old value works: who still sends it, and the current value's last use (domain/transition-activity.ts).
+  const transition = resource.state === 'in_transition' ? transitionViewOf(withUseDrivenEnd(key, usage), usage.transition_entries, now) : {};
+  return { resource: { ...resource, ...transition }, entityTag: entityTagOf(key) };
 }
 
 /** The last uses of the keys read so far (a key without a usage item: read, and absent from `uses`). */

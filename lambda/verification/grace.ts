@@ -42,7 +42,7 @@ export const ENDED = -1;
 /** What the grace checks use. */
 export interface GraceServices extends MeteringServices {
   readonly lookups: Pick<ValueLookupStore, 'markNewValueUsed' | 'oldValueLastUse'>;
-  readonly memory: Pick<ProcessMemory, 'oldValueUses' | 'newValueMarked'>;
+  readonly memory: Pick<ProcessMemory, 'oldValueUses' | 'newValueMarked' | 'oldValueSources'>;
 }
 
 /** The grace a lookup of a use-driven transition carries, for its checked key. */
@@ -107,4 +107,23 @@ export async function noteGraceUse(deps: GraceServices, checked: CheckedKey, at:
     )
       deps.memory.newValueMarked.set(id, true);
   }
+}
+
+/** Networks one process tracks per old value (the key read shows the 5 with the most uses); a use from another is counted without it. */
+export const TRACKED_SOURCES = 20;
+
+/**
+ * A judgement whose old value came from a network this process may still
+ * track for it: at most `TRACKED_SOURCES` per transition, so that an old
+ * value sent from everywhere cannot grow the usage item without bound.
+ */
+export function trackedSource<J extends { valid: boolean; checked?: CheckedKey }>(deps: Pick<GraceServices, 'memory'>, judged: J): J {
+  const checked = judged.valid ? judged.checked : undefined;
+  if (!checked?.source) return judged;
+  const id = memoryKey(checked);
+  const known = deps.memory.oldValueSources.get(id) ?? new Set<string>();
+  if (!known.has(checked.source) && known.size >= TRACKED_SOURCES) return { ...judged, checked: { ...checked, source: undefined } };
+  known.add(checked.source);
+  deps.memory.oldValueSources.set(id, known);
+  return judged;
 }

@@ -18,6 +18,8 @@ export interface CheckedKey {
   transition?: { generation: number; role: 'old' | 'new' };
   /** A use-driven grace of the transition (grace.ts). */
   grace?: CheckedGrace;
+  /** An old value's caller network, counted with its use (grace.ts `trackedSource`). */
+  source?: string;
   /** See `VerifyResult`. */
   allowedOrigin?: string;
   /** Set for a metered verification (`VerifyRequest.cost`): the scopes it asked and its cost. */
@@ -34,7 +36,14 @@ export interface MeteringServices {
 
 /** The use of a checked key at `at`, as the usage store records it. */
 export function useOf(checked: CheckedKey, at: Date, refused = false): UseToRecord {
-  return { keyId: checked.key.id, at, rateLimit: checked.key.rate_limit, transition: checked.transition, ...(refused ? { refused } : {}) };
+  return {
+    keyId: checked.key.id,
+    at,
+    rateLimit: checked.key.rate_limit,
+    transition: checked.transition,
+    ...(refused ? { refused } : {}),
+    ...(checked.source ? { source: checked.source } : {}),
+  };
 }
 
 /**

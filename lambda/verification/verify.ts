@@ -24,7 +24,7 @@ import { hashKeyValue, parseKeyValue } from '../domain/key-values';
 import type { ValueLookupItem, VerifiedKey } from '../domain/model';
 
 export type { VerifiedKey };
-import { ipAllowed } from '../domain/ip-allowlist';
+import { callerNetworkOf, ipAllowed } from '../domain/ip-allowlist';
 import { originAllowed, originOf } from '../domain/domains';
 import { uncoveredScopes } from '../contract/scopes';
 import type { RateLimitState } from '../domain/rate-window';
@@ -32,7 +32,7 @@ import type { MeterFigures, RecordUseResult } from '../domain/recording';
 import type { IdentityStore } from '../store/identity-store';
 import type { MeteredUses } from '../store/metered-use';
 import { recordCheckedUse, useOf, type CheckedKey } from './metered';
-import { checkedGraceOf, idleEnd, needsIdleCheck, noteGraceUse } from './grace';
+import { checkedGraceOf, idleEnd, needsIdleCheck, noteGraceUse, trackedSource } from './grace';
 
 export { useOf, type CheckedKey };
 
@@ -183,7 +183,7 @@ export async function checkKey(deps: VerifyServices, request: VerifyRequest, opt
     ? await deps.lookups.getValueLookupWith(valueHash, options.companionKeys)
     : { lookup: await deps.lookups.getValueLookup(valueHash), companions: undefined };
   const now = deps.clock.now().getTime();
-  const judged = judgeLookup(lookup, request, now);
+  const judged = trackedSource(deps, judgeLookup(lookup, request, now));
   return { ...(judged.valid && needsIdleCheck(judged.checked, now) ? await idleJudgement(deps, judged.checked, now) : judged), wellFormed: true, companions };
 }
 
@@ -232,6 +232,7 @@ export function judgeLookup(lookup: ValueLookupItem | undefined, request: Verify
     },
     transition: inTransition ? { generation: lookup.transition_generation as number, role: lookup.slot === 'previous' ? 'old' : 'new' } : undefined,
     ...(inTransition && lookup.grace_mode ? { grace: checkedGraceOf(lookup) } : {}),
+    ...(inTransition && lookup.slot === 'previous' ? { source: callerNetworkOf(request.sourceIp) } : {}),
     ...(request.cost === undefined ? {} : { asked: { scopes: scopesOf(request), cost: request.cost } }),
   };
   if (!ipAllowed(lookup.ip_whitelist, request.sourceIp)) return fail(VerifyFailure.IP_NOT_ALLOWED, keyId, undefined, checked);

@@ -159,8 +159,10 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
   });
 
   it('rolls the key with a grace choice; during the transition the old and new values’ usage shows side by side; every control is labelled', async () => {
-    // Act
+    // Act: 3 days at most, ending 30 minutes after the old value goes quiet once the new one is used.
     await page.getByLabel('grace_period_days').selectOption('3');
+    await page.getByLabel('grace_mode').selectOption('until_idle');
+    await page.getByLabel('grace_minutes').fill('30');
     await page.getByRole('button', { name: 'Roll key' }).click();
     const newValue = await page.getByTestId('issued-value').innerText();
     recordIssuedValue(newValue);
@@ -169,6 +171,8 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     await page.getByRole('heading', { name: /Transition: both values work until/ }).waitFor();
     const sideBySide = [await page.getByTestId('old-value-requests').innerText(), await page.getByTestId('new-value-requests').innerText()];
     const figures = await page.locator('.transition .figure').allInnerTexts();
+    const callers = await page.getByTestId('old-value-callers').locator('tbody tr').allInnerTexts();
+    const oldValueHeading = await page.getByRole('heading', { name: /^Old value …/ }).innerText();
     const counts = [
       await page.getByText(/ in all, /).innerText(),
       await page
@@ -189,6 +193,9 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     // Assess
     expect(verdicts.map((verdict) => verdict.valid)).toEqual([true, true, true]);
     expect(sideBySide).toEqual(['1', '2']);
+    // Who still sends the old value: this machine's network, once; the new value is in use, so it ends 30 minutes after its last use.
+    expect(callers.map((row) => row.split('\t').slice(0, 2))).toEqual([['127.0.0.0/24', '1']]);
+    expect(oldValueHeading).toMatch(new RegExp(`^Old value …${created.value.slice(-4)}: ends .* \\((29|30) min left\\)$`));
     expect(figures.map((text) => text.replace(/\s+/g, ' '))).toEqual(['1 request with the old value', '2 requests with the new value']);
     expect(counts).toEqual(['4 requests in all, 4 in the last 30 days.', `${Number(verdicts[0].ratelimit.limit).toLocaleString('en-US')} requests per hour`]);
     expect(unlabelled).toEqual([]);
@@ -684,11 +691,28 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
       );
       return ((await answer.json()) as { data: { id: string }[] }).data[0]?.id;
     });
+    // A key in a transition whose old value was used once (its key page shows who still sends it).
+    const rolled = await page.evaluate(async () => {
+      const session = JSON.parse(sessionStorage.getItem('apikeys.console.session') as string) as { key: string; teamId: string };
+      const post = async (route: string, body: unknown) =>
+        (await fetch(`/functions/v1/${route}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${session.key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((answer) => answer.json())) as { data: { id: string; key: string } };
+      const made = await post('generate-api-key', { name: 'Rolled for axe', type: 'sk', environment: 'live', team_id: session.teamId });
+      await post('regenerate-api-key', { key_id: made.data.id, grace_mode: 'first_use', grace_minutes: 60 });
+      await post('verify-api-key', { key: made.data.key });
+      return made.data;
+    });
+    recordIssuedValue(rolled.key);
+    const rolledId = rolled.id;
     // Each view with what shows it has loaded its data (no waiting for the network to go quiet).
     const views: Record<string, [string, string]> = {
       keys: ['#/keys', 'tbody tr'],
       create: ['#/create', 'form'],
       key: [`#/keys/${boot.id}`, '.facts'],
+      rolled: [`#/keys/${rolledId}`, '[data-testid="old-value-callers"]'],
       webhooks: ['#/webhooks', 'tbody tr'],
       webhook: [`#/webhooks/${endpointId}`, 'tbody tr'],
       identities: ['#/identities', 'tbody tr'],
@@ -725,7 +749,7 @@ describeInBrowser('the key console in Chromium, against npm start', () => {
     expect(planted).toEqual(['label (1)']);
 
     // Assess
-    expect(found).toEqual({ keys: [], create: [], key: [], webhooks: [], webhook: [], identities: [], identity: [], analytics: [], 'sign-in': [] });
+    expect(found).toEqual({ keys: [], create: [], key: [], rolled: [], webhooks: [], webhook: [], identities: [], identity: [], analytics: [], 'sign-in': [] });
   });
 
   it('signs out: the key is gone from the tab, and nothing was written to cookies or localStorage', async () => {

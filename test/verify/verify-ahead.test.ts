@@ -6,6 +6,7 @@
  * whatever changed in between, the usage item ends as the one-at-a-time
  * path would have left it.
  */
+import { callerNetworkOf } from '../../lambda/domain/ip-allowlist';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDynamoClient } from '../../lambda/composition/dynamo';
 import { generateCreatedValue } from '../../lambda/domain/key-values';
@@ -95,7 +96,7 @@ describe('verify: the write sent with the read for a value seen valid', () => {
     timeline.events.length = 0;
     const answer = await callVerify({ key: created.key }, { sourceIp });
     const events = timeline.events.splice(0);
-    return { created, before, answer, events, after: await usageOf(created.id) };
+    return { created, before, answer, events, after: await usageOf(created.id), sourceIp };
   }
 
   it.each([
@@ -143,13 +144,22 @@ describe('verify: the write sent with the read for a value seen valid', () => {
   });
 
   it('an old value after a roll: counted once, in its transition counter', async () => {
-    const { before, answer, after } = await afterChange(async (created) => {
+    const { before, answer, after, sourceIp } = await afterChange(async (created) => {
       expectStatus(await call('regenerate-api-key', { key: team.key, body: { key_id: created.id, grace_period_days: 1 } }), 200);
     });
     expect(answer.body.code).toBe('VALID');
     expect(after.total_requests).toBe(Number(before.total_requests) + 1);
     // The old value's last use rides the same write (a use-driven grace's idle end, docs/verification.md "Grace modes").
-    expect(after.transitions).toEqual({ ...(before.transitions as object), g2_old: 1, g2_old_last: expect.any(Number) });
+    // So do its hour's count and its caller's network (docs/verification.md "Who still sends the old value").
+    const last = (after.transitions as { g2_old_last: number }).g2_old_last;
+    expect(after.transitions).toEqual({
+      ...(before.transitions as object),
+      g2_old: 1,
+      g2_old_last: last,
+      [`g2_old_h${Math.floor(last / 3_600_000)}`]: 1,
+      [`g2_old_src:${callerNetworkOf(sourceIp)}`]: 1,
+      [`g2_old_srcat:${callerNetworkOf(sourceIp)}`]: last,
+    });
     expect(Math.abs((after.transitions as { g2_old_last: number }).g2_old_last - Date.now())).toBeLessThan(60_000);
     const day = dayOf(new Date());
     expect((after.daily as Record<string, number>)[day]).toBe((before.daily as Record<string, number>)[day] + 1);
