@@ -635,6 +635,8 @@ export interface components {
                 grace_mode?: "fixed" | "first_use" | "until_idle";
                 /** @description Under `first_use` and `until_idle` (1–10,080). */
                 grace_minutes?: number;
+                /** @description Only when `grace_minutes` is shorter than the platform stages’ authorizer cache TTL */
+                warnings?: string[];
             };
         };
         DeleteKeyResponse: {

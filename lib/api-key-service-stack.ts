@@ -102,6 +102,7 @@ export class ApiKeyServiceStack extends Stack {
       auditTable: this.auditArchive.table,
       rotation: this.rotation,
       planRateLimit: config.planRateLimit,
+      authorizerCacheTtlSeconds: config.authorizerCacheTtl,
       verifyGuessLimitPerMinute: config.verifyGuessLimitPerMinute,
       authorizerRouteScopes: config.authorizerRouteScopes,
       authorizerScope: config.authorizerScope,

@@ -101,6 +101,12 @@ const SETTINGS = {
    * the `planApiStages` are flushed too.
    */
   authorizerCacheStages: ((key, read) => read.apiStages(key)) satisfies Setting<readonly string[]>,
+  /**
+   * The longest authorizer result-cache TTL of the platform stages, in
+   * seconds (0 to 3600; default 300, API Gateway's): a regeneration whose
+   * use-driven grace is shorter answers with a warning (docs/verification.md, "Grace modes").
+   */
+  authorizerCacheTtl: ((key, read) => read.integer(key, 300, 0, 3600)) satisfies Setting<number>,
   /** Where the partner endpoint fetches GitHub's secret-scanning public keys (an https URL). */
   githubSecretScanningKeysUrl: ((key, read) =>
     read.string(key, GITHUB_SECRET_SCANNING_KEYS_URL, /^https:\/\/[^\s]{1,2000}$/, 'an https URL')) satisfies Setting<string>,

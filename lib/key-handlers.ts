@@ -30,6 +30,8 @@ export interface KeyHandlersProps {
   readonly rotation: Rotation;
   /** Default `rate_limit` (requests per hour) of keys created without one. Required. */
   readonly planRateLimit: number;
+  /** The platform stages' longest authorizer cache TTL, in seconds (regenerate's warning; 0: no cache). */
+  readonly authorizerCacheTtlSeconds?: number;
   /** Verify endpoint: unknown values one source (IPv4 address or IPv6 /64) may verify per minute. Required. */
   readonly verifyGuessLimitPerMinute: number;
   /**
@@ -78,6 +80,7 @@ export class KeyHandlers extends Construct {
       KEY_TABLE_NAME: keyTable.tableName,
       AUDIT_TABLE_NAME: auditTable.tableName,
       PLAN_RATE_LIMIT: String(props.planRateLimit),
+      ...(props.authorizerCacheTtlSeconds ? { AUTHORIZER_CACHE_TTL_SECONDS: String(props.authorizerCacheTtlSeconds) } : {}),
       VERIFY_GUESS_LIMIT_PER_MINUTE: String(props.verifyGuessLimitPerMinute),
       GITHUB_SECRET_SCANNING_KEYS_URL: props.githubSecretScanningKeysUrl,
       ...props.webhooks.settings,

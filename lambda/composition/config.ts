@@ -36,6 +36,11 @@ export const config: ServiceSettings & { readonly dynamoEndpoint: string | undef
   get guessLimitPerMinute(): number {
     return positiveIntegerSetting('VERIFY_GUESS_LIMIT_PER_MINUTE', DEFAULT_GUESS_LIMIT_PER_MINUTE);
   },
+  /** The platform stages' longest authorizer cache TTL (`AUTHORIZER_CACHE_TTL_SECONDS`), read by regenerate only. */
+  get authorizerCacheTtlSeconds(): number | undefined {
+    const seconds = Number(optionalSetting('AUTHORIZER_CACHE_TTL_SECONDS'));
+    return Number.isInteger(seconds) && seconds > 0 ? seconds : undefined;
+  },
   /** The key page cursors are signed with: a secret the stack generates (`CURSOR_SIGNING_KEY`); read by the list routes. */
   get cursorSigningKey(): string {
     return requiredSetting('CURSOR_SIGNING_KEY');

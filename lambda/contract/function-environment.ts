@@ -58,6 +58,11 @@ const SET_BY_THE_STACK = {
   GITHUB_SECRET_SCANNING_KEYS_URL: 'optional',
   /** Platform stages whose authorizer cache is flushed when a key stops: JSON `["<restApiId>:<stage>"]` (`lambda/handlers/flush-authorizer-cache.ts`). */
   AUTHORIZER_CACHE_STAGES: 'optional',
+  /**
+   * The longest authorizer result-cache TTL of the platform stages, in seconds (context `authorizerCacheTtl`, default
+   * 300 as API Gateway's): regenerate warns when a use-driven grace is shorter (docs/verification.md, "Grace modes").
+   */
+  AUTHORIZER_CACHE_TTL_SECONDS: 'optional',
   /** Authorizer: a scope every route needs (`lambda/handlers/authorizer.ts`). */
   AUTHORIZER_SCOPE: 'optional',
   /** Authorizer: JSON `{"<METHOD> /<path>": "<scope>"}` (`lambda/handlers/authorizer.ts`). */

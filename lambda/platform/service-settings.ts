@@ -8,6 +8,8 @@ export interface ServiceSettings {
   readonly guessLimitPerMinute: number;
   /** Server-side pepper of value hashes (HMAC-SHA256), when set. */
   readonly pepper?: string;
+  /** The platform stages' longest authorizer result-cache TTL, in seconds (regenerate's warning); unset: no cache known. */
+  readonly authorizerCacheTtlSeconds?: number;
   /** The key page cursors are signed with (lambda/platform/cursor.ts); only the list routes need it. */
   readonly cursorSigningKey?: string;
 }

@@ -58,6 +58,8 @@ export interface RegenerateResponse {
     /** Only when the request named a grace mode. */
     grace_mode?: GraceMode;
     grace_minutes?: number;
+    /** Only when a use-driven grace is shorter than the platform stages' authorizer cache TTL (uses it answers are not seen). */
+    warnings?: string[];
   };
 }
 
@@ -68,7 +70,7 @@ function inTransitionConflict(key: KeyItem): ApiError {
 }
 
 /** What a regeneration takes: the key store, its usage, the clock, the pepper, the scheduler of the grace period's end. */
-export type RegenerateKeyPorts = KeysPort & UsagePort & ClockPort & SettingsPort<'pepper'> & SchedulerPort & ObservePort;
+export type RegenerateKeyPorts = KeysPort & UsagePort & ClockPort & SettingsPort<'pepper' | 'authorizerCacheTtlSeconds'> & SchedulerPort & ObservePort;
 
 export async function regenerateKey(
   services: RegenerateKeyPorts,
@@ -112,7 +114,8 @@ export async function regenerateKey(
   const checkAt = grace ? new Date(firstGraceCheck(now.getTime(), Date.parse(endsAt), grace)).toISOString() : endsAt;
   if (transition) await scheduleGraceEnd(services, key.id, { generation, endsAt: checkAt });
 
-  const response = responseOf(key, value, { lastFour: after.last_four, endsAt, regeneratedAt, graceDays, revokeNow, mode: input.grace_mode, grace });
+  const warnings = cacheWarnings(grace, services.settings.authorizerCacheTtlSeconds);
+  const response = responseOf(key, value, { lastFour: after.last_four, endsAt, regeneratedAt, graceDays, revokeNow, mode: input.grace_mode, grace, warnings });
   const answer = idempotent ? idempotencyRecord(idempotent.claim, idempotent.status, idempotent.bodyOf({ ...response, new_key: null }), now) : undefined;
 
   const outcome = await services.keys.rotateValue({
@@ -168,7 +171,16 @@ async function lostRace(services: RegenerateKeyPorts, caller: VerifiedKey, keyId
 function responseOf(
   key: KeyItem,
   value: string,
-  rolled: { lastFour: string; endsAt: string; regeneratedAt: string; graceDays: number; revokeNow: boolean; mode?: GraceMode; grace?: UseDrivenGrace },
+  rolled: {
+    lastFour: string;
+    endsAt: string;
+    regeneratedAt: string;
+    graceDays: number;
+    revokeNow: boolean;
+    mode?: GraceMode;
+    grace?: UseDrivenGrace;
+    warnings: string[];
+  },
 ): RegenerateResponse {
   return {
     success: true,
@@ -189,6 +201,20 @@ function responseOf(
       both_keys_valid: !rolled.revokeNow,
       ...(rolled.mode ? { grace_mode: rolled.mode } : {}),
       ...(rolled.grace ? { grace_minutes: rolled.grace.grace_minutes } : {}),
+      ...(rolled.warnings.length > 0 ? { warnings: rolled.warnings } : {}),
     },
   };
+}
+
+/**
+ * A use-driven grace shorter than the platform stages' authorizer cache TTL:
+ * uses the cache answers are never seen, and a platform route keeps allowing
+ * an old value the service refused until its cached entry expires.
+ */
+function cacheWarnings(grace: UseDrivenGrace | undefined, cacheTtlSeconds: number | undefined): string[] {
+  if (!grace || !cacheTtlSeconds || cacheTtlSeconds <= grace.grace_minutes * 60) return [];
+  return [
+    `The platform stages' authorizer cache TTL (${cacheTtlSeconds} s) is longer than grace_minutes (${grace.grace_minutes} min): ` +
+      'uses answered from the cache are not seen, and a cached old value stays allowed until its entry expires.',
+  ];
 }

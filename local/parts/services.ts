@@ -64,6 +64,8 @@ export const servicesPart: LocalRuntimePart = {
         keyTableName: settings.keyTableName,
         auditTableName: settings.auditTableName,
         planRateLimit: settings.planRateLimit,
+        // The local platform stage's authorizer cache (regenerate warns when a use-driven grace is shorter).
+        ...(settings.authorizerCacheTtl > 0 ? { authorizerCacheTtlSeconds: settings.authorizerCacheTtl } : {}),
         guessLimitPerMinute: config.guessLimitPerMinute,
         pepper: config.pepper,
         cursorSigningKey: localCursorKey(settings.dataDir),

@@ -279,6 +279,26 @@ describe('the regenerate request', () => {
     expect((idle.body.key_info as { transition_ends_at: string }).transition_ends_at).toBe(new Date(idle.regeneratedAt + 7 * 24 * 60 * MINUTE).toISOString());
   });
 
+  it('warns when grace_minutes is shorter than the platform stages’ authorizer cache TTL, and only then', async () => {
+    // Arrange: the stack sets AUTHORIZER_CACHE_TTL_SECONDS (context authorizerCacheTtl, default 300 s).
+    process.env.AUTHORIZER_CACHE_TTL_SECONDS = '300';
+    try {
+      // Act
+      const short = await rolled({ grace_mode: 'until_idle', grace_minutes: 1 });
+      const long = await rolled({ grace_mode: 'first_use', grace_minutes: 5 });
+      const fixed = await rolled({ grace_period_days: 2 });
+
+      // Assess
+      expect((short.body.migration_info as { warnings?: string[] }).warnings).toEqual([
+        "The platform stages' authorizer cache TTL (300 s) is longer than grace_minutes (1 min): uses answered from the cache are not seen, and a cached old value stays allowed until its entry expires.",
+      ]);
+      expect(long.body.migration_info).not.toHaveProperty('warnings');
+      expect(fixed.body.migration_info).not.toHaveProperty('warnings');
+    } finally {
+      delete process.env.AUTHORIZER_CACHE_TTL_SECONDS;
+    }
+  });
+
   it.each([
     [{ revoke_immediately: true, grace_mode: 'until_idle' }, 'grace_mode'],
     [{ revoke_immediately: true, grace_mode: 'fixed' }, 'grace_mode'],

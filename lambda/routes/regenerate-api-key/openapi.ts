@@ -29,6 +29,7 @@ export const regenerateKeyResponseSchema = z
       both_keys_valid: z.boolean(),
       grace_mode: z.optional(z.enum(GRACE_MODES).meta({ description: 'Only when the request named one.' })),
       grace_minutes: z.optional(count.meta({ description: 'Under `first_use` and `until_idle` (1–10,080).' })),
+      warnings: z.optional(z.array(z.string()).meta({ description: 'Only when `grace_minutes` is shorter than the platform stages’ authorizer cache TTL' })),
     }),
   })
   .meta({ id: 'RegenerateKeyResponse' });

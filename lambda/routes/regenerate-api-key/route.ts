@@ -14,5 +14,5 @@ export const route = defineRoute({
   operations: [...AUTHENTICATED, 'readIdempotencyRecord', ...TARGET_KEY, 'rotateValue'],
   ports: [...MANAGING, 'idempotency', 'scheduler', 'expiry'],
   throttle: 'write',
-  settings: MANAGEMENT_SETTINGS,
+  settings: [...MANAGEMENT_SETTINGS, 'AUTHORIZER_CACHE_TTL_SECONDS'],
 });
