@@ -67,8 +67,9 @@ function sendEarly(deps: VerifyServices, request: VerifyRequest, plan: EarlyWrit
   if (!predicted.valid || (plan.wanted && !plan.wanted(predicted.checked))) return undefined;
   // A metered use is decided by its meters' write (store/metered-use.ts), never ahead of its read.
   if (mayBeMetered(predicted.checked)) return undefined;
-  // A use-driven grace is judged by the read (and the old value's idle check): never ahead of it.
-  if (predicted.checked.grace) return undefined;
+  // A key in a transition: its uses write the transition's activity (last uses, the old value's hours and networks),
+  // which a take-back could not restore exactly, and a use-driven grace is judged by the read: never ahead of it.
+  if (predicted.checked.transition) return undefined;
   const use = useOf(predicted.checked, plan.at);
   // Undefined when the usage store cannot take this use back exactly (a hot key's lease decides it from memory).
   const written = deps.usage.recordUseAhead(use);

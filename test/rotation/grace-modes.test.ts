@@ -12,7 +12,9 @@ import { checkKey, verifyKey } from '../../lambda/verification/verify';
 import { expireOldValue } from '../../lambda/use-cases/expire-old-value';
 import { createLocalScheduler, type LocalRevocationScheduler } from '../../local/scheduler';
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
-import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
+import { MANAGER_SCOPES, expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
+import { authorizerWith } from '../../lambda/handlers/authorizer';
+import { callAuthorizer } from '../verify/helpers';
 import type { ManualClock } from '../../lambda/platform/clock';
 import { servicesWith, testServices, useTestServices } from '../support/services';
 import { auditRecordsOfType } from '../support/store';
@@ -171,6 +173,34 @@ describe('until_idle', () => {
     expect(Date.parse(expired[0].occurred_at as string) - (key.regeneratedAt + 9 * MINUTE)).toBeLessThanOrEqual(5 * MINUTE);
     expect(await keyRead(key)).toMatchObject({ state: 'active', transition_ends_at: null });
     expect(await use(key.oldValue)).not.toBe('VALID');
+  });
+});
+
+describe('every surface ends the old value at the same second', () => {
+  it('the platform authorizer and management authentication allow the old value at 7:59 and refuse it exactly grace_minutes after that last use', async () => {
+    // Arrange: a manager key of its team, rolled under until_idle (grace_minutes 5) by another manager; the new value used at minute 3.
+    const team = await newTeam();
+    const manager = await createKey(team, { scopes: MANAGER_SCOPES });
+    const regeneratedAt = clock.now().getTime();
+    const roll = await call('regenerate-api-key', { key: team.key, body: { key_id: manager.id, grace_mode: 'until_idle', grace_minutes: 5 } });
+    expectStatus(roll, 200);
+    clock.set(regeneratedAt + 3 * MINUTE);
+    expectStatus(await call('list-api-keys', { key: roll.body.new_key as string, query: { team_id: team.teamId } }), 200);
+    const authorizer = authorizerWith(() => [], testServices);
+    const tryAll = async () => ({
+      authorizer: (await callAuthorizer(authorizer, { headers: { Authorization: `Bearer ${manager.key}` } })).result ? 'Allow' : 'refused',
+      management: (await call('list-api-keys', { key: manager.key, query: { team_id: team.teamId } })).status,
+    });
+
+    // Act: each surface is asked once at 7:59 (a use: the old value's end moves to 12:59), then at 12:59 exactly (its end).
+    clock.set(regeneratedAt + 8 * MINUTE - 1_000);
+    const before = await tryAll();
+    clock.set(regeneratedAt + 13 * MINUTE - 1_000);
+    const after = await tryAll();
+
+    // Assess
+    expect(before).toEqual({ authorizer: 'Allow', management: 200 });
+    expect(after).toEqual({ authorizer: 'refused', management: 401 });
   });
 });
 
