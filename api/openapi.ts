@@ -101,6 +101,7 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
       { name: 'Audit', description: 'Who changed what, and when' },
       { name: 'Verification', description: 'Checking a presented value' },
       { name: 'Identities', description: "A team's customers, named by the platform's own ids, whose keys will share limits and credits" },
+      { name: 'Teams', description: "A team's own settings: its policy for keys nobody uses" },
     ],
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A key value holding the `keys.manage` scope' } },

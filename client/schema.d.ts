@@ -505,6 +505,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/functions/v1/get-team-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the team's settings
+         * @description The team's unused-key policy: keys with no VALID use in `disable_unused_after_days` are disabled by a daily job (null: never).
+         */
+        get: operations["getTeamSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/update-team-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the team's settings
+         * @description `disable_unused_after_days` (30–730, or null for none): a daily job disables the keys with no VALID use in that many days (never the team’s last manager key), sending `key.unused` 7 days before and `key.disabled` with `reason: "unused"`. Audited as `team.settings_updated`; a change that changes nothing writes nothing.
+         */
+        patch: operations["updateTeamSettings"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1088,6 +1128,8 @@ export interface components {
                     };
                 };
             };
+            /** @constant */
+            reason?: "unused";
         } | {
             event_id: string;
             /** Format: date-time */
@@ -1154,6 +1196,55 @@ export interface components {
                 url: string | null;
                 source: string | null;
                 reason: string | null;
+            };
+        } | {
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            key_id: string;
+            team_id: string;
+            actor: {
+                user_id: string;
+                key_id: string | null;
+                source_ip: string | null;
+                user_agent: string | null;
+                request_id: string;
+            };
+            /** @constant */
+            event_type: "key.unused";
+            key: {
+                name: string;
+                /** @enum {string} */
+                type: "pk" | "sk";
+                /** @enum {string} */
+                environment: "test" | "live";
+                key_prefix: string;
+                last_four: string;
+            };
+            last_valid_at: string | null;
+            /** Format: date-time */
+            disable_at: string;
+            disable_unused_after_days: number;
+        } | {
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            key_id: string;
+            team_id: string;
+            actor: {
+                user_id: string;
+                key_id: string | null;
+                source_ip: string | null;
+                user_agent: string | null;
+                request_id: string;
+            };
+            /** @constant */
+            event_type: "team.settings_updated";
+            changes: {
+                disable_unused_after_days: {
+                    before: number | null;
+                    after: number | null;
+                };
             };
         } | {
             event_id: string;
@@ -1436,7 +1527,7 @@ export interface components {
             data: {
                 event_id: string;
                 /** @enum {string} */
-                event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "webhook.test";
+                event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "webhook.test";
                 endpoint_ids: string[];
             };
             meta: {
@@ -1464,7 +1555,7 @@ export interface components {
             /** @description The event id, the `webhook-id` header of every attempt (`msg_…`) */
             event_id: string;
             /** @enum {string} */
-            event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "webhook.test";
+            event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "webhook.test";
             attempt: number;
             attempted_at: components["schemas"]["Timestamp"];
             /** @description The receiver's HTTP status; null when no answer came */
@@ -1610,6 +1701,19 @@ export interface components {
                     deleted: boolean;
                 }[];
             };
+        };
+        TeamSettingsResponse: {
+            data: components["schemas"]["TeamSettings"];
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+            };
+        };
+        TeamSettings: {
+            team_id: string;
+            /** @description Keys with no VALID use in this many days are disabled daily; null: never */
+            disable_unused_after_days: number | null;
+            updated_at: components["schemas"]["Timestamp"];
         };
     };
     responses: {
@@ -2695,7 +2799,7 @@ export interface operations {
                     url: string;
                     /** @description Free-text notes (up to 1,000 characters) */
                     description?: string;
-                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted")[];
+                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted")[];
                 };
             };
         };
@@ -2807,7 +2911,7 @@ export interface operations {
                     url?: string;
                     /** @description Free-text notes (up to 1,000 characters) */
                     description?: string;
-                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted")[];
+                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted")[];
                     /** @description False disables every value of the key until it is enabled again */
                     is_active?: boolean;
                 };
@@ -3609,6 +3713,139 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTeamSettings: {
+        parameters: {
+            query: {
+                /** @description The team the key belongs to: the calling key's own team */
+                team_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's settings */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
+                    /** @description The settings' revision, quoted: the `If-Match` of their next change */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTeamSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` that reading or updating the key answered (or `*`): the change is made only while the key is still at that revision, else 412 `PRECONDITION_FAILED` and nothing changes */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The team the key belongs to: the calling key's own team
+                     */
+                    team_id: string;
+                    disable_unused_after_days: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings as they now are */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
+                    /** @description The settings' revision, quoted: send it back as `If-Match` to change them only if nobody changed them since */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description `CONFLICT`: another change of the settings won a race with this one */
+            409: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `PRECONDITION_FAILED`: the settings changed since the `If-Match` tag was read (their current tag in `ETag`) */
+            412: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
+                    /** @description The settings' current entity tag */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

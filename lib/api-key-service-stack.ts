@@ -186,6 +186,7 @@ export class ApiKeyServiceStack extends Stack {
       DeliverWebhooks: this.webhooks.deliverer,
       FlushAuthorizerCache: this.authorizerCache.flusher,
       RollUpAnalytics: this.analytics.rollup,
+      DisableUnusedKeys: this.rotation.unusedKeysFunction,
     };
     const tables = [
       {

@@ -1,5 +1,7 @@
 import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
@@ -44,6 +46,8 @@ export class Rotation extends Construct {
   readonly expiryNoticeFunction: HouseFunction;
   /** Role EventBridge Scheduler assumes to invoke the expire function. */
   readonly schedulerRole: iam.Role;
+  /** Applies the teams' unused-key policies once a day (`lambda/handlers/disable-unused-keys.ts`). */
+  readonly unusedKeysFunction: HouseFunction;
   /** Expiry events that could not be delivered by the scheduler, or failed in the function after Lambda's retries. */
   readonly deadLetterQueue: sqs.Queue;
 
@@ -93,15 +97,14 @@ export class Rotation extends Construct {
     this.scheduleGroupResource.applyRemovalPolicy(removalPolicy);
     this.scheduleGroup = scheduler.ScheduleGroup.fromScheduleGroupName(this, 'ScheduleGroupByName', this.scheduleGroupResource.ref);
 
-    const stack = Stack.of(this);
     this.schedulerRole = new iam.Role(this, 'SchedulerRole', {
       description: 'Assumed by EventBridge Scheduler to invoke the expire function of the API key service',
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
         // Confused-deputy guard: only schedules of this group in this account.
         conditions: {
-          StringEquals: { 'aws:SourceAccount': stack.account },
+          StringEquals: { 'aws:SourceAccount': Stack.of(this).account },
           ArnEquals: {
-            'aws:SourceArn': stack.formatArn({
+            'aws:SourceArn': Stack.of(this).formatArn({
               service: 'scheduler',
               resource: 'schedule-group',
               resourceName: this.scheduleGroup.scheduleGroupName,
@@ -117,6 +120,7 @@ export class Rotation extends Construct {
         resources: [this.expireFunction.functionArn, this.expiryNoticeFunction.functionArn],
       }),
     );
+    this.unusedKeysFunction = this.unusedKeyPolicies(props, removalPolicy);
     // The scheduler delivers to the dead-letter queue with this same role.
     this.schedulerRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetterQueue.queueArn] }));
 
@@ -126,6 +130,31 @@ export class Rotation extends Construct {
       if (name !== ENV.EXPIRE_FUNCTION_ARN) this.expireFunction.addEnvironment(name, value);
     }
     this.grantScheduleCreation(this.expireFunction);
+  }
+
+  /** The teams' unused-key policies, applied once a day (docs/operations.md, "Keys nobody uses"). */
+  private unusedKeyPolicies(props: RotationProps, removalPolicy: RemovalPolicy): HouseFunction {
+    const fn = new HouseFunction(this, 'UnusedKeysFunction', {
+      build: props.build,
+      handlerName: 'disable-unused-keys',
+      description: "Applies the teams' unused-key policies: warns 7 days ahead, then disables keys unused for the team's days (daily)",
+      timeout: Duration.minutes(5),
+      logRetention: props.logRetention,
+      logRemovalPolicy: removalPolicy,
+      environment: { [ENV.KEY_TABLE_NAME]: props.keyTable.tableName, [ENV.AUDIT_TABLE_NAME]: props.auditTable.tableName },
+    });
+    grantStoreOperations(fn, 'disable-unused-keys', { keyTable: props.keyTable, auditTable: props.auditTable, teamIndexName: TEAM_INDEX });
+    const daily = new events.Rule(this, 'UnusedKeysDaily', {
+      description: "Applies the teams' unused-key policies",
+      schedule: events.Schedule.rate(Duration.days(1)),
+      targets: [new targets.LambdaFunction(fn, { retryAttempts: 0 })],
+    });
+    const idempotent =
+      'The policy job is idempotent (every write is conditional) and keeps nothing between runs: a failed run is the next day’s to do, so a failed invocation has nothing to park.';
+    acknowledge(cfnOf(fn), 'Serverless-LambdaDLQ', idempotent);
+    acknowledge(cfnOf(daily), 'Serverless-EventBusDLQ', idempotent);
+
+    return fn;
   }
 
   /** Environment a function needs to create or delete expiry schedules. */

@@ -52,6 +52,7 @@ export const HANDLER_PORTS = {
   authorizer: [...VERIFYING, 'keys', 'teams', 'identities', 'meters', 'counts'],
   'management-authorizer': [...VERIFYING, 'keys', 'teams', 'counts'],
   'expire-old-value': ['keys', 'usage', 'scheduler'],
+  'disable-unused-keys': ['keys', 'usage', 'teams', 'expiryNotices'],
   'notify-key-expiry': ['keys', 'expiryNotices'],
   'flush-authorizer-cache': ['flushClaims', 'cacheFlusher'],
   'deliver-webhooks': ['webhooks', 'deliveries', 'slots', 'secrets', 'policy', 'queue', 'retries', 'post'],

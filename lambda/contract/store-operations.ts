@@ -83,6 +83,12 @@ export const STORE_OPERATIONS = {
   readAuditTrail: { auditTable: ['dynamodb:Query'], auditTeamIndex: ['dynamodb:Query'] },
   /** A team's plan and usage key (the authorizers' usage identifier). */
   readTeam: { keyTable: ['dynamodb:GetItem'] },
+  /** A team's settings changed (compare-and-set on their revision) with the audit record (lambda/use-cases/team-settings.ts). */
+  changeTeamSettings: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  /** The teams with a `disable_unused_after_days` policy (their partition of the team index). */
+  listUnusedPolicies: { keyTeamIndex: ['dynamodb:Query'] },
+  /** A `key.unused` warning noted on the key once per last use, with its audit record. */
+  recordUnusedNotice: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
   /** A stored idempotency record (create, regenerate). */
   readIdempotencyRecord: { keyTable: ['dynamodb:GetItem'] },
   /** Configuration change: key item, the lookups that authenticate, a surviving manager checked, the identity left or joined, the audit record. */
@@ -190,6 +196,7 @@ export const HANDLER_OPERATIONS = {
   authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse'],
   'management-authorizer': ['readValueLookup', 'readOldValueUse', 'readTeam', 'countVerifications'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
+  'disable-unused-keys': ['listUnusedPolicies', 'listTeamKeys', 'readUsageBatch', 'recordUnusedNotice', 'updateKey'],
   'notify-key-expiry': ['readKey', 'recordExpiryNotice'],
   'flush-authorizer-cache': ['claimCacheFlush'],
   'roll-up-analytics': ['rollUpVerificationCounts'],

@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'key.expiring',
   'key.expired',
   'key.leaked',
+  'key.unused',
   'key.deleted',
   'identity.created',
   'identity.updated',

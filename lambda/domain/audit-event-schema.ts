@@ -17,6 +17,8 @@ import {
   type KeyDeletedEvent,
   type KeyExpiryEvent,
   type KeyLeakedEvent,
+  type KeyUnusedEvent,
+  type TeamSettingsUpdatedEvent,
   type WebhookEndpointEvent,
   type IdentityEvent,
   type KeyOldValueExpiredEvent,
@@ -69,6 +71,7 @@ const actorSchema = schemaFor<AuditActor>()(
     request_id: z.string(),
   }),
 );
+const keyWithFingerprint = z.strictObject({ name: z.string(), type: keyType, environment, key_prefix: z.string(), last_four: z.string() });
 const base = {
   event_id: ulid,
   occurred_at: instant,
@@ -100,7 +103,6 @@ const keyCreatedSchema = schemaFor<KeyCreatedEvent>()(
     via: z.enum(['api', 'bootstrap']),
   }),
 );
-
 const keyRegeneratedSchema = schemaFor<KeyRegeneratedEvent>()(
   z.strictObject({
     ...base,
@@ -117,7 +119,6 @@ const keyRegeneratedSchema = schemaFor<KeyRegeneratedEvent>()(
     usage: usageSchema,
   }),
 );
-
 const keyOldValueExpiredSchema = schemaFor<KeyOldValueExpiredEvent>()(
   z.strictObject({
     ...base,
@@ -130,7 +131,6 @@ const keyOldValueExpiredSchema = schemaFor<KeyOldValueExpiredEvent>()(
     transition_usage: z.strictObject({ old: count, new: count }),
   }),
 );
-
 const keyDeletedSchema = schemaFor<KeyDeletedEvent>()(
   z.strictObject({
     ...base,
@@ -143,7 +143,6 @@ const keyDeletedSchema = schemaFor<KeyDeletedEvent>()(
     usage: usageSchema,
   }),
 );
-
 const fieldValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]);
 const keyUpdatedSchema = schemaFor<KeyUpdatedEvent>()(
   z.strictObject({
@@ -151,19 +150,33 @@ const keyUpdatedSchema = schemaFor<KeyUpdatedEvent>()(
     event_type: z.enum([AuditEventType.KEY_UPDATED, AuditEventType.KEY_DISABLED, AuditEventType.KEY_ENABLED]),
     key: z.strictObject({ name: z.string(), type: keyType, environment, key_prefix: z.optional(z.string()), last_four: z.optional(z.string()) }),
     changes: z.partialRecord(z.enum(AUDITED_KEY_FIELDS), z.strictObject({ before: fieldValue, after: fieldValue })),
+    reason: z.optional(z.literal('unused')),
   }),
 );
-
+const policyDays = z.int().check(z.minimum(1));
+const keyUnusedSchema = schemaFor<KeyUnusedEvent>()(
+  z.strictObject({
+    ...base,
+    event_type: z.literal(AuditEventType.KEY_UNUSED),
+    key: keyWithFingerprint,
+    last_valid_at: z.nullable(instant),
+    disable_at: instant,
+    disable_unused_after_days: policyDays,
+  }),
+);
+const daysChange = z.strictObject({ before: z.nullable(policyDays), after: z.nullable(policyDays) });
+const teamSettingsUpdatedSchema = schemaFor<TeamSettingsUpdatedEvent>()(
+  z.strictObject({ ...base, event_type: z.literal(AuditEventType.TEAM_SETTINGS_UPDATED), changes: z.strictObject({ disable_unused_after_days: daysChange }) }),
+);
 const keyExpirySchema = schemaFor<KeyExpiryEvent>()(
   z.strictObject({
     ...base,
     event_type: z.enum([AuditEventType.KEY_EXPIRING, AuditEventType.KEY_EXPIRED]),
-    key: z.strictObject({ name: z.string(), type: keyType, environment, key_prefix: z.string(), last_four: z.string() }),
+    key: keyWithFingerprint,
     expires_at: instant,
     notice: z.enum(['7d', '1d', 'expired']),
   }),
 );
-
 const keyLeakedSchema = schemaFor<KeyLeakedEvent>()(
   z.strictObject({
     ...base,
@@ -201,7 +214,6 @@ const webhookEndpointSchema = schemaFor<WebhookEndpointEvent>()(
     reason: z.nullable(z.string()),
   }),
 );
-
 const identitySchema = schemaFor<IdentityEvent>()(
   z.strictObject({
     ...withoutKey,
@@ -211,7 +223,6 @@ const identitySchema = schemaFor<IdentityEvent>()(
     changed_fields: z.array(z.string()),
   }),
 );
-
 const creditsAdjustedSchema = schemaFor<CreditsAdjustedEvent>()(
   z
     .strictObject({
@@ -223,7 +234,6 @@ const creditsAdjustedSchema = schemaFor<CreditsAdjustedEvent>()(
     })
     .check(z.refine((event) => (event.key_id === undefined) !== (event.identity_id === undefined), 'names a key or an identity')),
 );
-
 const creditsNoticeSchema = schemaFor<CreditsNoticeEvent>()(
   z
     .strictObject({
@@ -250,6 +260,8 @@ export const auditEventSchema = z.discriminatedUnion('event_type', [
   keyUpdatedSchema,
   keyExpirySchema,
   keyLeakedSchema,
+  keyUnusedSchema,
+  teamSettingsUpdatedSchema,
   webhookEndpointSchema,
   identitySchema,
   creditsAdjustedSchema,

@@ -22,6 +22,8 @@ export const AuditEventType = {
   KEY_EXPIRING: 'key.expiring',
   KEY_EXPIRED: 'key.expired',
   KEY_LEAKED: 'key.leaked',
+  KEY_UNUSED: 'key.unused',
+  TEAM_SETTINGS_UPDATED: 'team.settings_updated',
   WEBHOOK_ENDPOINT_CREATED: 'webhook_endpoint.created',
   WEBHOOK_ENDPOINT_UPDATED: 'webhook_endpoint.updated',
   WEBHOOK_ENDPOINT_DELETED: 'webhook_endpoint.deleted',
@@ -131,6 +133,24 @@ export interface KeyUpdatedEvent extends AuditEventBase {
   key: { name: string; type: KeyType; environment: Environment } & Partial<ValueFingerprint>;
   /** Each changed field: its value before and after. */
   changes: Partial<Record<AuditedKeyField, { before: FieldValue; after: FieldValue }>>;
+  /** Why the service itself disabled it: `unused` (the team's policy, use-cases/unused-keys.ts). Absent for a caller's change. */
+  reason?: 'unused';
+}
+
+/** A warning of the team's unused-key policy: the key will be disabled at `disable_at` unless it is used (VALID) before. */
+export interface KeyUnusedEvent extends AuditEventBase {
+  event_type: typeof AuditEventType.KEY_UNUSED;
+  key: { name: string; type: KeyType; environment: Environment } & ValueFingerprint;
+  /** Its last VALID use (null: never used; counted from its creation). */
+  last_valid_at: string | null;
+  disable_at: string;
+  disable_unused_after_days: number;
+}
+
+/** A team's settings changed (use-cases/team-settings.ts), recorded on the calling key's trail and the team's. */
+export interface TeamSettingsUpdatedEvent extends AuditEventBase {
+  event_type: typeof AuditEventType.TEAM_SETTINGS_UPDATED;
+  changes: { disable_unused_after_days: { before: number | null; after: number | null } };
 }
 
 /** A warning before `expires_at` (`key.expiring`, 7 days and 1 day ahead) or the expiry itself (`key.expired`), written by the expiry schedule. */
@@ -212,7 +232,15 @@ export interface CreditsNoticeEvent extends Omit<AuditEventBase, 'key_id' | 'eve
 
 /** The events about keys: each names its key. */
 export type KeyAuditEvent =
-  KeyCreatedEvent | KeyRegeneratedEvent | KeyOldValueExpiredEvent | KeyDeletedEvent | KeyUpdatedEvent | KeyExpiryEvent | KeyLeakedEvent;
+  | KeyCreatedEvent
+  | KeyRegeneratedEvent
+  | KeyOldValueExpiredEvent
+  | KeyDeletedEvent
+  | KeyUpdatedEvent
+  | KeyExpiryEvent
+  | KeyLeakedEvent
+  | KeyUnusedEvent
+  | TeamSettingsUpdatedEvent;
 export type AuditEvent = KeyAuditEvent | WebhookEndpointEvent | IdentityEvent | CreditsAdjustedEvent | CreditsNoticeEvent;
 
 /** Distributes Omit over a union so each event keeps its own fields. */

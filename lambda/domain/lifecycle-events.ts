@@ -29,6 +29,9 @@ export interface KeyEventData {
   changed_fields?: string[];
   /** key.regenerated, key.old_value_expired: when the old value stops (stopped) working. */
   old_value_ends_at?: string;
+  /** key.unused: its last VALID use (null: never), and when the team's policy disables it. */
+  last_valid_at?: string | null;
+  disable_at?: string;
   /** key.expiring, key.expired: the key's expiry. */
   expires_at?: string;
   /** key.leaked: what the report did, which value, who reported it and where the value was found. */
@@ -78,7 +81,8 @@ const isCreditsNotice = (event: AuditEvent): event is CreditsNoticeEvent => even
 
 /** The event of an audit record; undefined for what was done to a webhook endpoint, and for credits adjusted (audited, not sent). */
 export function lifecycleEventOf(event: AuditEvent): LifecycleEvent | undefined {
-  if ('endpoint_id' in event || event.event_type === 'credits.adjusted') return undefined;
+  // A team's settings are no key's lifecycle: audited, not delivered.
+  if ('endpoint_id' in event || event.event_type === 'credits.adjusted' || event.event_type === 'team.settings_updated') return undefined;
   if (isCreditsNotice(event)) {
     const whose = event.key_id !== undefined ? { key_id: event.key_id } : { identity_id: event.identity_id as string };
     const data: CreditsEventData = { team_id: event.team_id, ...whose, remaining: event.credits.remaining, period: event.credits.period };
@@ -127,7 +131,10 @@ export function lifecycleEventOf(event: AuditEvent): LifecycleEvent | undefined 
     case 'key.updated':
     case 'key.disabled':
     case 'key.enabled':
-      data = { ...base(event.key, fingerprintOf(event.key)), changed_fields: Object.keys(event.changes).sort() };
+      data = { ...base(event.key, fingerprintOf(event.key)), changed_fields: Object.keys(event.changes).sort(), reason: event.reason ?? null };
+      break;
+    case 'key.unused':
+      data = { ...base(event.key, event.key), last_valid_at: event.last_valid_at, disable_at: event.disable_at };
       break;
     case 'key.expiring':
     case 'key.expired':

@@ -174,6 +174,14 @@ export interface TeamItem {
   usage_key: string;
   created_at: string;
   updated_at: string;
+  /** The team's policy: keys with no VALID use in this many days are disabled (null or absent: none; team-settings.ts). */
+  disable_unused_after_days?: number | null;
+  /** Compare-and-set counter of the settings (their ETag); absent: 0. */
+  settings_revision?: number;
+  settings_updated_at?: string;
+  /** On the team index while the team has the policy (the daily job's query), else absent. */
+  gsi1pk?: string;
+  gsi1sk?: string;
 }
 
 /** A stored answer to an idempotent request. */

@@ -37,6 +37,8 @@ import { route as updateIdentity } from './update-identity/route';
 import { route as deleteIdentity } from './delete-identity/route';
 import { route as adjustCredits } from './adjust-credits/route';
 import { route as getVerificationAnalytics } from './get-verification-analytics/route';
+import { route as getTeamSettings } from './get-team-settings/route';
+import { route as updateTeamSettings } from './update-team-settings/route';
 
 /** Every route, in the order the API reference lists them. */
 export const ROUTES = [
@@ -66,6 +68,8 @@ export const ROUTES = [
   deleteIdentity,
   adjustCredits,
   getVerificationAnalytics,
+  getTeamSettings,
+  updateTeamSettings,
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof ROUTES)[number];
@@ -84,6 +88,7 @@ export const HANDLER_FUNCTIONS = [
   'notify-key-expiry',
   'flush-authorizer-cache',
   'roll-up-analytics',
+  'disable-unused-keys',
 ] as const;
 export type FunctionName = RouteName | (typeof HANDLER_FUNCTIONS)[number];
 /** Every Lambda function of the service, routes first. */

@@ -36,8 +36,31 @@ export class ExpiryNoticeStore {
     ]);
     return outcome.committed;
   }
+
+  /**
+   * `recordUnusedNotice`: notes `tag` (the warning of a team's unused-key
+   * policy, for one last use) on the key if it is still live and enabled and
+   * has no such note, with the audit record; false otherwise.
+   */
+  async recordUnusedNotice(keyId: string, tag: string, audit: AuditRecord): Promise<boolean> {
+    const outcome = await this.transactions.transact([
+      {
+        Update: {
+          TableName: this.tables.keyTableName,
+          Key: KEY.key(keyId),
+          UpdateExpression: 'SET expiry_notices = list_append(if_not_exists(expiry_notices, :none), :tag)',
+          ConditionExpression: '#state = :active AND is_active = :yes AND NOT contains(expiry_notices, :tagValue)',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':none': [], ':tag': [tag], ':tagValue': tag, ':active': 'active', ':yes': true },
+        },
+      },
+      this.transactions.putAudit(audit),
+    ]);
+    return outcome.committed;
+  }
 }
 
 export const EXPIRY_NOTICE_STORE_OPERATIONS = {
   recordNotice: 'recordExpiryNotice',
+  recordUnusedNotice: 'recordUnusedNotice',
 } as const satisfies OperationsOf<ExpiryNoticeStore>;

@@ -2,17 +2,59 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TeamItem } from '../domain/model';
-import { ABSENT, type StoreTables } from './transactions';
+import type { AuditRecord } from '../domain/audit-events';
+import { ABSENT, Transactions, type StoreTables, type WriteOutcome } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
-import { TEAM } from './entities/team';
+import { TEAM, UNUSED_POLICY_PARTITION } from './entities/team';
+import { TEAM_INDEX } from '../contract/tables';
+import { queryAll } from './query-all';
 
 export class TeamStore {
-  constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
+  constructor(private readonly tables: StoreTables) {}
 
   /** `readTeam`: a team's item (plan and usage key), strongly consistent. */
   async getTeam(teamId: string): Promise<TeamItem | undefined> {
     const { Item } = await this.tables.db.send(new GetCommand({ TableName: this.tables.keyTableName, Key: TEAM.key(teamId), ConsistentRead: true }));
     return TEAM.read(Item);
+  }
+
+  /**
+   * `changeTeamSettings`: sets the team's `disable_unused_after_days` if its
+   * settings are still at `revision` (compare-and-set), puts it on (or takes
+   * it off) the team index's policy partition, and writes the audit record,
+   * in one transaction; not committed when the revision moved or the team is gone.
+   */
+  async changeSettings(teamId: string, days: number | null, revision: number, at: Date, audit: AuditRecord): Promise<WriteOutcome> {
+    const values: Record<string, unknown> = { ':days': days, ':at': at.toISOString(), ':next': revision + 1 };
+    const index = days === null ? ' REMOVE gsi1pk, gsi1sk' : ', gsi1pk = :policy, gsi1sk = :team';
+    if (days !== null) Object.assign(values, { ':policy': UNUSED_POLICY_PARTITION, ':team': `TEAM#${teamId}` });
+    if (revision > 0) values[':revision'] = revision;
+    return new Transactions(this.tables).transact([
+      {
+        Update: {
+          TableName: this.tables.keyTableName,
+          Key: TEAM.key(teamId),
+          UpdateExpression: `SET disable_unused_after_days = :days, settings_revision = :next, settings_updated_at = :at${index}`,
+          ConditionExpression: `attribute_exists(pk) AND ${revision > 0 ? 'settings_revision = :revision' : 'attribute_not_exists(settings_revision)'}`,
+          ExpressionAttributeValues: values,
+        },
+      },
+      new Transactions(this.tables).putAudit(audit),
+    ]);
+  }
+
+  /** `listUnusedPolicies`: the teams with a `disable_unused_after_days` policy (the team index is eventually consistent). */
+  async teamsWithUnusedPolicy(): Promise<TeamItem[]> {
+    return queryAll(
+      this.tables.db,
+      {
+        TableName: this.tables.keyTableName,
+        IndexName: TEAM_INDEX,
+        KeyConditionExpression: 'gsi1pk = :policy',
+        ExpressionAttributeValues: { ':policy': UNUSED_POLICY_PARTITION },
+      },
+      TEAM.readAll,
+    );
   }
 
   /** `writeTeam` (operator): a team's first item; false when the team has one already. */
@@ -44,6 +86,8 @@ export class TeamStore {
 /** Each public method of TeamStore and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
 export const TEAM_STORE_OPERATIONS = {
   getTeam: 'readTeam',
+  changeSettings: 'changeTeamSettings',
+  teamsWithUnusedPolicy: 'listUnusedPolicies',
   putNewTeam: 'operator',
   moveTeamPlan: 'operator',
 } as const satisfies OperationsOf<TeamStore>;

@@ -10,6 +10,7 @@ import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { entityTagOf, type TaggedKey } from '../domain/revision';
 import { ttlExpired } from '../domain/key-lifetime';
 import { transitionViewOf } from '../domain/transition-activity';
+import { lastValidUseOf } from '../domain/unused-keys';
 import { keyResource, keyStateOf, withUseDrivenEnd, type KeyResource } from '../domain/key-view';
 import type { Environment, KeyType } from '../domain/key-values';
 import type { KeyItem } from '../domain/model';
@@ -89,12 +90,7 @@ async function unusedOnly(
   if (days === undefined || keys.length === 0) return new Set(keys);
   const since = now.getTime() - days * MS_PER_DAY;
   await readLastUses(services, keys, known);
-  // The last VALID use (the epoch for none); a usage item written before it was kept counts from its last use; never before creation.
-  const lastValid = (key: KeyItem) => {
-    const usage = known.uses.get(key.id);
-    return Math.max(Date.parse(usage?.last_valid_at ?? usage?.last_used_at ?? key.created_at), Date.parse(key.created_at));
-  };
-  return new Set(keys.filter((key) => lastValid(key) < since));
+  return new Set(keys.filter((key) => lastValidUseOf(key, known.uses.get(key.id)) < since));
 }
 
 /** A page of a team's keys, filtered. */

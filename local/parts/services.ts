@@ -1,3 +1,4 @@
+import { applyPolicies as applyUnusedKeyPolicies } from '../../lambda/handlers/disable-unused-keys';
 import path from 'node:path';
 import { localDynamoClient } from '../dynamodb-local';
 import { randomUUID } from 'node:crypto';
@@ -7,7 +8,7 @@ import { config } from '../../lambda/composition/config';
 import { documentClientOf } from '../../lambda/composition/dynamo';
 import { createServices } from '../../lambda/composition/services';
 import { createLocalScheduler } from '../scheduler';
-import { systemClock } from '../../lambda/platform/clock';
+import { MS_PER_DAY, systemClock } from '../../lambda/platform/clock';
 import { localWebhooks } from '../webhooks';
 import { localCursorKey } from '../data-dir-keys';
 import { localExpiryScheduler } from '../expiry';
@@ -87,8 +88,16 @@ export const servicesPart: LocalRuntimePart = {
       rollUp(services).catch((error: unknown) => context.runtimeLog.warn('analytics rollup failed', { error: String(error) }));
     }, settings.analyticsRollupSeconds * 1000);
     rollup.unref();
+    // The teams' unused-key policies, once a day from the start, as the deployed job's daily rule runs them (docs/operations.md).
+    const unusedKeys = setInterval(() => {
+      applyUnusedKeyPolicies(services, `local-${randomUUID()}`).catch((error: unknown) =>
+        context.runtimeLog.warn('unused-key policies failed', { error: String(error) }),
+      );
+    }, MS_PER_DAY);
+    unusedKeys.unref();
     return async () => {
       clearInterval(rollup);
+      clearInterval(unusedKeys);
       // Verification counts not written yet.
       await services.counts.flush().catch((error: unknown) => context.runtimeLog.warn('verification counts not written', { error: String(error) }));
       // Uses admitted from hot keys' leases and not written yet (the HTTP server has stopped before this part).

@@ -46,6 +46,7 @@ const NOT_HASHING = [
   'notify-key-expiry',
   'flush-authorizer-cache',
   'roll-up-analytics',
+  'disable-unused-keys',
 ];
 
 let service: SynthesizedService;

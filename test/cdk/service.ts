@@ -89,6 +89,7 @@ export function functionsByHandler(stack: ApiKeyServiceStack): Record<FunctionNa
     'notify-key-expiry': stack.rotation.expiryNoticeFunction,
     'flush-authorizer-cache': stack.authorizerCache.flusher,
     'roll-up-analytics': stack.analytics.rollup,
+    'disable-unused-keys': stack.rotation.unusedKeysFunction,
   };
 }
 

@@ -719,11 +719,15 @@ describe('least privilege', () => {
             'delete-identity',
             'adjust-credits',
             'get-verification-analytics',
+            'get-team-settings',
+            'update-team-settings',
           ] as const
         ).map((name) => [name, { ...own(name), '*': xray, ...declared(name) }]),
       ),
       // The analytics' rollup: invoked by its schedule rule, no dead-letter queue (a failed run's marks wait for the next one).
       'roll-up-analytics': { ...own('roll-up-analytics'), '*': xray, ...declared('roll-up-analytics'), 'AnalyticsBucket/verifications/*': ['s3:PutObject'] },
+      // The unused-key policies: invoked by their daily rule, no dead-letter queue (idempotent; the next day's run redoes a failed one).
+      'disable-unused-keys': { ...own('disable-unused-keys'), '*': xray, ...declared('disable-unused-keys') },
       // A use-driven grace re-arms its own schedule (docs/verification.md, "Grace modes").
       'expire-old-value': {
         ...own('expire-old-value'),

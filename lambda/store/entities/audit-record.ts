@@ -65,6 +65,8 @@ export const AUDIT_RECORD_ACCESS = {
   tombstoneKey: ['PutItem'],
   recordLeak: ['PutItem'],
   recordExpiryNotice: ['PutItem'],
+  recordUnusedNotice: ['PutItem'],
+  changeTeamSettings: ['PutItem'],
   createWebhookEndpoint: ['PutItem'],
   changeWebhookEndpoint: ['PutItem'],
   deleteWebhookEndpoint: ['PutItem'],

@@ -105,6 +105,7 @@ export const KEY_ACCESS = {
   tombstoneKey: ['UpdateItem', 'ConditionCheckItem'],
   recordLeak: ['UpdateItem'],
   recordExpiryNotice: ['UpdateItem'],
+  recordUnusedNotice: ['UpdateItem'],
 } as const satisfies EntityAccess;
 
 /** A new key's item: generation 1, active, holding only the hash of its value. */

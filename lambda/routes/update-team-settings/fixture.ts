@@ -1,0 +1,8 @@
+/** The fixture of update-team-settings (lambda/contract/fixtures.ts): a valid request and what it needs made first. */
+import { defineFixture } from '../../contract/fixtures';
+
+export const fixture = defineFixture({
+  needs: [],
+  request: (made) => ({ team_id: made.teamId, disable_unused_after_days: 365 }),
+  status: 200,
+});
