@@ -8,6 +8,8 @@
  * mode. Pure.
  */
 import { MS_PER_MINUTE } from '../platform/clock';
+import type { KeyItem } from './model';
+import { oldValueLastEntry } from './usage-figures';
 
 export const GRACE_MODES = ['fixed', 'first_use', 'until_idle'] as const;
 export type GraceMode = (typeof GRACE_MODES)[number];
@@ -79,6 +81,24 @@ export function nextGraceCheck(facts: GraceFacts, now: number): number {
 /** The first check of a use-driven transition, set at its regeneration: the earliest its end could be. */
 export function firstGraceCheck(regeneratedAt: number, hardEnd: number, grace: UseDrivenGrace): number {
   return Math.min(hardEnd, regeneratedAt + grace.grace_minutes * MS_PER_MINUTE);
+}
+
+/**
+ * What decides the end of `key`'s transition under a use-driven grace: its
+ * hard maximum, the new value's first use (on the key item) and the old
+ * value's last use (`entries`: the usage item's transition entries); none
+ * for a `fixed` grace.
+ */
+export function keyGraceFacts(key: KeyItem, entries: Readonly<Record<string, number>> | undefined): GraceFacts | undefined {
+  const grace = useDrivenGraceOf(key);
+  if (!grace || !key.transition_ends_at) return undefined;
+  const oldLastUsedAt = entries?.[oldValueLastEntry(key.generation)];
+  return {
+    hardEnd: Date.parse(key.transition_ends_at),
+    grace,
+    ...(key.new_value_first_used_at ? { newFirstUsedAt: Date.parse(key.new_value_first_used_at) } : {}),
+    ...(oldLastUsedAt ? { oldLastUsedAt } : {}),
+  };
 }
 
 /** The use-driven grace a stored item carries (key item or value lookup), if any. */

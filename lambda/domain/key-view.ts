@@ -5,7 +5,7 @@
  * value, ever.
  */
 import { meterResource, parseMeterDef, type CreditRefill, type NamedLimit } from './meters';
-import { graceEnd, useDrivenGraceOf } from './grace-modes';
+import { graceEnd, keyGraceFacts } from './grace-modes';
 import type { UsageSummary } from './usage-figures';
 import { inLiveTransition } from './key-lifetime';
 import { configurationOf } from './key-records';
@@ -44,19 +44,12 @@ export function updatedAtOf(key: KeyItem): string {
  * the old value's last use; otherwise the key as stored (`first_use` writes
  * its end when the new value is first used).
  */
-export function withUseDrivenEnd(key: KeyItem, usage: Pick<UsageSummary, 'old_value_last_used'>): KeyItem {
-  const grace = useDrivenGraceOf(key);
-  if (!grace || !key.new_value_first_used_at || !key.transition_ends_at || !key.previous_hash) return key;
-  const end = graceEnd({
-    hardEnd: Date.parse(key.transition_ends_at),
-    grace,
-    newFirstUsedAt: Date.parse(key.new_value_first_used_at),
-    oldLastUsedAt: usage.old_value_last_used?.[`g${key.generation}`],
-  });
-  return { ...key, transition_ends_at: new Date(end.at).toISOString() };
+export function withUseDrivenEnd(key: KeyItem, usage: Pick<UsageSummary, 'transition_entries'>): KeyItem {
+  const facts = key.previous_hash && key.new_value_first_used_at ? keyGraceFacts(key, usage.transition_entries) : undefined;
+  return facts ? { ...key, transition_ends_at: new Date(graceEnd(facts).at).toISOString() } : key;
 }
 
-export function keyResource(stored: KeyItem, usage: Pick<UsageSummary, 'last_used_at' | 'credits' | 'old_value_last_used'>, now: Date): KeyResource {
+export function keyResource(stored: KeyItem, usage: Pick<UsageSummary, 'last_used_at' | 'credits' | 'transition_entries'>, now: Date): KeyResource {
   const key = withUseDrivenEnd(stored, usage);
   const state = keyStateOf(key, now);
   const { meter_def, ...configuration } = configurationOf(key);

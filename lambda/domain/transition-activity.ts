@@ -6,6 +6,7 @@
  */
 import { activityEntry, MS_PER_HOUR } from './usage-delta';
 import type { KeyItem } from './model';
+import { transitionCounterName } from './usage-figures';
 
 /** Networks a read shows at most (the most uses first). */
 export const SOURCES_SHOWN = 5;
@@ -31,7 +32,7 @@ const instantOf = (ms: number | undefined): string | null => (ms ? new Date(ms).
 /** The read's view of a key in a live transition (`key` with its end as use decided it, key-view.ts `withUseDrivenEnd`). */
 export function transitionViewOf(key: KeyItem, entries: Record<string, number> | undefined, now: Date): TransitionView {
   const found = entries ?? {};
-  const old = `g${key.generation}_old`;
+  const old = transitionCounterName(key.generation, 'old');
   const hour = Math.floor(now.getTime() / MS_PER_HOUR);
   const intoHour = (now.getTime() - hour * MS_PER_HOUR) / MS_PER_HOUR;
   const lastHour = (found[activityEntry.hour(old, hour)] ?? 0) + (found[activityEntry.hour(old, hour - 1)] ?? 0) * (1 - intoHour);
@@ -52,6 +53,6 @@ export function transitionViewOf(key: KeyItem, entries: Record<string, number> |
       uses_last_hour: Math.round(lastHour),
       sources,
     },
-    current_value: { last_four: key.last_four, last_used_at: instantOf(found[activityEntry.last(`g${key.generation}_new`)]) },
+    current_value: { last_four: key.last_four, last_used_at: instantOf(found[activityEntry.last(transitionCounterName(key.generation, 'new'))]) },
   };
 }

@@ -6,6 +6,7 @@
 import { meterViewOf, type CreditState } from './meters';
 import type { UsageItem } from './model';
 import { MS_PER_DAY } from '../platform/clock';
+import { activityEntry } from './usage-delta';
 
 export function dayOf(at: Date): string {
   return at.toISOString().slice(0, 10);
@@ -31,8 +32,6 @@ export interface UsageSummary {
   transitions: Record<string, { old: number; new: number }>;
   /** The key's credits as its usage item holds them, when it has credits (domain/meters.ts). */
   credits?: CreditState;
-  /** Per transition (`g2`): the old value's last use (epoch ms), when one was recorded (a use-driven grace's idle end). */
-  old_value_last_used?: Record<string, number>;
   /** The usage item's transition entries as stored (counters and activity, transition-activity.ts); absent without an item. */
   transition_entries?: Record<string, number>;
 }
@@ -47,6 +46,9 @@ export function transitionCounterName(generation: number, role: 'old' | 'new'): 
   return `g${generation}_${role}`;
 }
 
+/** The transition entry of the old value's last use in transition `generation` (`g2_old_last`, epoch ms; usage-delta.ts `activityEntry`). */
+export const oldValueLastEntry = (generation: number): string => activityEntry.last(transitionCounterName(generation, 'old'));
+
 /** Flat counters (`g2_old`, `g2_new`) as `{ g2: { old, new } }`. */
 function transitionsOf(counters: Record<string, number>): Record<string, { old: number; new: number }> {
   const out: Record<string, { old: number; new: number }> = {};
@@ -57,15 +59,6 @@ function transitionsOf(counters: Record<string, number>): Record<string, { old: 
     entry[match[2] as 'old' | 'new'] = count;
   }
   return out;
-}
-
-/** The old values' last uses (`g2_old_last` entries) by transition, when there are any. */
-export function oldValueUsesOf(counters: Record<string, number> | undefined): Pick<UsageSummary, 'old_value_last_used'> {
-  const found = Object.entries(counters ?? {}).flatMap(([name, at]) => {
-    const match = /^(g\d+)_old_last$/.exec(name);
-    return match ? [[match[1], at] as const] : [];
-  });
-  return found.length > 0 ? { old_value_last_used: Object.fromEntries(found) } : {};
 }
 
 /** `usage_last_30_days` counts today and the 29 UTC days before it. */
@@ -88,7 +81,6 @@ export function summariseUsage(item: UsageItem | undefined, at: Date): UsageSumm
     usage_last_30_days: last30,
     transitions: transitionsOf(item.transitions ?? {}),
     ...creditsOf(item),
-    ...oldValueUsesOf(item.transitions),
     transition_entries: item.transitions ?? {},
   };
 }

@@ -1,10 +1,9 @@
 /**
- * The writes and reads of a use-driven grace (domain/grace-modes.ts) beside
+ * The writes of a use-driven grace (domain/grace-modes.ts) beside
  * authentication: the new value's first VALID use marked, once, on the old
  * value's lookup and on the key item (under `first_use` both then carry the
- * decided end: the lookup's `valid_until`, the key's `transition_ends_at`),
- * and the old value's last use read from the usage item (`g2_old_last`,
- * written by the recording writes). Pure builders; ValueLookupStore sends them.
+ * decided end: the lookup's `valid_until`, the key's `transition_ends_at`).
+ * Pure builders; ValueLookupStore sends them.
  */
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { UseDrivenGrace } from '../domain/grace-modes';
@@ -59,6 +58,3 @@ export function newValueUseWrites(use: NewValueUse, table: string): [UpdateComma
     },
   ];
 }
-
-/** The usage item's entry holding the old value's last use in transition `generation`. */
-export const oldLastEntry = (generation: number): string => `g${generation}_old_last`;

@@ -30,7 +30,7 @@ import type { EndedWindows } from '../domain/ended-windows';
 import { elapsedFraction, windowCapacity, windowIndex, windowResetAt } from '../domain/rate-window';
 import type { KeyLease, KeyLeases } from '../domain/usage-lease';
 import { UsageDelta } from '../domain/usage-delta';
-import { creditsOf, lastUseOf, oldValueUsesOf, summariseUsage, type LastUse, type UsageSummary } from '../domain/usage-figures';
+import { creditsOf, lastUseOf, summariseUsage, type LastUse, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
 import { USAGE } from './entities/usage';
 import { updateExpressionOf } from './update-expressions';
@@ -269,7 +269,7 @@ export class UsageStore {
    * (a page of a key list), with the credits of those that have some, by
    * key id; a key without a usage item is absent.
    */
-  async lastUses(keyIds: readonly string[]): Promise<Map<string, LastUse & Pick<UsageSummary, 'credits' | 'old_value_last_used'>>> {
+  async lastUses(keyIds: readonly string[]): Promise<Map<string, LastUse & Pick<UsageSummary, 'credits' | 'transition_entries'>>> {
     await Promise.all(keyIds.filter((keyId) => this.leases?.hasPending(keyId)).map((keyId) => this.flushKey(keyId)));
     await this.settleMetered(keyIds);
     const items = await batchGetAll(
@@ -279,7 +279,10 @@ export class UsageStore {
       'key_id, last_used_at, last_valid_at, cr_left, cr_period, cr_g, cr_h, transitions',
     );
     return new Map(
-      items.map((item) => [String(item.key_id), { ...lastUseOf(item), ...creditsOf(item), ...oldValueUsesOf(item.transitions as Record<string, number>) }]),
+      items.map((item) => [
+        String(item.key_id),
+        { ...lastUseOf(item), ...creditsOf(item), transition_entries: (item.transitions ?? {}) as Record<string, number> },
+      ]),
     );
   }
 }

@@ -7,7 +7,8 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { newValueUseWrites, oldLastEntry, type NewValueUse } from './grace-marks';
+import { newValueUseWrites, type NewValueUse } from './grace-marks';
+import { oldValueLastEntry } from '../domain/usage-figures';
 import { USAGE } from './entities/usage';
 import { type ItemKey } from '../contract/tables';
 import type { ValueLookupItem } from '../domain/model';
@@ -85,10 +86,10 @@ export class ValueLookupStore {
         Key: USAGE.key(keyId),
         ConsistentRead: true,
         ProjectionExpression: 'transitions.#last',
-        ExpressionAttributeNames: { '#last': oldLastEntry(generation) },
+        ExpressionAttributeNames: { '#last': oldValueLastEntry(generation) },
       }),
     );
-    const last = (Item?.transitions as Record<string, unknown> | undefined)?.[oldLastEntry(generation)];
+    const last = (Item?.transitions as Record<string, unknown> | undefined)?.[oldValueLastEntry(generation)];
     return typeof last === 'number' ? last : 0;
   }
 

@@ -17,7 +17,7 @@ import { AuditEventType } from '../domain/audit-events';
 import type { KeyItem } from '../domain/model';
 import type { ClockPort, KeysPort, SchedulerPort, UsagePort } from '../store/ports';
 import { DEFAULT_LEASE_SETTINGS } from '../domain/usage-lease';
-import { graceEnd, nextGraceCheck, useDrivenGraceOf, type GraceFacts, type UseDrivenGrace } from '../domain/grace-modes';
+import { graceEnd, keyGraceFacts, nextGraceCheck, useDrivenGraceOf } from '../domain/grace-modes';
 import { auditItem } from '../store/entities/audit-record';
 
 /** Which transition to end: the generation of the value that replaced the old one. */
@@ -78,8 +78,9 @@ export async function expireOldValue(
   const { pending } = found;
 
   const now = services.clock.now();
-  const grace = useDrivenGraceOf(pending);
-  const facts = grace && pending.transition_ends_at ? await graceFactsOf(services, pending, grace) : undefined;
+  // Under a use-driven grace the usage item decides the end (the old value's last use); it is read once, for the counters too.
+  const usage = useDrivenGraceOf(pending) ? await services.usage.readUsage(pending.id, now) : undefined;
+  const facts = usage ? keyGraceFacts(pending, usage.transition_entries) : undefined;
   const end = facts ? graceEnd(facts) : undefined;
   const endsAt = end ? new Date(end.at).toISOString() : pending.transition_ends_at;
   // An idle end waits out the uses a hot key's lease may not have written yet (verification/grace.ts): never earlier than authentication.
@@ -93,8 +94,7 @@ export async function expireOldValue(
   }
 
   // Transition counters are final: authentication stops counting them at the end.
-  const usage = await services.usage.readUsage(pending.id, now);
-  const counted = usage.transitions[`g${request.generation}`];
+  const counted = (usage ?? (await services.usage.readUsage(pending.id, now))).transitions[`g${request.generation}`];
   const transitionUsage = { old: counted?.old ?? 0, new: counted?.new ?? 0 };
 
   const audit = auditItem({
@@ -123,16 +123,4 @@ export async function expireOldValue(
 
   const lateBy = endsAt === undefined ? 0 : Math.max(0, Math.round((now.getTime() - Date.parse(endsAt)) / 1000));
   return { outcome: 'expired', event_id: audit.event_id, transition_usage: transitionUsage, late_by_seconds: lateBy };
-}
-
-/** What decides a use-driven grace's end: the key item's first use of the new value, the usage item's last use of the old one. */
-async function graceFactsOf(services: UsagePort, key: KeyItem, grace: UseDrivenGrace): Promise<GraceFacts> {
-  const usage = await services.usage.usageItem(key.id);
-  const oldLast = usage?.transitions?.[`g${key.generation}_old_last`];
-  return {
-    hardEnd: Date.parse(key.transition_ends_at as string),
-    grace,
-    ...(key.new_value_first_used_at ? { newFirstUsedAt: Date.parse(key.new_value_first_used_at) } : {}),
-    ...(oldLast ? { oldLastUsedAt: oldLast } : {}),
-  };
 }
