@@ -29,7 +29,8 @@ export class TeamStore {
     const index = days === null ? ' REMOVE gsi1pk, gsi1sk' : ', gsi1pk = :policy, gsi1sk = :team';
     if (days !== null) Object.assign(values, { ':policy': UNUSED_POLICY_PARTITION, ':team': `TEAM#${teamId}` });
     if (revision > 0) values[':revision'] = revision;
-    return new Transactions(this.tables).transact([
+    const transactions = new Transactions(this.tables);
+    return transactions.transact([
       {
         Update: {
           TableName: this.tables.keyTableName,
@@ -39,7 +40,7 @@ export class TeamStore {
           ExpressionAttributeValues: values,
         },
       },
-      new Transactions(this.tables).putAudit(audit),
+      transactions.putAudit(audit),
     ]);
   }
 

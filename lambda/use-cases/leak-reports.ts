@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { ApiError, ErrorCode } from '../contract/errors';
 import { actorOf, type RequestMeta } from '../domain/actor';
 import { AuditEventType, type AuditActor } from '../domain/audit-events';
-import { inLiveTransition } from '../domain/key-lifetime';
+import { authenticatingHashes } from '../domain/key-lifetime';
 import { keyPrefixOf, lastFourOf } from '../domain/key-values';
 import { keyResource, type KeyResource } from '../domain/key-view';
 import { LEAK_REPORT_TEXT_CHARS, isLiveValue, leakActionOf, type LeakAction, type LeakedValue, type LeakReport } from '../domain/leaks';
@@ -78,7 +78,7 @@ export async function actOnLeak(
 /** The change to write for `action`. */
 function leakOf(key: KeyItem, action: LeakAction, now: Date, audit: ReturnType<typeof auditItem>): KeyLeak {
   if (action === 'disabled') {
-    const lookupHashes = [key.current_hash, inLiveTransition(key, now) ? key.previous_hash : undefined].filter((hash): hash is string => !!hash);
+    const lookupHashes = authenticatingHashes(key, now);
     return { kind: 'disable', update: { before: key, changes: { is_active: false }, isManager: key.is_manager, lookupHashes, at: now, audit } };
   }
   if (action === 'old_value_revoked') {

@@ -11,7 +11,7 @@
  */
 import { AuditEventType } from '../domain/audit-events';
 import { systemActor } from '../domain/actor';
-import { inLiveTransition } from '../domain/key-lifetime';
+import { authenticatingHashes } from '../domain/key-lifetime';
 import type { KeyItem } from '../domain/model';
 import { unusedNoticeTag, unusedVerdict } from '../domain/unused-keys';
 import { canReach } from '../policy/authorization';
@@ -97,7 +97,7 @@ async function applyToKey(
     changes: { is_active: { before: true, after: false } },
     reason: 'unused',
   });
-  const lookupHashes = [key.current_hash, inLiveTransition(key, now) ? key.previous_hash : undefined].filter((hash): hash is string => !!hash);
+  const lookupHashes = authenticatingHashes(key, now);
   const outcome = await services.keys.updateKey({
     before: key,
     changes: { is_active: false },

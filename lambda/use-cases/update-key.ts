@@ -19,7 +19,7 @@ import { KEY_TYPE_RULES } from '../domain/key-type-rules';
 import { assertPrecondition, entityTagOf, type Precondition, type TaggedKey } from '../domain/revision';
 import { assertGrantable, identityNotFound, notFound } from '../policy/authorization';
 import { isManager } from '../domain/key-records';
-import { inLiveTransition } from '../domain/key-lifetime';
+import { authenticatingHashes } from '../domain/key-lifetime';
 import { keyResource } from '../domain/key-view';
 import { isActingManager, lastManagerConflict, survivingManager } from '../policy/managers';
 import type { KeyItem } from '../domain/model';
@@ -101,7 +101,7 @@ export async function updateKey(
     changes,
     isManager: after.is_manager,
     meter,
-    lookupHashes: [key.current_hash, inLiveTransition(key, now) ? key.previous_hash : undefined].filter((hash): hash is string => !!hash),
+    lookupHashes: authenticatingHashes(key, now),
     survivor,
     at: now,
     audit: auditItem({
