@@ -4,7 +4,8 @@
  * from the activity entries its usage item keeps (usage-delta.ts
  * `activityEntry`, written with the uses, no write of their own). Pure.
  */
-import { activityEntry, MS_PER_HOUR } from './usage-delta';
+import { activityEntry } from './usage-delta';
+import { MS_PER_HOUR } from '../platform/clock';
 import type { KeyItem } from './model';
 import { transitionCounterName } from './usage-figures';
 

@@ -1,4 +1,6 @@
 /** The uses of a key counted in memory and not written yet (usage-lease.ts): what a recording write adds to the usage item. */
+import { MS_PER_HOUR } from '../platform/clock';
+
 /** One use of a key, as the usage item counts it. */
 export interface UseCounted {
   at: Date;
@@ -23,8 +25,6 @@ export const activityEntry = {
   sourceLast: (counter: string, network: string) => `${counter}_srcat:${network}`,
 };
 
-export const MS_PER_HOUR = 3_600_000;
-
 /** Uses not yet written: what a recording write adds to the usage item. */
 export class UsageDelta {
   count = 0;
@@ -37,6 +37,8 @@ export class UsageDelta {
   readonly lastUses = new Map<string, number>();
   /** Counts by `activityEntry` name: an old value's uses per clock hour and per network. */
   readonly activity = new Map<string, number>();
+  /** An old value's hour entries before the previous one of the hours counted: the write removes them (the key read counts the last hour from two). */
+  readonly staleHours = new Set<string>();
 
   /** `admitted`: the use was admitted (from a lease's block); it then counts as VALID when eligible. */
   add(use: UseCounted, admitted = false): this {
@@ -58,14 +60,17 @@ export class UsageDelta {
     for (const [name, n] of other.transitions) this.transitions.set(name, (this.transitions.get(name) ?? 0) + n);
     for (const [name, at] of other.lastUses) this.laterUse(name, at);
     for (const [name, n] of other.activity) this.activity.set(name, (this.activity.get(name) ?? 0) + n);
+    for (const name of other.staleHours) this.staleHours.add(name);
     return this;
   }
 
   private noteActivity(counter: string, at: number, source: string | undefined): void {
     this.laterUse(activityEntry.last(counter), at);
     if (!counter.endsWith('_old')) return;
-    const counted = [activityEntry.hour(counter, Math.floor(at / MS_PER_HOUR)), ...(source ? [activityEntry.source(counter, source)] : [])];
+    const hour = Math.floor(at / MS_PER_HOUR);
+    const counted = [activityEntry.hour(counter, hour), ...(source ? [activityEntry.source(counter, source)] : [])];
     for (const name of counted) this.activity.set(name, (this.activity.get(name) ?? 0) + 1);
+    for (const back of [2, 3]) this.staleHours.add(activityEntry.hour(counter, hour - back));
     if (source) this.laterUse(activityEntry.sourceLast(counter, source), at);
   }
 

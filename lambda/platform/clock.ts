@@ -35,6 +35,7 @@ export class ManualClock implements Clock {
 
 export const MS_PER_DAY = 24 * 60 * 60 * 1000;
 export const MS_PER_MINUTE = 60 * 1000;
+export const MS_PER_HOUR = 60 * MS_PER_MINUTE;
 
 /** Epoch seconds, as DynamoDB TTL wants them. */
 export function epochSeconds(at: Date): number {

@@ -6,7 +6,7 @@
 import { admittedAgainAt, windowIndex, windowResetAt } from '../domain/rate-window';
 import type { RecordUseResult, UseToRecord } from '../domain/recording';
 import type { LocalDecision } from '../domain/usage-lease';
-import { activityEntry, type UsageDelta, type UseCounted } from '../domain/usage-delta';
+import type { UsageDelta, UseCounted } from '../domain/usage-delta';
 import { dayOf, transitionCounterName } from '../domain/usage-figures';
 
 /**
@@ -92,19 +92,16 @@ export function usageClauses(delta: UsageDelta, copiedDays: readonly string[] = 
     values[`:lu${i}`] = at;
     sets.push(`transitions.#lu${i} = :lu${i}`);
   });
-  const stale: string[] = [];
   [...delta.activity].forEach(([name, count], i) => {
     names[`#ac${i}`] = name;
     values[`:ac${i}`] = count;
     sets.push(`transitions.#ac${i} = if_not_exists(transitions.#ac${i}, :zero) + :ac${i}`);
-    const hour = /^(g\d+_old)_h(\d+)$/.exec(name);
-    if (hour) for (const back of [2, 3]) stale.push(activityEntry.hour(hour[1], Number(hour[2]) - back));
   });
   const removes = copiedDays.map((day, i) => {
     names[`#cd${i}`] = day;
     return `daily.#cd${i}`;
   });
-  stale
+  [...delta.staleHours]
     .filter((name) => !delta.activity.has(name))
     .forEach((name, i) => {
       names[`#st${i}`] = name;
