@@ -81,6 +81,28 @@ describe('the settings routes', () => {
     expect((await call('get-team-settings', { key: team.key, query: { team_id: team.teamId } })).body.data.disable_unused_after_days).toBeNull();
   });
 
+  it('two changes at once under the same If-Match: one wins, the other is refused 412; one audit record', async () => {
+    // Arrange
+    const team = await newTeam();
+
+    // Act
+    const answers = await Promise.all([setPolicy(team, 60, { 'If-Match': '"0"' }), setPolicy(team, 90, { 'If-Match': '"0"' })]);
+
+    // Assess
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
+    const won = answers.find((answer) => answer.status === 200)?.body.data.disable_unused_after_days;
+    expect((await call('get-team-settings', { key: team.key, query: { team_id: team.teamId } })).body.data.disable_unused_after_days).toBe(won);
+    expect(await auditRecordsOfType(team.keyId, 'team.settings_updated')).toHaveLength(1);
+  });
+
+  it('a manager key of the test environment cannot reach the settings (they govern live keys too)', async () => {
+    const team = await newTeam();
+    const testManager = await createKey(team, { environment: 'test', scopes: MANAGER_SCOPES });
+    const read = await call('get-team-settings', { key: testManager.key, query: { team_id: team.teamId } });
+    const change = await call('update-team-settings', { key: testManager.key, body: { team_id: team.teamId, disable_unused_after_days: 60 } });
+    expect([read.status, change.status]).toEqual([403, 403]);
+  });
+
   it('another team’s settings: 403 on read and change', async () => {
     const team = await newTeam();
     const other = await newTeam();
