@@ -46,6 +46,11 @@ export function transitionCounterName(generation: number, role: 'old' | 'new'): 
   return `g${generation}_${role}`;
 }
 
+/** A usage item's (or a projection's) transition entries as stored: counters and activity (transition-activity.ts). */
+export const transitionEntriesOf = (item: { transitions?: unknown }): Pick<UsageSummary, 'transition_entries'> => ({
+  transition_entries: (item.transitions ?? {}) as Record<string, number>,
+});
+
 /** The transition entry of the old value's last use in transition `generation` (`g2_old_last`, epoch ms; usage-delta.ts `activityEntry`). */
 export const oldValueLastEntry = (generation: number): string => activityEntry.last(transitionCounterName(generation, 'old'));
 
@@ -81,7 +86,7 @@ export function summariseUsage(item: UsageItem | undefined, at: Date): UsageSumm
     usage_last_30_days: last30,
     transitions: transitionsOf(item.transitions ?? {}),
     ...creditsOf(item),
-    transition_entries: item.transitions ?? {},
+    ...transitionEntriesOf(item),
   };
 }
 

@@ -30,7 +30,7 @@ import type { EndedWindows } from '../domain/ended-windows';
 import { elapsedFraction, windowCapacity, windowIndex, windowResetAt } from '../domain/rate-window';
 import type { KeyLease, KeyLeases } from '../domain/usage-lease';
 import { UsageDelta } from '../domain/usage-delta';
-import { creditsOf, lastUseOf, summariseUsage, type LastUse, type UsageSummary } from '../domain/usage-figures';
+import { creditsOf, lastUseOf, summariseUsage, transitionEntriesOf, type LastUse, type UsageSummary } from '../domain/usage-figures';
 import type { OperationsOf } from '../contract/store-operations';
 import { USAGE } from './entities/usage';
 import { updateExpressionOf } from './update-expressions';
@@ -278,12 +278,7 @@ export class UsageStore {
       keyIds.map((id) => USAGE.key(id)),
       'key_id, last_used_at, last_valid_at, cr_left, cr_period, cr_g, cr_h, transitions',
     );
-    return new Map(
-      items.map((item) => [
-        String(item.key_id),
-        { ...lastUseOf(item), ...creditsOf(item), transition_entries: (item.transitions ?? {}) as Record<string, number> },
-      ]),
-    );
+    return new Map(items.map((item) => [String(item.key_id), { ...lastUseOf(item), ...creditsOf(item), ...transitionEntriesOf(item) }]));
   }
 }
 
