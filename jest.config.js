@@ -64,7 +64,7 @@ const base = {
   transform: {
     '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2023' }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|preact|hyparquet|hyparquet-writer)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|preact|hyparquet|hyparquet-writer|canonicalize)/)'],
   setupFiles: ['<rootDir>/test/setup/env.ts'],
 };
 

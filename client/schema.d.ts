@@ -154,6 +154,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/functions/v1/get-audit-checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's latest signed audit checkpoint
+         * @description Signed every hour the team's audit chain moved: the chain's length (`seq`) and last hash, signed with ECDSA P-256. Check it with the signing key's PEM and `npm run verify-audit` or openssl (docs/audit.md). 404 until the first checkpoint.
+         */
+        get: operations["getAuditCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/audit-public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The keys that sign audit checkpoints
+         * @description Every key that ever signed an audit checkpoint, oldest first, as PEM (SubjectPublicKeyInfo) and JWK. No authentication. Keep a copy: a checkpoint is checked with it offline (docs/audit.md).
+         */
+        get: operations["auditPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/functions/v1/verify-api-key": {
         parameters: {
             query?: never;
@@ -943,6 +983,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             /** @constant */
             event_type: "key.created";
             key: {
@@ -992,6 +1037,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             /** @constant */
             event_type: "key.regenerated";
             key: {
@@ -1035,6 +1085,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             /** @constant */
             event_type: "key.old_value_expired";
             key?: {
@@ -1070,6 +1125,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             /** @constant */
             event_type: "key.deleted";
             key: {
@@ -1107,6 +1167,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             /** @enum {string} */
             event_type: "key.updated" | "key.disabled" | "key.enabled";
             key: {
@@ -1143,6 +1208,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             /** @enum {string} */
             event_type: "key.expiring" | "key.expired";
             key: {
@@ -1171,6 +1241,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             /** @constant */
             event_type: "key.leaked";
             key: {
@@ -1210,6 +1285,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             /** @constant */
             event_type: "key.unused";
             key: {
@@ -1238,6 +1318,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             /** @constant */
             event_type: "team.settings_updated";
             changes: {
@@ -1258,6 +1343,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             endpoint_id: string;
             /** @enum {string} */
             event_type: "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.disabled" | "webhook_endpoint.test_sent" | "webhook_endpoint.redelivered";
@@ -1280,6 +1370,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             identity_id: string;
             /** @enum {string} */
             event_type: "identity.created" | "identity.updated" | "identity.deleted";
@@ -1299,6 +1394,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             key_id?: string;
             identity_id?: string;
             /** @constant */
@@ -1321,6 +1421,11 @@ export interface components {
                 user_agent: string | null;
                 request_id: string;
             };
+            seq?: number;
+            prev_hash?: string;
+            hash?: string;
+            /** Format: date-time */
+            chain_start?: string;
             key_id?: string;
             identity_id?: string;
             /** @enum {string} */
@@ -1329,6 +1434,43 @@ export interface components {
                 remaining: number;
                 period: string | null;
             };
+        };
+        AuditCheckpointResponse: {
+            data: components["schemas"]["AuditCheckpoint"];
+            meta: {
+                timestamp: components["schemas"]["Timestamp"];
+                request_id: string;
+            };
+        };
+        AuditCheckpoint: {
+            team_id: string;
+            /** @description The team's chain had this many records when it was signed */
+            seq: number;
+            /** @description The `hash` of the record at `seq` */
+            hash: string;
+            /** @description When it was signed */
+            at: components["schemas"]["Timestamp"];
+            /** @description ECDSA P-256 / SHA-256 over the canonical JSON of {at, hash, seq, team_id}, DER, base64 */
+            signature: string;
+            /** @description The signing key: its `key_id` among the signing keys (its RFC 7638 JWK thumbprint) */
+            key_id: string;
+        };
+        AuditSigningKeysResponse: {
+            data: components["schemas"]["AuditSigningKey"][];
+        };
+        AuditSigningKey: {
+            key_id: string;
+            /** @description SubjectPublicKeyInfo, PEM: `openssl dgst -sha256 -verify` takes it as it is */
+            pem: string;
+            jwk: {
+                /** @constant */
+                kty: "EC";
+                /** @constant */
+                crv: "P-256";
+                x: string;
+                y: string;
+            };
+            created_at: components["schemas"]["Timestamp"];
         };
         VerifyKeyResponse: {
             valid: boolean;
@@ -1527,7 +1669,7 @@ export interface components {
             data: {
                 event_id: string;
                 /** @enum {string} */
-                event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "webhook.test";
+                event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "audit.checkpoint" | "webhook.test";
                 endpoint_ids: string[];
             };
             meta: {
@@ -1555,7 +1697,7 @@ export interface components {
             /** @description The event id, the `webhook-id` header of every attempt (`msg_…`) */
             event_id: string;
             /** @enum {string} */
-            event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "webhook.test";
+            event_type: "key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "audit.checkpoint" | "webhook.test";
             attempt: number;
             attempted_at: components["schemas"]["Timestamp"];
             /** @description The receiver's HTTP status; null when no answer came */
@@ -2502,6 +2644,7 @@ export interface operations {
                 key_id?: string;
                 /** @description The team the key belongs to: the calling key's own team */
                 team_id?: string;
+                order?: "newest" | "chain";
                 /** @description Page size: 1 to 100, default 20 */
                 limit?: string;
                 /** @description The `meta.next_cursor` of the previous page */
@@ -2540,6 +2683,75 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAuditCheckpoint: {
+        parameters: {
+            query: {
+                /** @description The team the key belongs to: the calling key's own team */
+                team_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's latest checkpoint */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditCheckpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signing keys */
+            200: {
+                headers: {
+                    /** @description The request id, also in the body (`meta.request_id` or `error.request_id`) */
+                    "X-Request-Id": string;
+                    /** @description Always `no-store`: some answers carry a key value */
+                    "Cache-Control": string;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    Deprecation?: string;
+                    Sunset?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSigningKeysResponse"];
+                };
+            };
         };
     };
     verifyKey: {
@@ -2799,7 +3011,7 @@ export interface operations {
                     url: string;
                     /** @description Free-text notes (up to 1,000 characters) */
                     description?: string;
-                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted")[];
+                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "audit.checkpoint")[];
                 };
             };
         };
@@ -2911,7 +3123,7 @@ export interface operations {
                     url?: string;
                     /** @description Free-text notes (up to 1,000 characters) */
                     description?: string;
-                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted")[];
+                    events?: ("key.created" | "key.updated" | "key.disabled" | "key.enabled" | "key.regenerated" | "key.old_value_expired" | "key.expiring" | "key.expired" | "key.leaked" | "key.unused" | "key.deleted" | "identity.created" | "identity.updated" | "identity.deleted" | "credits.low" | "credits.exhausted" | "audit.checkpoint")[];
                     /** @description False disables every value of the key until it is enabled again */
                     is_active?: boolean;
                 };

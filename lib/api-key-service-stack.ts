@@ -8,6 +8,7 @@ import type { Construct } from 'constructs';
 import { ROUTES, requestsOfAllFunctions } from '../lambda/routes';
 import { Alarms } from './alarms';
 import { Api } from './api';
+import { AuditCheckpoints } from './audit-checkpoints';
 import { AuditArchive } from './audit-archive';
 import type { ServiceConfig } from './config';
 import { KeyHandlers } from './key-handlers';
@@ -15,7 +16,7 @@ import { KeyStore } from './key-store';
 import { Rotation } from './rotation';
 import { Webhooks } from './webhooks';
 import { ServiceDashboard } from './dashboard';
-import { HouseFunction, functionBuildOf } from './house-function';
+import { HouseFunction, functionBuildOf, type FunctionBuild } from './house-function';
 import { configureObservability, grantPepper, observabilitySettings, type ObservabilitySettings } from './observability';
 import { AuthorizerCache } from './authorizer-cache';
 import { VerifyDoor } from './verify-door';
@@ -33,6 +34,7 @@ export interface ApiKeyServiceStackProps extends StackProps {
 export class ApiKeyServiceStack extends Stack {
   readonly keyStore: KeyStore;
   readonly auditArchive: AuditArchive;
+  readonly auditCheckpoints: AuditCheckpoints;
   readonly rotation: Rotation;
   readonly webhooks: Webhooks;
   readonly authorizerCache: AuthorizerCache;
@@ -75,6 +77,8 @@ export class ApiKeyServiceStack extends Stack {
       production: config.production,
       logRetention,
     });
+
+    this.auditCheckpoints = this.addAuditCheckpoints(config, build, logRetention);
 
     this.authorizerCache = new AuthorizerCache(this, 'AuthorizerCache', {
       build,
@@ -119,6 +123,19 @@ export class ApiKeyServiceStack extends Stack {
 
     if (config.console) this.addConsole(config);
     this.addOutputs(config);
+  }
+
+  /** The audit chains' signed checkpoints: the KMS signing key and the hourly job (docs/audit.md). */
+  private addAuditCheckpoints(config: ServiceConfig, build: FunctionBuild, logRetention: logs.RetentionDays): AuditCheckpoints {
+    return new AuditCheckpoints(this, 'AuditCheckpoints', {
+      build,
+      keyTable: this.keyStore.table,
+      auditTable: this.auditArchive.table,
+      archiveBucket: this.auditArchive.bucket,
+      bus: this.webhooks.bus,
+      production: config.production,
+      logRetention,
+    });
   }
 
   /** The REST API: every route's method, the management authorizer, the stage and its usage plans. */
@@ -187,6 +204,7 @@ export class ApiKeyServiceStack extends Stack {
       FlushAuthorizerCache: this.authorizerCache.flusher,
       RollUpAnalytics: this.analytics.rollup,
       DisableUnusedKeys: this.rotation.unusedKeysFunction,
+      CheckpointAudit: this.auditCheckpoints.checkpointer,
     };
     const tables = [
       {

@@ -8,6 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { STORE_OPERATIONS, accessOf, operationBundleFlag, type StoreOperation, type TableAction } from '../lambda/contract/store-operations';
+import { CHAIN_INDEX } from '../lambda/contract/tables';
 import { portBundleFlag } from '../lambda/contract/ports';
 import { PORT_NAMES } from '../lambda/contract/port-names';
 import { FUNCTION_OPERATIONS, FUNCTION_PORTS, functionEntry, type FunctionName, type FunctionWithStore } from '../lambda/routes';
@@ -232,15 +233,16 @@ export function grantStoreOperations(
   tables: { readonly keyTable: dynamodb.ITable; readonly auditTable?: dynamodb.ITable; readonly teamIndexName: string },
 ): void {
   const access = accessOf(FUNCTION_OPERATIONS[handlerName]);
-  const grant = (table: dynamodb.ITable, tableActions: readonly TableAction[], indexActions: readonly TableAction[]) => {
+  const grant = (table: dynamodb.ITable, tableActions: readonly TableAction[], indexActions: readonly TableAction[], indexes: readonly string[]) => {
     if (tableActions.length > 0) grantTableActions(fn, table, tableActions);
     if (indexActions.length > 0) {
-      iam.Grant.addToPrincipal({ grantee: fn, actions: [...indexActions], resourceArns: [`${table.tableArn}/index/${tables.teamIndexName}`] });
+      iam.Grant.addToPrincipal({ grantee: fn, actions: [...indexActions], resourceArns: indexes.map((index) => `${table.tableArn}/index/${index}`) });
     }
   };
-  grant(tables.keyTable, access.keyTable, access.keyTeamIndex);
+  grant(tables.keyTable, access.keyTable, access.keyTeamIndex, [tables.teamIndexName]);
   if (access.auditTable.length > 0 || access.auditTeamIndex.length > 0) {
     if (!tables.auditTable) throw new Error(`${handlerName} touches audit records but was given no audit table`);
-    grant(tables.auditTable, access.auditTable, access.auditTeamIndex);
+    // The audit table's team index and its chain index (a team's records in seq order) are read by the same routes.
+    grant(tables.auditTable, access.auditTable, access.auditTeamIndex, [tables.teamIndexName, CHAIN_INDEX]);
   }
 }

@@ -16,6 +16,7 @@ import { dynamoLocalPart } from './parts/dynamodb';
 import { tablesPart } from './parts/tables';
 import { servicesPart } from './parts/services';
 import { auditArchivePart } from './parts/audit-archive';
+import { auditCheckpointsPart } from './parts/audit-checkpoints';
 import { platformStagePart } from './parts/platform-stage';
 import { httpServerPart } from './parts/http-server';
 import { SettingsError, type LocalSettings } from './settings';
@@ -27,6 +28,7 @@ export const LOCAL_RUNTIME_PARTS: readonly LocalRuntimePart[] = [
   tablesPart,
   servicesPart,
   auditArchivePart,
+  auditCheckpointsPart,
   webhookEventsPart,
   platformStagePart,
   httpServerPart,

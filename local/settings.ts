@@ -36,6 +36,8 @@ export interface LocalSettings {
   readonly routeScopes: readonly RouteScope[];
   /** How often the verification analytics' hours are rolled up (`ANALYTICS_ROLLUP_SECONDS`, default 300; docs/analytics.md). */
   readonly analyticsRollupSeconds: number;
+  /** How often the teams' audit chains that moved are checkpointed (`AUDIT_CHECKPOINT_SECONDS`, default 3600; docs/audit.md). */
+  readonly auditCheckpointSeconds: number;
 }
 
 /** A setting that cannot be used: printed as one line, exit code 2. */
@@ -79,6 +81,10 @@ export function readSettings(env: LocalEnvironment = process.env): LocalSettings
   if (rollup !== undefined && rollup !== '' && !(/^[1-9][0-9]{0,4}$/.test(rollup) && Number(rollup) <= 3600)) {
     throw new SettingsError(`ANALYTICS_ROLLUP_SECONDS must be a whole number of seconds from 1 to 3600, got "${rollup}"`);
   }
+  const checkpoints = env.AUDIT_CHECKPOINT_SECONDS;
+  if (checkpoints !== undefined && checkpoints !== '' && !(/^[1-9][0-9]{0,4}$/.test(checkpoints) && Number(checkpoints) <= 86400)) {
+    throw new SettingsError(`AUDIT_CHECKPOINT_SECONDS must be a whole number of seconds from 1 to 86400, got "${checkpoints}"`);
+  }
   let routeScopes: RouteScope[];
   try {
     routeScopes = routeScopesFromEnv({ AUTHORIZER_SCOPE: env.AUTHORIZER_SCOPE, AUTHORIZER_ROUTE_SCOPES: env.AUTHORIZER_ROUTE_SCOPES });
@@ -89,6 +95,7 @@ export function readSettings(env: LocalEnvironment = process.env): LocalSettings
     authorizerCacheTtl: cacheTtl ? Number(cacheTtl) : DEFAULT_CACHE_TTL_SECONDS,
     routeScopes,
     analyticsRollupSeconds: rollup ? Number(rollup) : 300,
+    auditCheckpointSeconds: checkpoints ? Number(checkpoints) : 3600,
     webhookAllowLoopback: allowLoopback !== 'false',
     port: portFrom(env, 'PORT', 3000) as number,
     host: env.HOST || '127.0.0.1',
@@ -139,6 +146,7 @@ export const LOCAL_ENVIRONMENT = [
     help: 'the platform authorizer\'s route table, e.g. \'{"GET /tiles/*":"enc.tiles:read"}\'\n(unset: any valid key is allowed everywhere)',
   },
   { name: 'ANALYTICS_ROLLUP_SECONDS', help: 'how often verification counts are rolled up by hour and day (default 300, as the deployed function)' },
+  { name: 'AUDIT_CHECKPOINT_SECONDS', help: "how often the teams' audit chains are checkpointed and signed (default 3600, as the deployed function)" },
   { name: 'ARCHIVE_DIR', help: 'write the audit archive as files here instead of the S3 API' },
   { name: 'KEY_HASH_PEPPER', help: 'HMAC pepper of stored value hashes (set once, or never)' },
   {

@@ -42,6 +42,7 @@ import { MeteredUses } from '../store/metered-use';
 import { UsageMonths } from '../store/usage-months';
 import { DEFAULT_COUNT_SETTINGS, VerificationCounts, type CountSettings } from '../store/verification-counts';
 import { VerificationAnalytics } from '../store/verification-analytics';
+import { AuditChainStore } from '../store/audit-chain-store';
 
 /** The ports that talk to AWS or the network: handed in, built on first use. */
 export type AdapterName = 'scheduler' | 'expiry' | 'secrets' | 'policy' | 'queue' | 'retries' | 'post' | 'cacheFlusher' | 'githubKeys' | 'analyticsExport';
@@ -111,6 +112,7 @@ const STORES: StoreBuilders = {
       ? undefined
       : ({ tables, deps }) => new VerificationCounts(tables, deps.clock, { ...DEFAULT_COUNT_SETTINGS, ...deps.verificationCounts }),
   analytics: process.env.PORT_ANALYTICS_BUNDLE === 'absent' ? undefined : ({ tables }) => new VerificationAnalytics(tables),
+  chains: process.env.PORT_CHAINS_BUNDLE === 'absent' ? undefined : ({ tables }) => new AuditChainStore(tables),
 };
 
 /** A port with no store builder (every store has its line in STORES, flagged out or not) is an adapter. */

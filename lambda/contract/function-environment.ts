@@ -43,6 +43,8 @@ const SET_BY_THE_STACK = {
   KEY_EXPIRY_FUNCTION_ARN: 'required',
   /** Bucket the audit archiver writes date-partitioned objects to (required unless `ARCHIVE_DIR` is set). */
   ARCHIVE_BUCKET_NAME: 'required',
+  /** The asymmetric KMS key (ECC_NIST_P256) that signs the audit checkpoints; only the checkpoint function may sign with it. */
+  AUDIT_SIGNING_KEY_ARN: 'required',
   /** Bucket the analytics rollup exports each team's hours to as Parquet (docs/analytics.md); unset: not exported. */
   ANALYTICS_BUCKET_NAME: 'optional',
   /** Verify endpoint: unknown values one source may verify per minute (`lambda/verification/guess-limiter.ts`). */

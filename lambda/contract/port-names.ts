@@ -22,6 +22,7 @@ export const PORTS = {
   expiryNotices: 'store: expiry notices sent, one per key and end (store/expiry-notice-store.ts)',
   flushClaims: 'store: claims of an authorizer-cache flush (store/flush-claim-store.ts)',
   counts: 'store: verifications counted in the process and written in batches (store/verification-counts.ts)',
+  chains: 'store: the teams’ audit chain heads, signed checkpoints and signing keys (store/audit-chain-store.ts)',
   analytics: 'store: verification counts read, and rolled up by hour and day (store/verification-analytics.ts)',
   scheduler: 'adapter: EventBridge Scheduler, the end of grace periods (adapters/scheduler-eventbridge.ts)',
   expiry: 'adapter: EventBridge Scheduler, expiry notices (adapters/expiry-scheduler-eventbridge.ts)',

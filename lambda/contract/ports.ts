@@ -31,6 +31,7 @@ export type PortName =
   | 'flushClaims'
   | 'counts'
   | 'analytics'
+  | 'chains'
   | 'analyticsExport'
   | 'scheduler'
   | 'expiry'
@@ -53,6 +54,7 @@ export const HANDLER_PORTS = {
   'management-authorizer': [...VERIFYING, 'keys', 'teams', 'counts'],
   'expire-old-value': ['keys', 'usage', 'scheduler'],
   'disable-unused-keys': ['keys', 'usage', 'teams', 'expiryNotices'],
+  'checkpoint-audit': ['chains'],
   'notify-key-expiry': ['keys', 'expiryNotices'],
   'flush-authorizer-cache': ['flushClaims', 'cacheFlusher'],
   'deliver-webhooks': ['webhooks', 'deliveries', 'slots', 'secrets', 'policy', 'queue', 'retries', 'post'],

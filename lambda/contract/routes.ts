@@ -54,6 +54,8 @@ export interface RouteDeclaration {
   readonly throttle?: 'write';
   /** A throttle of the method's own, across all callers (API Gateway's per-method stage throttle); for routes no usage plan meters. */
   readonly methodThrottle?: { readonly rateLimit: number; readonly burstLimit: number };
+  /** A `public` route that authenticates nothing at all: why that is safe (the reason the stack gives cdk-nag). */
+  readonly openBecause?: string;
   /** Largest body accepted, in bytes (413 beyond). Default `MAX_BODY_BYTES`. */
   readonly maxBodyBytes?: number;
 }

@@ -32,6 +32,15 @@ export interface OperationAccess {
   readonly transactional?: boolean;
 }
 
+/**
+ * An operation that writes an audit record: it also reads the team's chain
+ * head (GetItem) and advances it in the same transaction (UpdateItem), so
+ * the record is linked into the team's hash chain (lambda/store/audit-links.ts).
+ */
+function audited<const A extends OperationAccess>(access: A): A & { readonly keyTable: readonly TableAction[] } {
+  return { ...access, keyTable: [...new Set<TableAction>([...(access.keyTable ?? []), 'dynamodb:GetItem', 'dynamodb:UpdateItem'])] };
+}
+
 export const STORE_OPERATIONS = {
   /** A presented value's lookup item (authentication). */
   readValueLookup: { keyTable: ['dynamodb:GetItem'] },
@@ -58,9 +67,9 @@ export const STORE_OPERATIONS = {
    * together, and a credits.low or credits.exhausted mark with its audit
    * record (lambda/store/credit-notices.ts).
    */
-  admitSharedMeteredUse: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  admitSharedMeteredUse: audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** Credits added (a grant) or set on a key's or an identity's meter, with the audit record and the idempotent answer; then the meter read for the answer. */
-  adjustCredits: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:GetItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  adjustCredits: audited({ keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:GetItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** One failed verification of an unknown value from a source. */
   countGuess: { keyTable: ['dynamodb:UpdateItem'] },
   /**
@@ -81,62 +90,64 @@ export const STORE_OPERATIONS = {
   readUsageBatch: { keyTable: ['dynamodb:BatchGetItem'] },
   /** A key's or a team's audit records, newest first. */
   readAuditTrail: { auditTable: ['dynamodb:Query'], auditTeamIndex: ['dynamodb:Query'] },
+  /** A team's whole audit chain in seq order (the audit table's chain index, granted with its team index). */
+  readAuditChain: { auditTeamIndex: ['dynamodb:Query'] },
   /** A team's plan and usage key (the authorizers' usage identifier). */
   readTeam: { keyTable: ['dynamodb:GetItem'] },
   /** A team's settings changed (compare-and-set on their revision) with the audit record (lambda/use-cases/team-settings.ts). */
-  changeTeamSettings: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  changeTeamSettings: audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** The teams with a `disable_unused_after_days` policy (their partition of the team index). */
   listUnusedPolicies: { keyTeamIndex: ['dynamodb:Query'] },
   /** A `key.unused` warning noted on the key once per last use, with its audit record. */
-  recordUnusedNotice: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  recordUnusedNotice: audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** A stored idempotency record (create, regenerate). */
   readIdempotencyRecord: { keyTable: ['dynamodb:GetItem'] },
   /** Configuration change: key item, the lookups that authenticate, a surviving manager checked, the identity left or joined, the audit record. */
-  updateKey: {
+  updateKey: audited({
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
-  },
+  }),
   /** Key item, value lookup, usage item, the identity joined (if named) and `key.created` record, in one transaction. */
-  createKey: { keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  createKey: audited({ keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** New value: key item compare-and-set, new lookup, old lookup kept or dropped, `key.regenerated`. */
-  rotateValue: {
+  rotateValue: audited({
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
-  },
+  }),
   /** End of a grace period: previous value removed, `key.old_value_expired`. */
-  expirePreviousValue: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  expirePreviousValue: audited({ keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** Delete: tombstone, every lookup dropped, a surviving manager checked, `key.deleted`. */
-  tombstoneKey: {
+  tombstoneKey: audited({
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
-  },
+  }),
   /** Many value lookups by hash, 100 to a BatchGetItem (a leak report's values). */
   readValueLookups: { keyTable: ['dynamodb:BatchGetItem'] },
   /** A leak report: the key disabled or its old value ended (or nothing changed), the `key.leaked` record, the idempotent answer. */
-  recordLeak: {
+  recordLeak: audited({
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'],
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
-  },
+  }),
   /** A platform stage's next authorizer-cache flush claimed (at most one a second, whatever the concurrency). */
   claimCacheFlush: { keyTable: ['dynamodb:UpdateItem'] },
   /** An expiry notice noted on the key with its audit record (key.expiring, key.expired). */
-  recordExpiryNotice: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  recordExpiryNotice: audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** A webhook endpoint, the team's endpoint count and the audit record, in one transaction. */
-  createWebhookEndpoint: { keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  createWebhookEndpoint: audited({ keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** A webhook endpoint by id. */
   readWebhookEndpoint: { keyTable: ['dynamodb:GetItem'] },
   /** A team's webhook endpoints, on the team index. */
   listWebhookEndpoints: { keyTeamIndex: ['dynamodb:Query'] },
   /** An endpoint's settings or secrets changed, with the audit record. */
-  changeWebhookEndpoint: { keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  changeWebhookEndpoint: audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** An endpoint deleted, the team's count lowered, the audit record. */
-  deleteWebhookEndpoint: { keyTable: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  deleteWebhookEndpoint: audited({ keyTable: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** The audit record of a webhook action that changes no endpoint (a test, a redelivery). */
-  auditWebhookAction: { auditTable: ['dynamodb:PutItem'], transactional: true },
+  auditWebhookAction: audited({ auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** An endpoint's run of failures noted or cleared. */
   recordWebhookOutcome: { keyTable: ['dynamodb:UpdateItem'] },
   /** An event's body kept for redelivery. */
@@ -156,17 +167,31 @@ export const STORE_OPERATIONS = {
   /** Marked hours rolled up: their minute records summed into the hour's and the day's rollups, the mark removed. */
   rollUpVerificationCounts: { keyTable: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'] },
   /** An identity, the claim of its external id and the audit record, in one transaction. */
-  createIdentity: { keyTable: ['dynamodb:PutItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  createIdentity: audited({ keyTable: ['dynamodb:PutItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** An identity by id, or by its external id's claim. */
   readIdentity: { keyTable: ['dynamodb:GetItem'] },
   /** A team's identities, on the team index. */
   listIdentities: { keyTeamIndex: ['dynamodb:Query'] },
   /** An identity changed (its external id's claim swapped when that changes), with the audit record. */
-  changeIdentity: { keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  changeIdentity: audited({
+    keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+    auditTable: ['dynamodb:PutItem'],
+    transactional: true,
+  }),
   /** An identity and its external id's claim deleted (only while no key names it), with the audit record. */
-  deleteIdentity: { keyTable: ['dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true },
+  deleteIdentity: audited({ keyTable: ['dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** The keys of an identity (its membership items, strongly consistent). */
   listIdentityKeys: { keyTable: ['dynamodb:Query'] },
+  /** The team chains that moved since their last checkpoint (their heads' partition of the team index). */
+  listMovedChains: { keyTeamIndex: ['dynamodb:Query'] },
+  /** A team's latest signed audit checkpoint. */
+  readAuditCheckpoint: { keyTable: ['dynamodb:GetItem'] },
+  /** A checkpoint kept as the team's latest (only over an earlier seq), its head taken off the moved list (only while still at that seq). */
+  recordCheckpoint: { keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+  /** A checkpoint signing key's public half, recorded once before its first signature. */
+  recordSigningKey: { keyTable: ['dynamodb:PutItem'] },
+  /** Every key that ever signed a checkpoint (their partition of the team index). */
+  listSigningKeys: { keyTeamIndex: ['dynamodb:Query'] },
 } as const satisfies Record<string, OperationAccess>;
 
 export type StoreOperation = keyof typeof STORE_OPERATIONS;
@@ -196,6 +221,7 @@ export const HANDLER_OPERATIONS = {
   authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse'],
   'management-authorizer': ['readValueLookup', 'readOldValueUse', 'readTeam', 'countVerifications'],
   'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
+  'checkpoint-audit': ['listMovedChains', 'readAuditCheckpoint', 'recordCheckpoint', 'recordSigningKey'],
   'disable-unused-keys': ['listUnusedPolicies', 'listTeamKeys', 'readUsageBatch', 'recordUnusedNotice', 'updateKey'],
   'notify-key-expiry': ['readKey', 'recordExpiryNotice'],
   'flush-authorizer-cache': ['claimCacheFlush'],

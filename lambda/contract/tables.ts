@@ -28,7 +28,9 @@
  * team's keys (last-manager check on delete). Usage items are not in it.
  *
  * Audit table: pk `KEY#<key_id>`, sk `<ISO time>#<event id>`; GSI `byTeam`
- * (`gsi1pk` = `TEAM#<team_id>`, `gsi1sk` = the same sort key). Its stream
+ * (`gsi1pk` = `TEAM#<team_id>`, `gsi1sk` = the same sort key); sparse GSI
+ * `byChain` (`gsi2pk` = `CHAIN#<team_id>`, `gsi2sk` = the record's `seq`,
+ * 12 digits): every record of a team's hash chain in order. Its stream
  * (NEW_IMAGE) feeds the S3 archive.
  */
 
@@ -76,7 +78,17 @@ function teamIndexedTable(logicalName: string, stream?: 'NEW_IMAGE'): TableDefin
 
 export const KEY_TABLE: TableDefinition = teamIndexedTable('api-keys');
 
-export const AUDIT_TABLE: TableDefinition = teamIndexedTable('api-key-audit', 'NEW_IMAGE');
+/** Name of the audit table's chain index: a team's chained records in seq order. */
+export const CHAIN_INDEX = 'byChain';
+
+const auditTeamIndexed = teamIndexedTable('api-key-audit', 'NEW_IMAGE');
+export const AUDIT_TABLE: TableDefinition = {
+  ...auditTeamIndexed,
+  globalSecondaryIndexes: [
+    ...auditTeamIndexed.globalSecondaryIndexes,
+    { indexName: CHAIN_INDEX, partitionKey: { name: 'gsi2pk', type: 'S' }, sortKey: { name: 'gsi2sk', type: 'S' } },
+  ],
+};
 
 /** Primary key of an item in either table. */
 export interface ItemKey {

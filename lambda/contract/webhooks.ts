@@ -23,6 +23,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'identity.deleted',
   'credits.low',
   'credits.exhausted',
+  'audit.checkpoint',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

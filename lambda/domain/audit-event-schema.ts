@@ -9,6 +9,7 @@ import { KEY_ID_PATTERN } from '../platform/ids';
 import { AUDITED_KEY_FIELDS, type CreditsAdjustedEvent, type CreditsNoticeEvent } from './audit-events';
 import { ON_LEAK_VALUES } from './model';
 import { LEAK_ACTIONS } from './leaks';
+import { AUDIT_STORAGE_ATTRIBUTES } from './audit-chain';
 import {
   AuditEventType,
   type AuditActor,
@@ -72,13 +73,10 @@ const actorSchema = schemaFor<AuditActor>()(
   }),
 );
 const keyWithFingerprint = z.strictObject({ name: z.string(), type: keyType, environment, key_prefix: z.string(), last_four: z.string() });
-const base = {
-  event_id: ulid,
-  occurred_at: instant,
-  key_id: ulid,
-  team_id: z.string().check(z.minLength(1)),
-  actor: actorSchema,
-};
+const hex64 = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+/** The chain's fields (domain/audit-chain.ts): on every record written since the team's chain began, absent before. */
+const chain = { seq: z.optional(z.int().check(z.positive())), prev_hash: z.optional(hex64), hash: z.optional(hex64), chain_start: z.optional(instant) };
+const base = { event_id: ulid, occurred_at: instant, key_id: ulid, team_id: z.string().check(z.minLength(1)), actor: actorSchema, ...chain };
 
 const keyCreatedSchema = schemaFor<KeyCreatedEvent>()(
   z.strictObject({
@@ -195,7 +193,7 @@ const keyLeakedSchema = schemaFor<KeyLeakedEvent>()(
   }),
 );
 
-const withoutKey = { event_id: base.event_id, occurred_at: base.occurred_at, team_id: base.team_id, actor: base.actor };
+const withoutKey = { event_id: base.event_id, occurred_at: base.occurred_at, team_id: base.team_id, actor: base.actor, ...chain };
 const webhookEndpointSchema = schemaFor<WebhookEndpointEvent>()(
   z.strictObject({
     ...withoutKey,
@@ -268,8 +266,7 @@ export const auditEventSchema = z.discriminatedUnion('event_type', [
   creditsNoticeSchema,
 ]);
 
-/** Audit-table attributes that are storage, not event: keys, index keys, TTL. */
-export const AUDIT_STORAGE_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl'] as const;
+export { AUDIT_STORAGE_ATTRIBUTES };
 
 /** Why a value is not an audit event: each problem's path and code (never the value). */
 export interface AuditEventProblem {

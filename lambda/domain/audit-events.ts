@@ -58,6 +58,11 @@ interface AuditEventBase {
   key_id: string;
   team_id: string;
   actor: AuditActor;
+  /** The team's hash chain (domain/audit-chain.ts): absent on records written before it began. */
+  seq?: number;
+  prev_hash?: string;
+  hash?: string;
+  chain_start?: string;
 }
 
 export interface KeyCreatedEvent extends AuditEventBase {

@@ -10,6 +10,7 @@
 import type { WebhookEventType } from '../contract/webhooks';
 import type { AuditEvent, CreditsNoticeEvent } from './audit-events';
 import type { LeakAction, LeakedValue, LeakReporter } from './leaks';
+import type { SignedCheckpoint } from './audit-checkpoints';
 
 /** What `data` says about the key and the change. */
 export interface KeyEventData {
@@ -57,6 +58,9 @@ export interface CreditsEventData {
   period: string | null;
 }
 
+/** audit.checkpoint: the team's signed checkpoint, as the checkpoint route answers it (domain/audit-checkpoints.ts). */
+export type CheckpointEventData = SignedCheckpoint;
+
 export interface TestEventData {
   team_id: string;
   endpoint_id: string;
@@ -71,8 +75,11 @@ export interface LifecycleEvent {
   /** When it happened (ISO 8601). */
   timestamp: string;
   team_id: string;
-  data: KeyEventData | IdentityEventData | CreditsEventData | TestEventData;
+  data: KeyEventData | IdentityEventData | CreditsEventData | CheckpointEventData | TestEventData;
 }
+
+/** The port of what publishes events in order (the bus in AWS, the local delivery); throws when any was not published. */
+export type EventPublisher = (events: readonly LifecycleEvent[]) => Promise<void>;
 
 /** The `webhook-id` of the event made from an audit event. */
 export const messageIdOf = (eventId: string) => `msg_${eventId}`;

@@ -123,3 +123,27 @@ export function errorBodyWithoutKeyValues(error: ApiError, requestId: string): E
 export function withoutKeyValues(text: string): string {
   return hideKeyValues(text);
 }
+
+/**
+ * A copy of `value` in which every string is as `redactText` leaves it,
+ * with the paths of what changed; top-level fields named in `keep` are
+ * copied as they are.
+ */
+export function redactStrings<T>(value: T, keep: readonly string[] = []): { value: T; redactedPaths: string[] } {
+  const redactedPaths: string[] = [];
+  const walk = (node: unknown, at: string): unknown => {
+    if (typeof node === 'string') {
+      const clean = redactText(node);
+      if (clean !== node) redactedPaths.push(at || '(root)');
+      return clean;
+    }
+    if (Array.isArray(node)) return node.map((item, index) => walk(item, `${at}[${index}]`));
+    if (typeof node === 'object' && node !== null) {
+      const out: Record<string, unknown> = {};
+      for (const [name, child] of Object.entries(node)) out[name] = at === '' && keep.includes(name) ? child : walk(child, at ? `${at}.${name}` : name);
+      return out;
+    }
+    return node;
+  };
+  return { value: walk(value, '') as T, redactedPaths };
+}

@@ -39,6 +39,8 @@ import { route as adjustCredits } from './adjust-credits/route';
 import { route as getVerificationAnalytics } from './get-verification-analytics/route';
 import { route as getTeamSettings } from './get-team-settings/route';
 import { route as updateTeamSettings } from './update-team-settings/route';
+import { route as getAuditCheckpoint } from './get-audit-checkpoint/route';
+import { route as auditPublicKey } from './audit-public-key/route';
 
 /** Every route, in the order the API reference lists them. */
 export const ROUTES = [
@@ -50,6 +52,8 @@ export const ROUTES = [
   updateApiKey,
   getApiKeyUsage,
   listAuditEvents,
+  getAuditCheckpoint,
+  auditPublicKey,
   verifyApiKey,
   reportLeakedKey,
   githubSecretScanning,
@@ -89,6 +93,7 @@ export const HANDLER_FUNCTIONS = [
   'flush-authorizer-cache',
   'roll-up-analytics',
   'disable-unused-keys',
+  'checkpoint-audit',
 ] as const;
 export type FunctionName = RouteName | (typeof HANDLER_FUNCTIONS)[number];
 /** Every Lambda function of the service, routes first. */

@@ -8,11 +8,14 @@ export class AuditStore {
 
   /**
    * `readAuditTrail`: one page of audit records, newest first, of a key
-   * (audit table, strongly consistent) or of a team (its team index).
+   * (audit table, strongly consistent) or of a team (its team index);
+   * `readAuditChain`: a team's chained records in seq order (its chain index).
    */
   async auditPage(query: {
     readonly index?: string;
-    readonly attribute: 'pk' | 'gsi1pk';
+    readonly attribute: 'pk' | 'gsi1pk' | 'gsi2pk';
+    /** Oldest first (a chain, in seq order); default newest first. */
+    readonly forward?: boolean;
     readonly value: string;
     readonly startAfter?: Readonly<Record<string, string>>;
     readonly limit: number;
@@ -25,7 +28,7 @@ export class AuditStore {
         KeyConditionExpression: '#p = :p',
         ExpressionAttributeNames: { '#p': query.attribute },
         ExpressionAttributeValues: { ':p': query.value },
-        ScanIndexForward: false,
+        ScanIndexForward: query.forward ?? false,
         Limit: query.limit + 1,
         ExclusiveStartKey: query.startAfter,
         ConsistentRead: query.index === undefined,
@@ -38,5 +41,5 @@ export class AuditStore {
 
 /** Each public method of AuditStore and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
 export const AUDIT_STORE_OPERATIONS = {
-  auditPage: 'readAuditTrail',
+  auditPage: ['readAuditTrail', 'readAuditChain'],
 } as const satisfies OperationsOf<AuditStore>;

@@ -35,6 +35,7 @@ import type { CreditStore } from './credit-store';
 import type { MeteredUses } from './metered-use';
 import type { VerificationCounts } from './verification-counts';
 import type { VerificationAnalytics } from './verification-analytics';
+import type { AuditChainStore } from './audit-chain-store';
 
 export interface KeysPort {
   readonly keys: KeyStore;
@@ -62,6 +63,9 @@ export interface IdentitiesPort {
 }
 export interface CountsPort {
   readonly counts: VerificationCounts;
+}
+export interface ChainsPort {
+  readonly chains: AuditChainStore;
 }
 export interface AnalyticsPort {
   readonly analytics: VerificationAnalytics;
@@ -122,6 +126,7 @@ export interface PortTypes {
   readonly flushClaims: FlushClaimStore;
   readonly counts: VerificationCounts;
   readonly analytics: VerificationAnalytics;
+  readonly chains: AuditChainStore;
   /** Absent where the environment schedules nothing (old values still die by the clock). */
   readonly scheduler: RevocationScheduler | undefined;
   /** Absent where the environment schedules nothing (keys still stop at expires_at). */

@@ -11,6 +11,8 @@ import type { AuditRecord } from '../domain/audit-events';
 import type { KeyItem } from '../domain/model';
 import { epochSeconds } from '../platform/clock';
 import type { IdempotencyRecord } from '../domain/model';
+import { ApiError, ErrorCode } from '../contract/errors';
+import { linkedItems, lostOnlyTheHead } from './audit-links';
 import { KEY } from './entities/key';
 import { VALUE_LOOKUP } from './entities/value-lookup';
 
@@ -35,9 +37,20 @@ export type Survivor = Pick<KeyItem, 'id' | 'environment'>;
 /** How many times a transaction cancelled only by a conflict is sent, and the longest first pause between (ms, growing with each attempt). */
 const CONFLICT_ATTEMPTS = 4;
 const CONFLICT_PAUSE_MS = 20;
+/**
+ * How many times a change is linked on its team's chain head and sent when
+ * other changes of the team keep linking first (each waits a random pause
+ * up to CONFLICT_PAUSE_MS times its attempt): 20 changes of one team at once
+ * all commit; the team's write throttle keeps more from arriving at once.
+ */
+const CHAIN_ATTEMPTS = 40;
 
 export class Transactions {
   constructor(private readonly tables: StoreTables) {}
+
+  /** The audit records' Puts this instance built (putAudit): the items linked into a chain. */
+  private readonly auditPuts = new WeakSet<TransactItem>();
+  private readonly isAuditPut = (item: TransactItem) => this.auditPuts.has(item);
 
   /**
    * `items`, then the surviving manager's check (if any) and the audit
@@ -79,7 +92,9 @@ export class Transactions {
 
   /** The audit record's Put: write-once under its event id. */
   putAudit(audit: AuditRecord): TransactItem {
-    return { Put: { TableName: this.tables.auditTableName, Item: audit, ConditionExpression: ABSENT } };
+    const item = { Put: { TableName: this.tables.auditTableName, Item: audit, ConditionExpression: ABSENT } };
+    this.auditPuts.add(item);
+    return item;
   }
 
   /** A value lookup's Delete. */
@@ -88,13 +103,32 @@ export class Transactions {
   }
 
   /**
-   * One TransactWriteItems; a cancellation (a condition failed) is an
-   * outcome, anything else throws. A cancellation only for a conflict with
-   * another transaction on one of its items (two keys joining one identity
-   * at once) wrote nothing and checked nothing that failed: it is sent again,
-   * up to CONFLICT_ATTEMPTS times, after a short random pause.
+   * One change, sent as one TransactWriteItems: a cancellation (a condition
+   * failed) is an outcome, anything else throws. Audit records are linked
+   * into their team's hash chain first (store/audit-links.ts): when only the
+   * chain's head was lost to another change of the team, the change is
+   * linked on the new head and sent again (a 503 after CHAIN_ATTEMPTS). The
+   * outcome's reasons are those of `items`, by position.
    */
   async transact(items: TransactItem[]): Promise<WriteOutcome> {
+    if (!items.some(this.isAuditPut)) return this.send(items);
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.send(await linkedItems(this.tables, items, this.isAuditPut));
+      if (outcome.committed) return outcome;
+      if (!lostOnlyTheHead(outcome.reasons, items.length)) return { committed: false, reasons: outcome.reasons.slice(0, items.length) };
+      if (attempt >= CHAIN_ATTEMPTS)
+        throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'Too many changes of this team at once: the change was not made. Retry it.');
+      await pause(attempt);
+    }
+  }
+
+  /**
+   * One TransactWriteItems. A cancellation only for a conflict with another
+   * transaction on one of its items (two keys joining one identity at once)
+   * wrote nothing and checked nothing that failed: it is sent again, up to
+   * CONFLICT_ATTEMPTS times, after a short random pause.
+   */
+  private async send(items: TransactItem[]): Promise<WriteOutcome> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.tables.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -104,8 +138,11 @@ export class Transactions {
         const reasons = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
         const onlyConflict = reasons.includes('TransactionConflict') && reasons.every((reason) => reason === 'TransactionConflict' || reason === 'None');
         if (!onlyConflict || attempt >= CONFLICT_ATTEMPTS) return { committed: false, reasons };
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * CONFLICT_PAUSE_MS * attempt));
+        await pause(attempt);
       }
     }
   }
 }
+
+/** A short random pause, longer with each attempt. */
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * CONFLICT_PAUSE_MS * Math.min(attempt, 10)));

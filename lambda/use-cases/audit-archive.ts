@@ -36,10 +36,13 @@
  * MODIFY does not happen, and REMOVE is the table's TTL expiring an item
  * whose archived copy is kept by the bucket's own retention.
  *
- * No line carries a key value or a hash: the schema (`parseAuditEvent`)
- * admits only the documented fields, and any string that still has the shape
- * of an issued value or of a SHA-256 hash (say a value pasted into a deletion
- * reason) is redacted before it is written.
+ * No line carries a key value or a value's hash: the schema
+ * (`parseAuditEvent`) admits only the documented fields, and any string that
+ * still has the shape of an issued value or of a SHA-256 hash (say a value
+ * pasted into a deletion reason) is redacted before it is written. The
+ * writers redact the same way before a record is hashed into its team's
+ * chain, so a chained record archives unchanged; only the chain's own
+ * `prev_hash` and `hash` (digests of records) keep their hex.
  */
 import { gzipSync } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -49,7 +52,8 @@ import type { AuditEvent } from '../domain/audit-events';
 import { parseAuditEvent, type AuditEventProblem } from '../domain/audit-event-schema';
 import type { ArchiveWriter } from '../domain/archive-writer';
 import { errorField, signals, type Observability } from '../platform/observability';
-import { redactText } from '../platform/redaction';
+import { redactStrings } from '../platform/redaction';
+import { CHAIN_HASHES } from '../domain/audit-chain';
 import { ARCHIVE_PREFIX } from '../contract/archive';
 
 /** Archived objects end with this: gzip-compressed JSON Lines. */
@@ -75,29 +79,6 @@ export function partitionOf(occurredAt: string): string {
 export function archiveObjectKey(event: Pick<AuditEvent, 'occurred_at' | 'event_id'>, sequenceNumber: string): string {
   if (!SEQUENCE_NUMBER.test(sequenceNumber)) throw new Error('sequence number is not a decimal string');
   return `${partitionOf(event.occurred_at)}${sequenceNumber}-${event.event_id}${ARCHIVE_SUFFIX}`;
-}
-
-/**
- * A copy of `value` in which every substring shaped like an issued key value
- * or a hash is replaced by `[REDACTED]`, with the paths of what changed.
- */
-export function redactSecrets<T>(value: T): { value: T; redactedPaths: string[] } {
-  const redactedPaths: string[] = [];
-  const walk = (node: unknown, at: string): unknown => {
-    if (typeof node === 'string') {
-      const clean = redactText(node);
-      if (clean !== node) redactedPaths.push(at || '(root)');
-      return clean;
-    }
-    if (Array.isArray(node)) return node.map((item, index) => walk(item, `${at}[${index}]`));
-    if (typeof node === 'object' && node !== null) {
-      const out: Record<string, unknown> = {};
-      for (const [name, child] of Object.entries(node)) out[name] = walk(child, at ? `${at}.${name}` : name);
-      return out;
-    }
-    return node;
-  };
-  return { value: walk(value, '') as T, redactedPaths };
 }
 
 /** One JSON Lines line (with its newline) for an event. */
@@ -147,7 +128,8 @@ export function planRecord(record: DynamoDBRecord): RecordPlan {
   const parsed = parseAuditEvent(item);
   if (!parsed.ok) return { kind: 'reject', sequenceNumber, reason: 'not an audit event', problems: parsed.problems };
 
-  const { value: event, redactedPaths } = redactSecrets(parsed.event);
+  // The chain's own hashes are digests of records, not of values: kept as they are (the rest is as the writer already redacted it).
+  const { value: event, redactedPaths } = redactStrings(parsed.event, CHAIN_HASHES);
   return {
     kind: 'archive',
     sequenceNumber,

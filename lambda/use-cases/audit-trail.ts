@@ -6,7 +6,7 @@
  * key is 404.
  */
 import { ApiError, ErrorCode } from '../contract/errors';
-import { TEAM_INDEX } from '../contract/tables';
+import { CHAIN_INDEX, TEAM_INDEX } from '../contract/tables';
 import { assertOwnTeam, notFound } from '../policy/authorization';
 import type { VerifiedKey } from '../verification/verify';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
@@ -14,7 +14,7 @@ import { keptKey } from './read-keys';
 import type { AuditEvent } from '../domain/audit-events';
 import { AUDIT_STORAGE_ATTRIBUTES, parseAuditEvent } from '../domain/audit-event-schema';
 import type { AuditPort, ClockPort, KeysPort, SettingsPort } from '../store/ports';
-import { keyAuditPage, teamAuditPage } from '../store/entities/audit-record';
+import { chainIndex, chainPage, keyAuditPage, teamAuditPage } from '../store/entities/audit-record';
 import { teamKeysPartition } from '../store/entities/key';
 import type { PositionShape } from '../platform/cursor';
 
@@ -22,6 +22,7 @@ import type { PositionShape } from '../platform/cursor';
 export interface AuditEventsInput {
   key_id?: string;
   team_id?: string;
+  order?: 'newest' | 'chain';
   limit: number;
   cursor?: string;
 }
@@ -45,7 +46,7 @@ function eventOf(item: Record<string, unknown>): AuditEvent {
 export type AuditTrailPorts = AuditPort & KeysPort & ClockPort & SettingsPort<'cursorSigningKey'>;
 
 export async function listAuditEvents(services: AuditTrailPorts, caller: VerifiedKey, input: AuditEventsInput): Promise<AuditPage> {
-  let partition: { index?: string; attribute: 'pk' | 'gsi1pk'; value: string; position: PositionShape };
+  let partition: { index?: string; attribute: 'pk' | 'gsi1pk' | 'gsi2pk'; value: string; position: PositionShape; forward?: boolean };
   if (input.key_id !== undefined) {
     const key = await keptKey(services, caller, input.key_id, services.clock.now());
     if (!key) throw notFound(input.key_id);
@@ -57,12 +58,10 @@ export async function listAuditEvents(services: AuditTrailPorts, caller: Verifie
         { field: 'team_id', issue: 'needs a live key; a test key may pass key_id' },
       ]);
     }
-    partition = {
-      index: TEAM_INDEX,
-      attribute: 'gsi1pk',
-      value: teamKeysPartition(caller.team_id),
-      position: teamAuditPage(caller.team_id),
-    };
+    partition =
+      input.order === 'chain'
+        ? { index: CHAIN_INDEX, attribute: 'gsi2pk', value: chainIndex(caller.team_id, 0).gsi2pk, position: chainPage(caller.team_id), forward: true }
+        : { index: TEAM_INDEX, attribute: 'gsi1pk', value: teamKeysPartition(caller.team_id), position: teamAuditPage(caller.team_id) };
   }
   const startAfter = input.cursor ? decodeCursor(input.cursor, partition.position, services.settings.cursorSigningKey) : undefined;
   const page = await services.audit.auditPage({ ...partition, startAfter, limit: input.limit });

@@ -12,8 +12,9 @@ import { lifecycleEventOf } from '../domain/lifecycle-events';
 import type { Observability } from '../platform/observability';
 import { planRecord } from './audit-archive';
 
-/** Publishes events in order; throws when any was not published. */
-export type EventPublisher = (events: readonly LifecycleEvent[]) => Promise<void>;
+import type { EventPublisher } from '../domain/lifecycle-events';
+
+export type { EventPublisher };
 
 /** The events of a batch's new audit records, in stream order (records that are not events are the archive's to report). */
 export function lifecycleEventsOf(batch: DynamoDBStreamEvent): Array<{ sequenceNumber: string; event: LifecycleEvent }> {

@@ -28,6 +28,7 @@ export const auditArchivePart: LocalRuntimePart = {
       stopS3 = () => s3.stop();
       console.info(`Audit archive: S3 API on ${s3.endpoint}, bucket ${LOCAL_ARCHIVE_BUCKET} (files under ${path.join(settings.dataDir, 's3')})`);
     }
+    context.archiveTarget = target;
     // The very archiver the stack deploys, given this runtime's target (no environment writes).
     const handler = makeArchiveHandler(target, context.observe);
     const archiver = await startAuditStreamArchiver({

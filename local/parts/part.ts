@@ -1,3 +1,4 @@
+import type { ArchiveTarget } from '../../lambda/platform/archive-config';
 /** What every part of the local runtime is (local/runtime.ts runs them in order). */
 import type { DynamoLocal } from '../dynamodb-local';
 import type { DataDirClaim } from '../data-dir-claim';
@@ -20,6 +21,8 @@ export interface LocalRuntimeContext {
   /** The platform API behind the platform authorizer (`/platform/<path>`). */
   platformStage?: PlatformStage;
   server?: LocalServer;
+  /** Where the audit archive writes (its S3 API on loopback, or ARCHIVE_DIR): the audit checkpoints are kept there too. */
+  archiveTarget?: ArchiveTarget;
 }
 
 /** Stops what a part started. */

@@ -31,6 +31,9 @@ import { EXTERNAL_ID_CLAIM, EXTERNAL_ID_CLAIM_ACCESS } from '../../lambda/store/
 import { VERIFICATION_MINUTE, VERIFICATION_MINUTE_ACCESS } from '../../lambda/store/entities/verification-minute';
 import { VERIFICATION_ROLLUP, VERIFICATION_ROLLUP_ACCESS } from '../../lambda/store/entities/verification-rollup';
 import { DIRTY_HOUR, DIRTY_HOUR_ACCESS } from '../../lambda/store/entities/dirty-hour';
+import { AUDIT_CHAIN_HEAD, AUDIT_CHAIN_HEAD_ACCESS } from '../../lambda/store/entities/audit-chain-head';
+import { AUDIT_CHECKPOINT, AUDIT_CHECKPOINT_ACCESS } from '../../lambda/store/entities/audit-checkpoint';
+import { AUDIT_SIGNING_KEY, AUDIT_SIGNING_KEY_ACCESS } from '../../lambda/store/entities/audit-signing-key';
 import { decodeCursor, encodeCursor } from '../../lambda/platform/cursor';
 import { ApiError } from '../../lambda/contract/errors';
 import { newKeyId } from '../../lambda/platform/ids';
@@ -57,6 +60,9 @@ const DECLARED: ReadonlyArray<{ name: string; table: EntityTable; key: (...parts
   { ...IDENTITY, access: IDENTITY_ACCESS },
   { ...EXTERNAL_ID_CLAIM, access: EXTERNAL_ID_CLAIM_ACCESS },
   { ...IDENTITY_KEY, access: IDENTITY_KEY_ACCESS },
+  { ...AUDIT_CHAIN_HEAD, access: AUDIT_CHAIN_HEAD_ACCESS },
+  { ...AUDIT_CHECKPOINT, access: AUDIT_CHECKPOINT_ACCESS },
+  { ...AUDIT_SIGNING_KEY, access: AUDIT_SIGNING_KEY_ACCESS },
 ];
 
 type Part = 'keyTable' | 'keyTeamIndex' | 'auditTable' | 'auditTeamIndex';

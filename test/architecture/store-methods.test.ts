@@ -17,6 +17,7 @@ import { USAGE_MONTHS_OPERATIONS } from '../../lambda/store/usage-months';
 import { USAGE_STORE_OPERATIONS } from '../../lambda/store/usage-store';
 import { VALUE_LOOKUP_STORE_OPERATIONS } from '../../lambda/store/value-lookup-store';
 import { WEBHOOK_STORE_OPERATIONS } from '../../lambda/store/webhook-store';
+import { AUDIT_CHAIN_STORE_OPERATIONS } from '../../lambda/store/audit-chain-store';
 import { IDENTITY_STORE_OPERATIONS } from '../../lambda/store/identity-store';
 import { VERIFICATION_COUNTS_OPERATIONS } from '../../lambda/store/verification-counts';
 import { VERIFICATION_ANALYTICS_OPERATIONS } from '../../lambda/store/verification-analytics';
@@ -37,6 +38,7 @@ const maps: Record<string, Record<string, StoreMethodOperation>> = {
   GuessCounterStore: GUESS_COUNTER_STORE_OPERATIONS,
   UsageStore: USAGE_STORE_OPERATIONS,
   WebhookStore: WEBHOOK_STORE_OPERATIONS,
+  AuditChainStore: AUDIT_CHAIN_STORE_OPERATIONS,
   IdentityStore: IDENTITY_STORE_OPERATIONS,
   VerificationCounts: VERIFICATION_COUNTS_OPERATIONS,
   VerificationAnalytics: VERIFICATION_ANALYTICS_OPERATIONS,

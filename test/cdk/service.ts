@@ -90,6 +90,7 @@ export function functionsByHandler(stack: ApiKeyServiceStack): Record<FunctionNa
     'flush-authorizer-cache': stack.authorizerCache.flusher,
     'roll-up-analytics': stack.analytics.rollup,
     'disable-unused-keys': stack.rotation.unusedKeysFunction,
+    'checkpoint-audit': stack.auditCheckpoints.checkpointer,
   };
 }
 

@@ -17,7 +17,8 @@ import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../../lambda/h
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** A management route, by its name (the registry's). */
-export type Endpoint = ManagerRouteName;
+/** The routes `call` sends to: the managers', and the public reads (a query, no body to check). */
+export type Endpoint = ManagerRouteName | 'audit-public-key';
 
 /** The route's own handler file, found by the registry's name (jest's require transforms it), made with the tests' services. */
 function handlerOf(route: RouteDefinition): Handler {
@@ -34,7 +35,7 @@ function handlerOf(route: RouteDefinition): Handler {
  * loading all 25 cost every file the compile of all of them).
  */
 export const ENDPOINTS = Object.fromEntries(
-  ROUTES.filter((route) => route.management).map((route: RouteDefinition) => {
+  ROUTES.filter((route) => route.management || (route.caller === 'public' && route.input === 'query')).map((route: RouteDefinition) => {
     let handler: Handler | undefined;
     return [
       route.name,

@@ -4,7 +4,7 @@
  * asserted exactly, through clients whose `send` records the command.
  */
 import type { DeliveryJob } from '../../lambda/domain/webhook-endpoints';
-import { busEntryOf, eventBridgePublisher } from '../../lambda/handlers/publish-events';
+import { busEntryOf, eventBridgePublisher } from '../../lambda/adapters/event-bus-eventbridge';
 import { createEventBridgeExpiryScheduler, expiryScheduleInput } from '../../lambda/adapters/expiry-scheduler-eventbridge';
 import { kmsSecretBox } from '../../lambda/adapters/secret-box-kms';
 import { sendMessageInput, sqsDeliveryQueue } from '../../lambda/adapters/webhook-queue-sqs';

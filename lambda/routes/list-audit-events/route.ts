@@ -9,8 +9,8 @@ export const route = defineRoute({
   method: 'GET',
   caller: 'manager',
   input: 'query',
-  summary: 'the audit trail, newest first',
-  operations: [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readAuditTrail'],
+  summary: "the audit trail, newest first (or a team's whole hash chain in seq order)",
+  operations: [...AUTHENTICATED, 'readTargetKey', 'readKey', 'readAuditTrail', 'readAuditChain'],
   ports: [...MANAGING, 'audit'],
   settings: LIST_SETTINGS,
 });

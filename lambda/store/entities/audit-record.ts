@@ -14,6 +14,7 @@ import { AUDIT_TABLE_TTL_DAYS } from '../../contract/retention';
 import { MS_PER_DAY, epochSeconds } from '../../platform/clock';
 import { newEventId } from '../../platform/ids';
 import { ANY_ID, ANY_TIME, NUMBER, STRING, defineEntity, positionOf, type EntityAccess, type IndexKey, type ItemOf } from './entity';
+import type { PositionShape } from '../../platform/cursor';
 
 const ATTRIBUTES = { pk: STRING, sk: STRING, gsi1pk: STRING, gsi1sk: STRING, event_id: STRING, event_type: STRING, ttl: NUMBER } as const;
 
@@ -33,6 +34,26 @@ export const auditTeamIndex = (teamId: string, at: string, eventId: string): Ind
 
 /** What was done to a webhook endpoint: under the endpoint. */
 export const endpointAuditKey = (endpointId: string, at: string, eventId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: `${at}#${eventId}` });
+
+/** A chained record's place on the chain index: the team's chain, in seq order (12 digits, so text order is seq order). */
+export const chainIndex = (teamId: string, seq: number) => ({ gsi2pk: `CHAIN#${teamId}`, gsi2sk: String(seq).padStart(12, '0') });
+
+/**
+ * The last record of a page of a team's chain (on the chain index): a key's,
+ * an endpoint's or an identity's record, at its seq.
+ */
+export const chainPage = (teamId: string): PositionShape => {
+  const keyRecord = positionOf({ ...AUDIT_RECORD.key(ANY_ID, ANY_TIME, ANY_ID) });
+  const { pk, sk } = keyRecord.attributes as { pk: RegExp; sk: RegExp };
+  return {
+    attributes: {
+      pk: new RegExp(pk.source.replace('^KEY#', '^(KEY|WEBHOOK|IDENTITY)#')),
+      sk,
+      gsi2pk: `CHAIN#${teamId}`,
+      gsi2sk: /^\d{12}$/,
+    },
+  };
+};
 
 /** What was done to an identity: under the identity. */
 export const identityAuditKey = (identityId: string, at: string, eventId: string) => ({ pk: `IDENTITY#${identityId}`, sk: `${at}#${eventId}` });
@@ -58,6 +79,8 @@ export const teamAuditPage = (teamId: string) => positionOf({ ...AUDIT_RECORD.ke
 /** The access patterns on audit records: each change's transaction writes one; the audit route reads them. */
 export const AUDIT_RECORD_ACCESS = {
   readAuditTrail: ['Query', 'Query byTeam'],
+  // A team's whole chain, in seq order, on the chain index (the audit table's two indexes share one grant: lib/house-function.ts).
+  readAuditChain: ['Query byTeam'],
   updateKey: ['PutItem'],
   createKey: ['PutItem'],
   rotateValue: ['PutItem'],

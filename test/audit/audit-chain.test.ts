@@ -1,0 +1,186 @@
+/**
+ * The audit trail a team can prove (issue 48, docs/audit.md "The hash
+ * chain"): every record carries `seq`, `prev_hash` and `hash`, the team's
+ * head advances in the change's own transaction, the hourly job signs a
+ * checkpoint of each moved chain (kept in the archive, sent as
+ * `audit.checkpoint`), and the offline verifier (domain/audit-verification.ts,
+ * `npm run verify-audit`) finds every kind of tampering. Real DynamoDB Local;
+ * the signer is a P-256 key in a temporary folder, the archive a folder.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { GENESIS_HASH, recordHash } from '../../lambda/domain/audit-chain';
+import { checkpointMessage, type SignedCheckpoint } from '../../lambda/domain/audit-checkpoints';
+import { verifyTrail } from '../../lambda/domain/audit-verification';
+import type { LifecycleEvent } from '../../lambda/domain/lifecycle-events';
+import { fileCheckpointSigner } from '../../lambda/adapters/checkpoint-signer-file';
+import { folderArchiveWriter } from '../../lambda/adapters/archive-writers';
+import { checkpointMovedChains, type CheckpointPorts } from '../../lambda/use-cases/audit-checkpoints';
+import { systemClock } from '../../lambda/platform/clock';
+import { call, newTeam, type TestTeam } from '../support/api';
+import { expectStatus } from '../support/keys';
+import { testServices } from '../support/services';
+
+const folder = mkdtempSync(path.join(tmpdir(), 'audit-chain-'));
+const signer = fileCheckpointSigner(path.join(folder, 'audit-signing-key.pem'));
+const archiveDir = path.join(folder, 'archive');
+const published: LifecycleEvent[] = [];
+
+function checkpointPorts(): CheckpointPorts {
+  const services = testServices();
+  return {
+    chains: services.chains,
+    clock: systemClock,
+    observe: services.observe,
+    signer,
+    archive: folderArchiveWriter(archiveDir),
+    publish: (events) => {
+      published.push(...events);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The team's whole chain through the audit route (order=chain), every page. */
+async function chainOf(team: TestTeam): Promise<Record<string, unknown>[]> {
+  const records: Record<string, unknown>[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await call('list-audit-events', { key: team.key, query: { team_id: team.teamId, order: 'chain', limit: '7', ...(cursor ? { cursor } : {}) } });
+    expectStatus(page, 200);
+    records.push(...(page.body.data as Record<string, unknown>[]));
+    cursor = page.body.meta.next_cursor ?? undefined;
+  } while (cursor);
+  return records;
+}
+
+const createKey = (team: TestTeam, name: string) =>
+  call('generate-api-key', { key: team.key, body: { name, team_id: team.teamId, type: 'sk', environment: 'live' } });
+
+async function publicKeyPem(): Promise<string> {
+  const keys = await call('audit-public-key', {});
+  expectStatus(keys, 200);
+  return (keys.body.data as { pem: string }[]).at(-1)?.pem ?? '';
+}
+
+describe('the chain', () => {
+  it('20 concurrent changes of one team end with seq 1..21 gapless, each record linked to the one before, and the chain valid', async () => {
+    // Arrange
+    const team = await newTeam();
+
+    // Act
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, at) => createKey(team, `concurrent ${at}`)));
+    const chain = await chainOf(team);
+
+    // Assess
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 201));
+    // The bootstrap key's key.created, then the 20 changes.
+    expect(chain.map((record) => record.seq)).toEqual(Array.from({ length: 21 }, (_, at) => at + 1));
+    expect(chain[0]).toMatchObject({ prev_hash: GENESIS_HASH, chain_start: chain[0]?.occurred_at });
+    chain.forEach((record, at) => {
+      expect(record.hash).toBe(recordHash(record));
+      if (at > 0) expect(record.prev_hash).toBe(chain[at - 1]?.hash);
+    });
+    expect(chain.filter((record) => 'chain_start' in record)).toHaveLength(1);
+  });
+
+  it('the newest-first listing shows seq, prev_hash and hash; records of endpoints and identities are in the same chain', async () => {
+    // Arrange
+    const team = await newTeam();
+    await createKey(team, 'first');
+    await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: 'customer-1' } });
+
+    // Act
+    const listed = await call('list-audit-events', { key: team.key, query: { team_id: team.teamId } });
+    const chain = await chainOf(team);
+
+    // Assess
+    expect(listed.body.data[0]).toMatchObject({ event_type: 'key.created', seq: 2 });
+    expect(Object.keys(listed.body.data[0] as object)).toEqual(expect.arrayContaining(['seq', 'prev_hash', 'hash']));
+    expect(chain.map((record) => record.event_type)).toEqual(['key.created', 'key.created', 'identity.created']);
+    expect(chain.map((record) => record.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('order=chain needs team_id: with key_id it is 400 naming order, and nothing is read', async () => {
+    const team = await newTeam();
+    const answer = await call('list-audit-events', { key: team.key, query: { key_id: team.keyId, order: 'chain' } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.details).toEqual([{ field: 'order', issue: "chain reads a team's whole chain: give team_id, not key_id" }]);
+  });
+});
+
+describe('checkpoints', () => {
+  it('a moved chain is signed once, kept in the archive, sent as audit.checkpoint and answered by the route; an unmoved one is not signed again', async () => {
+    // Arrange
+    const team = await newTeam();
+    await createKey(team, 'one');
+    const before = await call('get-audit-checkpoint', { key: team.key, query: { team_id: team.teamId } });
+
+    // Act
+    const first = await checkpointMovedChains(checkpointPorts(), [team.teamId]);
+    const second = await checkpointMovedChains(checkpointPorts(), [team.teamId]);
+    const read = await call('get-audit-checkpoint', { key: team.key, query: { team_id: team.teamId } });
+    await createKey(team, 'two');
+    const third = await checkpointMovedChains(checkpointPorts(), [team.teamId]);
+    const after = await call('get-audit-checkpoint', { key: team.key, query: { team_id: team.teamId } });
+
+    // Assess
+    expect(before.status).toBe(404);
+    expect(first).toEqual({ moved: 1, signed: 1, failed: 0 });
+    expect(second).toEqual({ moved: 0, signed: 0, failed: 0 });
+    expect(third).toEqual({ moved: 1, signed: 1, failed: 0 });
+    expectStatus(read, 200);
+    const checkpoint = read.body.data as SignedCheckpoint;
+    expect(checkpoint).toMatchObject({ team_id: team.teamId, seq: 2 });
+    expect((after.body.data as SignedCheckpoint).seq).toBe(3);
+    const chain = await chainOf(team);
+    expect(checkpoint.hash).toBe(chain[1]?.hash);
+    // A checkpoint is not an audit record: the chain did not move for it.
+    expect(chain.map((record) => record.event_type)).toEqual(['key.created', 'key.created', 'key.created']);
+    const archived = readdirSync(path.join(archiveDir, 'checkpoints', `team=${team.teamId}`)).sort();
+    expect(archived).toEqual(['seq=000000000002.json', 'seq=000000000003.json']);
+    expect(JSON.parse(readFileSync(path.join(archiveDir, 'checkpoints', `team=${team.teamId}`, archived[0] as string), 'utf8'))).toEqual(checkpoint);
+    const sent = published.filter((event) => event.team_id === team.teamId);
+    expect(sent.map((event) => [event.type, (event.data as SignedCheckpoint).seq])).toEqual([
+      ['audit.checkpoint', 2],
+      ['audit.checkpoint', 3],
+    ]);
+    expect(verifyTrail(chain, after.body.data as SignedCheckpoint, await publicKeyPem())).toEqual({ ok: true, checked: 3, unchained: 0, beyond: 0 });
+  });
+
+  it("another team's checkpoint is 403; the public keys need no key", async () => {
+    const team = await newTeam();
+    const other = await newTeam();
+    const refused = await call('get-audit-checkpoint', { key: team.key, query: { team_id: other.teamId } });
+    expect(refused.status).toBe(403);
+    expect(await publicKeyPem()).toContain('BEGIN PUBLIC KEY');
+  });
+
+  it("openssl alone checks a checkpoint's signature over its canonical JSON", async () => {
+    // Arrange
+    const team = await newTeam();
+    await checkpointMovedChains(checkpointPorts(), [team.teamId]);
+    const checkpoint = (await call('get-audit-checkpoint', { key: team.key, query: { team_id: team.teamId } })).body.data as SignedCheckpoint;
+    writeFileSync(path.join(folder, 'key.pem'), await publicKeyPem());
+    writeFileSync(path.join(folder, 'message'), checkpointMessage(checkpoint));
+    writeFileSync(path.join(folder, 'signature.der'), Buffer.from(checkpoint.signature, 'base64'));
+    const flipped = Buffer.from(checkpoint.signature, 'base64');
+    flipped[flipped.length - 1] ^= 1;
+    writeFileSync(path.join(folder, 'flipped.der'), flipped);
+
+    // Act
+    const openssl = (signature: string) =>
+      spawnSync('openssl', ['dgst', '-sha256', '-verify', 'key.pem', '-signature', signature, 'message'], { cwd: folder, encoding: 'utf8' });
+    const good = openssl('signature.der');
+    const bad = openssl('flipped.der');
+
+    // Assess
+    expect(readFileSync(path.join(folder, 'message'), 'utf8')).toBe(
+      `{"at":"${checkpoint.at}","hash":"${checkpoint.hash}","seq":${checkpoint.seq},"team_id":"${checkpoint.team_id}"}`,
+    );
+    expect([good.status, good.stdout.trim()]).toEqual([0, 'Verified OK']);
+    expect(bad.status).toBe(1);
+  });
+});
