@@ -14,7 +14,8 @@
  *   `prev_hash` names no record of the trail, or the chain does not reach
  *   the checkpoint's hash (rewritten from some point on);
  * - `reordered`: a record's `prev_hash` names another record of the trail
- *   than the one before it.
+ *   than the one before it, or the record that names the one before it
+ *   stands elsewhere.
  */
 import { GENESIS_HASH, canonicalJson, recordHash } from './audit-chain';
 import { checkpointSignatureHolds, type SignedCheckpoint } from './audit-checkpoints';
@@ -53,7 +54,12 @@ export function verifyTrail(records: readonly Record<string, unknown>[], checkpo
   if (!checkpointSignatureHolds(checkpoint, publicKeyPem)) return fail(checkpoint.seq, 'bad signature', 'the checkpoint is not signed by this key');
   const { chained, unchained } = bySeq(records, checkpoint.team_id);
   const seqOfHash = new Map<string, number>();
-  for (const [seq, copies] of chained) for (const copy of copies) seqOfHash.set(copy.hash, seq);
+  const seqOfPrevious = new Map<string, number>();
+  for (const [seq, copies] of chained)
+    for (const copy of copies) {
+      seqOfHash.set(copy.hash, seq);
+      seqOfPrevious.set(copy.prev_hash, seq);
+    }
   let last = 0;
   for (const seq of chained.keys()) if (seq > last) last = seq;
   let previous = GENESIS_HASH;
@@ -69,9 +75,10 @@ export function verifyTrail(records: readonly Record<string, unknown>[], checkpo
     if (recordHash(record) !== record.hash) return fail(seq, 'edited', "the record's content does not give its hash");
     if (record.prev_hash !== previous) {
       const linked = seqOfHash.get(record.prev_hash);
-      return linked === undefined
-        ? fail(seq, 'edited', 'its prev_hash names no record of the trail')
-        : fail(seq, 'reordered', `its prev_hash is the hash of seq ${linked}, not of seq ${seq - 1}`);
+      if (linked !== undefined) return fail(seq, 'reordered', `its prev_hash is the hash of seq ${linked}, not of seq ${seq - 1}`);
+      const belongsHere = seqOfPrevious.get(previous);
+      if (belongsHere !== undefined) return fail(seq, 'reordered', `the record that follows seq ${seq - 1} stands at seq ${belongsHere}`);
+      return fail(seq, 'edited', 'its prev_hash names no record of the trail');
     }
     previous = record.hash;
   }
