@@ -1,3 +1,4 @@
+import { isVerifyRoute } from '../lambda/contract/routes';
 import { requireCompleteSecretArn, requireStackRegion } from './deploy-guards';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { KeyConsole } from './console';
@@ -159,7 +160,7 @@ export class ApiKeyServiceStack extends Stack {
 
   private addVerifyDoor(config: ServiceConfig, logRetention: logs.RetentionDays): VerifyDoor {
     // A cheaper front door for verify (the one route no caller authenticates to), by context (docs/cost.md).
-    const verifyRoute = ROUTES.find((route) => route.caller === 'public');
+    const verifyRoute = ROUTES.find(isVerifyRoute);
     if (!verifyRoute) throw new Error('No public route to put behind a front door');
     return new VerifyDoor(this, 'VerifyDoor', {
       door: config.verifyFrontDoor,

@@ -7,7 +7,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { TEAM_INDEX } from '../lambda/contract/tables';
 import { ENV, FUNCTION_ENVIRONMENT, type Env } from '../lambda/contract/function-environment';
-import { pascalCaseOf } from '../lambda/contract/routes';
+import { isVerifyRoute, pascalCaseOf } from '../lambda/contract/routes';
 import { ROUTES, type FunctionWithStore, type RouteName } from '../lambda/routes';
 import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house-function';
 import { acknowledge, cfnOf } from './nag';
@@ -128,7 +128,7 @@ export class KeyHandlers extends Construct {
   }
 
   /**
-   * A function of this construct: the house defaults (every one hashes a presented or a new key value), and exactly
+   * A function of this construct: the house defaults (every one but a public read hashes a presented or a new key value), and exactly
    * its declared storage operations. The hot path (the verify endpoint, the platform authorizer) traces what its
    * caller sampled: 1 % on this API's stage (lib/api.ts), the platform API's own rule for the authorizer; everything
    * else Lambda's default sampling.
@@ -143,7 +143,7 @@ export class KeyHandlers extends Construct {
     const hot = hotPath(handlerName);
     const fn = new HouseFunction(this, id, {
       build: props.build,
-      hashesKeyValues: true,
+      hashesKeyValues: hashesValues(handlerName),
       logRetention: props.logRetention,
       logRemovalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       handlerName,
@@ -180,9 +180,14 @@ export class KeyHandlers extends Construct {
   }
 }
 
+/** Whether a function hashes presented or new key values: all of this construct's but a public read (the signing keys), which checks no key. */
+function hashesValues(handlerName: FunctionWithStore): boolean {
+  return !ROUTES.some((route) => route.name === handlerName && route.caller === 'public' && !isVerifyRoute(route));
+}
+
 /** Whether a function is on the hot path: the platform authorizer, or the route no caller authenticates to (verify). */
 function hotPath(handlerName: FunctionWithStore): boolean {
-  return handlerName === 'authorizer' || ROUTES.some((route) => route.name === handlerName && route.caller === 'public');
+  return handlerName === 'authorizer' || ROUTES.some((route) => route.name === handlerName && isVerifyRoute(route));
 }
 
 /** The environment of a function that reads `names`: each set setting under its variable (a required one unset is an error). */

@@ -1,3 +1,4 @@
+import { isVerifyRoute } from '../lambda/contract/routes';
 import { CfnOutput, RemovalPolicy } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
@@ -45,7 +46,7 @@ export class VerifyDoor extends Construct {
   constructor(scope: Construct, id: string, props: VerifyDoorProps) {
     super(scope, id);
     // The route no caller authenticates to: the verify endpoint.
-    const verify = ROUTES.find((route) => route.caller === 'public');
+    const verify = ROUTES.find(isVerifyRoute);
     if (!verify) throw new Error('No public route to put behind a front door');
     if (props.door === 'http-api') {
       const api = new apigwv2.HttpApi(this, 'HttpApi', {

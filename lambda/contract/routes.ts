@@ -68,6 +68,11 @@ export function defineRoute<const D extends RouteDeclaration>(declaration: D): R
   return { ...declaration, path: `${ROUTE_PREFIX}${declaration.name}`, management: declaration.caller === 'manager' };
 }
 
+/** The verify endpoint: the public route that checks the value in its body (the hot path; a public query route, the signing keys, is not). */
+export function isVerifyRoute(route: Pick<RouteDeclaration, 'caller' | 'input'>): boolean {
+  return route.caller === 'public' && route.input === 'body';
+}
+
 /** The methods a path answers (OPTIONS where its route answers the preflight), in ROUTES order: the `Allow` of a 405. */
 export function allowedMethods(routes: readonly { method: string; path: string; preflight?: boolean }[], path: string): string[] {
   const onPath = routes.filter((route) => route.path === path);

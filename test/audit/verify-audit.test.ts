@@ -48,7 +48,7 @@ function trail(count: number): Row[] {
       changes: { name: { before: `n${at}`, after: `n${at + 1}` } },
     };
     const linked = linkRecord(event, head);
-    records.push(linked);
+    records.push(linked as unknown as Row);
     head = { seq: linked.seq, hash: linked.hash };
   }
   return records;
@@ -64,7 +64,11 @@ const copy = (records: Row[]) => records.map((record) => structuredClone(record)
 /** Rehashes a record after a change (an attacker with write access can do that much). */
 const rehashed = (record: Row) => ({ ...record, hash: recordHash(record) });
 
-type Tampering = (records: Row[], checkpoint: SignedCheckpoint, random: () => number) => { records: Row[]; checkpoint: SignedCheckpoint; seq: number; fault: TrailFault };
+type Tampering = (
+  records: Row[],
+  checkpoint: SignedCheckpoint,
+  random: () => number,
+) => { records: Row[]; checkpoint: SignedCheckpoint; seq: number; fault: TrailFault };
 
 const pick = (random: () => number, from: number, to: number) => from + Math.floor(random() * (to - from + 1));
 
@@ -133,7 +137,11 @@ describe('verifyTrail', () => {
     for (let run = 0; run < 1000; run++) {
       const kind = kinds[run % kinds.length] as string;
       const tampered = (TAMPERINGS[kind] as Tampering)(records, checkpoint, random);
-      const verdict = verifyTrail([...tampered.records].sort(() => random() - 0.5), tampered.checkpoint, PEM);
+      const verdict = verifyTrail(
+        [...tampered.records].sort(() => random() - 0.5),
+        tampered.checkpoint,
+        PEM,
+      );
       tally[kind] = (tally[kind] ?? 0) + 1;
       const got = verdict.ok ? 'ok' : `${verdict.seq} ${verdict.fault}`;
       if (got !== `${tampered.seq} ${tampered.fault}`) wrong.push(`${kind}: expected ${tampered.seq} ${tampered.fault}, got ${got}`);
@@ -149,7 +157,7 @@ describe('verifyTrail', () => {
     for (const original of records.slice(30)) {
       const { seq: _seq, prev_hash: _prev, hash: _hash, ...event } = original;
       const linked = linkRecord({ ...event, actor: { ...(event.actor as object), user_id: 'rewriter' } }, head);
-      rewritten.push(linked);
+      rewritten.push(linked as unknown as Row);
       head = { seq: linked.seq, hash: linked.hash };
     }
     expect(verifyTrail(rewritten, checkpoint, PEM)).toMatchObject({ ok: false, seq: 40, fault: 'edited' });
@@ -163,7 +171,13 @@ describe('npm run verify-audit', () => {
   writeFileSync(path.join(folder, 'checkpoint.json'), JSON.stringify({ data: checkpoint }));
   writeFileSync(path.join(folder, 'key.pem'), PEM);
   writeFileSync(path.join(folder, 'records.json'), JSON.stringify(records));
-  writeFileSync(path.join(folder, 'cut.jsonl'), records.slice(0, 8).map((record) => JSON.stringify(record)).join('\n'));
+  writeFileSync(
+    path.join(folder, 'cut.jsonl'),
+    records
+      .slice(0, 8)
+      .map((record) => JSON.stringify(record))
+      .join('\n'),
+  );
   const archive = path.join(folder, 'archive', 'audit', 'year=2026', 'month=11', 'day=29');
   mkdirSync(archive, { recursive: true });
   records.forEach((record, at) => writeFileSync(path.join(archive, `${at}-x.jsonl.gz`), gzipSync(`${JSON.stringify(record)}\n`)));

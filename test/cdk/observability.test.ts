@@ -47,6 +47,8 @@ const NOT_HASHING = [
   'flush-authorizer-cache',
   'roll-up-analytics',
   'disable-unused-keys',
+  'checkpoint-audit',
+  'audit-public-key',
 ];
 
 let service: SynthesizedService;

@@ -15,7 +15,7 @@ import { accessOf } from '../../lambda/contract/store-operations';
 import { FUNCTION_OPERATIONS, requestsOfAllFunctions, type FunctionWithStore } from '../../lambda/routes';
 import { ROUTES } from '../../lambda/routes';
 import { ARCHIVE_RETENTION_DAYS } from '../../lambda/contract/retention';
-import { AUDIT_TABLE, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
+import { AUDIT_TABLE, CHAIN_INDEX, KEY_TABLE, TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
 import { DEFAULTS } from '../../lib/config';
 import { ENV } from '../../lambda/contract/function-environment';
 import { ENDPOINT_CONCURRENCY } from '../../lambda/contract/webhooks';
@@ -643,6 +643,20 @@ describe('functions', () => {
   });
 });
 
+describe('audit checkpoints', () => {
+  it('an ECC_NIST_P256 sign-and-verify KMS key, kept with the stack, and an hourly rule invoking the checkpoint function', () => {
+    const keys = Object.values(resourcesOf(service.template, 'AWS::KMS::Key')).filter((key) => key.Properties?.KeySpec === 'ECC_NIST_P256');
+    expect(keys.map((key) => [key.Properties?.KeyUsage, key.DeletionPolicy])).toEqual([['SIGN_VERIFY', 'Retain']]);
+    const hourly = Object.values(resourcesOf(service.template, 'AWS::Events::Rule')).filter((rule) => rule.Properties?.ScheduleExpression === 'rate(1 hour)');
+    expect(hourly).toHaveLength(1);
+    const policies = JSON.stringify(
+      Object.values(resourcesOf(service.template, 'AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy).includes('kms:Sign')),
+    );
+    // kms:Sign is in exactly one policy: the checkpoint function's (the least-privilege matrix below names its resources).
+    expect(policies.match(/"kms:Sign"/g)).toHaveLength(1);
+  });
+});
+
 describe('least privilege', () => {
   const own = (name: string) => ({ [`LogGroup(${name})`]: ['logs:CreateLogStream', 'logs:PutLogEvents'] });
   const xray = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
@@ -655,7 +669,9 @@ describe('least privilege', () => {
       ...(access.keyTable.length > 0 ? { KeyTable: access.keyTable } : {}),
       ...(access.keyTeamIndex.length > 0 ? { [`KeyTable/index/${TEAM_INDEX}`]: access.keyTeamIndex } : {}),
       ...(access.auditTable.length > 0 ? { AuditTable: access.auditTable } : {}),
-      ...(access.auditTeamIndex.length > 0 ? { [`AuditTable/index/${TEAM_INDEX}`]: access.auditTeamIndex } : {}),
+      ...(access.auditTeamIndex.length > 0
+        ? { [`AuditTable/index/${TEAM_INDEX}`]: access.auditTeamIndex, [`AuditTable/index/${CHAIN_INDEX}`]: access.auditTeamIndex }
+        : {}),
     };
   };
 
@@ -721,6 +737,8 @@ describe('least privilege', () => {
             'get-verification-analytics',
             'get-team-settings',
             'update-team-settings',
+            'get-audit-checkpoint',
+            'audit-public-key',
           ] as const
         ).map((name) => [name, { ...own(name), '*': xray, ...declared(name) }]),
       ),
@@ -728,6 +746,15 @@ describe('least privilege', () => {
       'roll-up-analytics': { ...own('roll-up-analytics'), '*': xray, ...declared('roll-up-analytics'), 'AnalyticsBucket/verifications/*': ['s3:PutObject'] },
       // The unused-key policies: invoked by their daily rule, no dead-letter queue (idempotent; the next day's run redoes a failed one).
       'disable-unused-keys': { ...own('disable-unused-keys'), '*': xray, ...declared('disable-unused-keys') },
+      // The audit checkpoints: sign with the one KMS key (kms:Sign granted to no other function), keep under checkpoints/, send on the bus.
+      'checkpoint-audit': {
+        ...own('checkpoint-audit'),
+        '*': xray,
+        ...declared('checkpoint-audit'),
+        'ArchiveBucket/checkpoints/*': ['s3:PutObject'],
+        AuditCheckpointsSigningKey25B78A86: ['kms:GetPublicKey', 'kms:Sign'],
+        Bus: ['events:PutEvents'],
+      },
       // A use-driven grace re-arms its own schedule (docs/verification.md, "Grace modes").
       'expire-old-value': {
         ...own('expire-old-value'),

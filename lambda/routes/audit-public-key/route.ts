@@ -10,7 +10,6 @@ export const route = defineRoute({
   operations: ['listSigningKeys'],
   ports: ['chains'],
   settings: ['KEY_TABLE_NAME'],
-  // Public keys, read rarely: no usage plan meters the route, so it has a throttle of its own.
-  methodThrottle: { rateLimit: 20, burstLimit: 40 },
-  openBecause: 'audit-public-key answers public keys only (every key that ever signed an audit checkpoint): anyone checking a checkpoint needs them, and they reveal nothing secret; the method has its own throttle.',
+  openBecause:
+    'audit-public-key answers public keys only (every key that ever signed an audit checkpoint): anyone checking a checkpoint needs them, and they reveal nothing secret; the stage’s throttle ceiling applies.',
 });
