@@ -6,6 +6,9 @@
  */
 import type { CheckpointPorts } from '../use-cases/audit-checkpoints';
 import { kmsCheckpointSigner } from '../adapters/checkpoint-signer-kms';
+import { fileCheckpointSigner } from '../adapters/checkpoint-signer-file';
+import type { ArchiveTarget } from '../platform/archive-config';
+import type { EventPublisher } from '../domain/lifecycle-events';
 import { eventBridgePublisher } from '../adapters/event-bus-eventbridge';
 import { archiveConfig } from '../platform/archive-config';
 import { requiredSetting } from '../platform/environment';
@@ -23,4 +26,12 @@ export function lambdaCheckpointPorts(): () => CheckpointPorts {
       archive: archiveWriterFor(archiveConfig.target),
       publish: eventBridgePublisher(requiredSetting('EVENT_BUS_NAME')),
     });
+}
+
+/** The ports of the local runtime (and the tests): a P-256 key in `signingKeyFile`, the runtime's own archive and event delivery. */
+export function localCheckpointPorts(
+  services: Omit<CheckpointPorts, 'signer' | 'archive' | 'publish'>,
+  options: { signingKeyFile: string; archive: ArchiveTarget; publish: EventPublisher },
+): CheckpointPorts {
+  return { ...services, signer: fileCheckpointSigner(options.signingKeyFile), archive: archiveWriterFor(options.archive), publish: options.publish };
 }

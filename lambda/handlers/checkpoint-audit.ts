@@ -12,6 +12,9 @@ import { observed } from '../platform/observed';
 import { checkpointMovedChains, type CheckpointPorts, type CheckpointRunSummary } from '../use-cases/audit-checkpoints';
 import { lambdaCheckpointPorts } from '../composition/checkpoints';
 
+/** The job as the hourly rule runs it (the local runtime's timer calls it too). */
+export { checkpointMovedChains as runCheckpoints, type CheckpointPorts };
+
 export const makeHandler = (ports: () => CheckpointPorts) =>
   middy<ScheduledEvent, CheckpointRunSummary>({ timeoutEarlyInMillis: 0 })
     .use(observed<ScheduledEvent, CheckpointRunSummary>(() => ports().observe, { route: () => 'checkpoint-audit' }))

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { deliverEvent } from '../../lambda/handlers/deliver-webhooks';
-import { checkpointMovedChains, type CheckpointPorts } from '../../lambda/use-cases/audit-checkpoints';
-import { fileCheckpointSigner } from '../../lambda/adapters/checkpoint-signer-file';
-import { archiveWriterFor } from '../../lambda/composition/archive';
+import { runCheckpoints, type CheckpointPorts } from '../../lambda/handlers/checkpoint-audit';
+import { localCheckpointPorts } from '../../lambda/composition/checkpoints';
 import { required, type LocalRuntimePart } from './part';
 
 /** The signing key of this runtime's checkpoints, kept in its data directory (never committed: the folder is the runtime's own). */
@@ -18,20 +17,19 @@ export const auditCheckpointsPart: LocalRuntimePart = {
   name: 'audit checkpoints',
   async start(context) {
     const services = required(context.services, 'the services');
-    const ports: CheckpointPorts = {
-      ...services,
-      signer: fileCheckpointSigner(signingKeyFile(context.settings.dataDir)),
-      archive: archiveWriterFor(required(context.archiveTarget, 'the audit archive')),
+    const ports: CheckpointPorts = localCheckpointPorts(services, {
+      signingKeyFile: signingKeyFile(context.settings.dataDir),
+      archive: required(context.archiveTarget, 'the audit archive'),
       publish: async (events) => {
         for (const event of events) await deliverEvent(services, event);
       },
-    };
+    });
     // The key is listed from the start (the public-key route), before its first signature.
     const key = await ports.signer.publicKey();
     await services.chains.recordSigningKey({ ...key, created_at: services.clock.now().toISOString() });
     let running: Promise<unknown> = Promise.resolve();
     const timer = setInterval(() => {
-      running = checkpointMovedChains(ports).then(
+      running = runCheckpoints(ports).then(
         (summary) => {
           if (summary.moved > 0) context.runtimeLog.info('audit checkpoints signed', { ...summary });
         },

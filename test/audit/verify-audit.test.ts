@@ -155,7 +155,8 @@ describe('verifyTrail', () => {
     const rewritten: Row[] = copy(records.slice(0, 30));
     let head: ChainHead = { seq: 30, hash: (records[29] as { hash: string }).hash };
     for (const original of records.slice(30)) {
-      const { seq: _seq, prev_hash: _prev, hash: _hash, ...event } = original;
+      const event: Row = { ...original };
+      for (const field of ['seq', 'prev_hash', 'hash']) delete event[field];
       const linked = linkRecord({ ...event, actor: { ...(event.actor as object), user_id: 'rewriter' } }, head);
       rewritten.push(linked as unknown as Row);
       head = { seq: linked.seq, hash: linked.hash };

@@ -646,7 +646,7 @@ describe('functions', () => {
 describe('audit checkpoints', () => {
   it('an ECC_NIST_P256 sign-and-verify KMS key, kept with the stack, and an hourly rule invoking the checkpoint function', () => {
     const keys = Object.values(resourcesOf(service.template, 'AWS::KMS::Key')).filter((key) => key.Properties?.KeySpec === 'ECC_NIST_P256');
-    expect(keys.map((key) => [key.Properties?.KeyUsage, key.DeletionPolicy])).toEqual([['SIGN_VERIFY', 'Retain']]);
+    expect(keys.map((key) => [key.Properties?.KeyUsage, (key as { DeletionPolicy?: string }).DeletionPolicy])).toEqual([['SIGN_VERIFY', 'Retain']]);
     const hourly = Object.values(resourcesOf(service.template, 'AWS::Events::Rule')).filter((rule) => rule.Properties?.ScheduleExpression === 'rate(1 hour)');
     expect(hourly).toHaveLength(1);
     const policies = JSON.stringify(
