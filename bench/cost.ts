@@ -21,7 +21,7 @@
  */
 import { generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
 import type { APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { ROUTES, routeNamed } from '../lambda/routes';
+import { ROUTES, routeNamed, type RouteName } from '../lambda/routes';
 import { fixtureOf, prerequisites } from '../lambda/routes/fixtures';
 import type { FixtureSend } from '../lambda/contract/fixtures';
 import { createServices } from '../lambda/composition/services';
@@ -52,6 +52,8 @@ type Send = (
   route: string,
   body?: unknown,
   headers?: Record<string, string>,
+  /** The status the call must answer (a fixture's); default any under 300. */
+  expected?: number,
 ) => Promise<{ data?: Record<string, unknown> } & Record<string, unknown>>;
 type Measure = ReturnType<typeof meterOf>;
 
@@ -121,14 +123,15 @@ function meterOf(proxy: Proxy, logs: Logs, settle: () => Promise<unknown> = asyn
 
 /** A management call as a manager key makes it; throws on an answer over 299. */
 function sender(baseUrl: string, managerKey: string): Send {
-  return async (method, route, body, headers = {}) => {
+  return async (method, route, body, headers = {}, expected) => {
     const response = await fetch(`${baseUrl}/functions/v1/${route}`, {
       method,
       headers: { Authorization: `Bearer ${managerKey}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const answer = (await response.json()) as { data?: Record<string, unknown> } & Record<string, unknown>;
-    if (response.status >= 300) throw new Error(`${method} ${route} answered ${response.status}: ${JSON.stringify(answer)}`);
+    if (expected === undefined ? response.status >= 300 : response.status !== expected)
+      throw new Error(`${method} ${route} answered ${response.status}: ${JSON.stringify(answer)}`);
     return answer;
   };
 }
@@ -201,7 +204,8 @@ async function managementRows(functions: Functions, measure: Measure, send: Send
     const route = routeNamed(name);
     if (!route) throw new Error(`no route ${name}`);
     const query = route.input === 'query' ? `?${new URLSearchParams(input as Record<string, string>).toString()}` : '';
-    return { status: 200, body: await send(route.method, `${name}${query}`, route.input === 'query' ? undefined : input) };
+    const expected = fixtureOf(name as RouteName).status;
+    return { status: expected, body: await send(route.method, `${name}${query}`, route.input === 'query' ? undefined : input, {}, expected) };
   };
   const rows: Row[] = [];
   for (const route of ROUTES.filter((candidate) => candidate.management)) {
