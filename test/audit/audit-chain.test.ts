@@ -19,6 +19,15 @@ import { fileCheckpointSigner } from '../../lambda/adapters/checkpoint-signer-fi
 import { folderArchiveWriter } from '../../lambda/adapters/archive-writers';
 import { checkpointMovedChains, type CheckpointPorts } from '../../lambda/use-cases/audit-checkpoints';
 import { systemClock } from '../../lambda/platform/clock';
+import { planRecord } from '../../lambda/use-cases/audit-archive';
+import { auditItem } from '../../lambda/store/entities/audit-record';
+import { systemActor } from '../../lambda/domain/actor';
+import { config } from '../../lambda/composition/config';
+import { documentClient } from '../../lambda/composition/dynamo';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { streamRecord } from './helpers';
+import { hashKeyValue } from '../../lambda/domain/key-values';
+import { auditRecordsOf } from '../support/store';
 import { call, newTeam, type TestTeam } from '../support/api';
 import { expectStatus } from '../support/keys';
 import { testServices } from '../support/services';
@@ -108,6 +117,81 @@ describe('the chain', () => {
     const answer = await call('list-audit-events', { key: team.key, query: { key_id: team.keyId, order: 'chain' } });
     expect(answer.status).toBe(400);
     expect(answer.body.error.details).toEqual([{ field: 'order', issue: "chain reads a team's whole chain: give team_id, not key_id" }]);
+  });
+});
+
+describe('the chain and the rest of the trail', () => {
+  it('records from before the chain stay as they are; the first chained record says where the chain starts', async () => {
+    // Arrange: a record as the service wrote them before the chain (no seq), put straight into the table.
+    const team = await newTeam();
+    const earlier = auditItem({
+      event_type: 'key.enabled',
+      occurred_at: '2026-11-01T00:00:00.000Z',
+      key_id: team.keyId,
+      team_id: team.teamId,
+      actor: systemActor('before-the-chain'),
+      key: { name: 'Bootstrap', type: 'sk', environment: 'live' },
+      changes: { is_active: { before: false, after: true } },
+    } as never);
+    await documentClient().send(new PutCommand({ TableName: config.auditTableName, Item: earlier }));
+
+    // Act
+    await createKey(team, 'after');
+    const trail = (await call('list-audit-events', { key: team.key, query: { team_id: team.teamId, limit: '100' } })).body.data as Record<string, unknown>[];
+    const chain = await chainOf(team);
+    await checkpointMovedChains(checkpointPorts(), [team.teamId]);
+    const checkpoint = (await call('get-audit-checkpoint', { key: team.key, query: { team_id: team.teamId } })).body.data as SignedCheckpoint;
+
+    // Assess
+    const unchained = trail.find((record) => record.event_id === earlier.event_id);
+    expect(unchained).toBeDefined();
+    expect(unchained && 'seq' in unchained).toBe(false);
+    expect(chain.map((record) => record.seq)).toEqual([1, 2]);
+    expect(chain[0]?.chain_start).toBe(chain[0]?.occurred_at);
+    expect(verifyTrail(trail, checkpoint, await publicKeyPem())).toEqual({ ok: true, checked: 2, unchained: 1, beyond: 0 });
+  });
+
+  it("a value's hash pasted into a deletion reason is redacted before the record is hashed: the table, the trail and the archive agree", async () => {
+    // Arrange: the route refuses a key value in a reason; a hex digest gets through, and the chain redacts it as the archive does.
+    const team = await newTeam();
+    const created = await createKey(team, 'pasted');
+    const value = hashKeyValue(created.body.data.key as string);
+
+    // Act
+    const deleted = await call('delete-api-key', {
+      key: team.key,
+      body: { key_id: created.body.data.id, confirm_deletion: true, reason: `leaked ${value} in a ticket` },
+    });
+    const stored = (await auditRecordsOf(created.body.data.id as string)).find((record) => record.event_type === 'key.deleted') as Record<string, unknown>;
+    const plan = planRecord(streamRecord(stored, { sequenceNumber: '100' }));
+
+    // Assess
+    expectStatus(deleted, 200);
+    expect(stored.reason).toBe('leaked [REDACTED] in a ticket');
+    expect(JSON.stringify(stored)).not.toContain(value);
+    expect(stored.hash).toBe(recordHash(stored));
+    expect(plan.kind).toBe('archive');
+    const archived = plan.kind === 'archive' ? (plan.event as unknown as Record<string, unknown>) : {};
+    expect(plan.kind === 'archive' ? plan.redactedPaths : ['?']).toEqual([]);
+    expect([archived.seq, archived.prev_hash, archived.hash]).toEqual([stored.seq, stored.prev_hash, stored.hash]);
+    expect(recordHash(archived)).toBe(archived.hash);
+  });
+
+  it('the archive refuses a chained record whose hash is not 64 lowercase hex (the strict schema, extended)', () => {
+    const item = {
+      ...auditItem({
+        event_type: 'key.enabled',
+        occurred_at: new Date().toISOString(),
+        key_id: '01JZ0000000000000000000KEY',
+        team_id: 't1',
+        actor: systemActor('x'),
+        changes: {},
+      } as never),
+      seq: 1,
+      prev_hash: GENESIS_HASH,
+      hash: 'not a hash',
+    };
+    expect(planRecord(streamRecord(item, { sequenceNumber: '101' }))).toMatchObject({ kind: 'reject', reason: 'not an audit event' });
   });
 });
 
