@@ -21,20 +21,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { isolatedEnv, npmStart } from '../test/support/local-runtime';
-
-const ROOT = path.resolve(__dirname, '..');
-
-function bootstrap(dataDir: string, teamId: string): { key: string } {
-  const cli = spawnSync(process.execPath, ['--conditions=import', '--import', 'tsx', 'local/bootstrap.ts', '--team-id', teamId, '--json'], {
-    cwd: ROOT,
-    env: isolatedEnv(dataDir),
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (cli.status !== 0) throw new Error(`bootstrap failed: ${cli.stderr}`);
-  return JSON.parse(cli.stdout) as { key: string };
-}
+import { npmStart } from '../test/support/local-runtime';
+import { bootstrapTeam } from './local-bootstrap';
+import { verifyAuditCli } from '../test/support/verify-audit-cli';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -64,7 +53,7 @@ async function main(): Promise<number> {
   };
   try {
     const teamId = randomUUID();
-    const manager = bootstrap(dataDir, teamId);
+    const manager = bootstrapTeam(dataDir, teamId);
     const request = async (method: string, route: string, body?: unknown, auth = true) => {
       const response = await fetch(`${running.baseUrl}/functions/v1/${route}`, {
         method,
@@ -120,21 +109,7 @@ async function main(): Promise<number> {
     writeFileSync(path.join(files, 'checkpoint.json'), JSON.stringify(checkpoint.body.data));
     writeFileSync(path.join(files, 'key.pem'), (keys.body.data as { pem: string }[]).at(-1)?.pem ?? '');
     const verify = (recordsFile: string) =>
-      spawnSync(
-        process.execPath,
-        [
-          require.resolve('tsx/cli'),
-          '--conditions=import',
-          'scripts/verify-audit.ts',
-          '--records',
-          recordsFile,
-          '--checkpoint',
-          'checkpoint.json',
-          '--public-key',
-          'key.pem',
-        ].map((arg) => (arg.endsWith('.json') || arg.endsWith('.jsonl') || arg.endsWith('.pem') ? path.join(files, arg) : arg)),
-        { cwd: ROOT, encoding: 'utf8' },
-      );
+      verifyAuditCli({ records: path.join(files, recordsFile), checkpoint: path.join(files, 'checkpoint.json'), publicKey: path.join(files, 'key.pem') });
     const whole = verify('records.jsonl');
     const statement = JSON.stringify(
       Object.fromEntries(['at', 'hash', 'seq', 'team_id'].map((name) => [name, (checkpoint.body.data as Record<string, unknown>)[name]])),

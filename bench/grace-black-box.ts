@@ -17,20 +17,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import { isolatedEnv, npmStart } from '../test/support/local-runtime';
-
-/** The bootstrap CLI on `dataDir`, as the README runs it: the team's first key. */
-function bootstrap(dataDir: string, teamId: string): { key: string } {
-  const cli = spawnSync(process.execPath, ['--conditions=import', '--import', 'tsx', 'local/bootstrap.ts', '--team-id', teamId, '--json'], {
-    cwd: path.resolve(__dirname, '..'),
-    env: isolatedEnv(dataDir),
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (cli.status !== 0) throw new Error(`bootstrap failed: ${cli.stderr}`);
-  return JSON.parse(cli.stdout) as { key: string };
-}
+import { npmStart } from '../test/support/local-runtime';
+import { bootstrapTeam } from './local-bootstrap';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -39,7 +27,7 @@ async function main(): Promise<number> {
   const running = await npmStart(dataDir);
   try {
     const teamId = randomUUID();
-    const manager = bootstrap(dataDir, teamId);
+    const manager = bootstrapTeam(dataDir, teamId);
     const post = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
       const response = await fetch(`${running.baseUrl}/functions/v1/${route}`, {
         method: 'POST',

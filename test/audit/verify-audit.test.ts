@@ -6,7 +6,6 @@
  * the untouched trail; and the command's exit codes and lines on the three
  * input forms (a JSON array, JSON lines, the archive's .jsonl.gz folder).
  */
-import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,21 +14,12 @@ import { gzipSync } from 'node:zlib';
 import { EMPTY_CHAIN, linkRecord, recordHash, type ChainHead } from '../../lambda/domain/audit-chain';
 import { checkpointMessage, type SignedCheckpoint } from '../../lambda/domain/audit-checkpoints';
 import { verifyTrail, type TrailFault } from '../../lambda/domain/audit-verification';
+import { seeded } from '../support/seeded';
+import { verifyAuditCli } from '../support/verify-audit-cli';
 
 const TEAM = 'team-verify';
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const PEM = publicKey.export({ format: 'pem', type: 'spki' }).toString();
-
-/** A small deterministic generator (mulberry32): the same 1,000 tamperings on every run. */
-function seeded(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Row = Record<string, unknown>;
 
@@ -184,21 +174,7 @@ describe('npm run verify-audit', () => {
   records.forEach((record, at) => writeFileSync(path.join(archive, `${at}-x.jsonl.gz`), gzipSync(`${JSON.stringify(record)}\n`)));
 
   const run = (recordsFile: string) =>
-    spawnSync(
-      process.execPath,
-      [
-        require.resolve('tsx/cli'),
-        '--conditions=import',
-        'scripts/verify-audit.ts',
-        '--records',
-        recordsFile,
-        '--checkpoint',
-        path.join(folder, 'checkpoint.json'),
-        '--public-key',
-        path.join(folder, 'key.pem'),
-      ],
-      { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8' },
-    );
+    verifyAuditCli({ records: recordsFile, checkpoint: path.join(folder, 'checkpoint.json'), publicKey: path.join(folder, 'key.pem') });
 
   it('exits 0 with one summary line on a whole trail (a JSON array, or the archive folder), 1 naming the first bad seq otherwise', () => {
     const whole = run(path.join(folder, 'records.json'));
