@@ -42,6 +42,56 @@ async function receiver() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, bodies, close: () => server.close() };
 }
 
+type Request = (method: string, route: string, body?: unknown, auth?: boolean) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** 3 and 4: every page of the chain, the checkpoint and the public key written to files and checked offline, whole and with a record dropped. */
+async function checkOffline(
+  request: Request,
+  teamId: string,
+  checkpoint: Record<string, unknown>,
+  report: (met: boolean, line: string) => void,
+): Promise<void> {
+  const records: unknown[] = [];
+  let cursor = '';
+  do {
+    const page = await request('GET', `list-audit-events?team_id=${teamId}&order=chain&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    records.push(...(page.body.data as unknown[]));
+    cursor = page.body.meta.next_cursor ?? '';
+  } while (cursor);
+  const keys = await request('GET', 'audit-public-key', undefined, false);
+  const files = mkdtempSync(path.join(tmpdir(), 'audit-black-box-files-'));
+  writeFileSync(path.join(files, 'records.jsonl'), records.map((record) => JSON.stringify(record)).join('\n'));
+  writeFileSync(
+    path.join(files, 'dropped.jsonl'),
+    records
+      .filter((_, at) => at !== 2)
+      .map((record) => JSON.stringify(record))
+      .join('\n'),
+  );
+  writeFileSync(path.join(files, 'checkpoint.json'), JSON.stringify(checkpoint));
+  writeFileSync(path.join(files, 'key.pem'), (keys.body.data as { pem: string }[]).at(-1)?.pem ?? '');
+  const verify = (recordsFile: string) =>
+    verifyAuditCli({ records: path.join(files, recordsFile), checkpoint: path.join(files, 'checkpoint.json'), publicKey: path.join(files, 'key.pem') });
+  const whole = verify('records.jsonl');
+  const statement = JSON.stringify(Object.fromEntries(['at', 'hash', 'seq', 'team_id'].map((name) => [name, checkpoint[name]])));
+  writeFileSync(path.join(files, 'statement'), statement);
+  writeFileSync(path.join(files, 'signature.der'), Buffer.from(String(checkpoint.signature), 'base64'));
+  const openssl = spawnSync('openssl', ['dgst', '-sha256', '-verify', 'key.pem', '-signature', 'signature.der', 'statement'], {
+    cwd: files,
+    encoding: 'utf8',
+  });
+  report(
+    whole.status === 0,
+    `3. ${records.length} records over ${Math.ceil(records.length / 3)} pages; verify-audit exit ${whole.status}: ${whole.stdout.trim()}`,
+  );
+  report(openssl.status === 0, `3. openssl dgst -sha256 -verify: ${openssl.stdout.trim()}`);
+
+  // 4. One record dropped.
+  const dropped = verify('dropped.jsonl');
+  report(dropped.status === 1 && dropped.stdout.includes('missing'), `4. one record dropped: verify-audit exit ${dropped.status}: ${dropped.stdout.trim()}`);
+  rmSync(files, { recursive: true, force: true });
+}
+
 async function main(): Promise<number> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'audit-black-box-'));
   const hooks = await receiver();
@@ -88,48 +138,7 @@ async function main(): Promise<number> {
       `2. checkpoint seq ${checkpoint.body.data?.seq} signed ${((Date.now() - started) / 1000).toFixed(1)} s after the changes; sent to the endpoint as audit.checkpoint (seq ${String(sent?.data.seq)})`,
     );
 
-    // 3. The whole chain, the checkpoint and the public key, checked offline.
-    const records: unknown[] = [];
-    let cursor = '';
-    do {
-      const page = await request('GET', `list-audit-events?team_id=${teamId}&order=chain&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      records.push(...(page.body.data as unknown[]));
-      cursor = page.body.meta.next_cursor ?? '';
-    } while (cursor);
-    const keys = await request('GET', 'audit-public-key', undefined, false);
-    const files = mkdtempSync(path.join(tmpdir(), 'audit-black-box-files-'));
-    writeFileSync(path.join(files, 'records.jsonl'), records.map((record) => JSON.stringify(record)).join('\n'));
-    writeFileSync(
-      path.join(files, 'dropped.jsonl'),
-      records
-        .filter((_, at) => at !== 2)
-        .map((record) => JSON.stringify(record))
-        .join('\n'),
-    );
-    writeFileSync(path.join(files, 'checkpoint.json'), JSON.stringify(checkpoint.body.data));
-    writeFileSync(path.join(files, 'key.pem'), (keys.body.data as { pem: string }[]).at(-1)?.pem ?? '');
-    const verify = (recordsFile: string) =>
-      verifyAuditCli({ records: path.join(files, recordsFile), checkpoint: path.join(files, 'checkpoint.json'), publicKey: path.join(files, 'key.pem') });
-    const whole = verify('records.jsonl');
-    const statement = JSON.stringify(
-      Object.fromEntries(['at', 'hash', 'seq', 'team_id'].map((name) => [name, (checkpoint.body.data as Record<string, unknown>)[name]])),
-    );
-    writeFileSync(path.join(files, 'statement'), statement);
-    writeFileSync(path.join(files, 'signature.der'), Buffer.from((checkpoint.body.data as unknown as { signature: string }).signature, 'base64'));
-    const openssl = spawnSync('openssl', ['dgst', '-sha256', '-verify', 'key.pem', '-signature', 'signature.der', 'statement'], {
-      cwd: files,
-      encoding: 'utf8',
-    });
-    report(
-      whole.status === 0,
-      `3. ${records.length} records over ${Math.ceil(records.length / 3)} pages; verify-audit exit ${whole.status}: ${whole.stdout.trim()}`,
-    );
-    report(openssl.status === 0, `3. openssl dgst -sha256 -verify: ${openssl.stdout.trim()}`);
-
-    // 4. One record dropped.
-    const dropped = verify('dropped.jsonl');
-    report(dropped.status === 1 && dropped.stdout.includes('missing'), `4. one record dropped: verify-audit exit ${dropped.status}: ${dropped.stdout.trim()}`);
-    rmSync(files, { recursive: true, force: true });
+    await checkOffline(request, teamId, checkpoint.body.data as unknown as Record<string, unknown>, report);
     return results.every(Boolean) ? 0 : 1;
   } finally {
     await running.stop('SIGTERM');

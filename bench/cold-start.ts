@@ -95,8 +95,9 @@ export async function coldStart(): Promise<Record<string, unknown>> {
       const size = statSync(bundle.file).size;
       const init = median(times.get(bundle.file) ?? []);
       // Off the request path (a stream, queue or schedule consumer: the archiver, the event publisher, the webhook deliverer, the
-      // analytics rollup, which carries the S3 client and the Parquet writer): the consumers' budget.
-      const archiver = /Archiver|WebhooksPublisher|WebhooksDeliverer|AnalyticsRollup/.test(bundle.name);
+      // analytics rollup, which carries the S3 client and the Parquet writer, the audit checkpoints, which carry the KMS, S3 and
+      // EventBridge clients): the consumers' budget.
+      const archiver = /Archiver|WebhooksPublisher|WebhooksDeliverer|AnalyticsRollup|Checkpointer/.test(bundle.name);
       const extraBudget = archiver ? BUDGET.archiverExtraBytes : BUDGET.bundleExtraBytes;
       const ratioBudget = archiver ? BUDGET.archiverInitRatio : BUDGET.initRatio;
       return {

@@ -131,13 +131,15 @@ export async function send(
 /** Budgets of section 5: verify ≤ 1 read + 1 write; a state change ≤ authentication (1 read + 1 write) + 1 transaction. */
 const REQUEST_BUDGET: Record<string, { read: number; write: number; transaction: number }> = {
   'verify-api-key': { read: 1, write: 1, transaction: 0 },
-  'generate-api-key': { read: 1, write: 1, transaction: 1 },
-  'regenerate-api-key': { read: 1, write: 1, transaction: 1 },
-  'update-api-key': { read: 1, write: 1, transaction: 1 },
-  'delete-api-key': { read: 1, write: 1, transaction: 1 },
+  // A change also reads its team's audit chain head (one GetItem) before its transaction advances it (issue 48, docs/audit.md):
+  // the record's seq and prev_hash must be known before it is hashed, and a transaction reads nothing.
+  'generate-api-key': { read: 2, write: 1, transaction: 1 },
+  'regenerate-api-key': { read: 2, write: 1, transaction: 1 },
+  'update-api-key': { read: 2, write: 1, transaction: 1 },
+  'delete-api-key': { read: 2, write: 1, transaction: 1 },
   // Removing a manager: the caller, itself a manager, is the survivor the transaction checks (no read of the team's keys).
-  'update-api-key (disable a manager)': { read: 1, write: 1, transaction: 1 },
-  'delete-api-key (a manager)': { read: 1, write: 1, transaction: 1 },
+  'update-api-key (disable a manager)': { read: 2, write: 1, transaction: 1 },
+  'delete-api-key (a manager)': { read: 2, write: 1, transaction: 1 },
 };
 
 /** Section 5: every DynamoDB request of one call of each operation, counted by the proxy. */

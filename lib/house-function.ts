@@ -7,7 +7,8 @@ import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-l
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { STORE_OPERATIONS, accessOf, operationBundleFlag, type StoreOperation, type TableAction } from '../lambda/contract/store-operations';
+import { STORE_OPERATIONS, operationBundleFlag, type StoreOperation, type TableAction } from '../lambda/contract/store-operations';
+import { accessOf } from '../lambda/contract/operation-access';
 import { CHAIN_INDEX } from '../lambda/contract/tables';
 import { portBundleFlag } from '../lambda/contract/ports';
 import { PORT_NAMES } from '../lambda/contract/port-names';

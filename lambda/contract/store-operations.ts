@@ -37,6 +37,7 @@ export interface OperationAccess {
  * head (GetItem) and advances it in the same transaction (UpdateItem), so
  * the record is linked into the team's hash chain (lambda/store/audit-links.ts).
  */
+/* @__NO_SIDE_EFFECTS__ */
 function audited<const A extends OperationAccess>(access: A): A & { readonly keyTable: readonly TableAction[] } {
   return { ...access, keyTable: [...new Set<TableAction>([...(access.keyTable ?? []), 'dynamodb:GetItem', 'dynamodb:UpdateItem'])] };
 }
@@ -67,9 +68,13 @@ export const STORE_OPERATIONS = {
    * together, and a credits.low or credits.exhausted mark with its audit
    * record (lambda/store/credit-notices.ts).
    */
-  admitSharedMeteredUse: audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  admitSharedMeteredUse: /* @__PURE__ */ audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** Credits added (a grant) or set on a key's or an identity's meter, with the audit record and the idempotent answer; then the meter read for the answer. */
-  adjustCredits: audited({ keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:GetItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  adjustCredits: /* @__PURE__ */ audited({
+    keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:GetItem'],
+    auditTable: ['dynamodb:PutItem'],
+    transactional: true,
+  }),
   /** One failed verification of an unknown value from a source. */
   countGuess: { keyTable: ['dynamodb:UpdateItem'] },
   /**
@@ -95,31 +100,35 @@ export const STORE_OPERATIONS = {
   /** A team's plan and usage key (the authorizers' usage identifier). */
   readTeam: { keyTable: ['dynamodb:GetItem'] },
   /** A team's settings changed (compare-and-set on their revision) with the audit record (lambda/use-cases/team-settings.ts). */
-  changeTeamSettings: audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  changeTeamSettings: /* @__PURE__ */ audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** The teams with a `disable_unused_after_days` policy (their partition of the team index). */
   listUnusedPolicies: { keyTeamIndex: ['dynamodb:Query'] },
   /** A `key.unused` warning noted on the key once per last use, with its audit record. */
-  recordUnusedNotice: audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  recordUnusedNotice: /* @__PURE__ */ audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** A stored idempotency record (create, regenerate). */
   readIdempotencyRecord: { keyTable: ['dynamodb:GetItem'] },
   /** Configuration change: key item, the lookups that authenticate, a surviving manager checked, the identity left or joined, the audit record. */
-  updateKey: audited({
+  updateKey: /* @__PURE__ */ audited({
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
   }),
   /** Key item, value lookup, usage item, the identity joined (if named) and `key.created` record, in one transaction. */
-  createKey: audited({ keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  createKey: /* @__PURE__ */ audited({ keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** New value: key item compare-and-set, new lookup, old lookup kept or dropped, `key.regenerated`. */
-  rotateValue: audited({
+  rotateValue: /* @__PURE__ */ audited({
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
   }),
   /** End of a grace period: previous value removed, `key.old_value_expired`. */
-  expirePreviousValue: audited({ keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  expirePreviousValue: /* @__PURE__ */ audited({
+    keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+    auditTable: ['dynamodb:PutItem'],
+    transactional: true,
+  }),
   /** Delete: tombstone, every lookup dropped, a surviving manager checked, `key.deleted`. */
-  tombstoneKey: audited({
+  tombstoneKey: /* @__PURE__ */ audited({
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
@@ -127,7 +136,7 @@ export const STORE_OPERATIONS = {
   /** Many value lookups by hash, 100 to a BatchGetItem (a leak report's values). */
   readValueLookups: { keyTable: ['dynamodb:BatchGetItem'] },
   /** A leak report: the key disabled or its old value ended (or nothing changed), the `key.leaked` record, the idempotent answer. */
-  recordLeak: audited({
+  recordLeak: /* @__PURE__ */ audited({
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'],
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
@@ -135,19 +144,27 @@ export const STORE_OPERATIONS = {
   /** A platform stage's next authorizer-cache flush claimed (at most one a second, whatever the concurrency). */
   claimCacheFlush: { keyTable: ['dynamodb:UpdateItem'] },
   /** An expiry notice noted on the key with its audit record (key.expiring, key.expired). */
-  recordExpiryNotice: audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  recordExpiryNotice: /* @__PURE__ */ audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** A webhook endpoint, the team's endpoint count and the audit record, in one transaction. */
-  createWebhookEndpoint: audited({ keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  createWebhookEndpoint: /* @__PURE__ */ audited({
+    keyTable: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    auditTable: ['dynamodb:PutItem'],
+    transactional: true,
+  }),
   /** A webhook endpoint by id. */
   readWebhookEndpoint: { keyTable: ['dynamodb:GetItem'] },
   /** A team's webhook endpoints, on the team index. */
   listWebhookEndpoints: { keyTeamIndex: ['dynamodb:Query'] },
   /** An endpoint's settings or secrets changed, with the audit record. */
-  changeWebhookEndpoint: audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  changeWebhookEndpoint: /* @__PURE__ */ audited({ keyTable: ['dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** An endpoint deleted, the team's count lowered, the audit record. */
-  deleteWebhookEndpoint: audited({ keyTable: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  deleteWebhookEndpoint: /* @__PURE__ */ audited({
+    keyTable: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
+    auditTable: ['dynamodb:PutItem'],
+    transactional: true,
+  }),
   /** The audit record of a webhook action that changes no endpoint (a test, a redelivery). */
-  auditWebhookAction: audited({ auditTable: ['dynamodb:PutItem'], transactional: true }),
+  auditWebhookAction: /* @__PURE__ */ audited({ auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** An endpoint's run of failures noted or cleared. */
   recordWebhookOutcome: { keyTable: ['dynamodb:UpdateItem'] },
   /** An event's body kept for redelivery. */
@@ -167,19 +184,19 @@ export const STORE_OPERATIONS = {
   /** Marked hours rolled up: their minute records summed into the hour's and the day's rollups, the mark removed. */
   rollUpVerificationCounts: { keyTable: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'] },
   /** An identity, the claim of its external id and the audit record, in one transaction. */
-  createIdentity: audited({ keyTable: ['dynamodb:PutItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  createIdentity: /* @__PURE__ */ audited({ keyTable: ['dynamodb:PutItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** An identity by id, or by its external id's claim. */
   readIdentity: { keyTable: ['dynamodb:GetItem'] },
   /** A team's identities, on the team index. */
   listIdentities: { keyTeamIndex: ['dynamodb:Query'] },
   /** An identity changed (its external id's claim swapped when that changes), with the audit record. */
-  changeIdentity: audited({
+  changeIdentity: /* @__PURE__ */ audited({
     keyTable: ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
     auditTable: ['dynamodb:PutItem'],
     transactional: true,
   }),
   /** An identity and its external id's claim deleted (only while no key names it), with the audit record. */
-  deleteIdentity: audited({ keyTable: ['dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
+  deleteIdentity: /* @__PURE__ */ audited({ keyTable: ['dynamodb:DeleteItem'], auditTable: ['dynamodb:PutItem'], transactional: true }),
   /** The keys of an identity (its membership items, strongly consistent). */
   listIdentityKeys: { keyTable: ['dynamodb:Query'] },
   /** The team chains that moved since their last checkpoint (their heads' partition of the team index). */
@@ -217,59 +234,28 @@ export const TARGET_KEY: readonly StoreOperation[] = ['readTargetKey', 'readKey'
  * declare theirs in lambda/routes/<route>/route.ts; lambda/routes/index.ts
  * joins both into FUNCTION_OPERATIONS).
  */
-export const HANDLER_OPERATIONS = {
-  authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse'],
-  'management-authorizer': ['readValueLookup', 'readOldValueUse', 'readTeam', 'countVerifications'],
-  'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
-  'checkpoint-audit': ['listMovedChains', 'readAuditCheckpoint', 'recordCheckpoint', 'recordSigningKey'],
-  'disable-unused-keys': ['listUnusedPolicies', 'listTeamKeys', 'readUsageBatch', 'recordUnusedNotice', 'updateKey'],
-  'notify-key-expiry': ['readKey', 'recordExpiryNotice'],
-  'flush-authorizer-cache': ['claimCacheFlush'],
-  'roll-up-analytics': ['rollUpVerificationCounts'],
-  'deliver-webhooks': [
-    'listWebhookEndpoints',
-    'readWebhookEndpoint',
-    'keepWebhookEvent',
-    'readWebhookEvent',
-    'recordDelivery',
-    'claimDeliverySlot',
-    'recordWebhookOutcome',
-    'changeWebhookEndpoint',
-  ],
-} as const satisfies Record<string, readonly StoreOperation[]>;
-
-type AccessPart = 'keyTable' | 'keyTeamIndex' | 'auditTable' | 'auditTeamIndex';
-
-/** The union of the operations' access, each list sorted: what a function is granted. */
-export function accessOf(operations: readonly StoreOperation[]): Record<AccessPart, TableAction[]> {
-  const union = (part: AccessPart): TableAction[] => [...new Set(operations.flatMap((name) => (STORE_OPERATIONS[name] as OperationAccess)[part] ?? []))].sort();
-  return {
-    keyTable: union('keyTable'),
-    keyTeamIndex: union('keyTeamIndex'),
-    auditTable: union('auditTable'),
-    auditTeamIndex: union('auditTeamIndex'),
-  };
-}
-
-/** A DynamoDB API request, as its CloudWatch `Operation` dimension names it. */
-export type TableRequest = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'TransactWriteItems';
-
-/**
- * The requests `operations` send to a table (its indexes included), each
- * list sorted: what a throttle alarm on that table must watch.
- */
-export function requestsOf(operations: readonly StoreOperation[], table: 'key' | 'audit'): TableRequest[] {
-  const requests = new Set<TableRequest>();
-  for (const name of operations) {
-    const access = STORE_OPERATIONS[name] as OperationAccess;
-    const actions =
-      table === 'key' ? [...(access.keyTable ?? []), ...(access.keyTeamIndex ?? [])] : [...(access.auditTable ?? []), ...(access.auditTeamIndex ?? [])];
-    if (actions.length === 0) continue;
-    if (access.transactional) requests.add('TransactWriteItems');
-    else for (const action of actions) requests.add(action.replace('dynamodb:', '') as TableRequest);
-  }
-  return [...requests].sort();
-}
+// A function, so that a bundle which never reads the list (every route's) carries none of it: esbuild keeps an object built with spreads.
+export const HANDLER_OPERATIONS = /* @__PURE__ */ (() =>
+  ({
+    authorizer: [...AUTHENTICATED, 'readTeam', 'readIdentity', 'admitMeteredUse', 'admitSharedMeteredUse'],
+    'management-authorizer': ['readValueLookup', 'readOldValueUse', 'readTeam', 'countVerifications'],
+    'expire-old-value': ['readKey', 'readUsage', 'expirePreviousValue'],
+    'checkpoint-audit': ['listMovedChains', 'readAuditCheckpoint', 'recordCheckpoint', 'recordSigningKey'],
+    'disable-unused-keys': ['listUnusedPolicies', 'listTeamKeys', 'readUsageBatch', 'recordUnusedNotice', 'updateKey'],
+    'notify-key-expiry': ['readKey', 'recordExpiryNotice'],
+    'flush-authorizer-cache': ['claimCacheFlush'],
+    'roll-up-analytics': ['rollUpVerificationCounts'],
+    'deliver-webhooks': [
+      'listWebhookEndpoints',
+      'readWebhookEndpoint',
+      'keepWebhookEvent',
+      'readWebhookEvent',
+      'recordDelivery',
+      'claimDeliverySlot',
+      'recordWebhookOutcome',
+      'changeWebhookEndpoint',
+    ],
+  }) as const satisfies Record<string, readonly StoreOperation[]>)();
 
 /**
  * What one public method of a store sends: the declared operation(s) it is

@@ -58,8 +58,17 @@ export interface TableDefinition {
   readonly stream?: 'NEW_IMAGE';
 }
 
-/** A table keyed `pk`/`sk` with the team index (`gsi1pk`/`gsi1sk`) and the TTL attribute. */
-function teamIndexedTable(logicalName: string, stream?: 'NEW_IMAGE'): TableDefinition {
+/** Name of the audit table's chain index: a team's chained records in seq order. */
+export const CHAIN_INDEX = 'byChain';
+
+/**
+ * A table keyed `pk`/`sk` with the team index (`gsi1pk`/`gsi1sk`), `more`
+ * indexes and the TTL attribute. Without side effects: a bundle that never
+ * reads a table's definition (every function: only synthesis, the local
+ * runtime and the tests do) carries neither.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+function teamIndexedTable(logicalName: string, stream?: 'NEW_IMAGE', more: TableDefinition['globalSecondaryIndexes'] = []): TableDefinition {
   return {
     logicalName,
     partitionKey: { name: 'pk', type: 'S' },
@@ -70,25 +79,18 @@ function teamIndexedTable(logicalName: string, stream?: 'NEW_IMAGE'): TableDefin
         partitionKey: { name: 'gsi1pk', type: 'S' },
         sortKey: { name: 'gsi1sk', type: 'S' },
       },
+      ...more,
     ],
     ttlAttribute: TTL_ATTRIBUTE,
     ...(stream ? { stream } : {}),
   };
 }
 
-export const KEY_TABLE: TableDefinition = teamIndexedTable('api-keys');
+export const KEY_TABLE: TableDefinition = /* @__PURE__ */ teamIndexedTable('api-keys');
 
-/** Name of the audit table's chain index: a team's chained records in seq order. */
-export const CHAIN_INDEX = 'byChain';
-
-const auditTeamIndexed = teamIndexedTable('api-key-audit', 'NEW_IMAGE');
-export const AUDIT_TABLE: TableDefinition = {
-  ...auditTeamIndexed,
-  globalSecondaryIndexes: [
-    ...auditTeamIndexed.globalSecondaryIndexes,
-    { indexName: CHAIN_INDEX, partitionKey: { name: 'gsi2pk', type: 'S' }, sortKey: { name: 'gsi2sk', type: 'S' } },
-  ],
-};
+export const AUDIT_TABLE: TableDefinition = /* @__PURE__ */ teamIndexedTable('api-key-audit', 'NEW_IMAGE', [
+  { indexName: CHAIN_INDEX, partitionKey: { name: 'gsi2pk', type: 'S' }, sortKey: { name: 'gsi2sk', type: 'S' } },
+]);
 
 /** Primary key of an item in either table. */
 export interface ItemKey {

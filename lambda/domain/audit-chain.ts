@@ -14,7 +14,6 @@
  * offline verifier (scripts/verify-audit.ts) checks them with the same code.
  */
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 
 /** `prev_hash` of a team's first chained record. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -44,11 +43,31 @@ export interface ChainLink {
   chain_start?: string;
 }
 
-/** The RFC 8785 canonical JSON of `value` (an audit record: strings, integers, booleans, null, arrays, objects). */
+/**
+ * The RFC 8785 (JCS) canonical JSON of `value`, for the values an audit
+ * record holds (strings, finite numbers, booleans, null, arrays, plain
+ * objects): object keys sorted by UTF-16 code units, no whitespace, strings
+ * and numbers as ECMAScript's JSON.stringify writes them (RFC 8785 §3.2.2
+ * is that serialisation); an absent (undefined) member is left out, as the
+ * table drops it. Small on purpose: every function that writes an audit
+ * record carries it. test/audit/canonical-json.test.ts holds it to the
+ * `canonicalize` package (RFC 8785's reference implementation for
+ * JavaScript) on the RFC's vectors and on random records.
+ */
 export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
-  if (text === undefined) throw new Error('not a JSON value');
-  return text;
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new Error('not a JSON number');
+  if (value === null || typeof value !== 'object') {
+    const text = JSON.stringify(value);
+    if (text === undefined) throw new Error('not a JSON value');
+    return text;
+  }
+  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const members = Object.keys(record)
+    .filter((name) => record[name] !== undefined)
+    .sort()
+    .map((name) => `${JSON.stringify(name)}:${canonicalJson(record[name])}`);
+  return `{${members.join(',')}}`;
 }
 
 /** The hash of a record: SHA-256 of the canonical JSON of every field but `hash` and the storage attributes. */

@@ -10,7 +10,8 @@
 import path from 'node:path';
 import type { RouteDefinition } from '../contract/routes';
 import { HANDLER_PORTS, type PortName } from '../contract/ports';
-import { HANDLER_OPERATIONS, requestsOf, type StoreOperation, type TableRequest } from '../contract/store-operations';
+import { HANDLER_OPERATIONS, type StoreOperation } from '../contract/store-operations';
+import { requestsOf, type TableRequest } from '../contract/operation-access';
 import { route as deleteApiKey } from './delete-api-key/route';
 import { route as generateApiKey } from './generate-api-key/route';
 import { route as getApiKey } from './get-api-key/route';

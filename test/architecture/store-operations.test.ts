@@ -8,7 +8,7 @@
  * action no path uses (an over-grant) fails here too.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { accessOf, requestsOf } from '../../lambda/contract/store-operations';
+import { accessOf, requestsOf } from '../../lambda/contract/operation-access';
 import { FUNCTION_OPERATIONS, ROUTES, type FunctionWithStore } from '../../lambda/routes';
 import { prepare, sendAs } from '../support/route-fixtures';
 import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';

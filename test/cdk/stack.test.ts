@@ -11,7 +11,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import fixture from '../fixtures/apigw-rest-event.json';
 import { routeScopesFromEnv } from '../../lambda/handlers/authorizer';
 import { DEFAULT_GUESS_LIMIT_PER_MINUTE } from '../../lambda/contract/defaults';
-import { accessOf } from '../../lambda/contract/store-operations';
+import { accessOf } from '../../lambda/contract/operation-access';
 import { FUNCTION_OPERATIONS, requestsOfAllFunctions, type FunctionWithStore } from '../../lambda/routes';
 import { ROUTES } from '../../lambda/routes';
 import { ARCHIVE_RETENTION_DAYS } from '../../lambda/contract/retention';

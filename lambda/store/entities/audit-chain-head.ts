@@ -38,12 +38,16 @@ export const MOVED_CHAINS_PARTITION = 'AUDIT_CHAIN#moved';
 export const movedChainIndex = (teamId: string): IndexKey => ({ gsi1pk: MOVED_CHAINS_PARTITION, gsi1sk: teamId });
 
 /** Every operation that writes an audit record reads the head and advances it; the checkpoint job lists moved heads and takes them off the list. */
-export const AUDIT_CHAIN_HEAD_ACCESS = {
-  ...(Object.fromEntries(
-    Object.entries(AUDIT_RECORD_ACCESS)
-      .filter(([, requests]) => (requests as readonly string[]).includes('PutItem'))
-      .map(([operation]) => [operation, ['GetItem', 'UpdateItem']]),
-  ) as EntityAccess),
-  listMovedChains: ['Query byTeam'],
-  recordCheckpoint: ['UpdateItem'],
-} as const satisfies EntityAccess;
+export const AUDIT_CHAIN_HEAD_ACCESS = /* @__PURE__ */ headAccess();
+
+/* @__NO_SIDE_EFFECTS__ */
+function headAccess() {
+  const linking = Object.entries(AUDIT_RECORD_ACCESS)
+    .filter(([, requests]) => (requests as readonly string[]).includes('PutItem'))
+    .map(([operation]) => [operation, ['GetItem', 'UpdateItem']]);
+  return {
+    ...(Object.fromEntries(linking) as EntityAccess),
+    listMovedChains: ['Query byTeam'],
+    recordCheckpoint: ['UpdateItem'],
+  } as const satisfies EntityAccess;
+}
