@@ -5,6 +5,7 @@
  */
 import {
   CreateTableCommand,
+  UpdateTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   ResourceInUseException,
@@ -62,8 +63,37 @@ async function ensureTimeToLive(client: DynamoDBClient, tableName: string, attri
 }
 
 /**
- * Creates one table when it is missing and makes sure its TTL is on.
- * Returns whether the table was created by this call.
+ * Adds the indexes of `definition` that a table made by an older version
+ * lacks (the audit table's chain index, issue 48), one at a time as
+ * DynamoDB allows, and waits until each is active: a data directory from
+ * before an index keeps working.
+ */
+async function ensureIndexes(client: DynamoDBClient, definition: TableDefinition, tableName: string): Promise<string[]> {
+  const added: string[] = [];
+  for (const index of createTableInput(definition, tableName).GlobalSecondaryIndexes ?? []) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if ((Table?.GlobalSecondaryIndexes ?? []).some((existing) => existing.IndexName === index.IndexName)) continue;
+    const attributes = keyAttributes(definition).filter(({ name }) => index.KeySchema?.some((key) => key.AttributeName === name));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: attributes.map(({ name, type }) => ({ AttributeName: name, AttributeType: type })),
+        GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
+      }),
+    );
+    for (let waited = 0; waited < 60_000; waited += 200) {
+      const { Table: now } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      if (now?.GlobalSecondaryIndexes?.find((existing) => existing.IndexName === index.IndexName)?.IndexStatus === 'ACTIVE') break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    added.push(index.IndexName ?? '');
+  }
+  return added;
+}
+
+/**
+ * Creates one table when it is missing (or adds the indexes it lacks) and
+ * makes sure its TTL is on. Returns whether the table was created by this call.
  */
 export async function ensureTable(client: DynamoDBClient, definition: TableDefinition, tableName: string): Promise<boolean> {
   let created = false;
@@ -76,6 +106,8 @@ export async function ensureTable(client: DynamoDBClient, definition: TableDefin
       if (!(error instanceof ResourceInUseException)) throw error;
     }
     await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: tableName });
+  } else {
+    await ensureIndexes(client, definition, tableName);
   }
   await ensureTimeToLive(client, tableName, definition.ttlAttribute);
   return created;

@@ -28,6 +28,11 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { streamRecord } from './helpers';
 import { hashKeyValue } from '../../lambda/domain/key-values';
 import { auditRecordsOf } from '../support/store';
+import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { localDynamoClient } from '../../local/dynamodb-local';
+import { createTableInput, ensureTable } from '../../local/tables';
+import { AUDIT_TABLE, CHAIN_INDEX } from '../../lambda/contract/tables';
 import { call, newTeam, type TestTeam } from '../support/api';
 import { expectStatus } from '../support/keys';
 import { testServices } from '../support/services';
@@ -266,5 +271,28 @@ describe('checkpoints', () => {
     );
     expect([good.status, good.stdout.trim()]).toEqual([0, 'Verified OK']);
     expect(bad.status).toBe(1);
+  });
+});
+
+describe('a data directory from before the chain', () => {
+  it('gets the audit table its chain index at start (npm start on an older DATA_DIR), and the rest of the table as it was', async () => {
+    // Arrange: the audit table as the version before the chain created it.
+    const client = localDynamoClient(process.env.DYNAMODB_ENDPOINT ?? '');
+    const name = `audit-before-chain-${randomUUID()}`;
+    const before = { ...AUDIT_TABLE, globalSecondaryIndexes: AUDIT_TABLE.globalSecondaryIndexes.filter((index) => index.indexName !== CHAIN_INDEX) };
+    await client.send(new CreateTableCommand(createTableInput(before, name)));
+
+    // Act
+    const created = await ensureTable(client, AUDIT_TABLE, name);
+    const again = await ensureTable(client, AUDIT_TABLE, name);
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+
+    // Assess
+    expect([created, again]).toEqual([false, false]);
+    expect((Table?.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName, index.IndexStatus]).sort()).toEqual([
+      ['byChain', 'ACTIVE'],
+      ['byTeam', 'ACTIVE'],
+    ]);
+    expect(Table?.StreamSpecification?.StreamViewType).toBe('NEW_IMAGE');
   });
 });
