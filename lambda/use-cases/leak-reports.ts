@@ -177,8 +177,12 @@ function reportText(text: string): string {
   return redactText(text).slice(0, LEAK_REPORT_TEXT_CHARS);
 }
 
-/** Keys acted on at once while a report is answered (each key's own reports run one after another). */
-const KEYS_AT_ONCE = 16;
+/**
+ * Teams acted on at once while a report is answered. A team's values run one
+ * after another: each leak's record joins its team's audit chain, so a
+ * team's changes commit in turn anyway (at once they would only retry).
+ */
+const TEAMS_AT_ONCE = 16;
 
 /**
  * A GitHub secret-scanning report: every token labelled, and each value of
@@ -196,18 +200,18 @@ export async function answerGithubReport(
   const now = services.clock.now();
   const live = (hash: string | undefined) => (hash === undefined ? undefined : lookups.get(hash));
 
-  // One report per value (the first entry naming it), a key's values one after another.
-  const byKey = new Map<string, Array<{ entry: ReportedToken; valueHash: string; lookup: ValueLookupItem }>>();
+  // One report per value (the first entry naming it), a team's values one after another.
+  const byTeam = new Map<string, Array<{ entry: ReportedToken; valueHash: string; lookup: ValueLookupItem }>>();
   const seen = new Set<string>();
   tokens.forEach((entry, index) => {
     const valueHash = hashes[index];
     const lookup = live(valueHash);
     if (valueHash === undefined || !isLiveValue(lookup, now) || seen.has(valueHash)) return;
     seen.add(valueHash);
-    byKey.set(lookup.key_id, [...(byKey.get(lookup.key_id) ?? []), { entry, valueHash, lookup }]);
+    byTeam.set(lookup.team_id, [...(byTeam.get(lookup.team_id) ?? []), { entry, valueHash, lookup }]);
   });
   const acted = new Set<string>();
-  const groups = [...byKey.values()];
+  const groups = [...byTeam.values()];
   const work = async () => {
     for (let group = groups.shift(); group; group = groups.shift()) {
       for (const { entry, valueHash, lookup } of group) {
@@ -217,7 +221,7 @@ export async function answerGithubReport(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(KEYS_AT_ONCE, groups.length) }, work));
+  await Promise.all(Array.from({ length: Math.min(TEAMS_AT_ONCE, groups.length) }, work));
 
   return tokens.map((entry, index) => {
     const valueHash = hashes[index];

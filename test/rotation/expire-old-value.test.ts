@@ -102,6 +102,10 @@ describe('expire handler: happy path', () => {
       transition_ends_at: t.endsAt,
       reason: 'deadline',
       transition_usage: { old: 2, new: 3 },
+      // Its place in the team's audit chain (docs/audit.md).
+      seq: expect.any(Number),
+      prev_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(JSON.stringify(records[0])).not.toContain(hashKeyValue(t.oldValue, config.pepper));
   });

@@ -39,7 +39,8 @@ export function smokeTest(name: RouteName): void {
     it(`answers the valid request with ${fixtureOf(name).status}, as documented`, async () => {
       const { team, input, fixture } = await prepare(name);
       const answer = await sendAs(team)(name, input);
-      expect([answer.status, answer.status < 300 ? 'ok' : answer.body]).toEqual([fixture.status, 'ok']);
+      // A fixture may document an error as its valid request's answer (the checkpoint of a team that has none yet: 404).
+      expect([answer.status, answer.status < 300 || answer.status === fixture.status ? 'ok' : answer.body]).toEqual([fixture.status, 'ok']);
     });
   });
 }
