@@ -6,12 +6,18 @@
  * the one read. A change that lost the head to another change of the same
  * team is linked again on the new head and sent again (store/transactions.ts).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { AUDIT_STORAGE_ATTRIBUTES, EMPTY_CHAIN, linkRecord, type ChainHead } from '../domain/audit-chain';
 import { redactStrings } from '../platform/redaction';
 import { AUDIT_CHAIN_HEAD, movedChainIndex } from './entities/audit-chain-head';
 import { chainIndex } from './entities/audit-record';
-import type { StoreTables, TransactItem } from './transactions';
+
+// Spelled here, not taken from transactions.ts, which calls this module: no circle between the two.
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+interface StoreTables {
+  readonly db: DynamoDBDocumentClient;
+  readonly keyTableName: string;
+}
 
 /** The team's chain head, strongly consistent (the empty chain before its first record). */
 async function readHead(tables: StoreTables, teamId: string): Promise<ChainHead> {
