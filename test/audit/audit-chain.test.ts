@@ -239,6 +239,31 @@ describe('checkpoints', () => {
     expect(verifyTrail(chain, after.body.data as SignedCheckpoint, await publicKeyPem())).toEqual({ ok: true, checked: 3, unchained: 0, beyond: 0 });
   });
 
+  it('a run that fails part-way (the archive unreachable) leaves the team on the moved list, and the next run finishes it without signing again', async () => {
+    // Arrange
+    const team = await newTeam();
+    let archiveUp = false;
+    const real = folderArchiveWriter(archiveDir);
+    const flaky = {
+      ...checkpointPorts(),
+      archive: { location: real.location, put: (key: string, body: Buffer) => (archiveUp ? real.put(key, body) : Promise.reject(new Error('S3 unreachable'))) },
+    };
+
+    // Act
+    const failed = await checkpointMovedChains(flaky, [team.teamId]);
+    const kept = (await call('get-audit-checkpoint', { key: team.key, query: { team_id: team.teamId } })).body.data as SignedCheckpoint;
+    archiveUp = true;
+    const finished = await checkpointMovedChains(flaky, [team.teamId]);
+    const after = await checkpointMovedChains(flaky, [team.teamId]);
+
+    // Assess
+    expect(failed).toEqual({ moved: 1, signed: 1, failed: 1 });
+    expect(finished).toEqual({ moved: 1, signed: 0, failed: 0 });
+    expect(after).toEqual({ moved: 0, signed: 0, failed: 0 });
+    expect(readdirSync(path.join(archiveDir, 'checkpoints', `team=${team.teamId}`))).toEqual([`seq=${String(kept.seq).padStart(12, '0')}.json`]);
+    expect(published.filter((event) => event.team_id === team.teamId)).toHaveLength(1);
+  });
+
   it("another team's checkpoint is 403; the public keys need no key", async () => {
     const team = await newTeam();
     const other = await newTeam();
