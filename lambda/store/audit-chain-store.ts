@@ -3,44 +3,23 @@
  * last checkpoint, each team's latest signed checkpoint, and the public
  * halves of the keys that signed them (docs/audit.md "Checkpoints").
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SignedCheckpoint, SigningKeyRecord } from '../domain/audit-checkpoints';
 import type { ChainHead } from '../domain/audit-chain';
 import type { OperationsOf } from '../contract/store-operations';
-import { TEAM_INDEX } from '../contract/tables';
 import { ABSENT, type StoreTables } from './transactions';
-import { queryAll } from './query-all';
+import { teamIndexPartition } from './query-all';
+import { conditionHeld } from './condition-held';
 import { AUDIT_CHAIN_HEAD, MOVED_CHAINS_PARTITION } from './entities/audit-chain-head';
 import { AUDIT_CHECKPOINT } from './entities/audit-checkpoint';
 import { AUDIT_SIGNING_KEY, SIGNING_KEYS_PARTITION, signingKeyIndex } from './entities/audit-signing-key';
-
-/** Whether `work` failed only its condition. */
-async function unlessConditionFails(work: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await work();
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
-}
 
 export class AuditChainStore {
   constructor(private readonly tables: Pick<StoreTables, 'db' | 'keyTableName'>) {}
 
   /** `listMovedChains`: every team whose chain moved since its last checkpoint, at its head as the index shows it. */
   async movedChains(): Promise<Array<ChainHead & { team_id: string }>> {
-    const heads = await queryAll(
-      this.tables.db,
-      {
-        TableName: this.tables.keyTableName,
-        IndexName: TEAM_INDEX,
-        KeyConditionExpression: 'gsi1pk = :moved',
-        ExpressionAttributeValues: { ':moved': MOVED_CHAINS_PARTITION },
-      },
-      AUDIT_CHAIN_HEAD.readAll,
-    );
+    const heads = await teamIndexPartition(this.tables, MOVED_CHAINS_PARTITION, AUDIT_CHAIN_HEAD.readAll);
     return heads.map((head) => ({ team_id: head.team_id, seq: head.seq, hash: head.hash }));
   }
 
@@ -55,7 +34,7 @@ export class AuditChainStore {
 
   /** `recordCheckpoint`: `checkpoint` kept as the team's latest, unless one of the same or a later seq is (false then). */
   recordCheckpoint(checkpoint: SignedCheckpoint): Promise<boolean> {
-    return unlessConditionFails(() =>
+    return conditionHeld(
       this.tables.db.send(
         new PutCommand({
           TableName: this.tables.keyTableName,
@@ -69,7 +48,7 @@ export class AuditChainStore {
 
   /** `recordCheckpoint`: the team's head off the moved list, if it is still at `seq` (false when it moved on: the next run signs it). */
   settleHead(teamId: string, seq: number): Promise<boolean> {
-    return unlessConditionFails(() =>
+    return conditionHeld(
       this.tables.db.send(
         new UpdateCommand({
           TableName: this.tables.keyTableName,
@@ -84,7 +63,7 @@ export class AuditChainStore {
 
   /** `recordSigningKey`: a signing key's public half, once (false when it was recorded already). */
   recordSigningKey(key: SigningKeyRecord): Promise<boolean> {
-    return unlessConditionFails(() =>
+    return conditionHeld(
       this.tables.db.send(
         new PutCommand({
           TableName: this.tables.keyTableName,
@@ -103,16 +82,7 @@ export class AuditChainStore {
 
   /** `listSigningKeys`: every key that ever signed a checkpoint, oldest first. */
   async signingKeys(): Promise<SigningKeyRecord[]> {
-    const items = await queryAll(
-      this.tables.db,
-      {
-        TableName: this.tables.keyTableName,
-        IndexName: TEAM_INDEX,
-        KeyConditionExpression: 'gsi1pk = :keys',
-        ExpressionAttributeValues: { ':keys': SIGNING_KEYS_PARTITION },
-      },
-      AUDIT_SIGNING_KEY.readAll,
-    );
+    const items = await teamIndexPartition(this.tables, SIGNING_KEYS_PARTITION, AUDIT_SIGNING_KEY.readAll);
     return items.map((item) => ({ key_id: item.key_id, pem: item.pem, jwk: JSON.parse(item.jwk) as SigningKeyRecord['jwk'], created_at: item.created_at }));
   }
 }

@@ -26,13 +26,10 @@ async function readHead(tables: StoreTables, teamId: string): Promise<ChainHead>
   return head ? { seq: head.seq, hash: head.hash } : EMPTY_CHAIN;
 }
 
-/** A record as the chain holds it: every string of the event redacted as the archive redacts (storage attributes as they are), then linked. */
+/** A record as the chain holds it: every string of the event redacted as the archive redacts (storage attributes as they are), then linked (its hash leaves the storage attributes out). */
 function linked(record: Record<string, unknown>, head: ChainHead): Record<string, unknown> {
-  const storage: Record<string, unknown> = {};
-  const event: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(record)) ((AUDIT_STORAGE_ATTRIBUTES as readonly string[]).includes(name) ? storage : event)[name] = value;
-  const chained = linkRecord(redactStrings(event).value, head);
-  return { ...storage, ...chainIndex(String(chained.team_id), chained.seq), ...chained };
+  const chained = linkRecord(redactStrings(record, AUDIT_STORAGE_ATTRIBUTES).value, head);
+  return { ...chained, ...chainIndex(String(chained.team_id), chained.seq) };
 }
 
 /** The head's advance from `from` to `to`, on condition that nobody moved it meanwhile; it joins the moved list. */

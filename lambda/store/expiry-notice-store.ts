@@ -21,20 +21,7 @@ export class ExpiryNoticeStore {
    * was written before or the key changed.
    */
   async recordNotice(key: Pick<KeyItem, 'id' | 'expires_at'>, tag: string, audit: AuditRecord): Promise<boolean> {
-    const outcome = await this.transactions.transact([
-      {
-        Update: {
-          TableName: this.tables.keyTableName,
-          Key: KEY.key(key.id),
-          UpdateExpression: 'SET expiry_notices = list_append(if_not_exists(expiry_notices, :none), :tag)',
-          ConditionExpression: '#state = :active AND expires_at = :at AND NOT contains(expiry_notices, :tagValue)',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':none': [], ':tag': [tag], ':tagValue': tag, ':active': 'active', ':at': key.expires_at },
-        },
-      },
-      this.transactions.putAudit(audit),
-    ]);
-    return outcome.committed;
+    return this.note(key.id, tag, audit, 'expires_at = :at', { ':at': key.expires_at });
   }
 
   /**
@@ -43,15 +30,20 @@ export class ExpiryNoticeStore {
    * has no such note, with the audit record; false otherwise.
    */
   async recordUnusedNotice(keyId: string, tag: string, audit: AuditRecord): Promise<boolean> {
+    return this.note(keyId, tag, audit, 'is_active = :yes', { ':yes': true });
+  }
+
+  /** `tag` added to the key's notices, if it is live, meets `condition` and has no such note, with the audit record, in one transaction. */
+  private async note(keyId: string, tag: string, audit: AuditRecord, condition: string, values: Record<string, unknown>): Promise<boolean> {
     const outcome = await this.transactions.transact([
       {
         Update: {
           TableName: this.tables.keyTableName,
           Key: KEY.key(keyId),
           UpdateExpression: 'SET expiry_notices = list_append(if_not_exists(expiry_notices, :none), :tag)',
-          ConditionExpression: '#state = :active AND is_active = :yes AND NOT contains(expiry_notices, :tagValue)',
+          ConditionExpression: `#state = :active AND ${condition} AND NOT contains(expiry_notices, :tagValue)`,
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':none': [], ':tag': [tag], ':tagValue': tag, ':active': 'active', ':yes': true },
+          ExpressionAttributeValues: { ':none': [], ':tag': [tag], ':tagValue': tag, ':active': 'active', ...values },
         },
       },
       this.transactions.putAudit(audit),

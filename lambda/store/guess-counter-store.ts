@@ -3,7 +3,7 @@
  * values by one source (IPv4 address or IPv6 /64) in one minute
  * (`IPRATE#...`, removed by TTL). Read with the value lookup; written here.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { conditionHeld } from './condition-held';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TTL_ATTRIBUTE, type ItemKey } from '../contract/tables';
 import { epochSeconds } from '../platform/clock';
@@ -19,8 +19,8 @@ export class GuessCounterStore {
    * in a minute, if the source is under `limit`; false when it is not.
    */
   async countGuess(counterKey: ItemKey, limit: number, expiresAt: Date): Promise<boolean> {
-    try {
-      await this.tables.db.send(
+    return conditionHeld(
+      this.tables.db.send(
         new UpdateCommand({
           TableName: this.tables.keyTableName,
           Key: counterKey,
@@ -29,12 +29,8 @@ export class GuessCounterStore {
           ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
           ExpressionAttributeValues: { ':entity': GUESS_COUNTER_ENTITY, ':ttl': epochSeconds(expiresAt), ':one': 1, ':limit': limit },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 }
 

@@ -10,7 +10,7 @@
  * refill, a window removed) is left, and the uses are recorded alone:
  * nothing is ever given back twice or into another period.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { conditionHeld } from './condition-held';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MeterBlock, MeterLeaseEnd } from '../domain/meter-lease';
 import type { UsageDelta } from '../domain/usage-delta';
@@ -34,8 +34,8 @@ function clausesOf(pending: UsageDelta | undefined, copied: readonly string[]): 
 /** Sends `c` as one conditional UpdateItem; false when a condition failed. */
 async function send(tables: Tables, item: ItemKey, c: MeterClauses): Promise<boolean> {
   if (c.sets.length === 0 && c.removes.length === 0) return true;
-  try {
-    await tables.db.send(
+  return conditionHeld(
+    tables.db.send(
       new UpdateCommand({
         TableName: tables.keyTableName,
         Key: item,
@@ -44,12 +44,8 @@ async function send(tables: Tables, item: ItemKey, c: MeterClauses): Promise<boo
         ...(Object.keys(c.names).length > 0 ? { ExpressionAttributeNames: c.names } : {}),
         ...(Object.keys(c.values).length > 0 ? { ExpressionAttributeValues: c.values } : {}),
       }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** The holding `hold` on the meter, and the refill period it belongs to, must still be there. */

@@ -1,4 +1,5 @@
 import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TEAM_INDEX } from '../contract/tables';
 
 /**
  * Every item a Query matches, page after page (for small result sets: a team's
@@ -20,4 +21,22 @@ export async function queryAll<T>(
     start = page.LastEvaluatedKey;
   } while (start && !enough(items));
   return items;
+}
+
+/** Every item of one partition of the key table's team index (`gsi1pk` = `partition`: a policy's teams, the moved chains, the signing keys), each read by `read`. */
+export function teamIndexPartition<T>(
+  tables: { readonly db: DynamoDBDocumentClient; readonly keyTableName: string },
+  partition: string,
+  read: (items: Record<string, unknown>[] | undefined) => T[],
+): Promise<T[]> {
+  return queryAll(
+    tables.db,
+    {
+      TableName: tables.keyTableName,
+      IndexName: TEAM_INDEX,
+      KeyConditionExpression: 'gsi1pk = :partition',
+      ExpressionAttributeValues: { ':partition': partition },
+    },
+    read,
+  );
 }

@@ -1,13 +1,12 @@
 /** Teams: a team's plan and its API Gateway usage key (`TEAM#<id>`), written by the operator's bootstrap. */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { conditionHeld } from './condition-held';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TeamItem } from '../domain/model';
 import type { AuditRecord } from '../domain/audit-events';
 import { ABSENT, Transactions, type StoreTables, type WriteOutcome } from './transactions';
 import type { OperationsOf } from '../contract/store-operations';
 import { TEAM, UNUSED_POLICY_PARTITION } from './entities/team';
-import { TEAM_INDEX } from '../contract/tables';
-import { queryAll } from './query-all';
+import { teamIndexPartition } from './query-all';
 
 export class TeamStore {
   constructor(private readonly tables: StoreTables) {}
@@ -46,27 +45,12 @@ export class TeamStore {
 
   /** `listUnusedPolicies`: the teams with a `disable_unused_after_days` policy (the team index is eventually consistent). */
   async teamsWithUnusedPolicy(): Promise<TeamItem[]> {
-    return queryAll(
-      this.tables.db,
-      {
-        TableName: this.tables.keyTableName,
-        IndexName: TEAM_INDEX,
-        KeyConditionExpression: 'gsi1pk = :policy',
-        ExpressionAttributeValues: { ':policy': UNUSED_POLICY_PARTITION },
-      },
-      TEAM.readAll,
-    );
+    return teamIndexPartition(this.tables, UNUSED_POLICY_PARTITION, TEAM.readAll);
   }
 
   /** `writeTeam` (operator): a team's first item; false when the team has one already. */
   async putNewTeam(team: TeamItem): Promise<boolean> {
-    try {
-      await this.tables.db.send(new PutCommand({ TableName: this.tables.keyTableName, Item: team, ConditionExpression: ABSENT }));
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    return conditionHeld(this.tables.db.send(new PutCommand({ TableName: this.tables.keyTableName, Item: team, ConditionExpression: ABSENT })));
   }
 
   /** `writeTeam` (operator): moves a team to another plan, if it is still on `from`. */

@@ -7,7 +7,7 @@
  * usage item. Totals stay on the usage item; history stays readable
  * (`usageHistory`).
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { conditionHeld } from './condition-held';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { UsageItem, UsageMonthItem } from '../domain/model';
 import { staleDaysOf } from '../domain/usage-figures';
@@ -72,8 +72,8 @@ export class UsageMonths {
       adds.push(`#d${i} :n${i}`);
       absent.push(`attribute_not_exists(#d${i})`);
     });
-    try {
-      await this.tables.db.send(
+    return conditionHeld(
+      this.tables.db.send(
         new UpdateCommand({
           TableName: this.tables.keyTableName,
           Key: USAGE_MONTH.key(keyId, month),
@@ -82,12 +82,8 @@ export class UsageMonths {
           ExpressionAttributeNames: { ...names, '#month': 'month', '#total': 'total' },
           ExpressionAttributeValues: values,
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   /** `readUsageHistory`: a key's month items, oldest first. */
