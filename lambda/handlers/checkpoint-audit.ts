@@ -9,11 +9,11 @@
 import middy from '@middy/core';
 import type { ScheduledEvent } from 'aws-lambda';
 import { observed } from '../platform/observed';
-import { checkpointMovedChains, type CheckpointPorts, type CheckpointRunSummary } from '../use-cases/audit-checkpoints';
+import { checkpointMovedChains, recordedSigningKey, type CheckpointPorts, type CheckpointRunSummary } from '../use-cases/audit-checkpoints';
 import { lambdaCheckpointPorts } from '../composition/checkpoints';
 
 /** The job as the hourly rule runs it (the local runtime's timer calls it too). */
-export { checkpointMovedChains as runCheckpoints, type CheckpointPorts };
+export { checkpointMovedChains as runCheckpoints, recordedSigningKey, type CheckpointPorts };
 
 export const makeHandler = (ports: () => CheckpointPorts) =>
   middy<ScheduledEvent, CheckpointRunSummary>({ timeoutEarlyInMillis: 0 })

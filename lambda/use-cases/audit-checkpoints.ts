@@ -61,11 +61,28 @@ async function checkpointOf(
 /** Teams checkpointed at once: six requests each (read, sign, keep, archive, send, settle), so a run of five minutes covers thousands. */
 const TEAMS_AT_ONCE = 8;
 
+/** The signers whose key this process has recorded: each once, not on every run. */
+const recordedSigners = new WeakSet<CheckpointSigner>();
+
+/**
+ * The signer's public key, recorded (once per process and signer) before
+ * its first signature, so that every key that ever signed stays listed
+ * (the public-key route). The local runtime calls it at start.
+ */
+export async function recordedSigningKey(
+  ports: Pick<CheckpointPorts, 'chains' | 'clock' | 'signer'>,
+): Promise<Awaited<ReturnType<CheckpointSigner['publicKey']>>> {
+  const key = await ports.signer.publicKey();
+  if (!recordedSigners.has(ports.signer)) {
+    await ports.chains.recordSigningKey({ ...key, created_at: ports.clock.now().toISOString() });
+    recordedSigners.add(ports.signer);
+  }
+  return key;
+}
+
 /** One run over every moved chain (`onlyTeams`: those teams only, for an operator's or a test's run). */
 export async function checkpointMovedChains(ports: CheckpointPorts, onlyTeams?: readonly string[]): Promise<CheckpointRunSummary> {
-  const key = await ports.signer.publicKey();
-  // Every key that ever signed stays listed (the public-key route): recorded before its first signature.
-  await ports.chains.recordSigningKey({ ...key, created_at: ports.clock.now().toISOString() });
+  const key = await recordedSigningKey(ports);
   const summary: CheckpointRunSummary = { moved: 0, signed: 0, failed: 0 };
   const heads = (await ports.chains.movedChains()).filter((head) => !onlyTeams || onlyTeams.includes(head.team_id));
   summary.moved = heads.length;

@@ -14,7 +14,7 @@ import { keptKey } from './read-keys';
 import type { AuditEvent } from '../domain/audit-events';
 import { AUDIT_STORAGE_ATTRIBUTES, parseAuditEvent } from '../domain/audit-event-schema';
 import type { AuditPort, ClockPort, KeysPort, SettingsPort } from '../store/ports';
-import { chainIndex, chainPage, keyAuditPage, teamAuditPage } from '../store/entities/audit-record';
+import { chainPage, chainPartition, keyAuditPage, teamAuditPage } from '../store/entities/audit-record';
 import { teamKeysPartition } from '../store/entities/key';
 import type { PositionShape } from '../platform/cursor';
 
@@ -60,7 +60,7 @@ export async function listAuditEvents(services: AuditTrailPorts, caller: Verifie
     }
     partition =
       input.order === 'chain'
-        ? { index: CHAIN_INDEX, attribute: 'gsi2pk', value: chainIndex(caller.team_id, 0).gsi2pk, position: chainPage(caller.team_id), forward: true }
+        ? { index: CHAIN_INDEX, attribute: 'gsi2pk', value: chainPartition(caller.team_id), position: chainPage(caller.team_id), forward: true }
         : { index: TEAM_INDEX, attribute: 'gsi1pk', value: teamKeysPartition(caller.team_id), position: teamAuditPage(caller.team_id) };
   }
   const startAfter = input.cursor ? decodeCursor(input.cursor, partition.position, services.settings.cursorSigningKey) : undefined;

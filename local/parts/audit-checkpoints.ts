@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { deliverEvent } from '../../lambda/handlers/deliver-webhooks';
-import { runCheckpoints, type CheckpointPorts } from '../../lambda/handlers/checkpoint-audit';
+import { recordedSigningKey, runCheckpoints, type CheckpointPorts } from '../../lambda/handlers/checkpoint-audit';
 import { localCheckpointPorts } from '../../lambda/composition/checkpoints';
 import { required, type LocalRuntimePart } from './part';
 
@@ -25,8 +25,7 @@ export const auditCheckpointsPart: LocalRuntimePart = {
       },
     });
     // The key is listed from the start (the public-key route), before its first signature.
-    const key = await ports.signer.publicKey();
-    await services.chains.recordSigningKey({ ...key, created_at: services.clock.now().toISOString() });
+    await recordedSigningKey(ports);
     let running: Promise<unknown> = Promise.resolve();
     const timer = setInterval(() => {
       running = runCheckpoints(ports).then(

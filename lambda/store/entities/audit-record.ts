@@ -36,7 +36,10 @@ export const auditTeamIndex = (teamId: string, at: string, eventId: string): Ind
 export const endpointAuditKey = (endpointId: string, at: string, eventId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: `${at}#${eventId}` });
 
 /** A chained record's place on the chain index: the team's chain, in seq order (12 digits, so text order is seq order). */
-export const chainIndex = (teamId: string, seq: number) => ({ gsi2pk: `CHAIN#${teamId}`, gsi2sk: String(seq).padStart(12, '0') });
+export const chainIndex = (teamId: string, seq: number) => ({ gsi2pk: chainPartition(teamId), gsi2sk: String(seq).padStart(12, '0') });
+
+/** A team's chain on the chain index. */
+export const chainPartition = (teamId: string) => `CHAIN#${teamId}`;
 
 /**
  * The last record of a page of a team's chain (on the chain index): a key's,
@@ -49,7 +52,7 @@ export const chainPage = (teamId: string): PositionShape => {
     attributes: {
       pk: new RegExp(pk.source.replace('^KEY#', '^(KEY|WEBHOOK|IDENTITY)#')),
       sk,
-      gsi2pk: `CHAIN#${teamId}`,
+      gsi2pk: chainPartition(teamId),
       gsi2sk: /^\d{12}$/,
     },
   };
