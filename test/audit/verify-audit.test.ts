@@ -6,13 +6,14 @@
  * the untouched trail; and the command's exit codes and lines on the three
  * input forms (a JSON array, JSON lines, the archive's .jsonl.gz folder).
  */
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { EMPTY_CHAIN, linkRecord, recordHash, type ChainHead } from '../../lambda/domain/audit-chain';
-import { checkpointMessage, type SignedCheckpoint } from '../../lambda/domain/audit-checkpoints';
+import { linkRecord, recordHash, type ChainHead } from '../../lambda/domain/audit-chain';
+import { chainedTrail, signedCheckpoint, type TrailRecord } from '../support/audit-trails';
+import type { SignedCheckpoint } from '../../lambda/domain/audit-checkpoints';
 import { verifyTrail, type TrailFault } from '../../lambda/domain/audit-verification';
 import { seeded } from '../support/seeded';
 import { verifyAuditCli } from '../support/verify-audit-cli';
@@ -21,34 +22,9 @@ const TEAM = 'team-verify';
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const PEM = publicKey.export({ format: 'pem', type: 'spki' }).toString();
 
-type Row = Record<string, unknown>;
-
-/** `count` chained records of one team, as the audit route lists them. */
-function trail(count: number): Row[] {
-  const records: Row[] = [];
-  let head: ChainHead = EMPTY_CHAIN;
-  for (let at = 0; at < count; at++) {
-    const event = {
-      event_id: `01JZ${String(at).padStart(22, '0')}`,
-      event_type: 'key.updated',
-      occurred_at: new Date(Date.UTC(2026, 10, 29, 10, 0, at)).toISOString(),
-      key_id: '01JZ0000000000000000000KEY',
-      team_id: TEAM,
-      actor: { user_id: 'u1', key_id: null, source_ip: '127.0.0.1', user_agent: 'curl', request_id: `r${at}` },
-      changes: { name: { before: `n${at}`, after: `n${at + 1}` } },
-    };
-    const linked = linkRecord(event, head);
-    records.push(linked as unknown as Row);
-    head = { seq: linked.seq, hash: linked.hash };
-  }
-  return records;
-}
-
-function checkpointOf(records: Row[]): SignedCheckpoint {
-  const last = records[records.length - 1] as { seq: number; hash: string };
-  const statement = { team_id: TEAM, seq: last.seq, hash: last.hash, at: '2026-11-29T11:00:00.000Z' };
-  return { ...statement, signature: sign('sha256', checkpointMessage(statement), { key: privateKey, dsaEncoding: 'der' }).toString('base64'), key_id: 'k1' };
-}
+type Row = TrailRecord;
+const trail = (count: number) => chainedTrail(TEAM, count);
+const checkpointOf = (records: Row[]) => signedCheckpoint(records, privateKey);
 
 const copy = (records: Row[]) => records.map((record) => structuredClone(record));
 /** Rehashes a record after a change (an attacker with write access can do that much). */
