@@ -1,16 +1,15 @@
 import { Aws, CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as glue from 'aws-cdk-lib/aws-glue';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { runOnSchedule } from './scheduled-job';
 import { ENV } from '../lambda/contract/function-environment';
 import { TEAM_INDEX } from '../lambda/contract/tables';
 import { EXPORT_TABLE_PREFIX } from '../lambda/contract/analytics-export';
 import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house-function';
-import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';
+import { acknowledgeWildcardResource } from './nag';
 import { privateBucket } from './private-bucket';
 import * as iam from 'aws-cdk-lib/aws-iam';
 
@@ -82,15 +81,12 @@ export class Analytics extends Construct {
       exported,
       'The rollup writes one Parquet file per team and hour, verifications/day=YYYY-MM-DD/<team id>-<HH>.parquet, so names are known only at run time; the grant is PutObject alone (no read or delete) under that prefix.',
     );
-    const rule = new events.Rule(this, 'Every5Minutes', {
+    runOnSchedule(this, 'Every5Minutes', this.rollup, {
       description: 'Rolls up and exports the verification analytics',
-      schedule: events.Schedule.rate(Duration.minutes(5)),
-      targets: [new targets.LambdaFunction(this.rollup, { retryAttempts: 0 })],
+      every: Duration.minutes(5),
+      nextRunCovers:
+        'The rollup is idempotent and keeps its work in the table: a run that fails leaves the marked hours in place and the next scheduled run (5 minutes later) does them, so a failed invocation has nothing to park.',
     });
-    const idempotent =
-      'The rollup is idempotent and keeps its work in the table: a run that fails leaves the marked hours in place and the next scheduled run (5 minutes later) does them, so a failed invocation has nothing to park.';
-    acknowledge(cfnOf(this.rollup), 'Serverless-LambdaDLQ', idempotent);
-    acknowledge(cfnOf(rule), 'Serverless-EventBusDLQ', idempotent);
     [this.database, this.table] = this.glueTable();
     new CfnOutput(this, 'AnalyticsBucketName', {
       value: this.bucket.bucketName,

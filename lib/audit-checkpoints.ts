@@ -1,16 +1,16 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { runOnSchedule } from './scheduled-job';
 import { ENV } from '../lambda/contract/function-environment';
 import { TEAM_INDEX } from '../lambda/contract/tables';
 import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house-function';
-import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';
+import { acknowledgeWildcardResource } from './nag';
 
 export interface AuditCheckpointsProps {
   readonly build: FunctionBuild;
@@ -73,14 +73,11 @@ export class AuditCheckpoints extends Construct {
     );
     props.bus.grantPutEventsTo(this.checkpointer);
 
-    const hourly = new events.Rule(this, 'Hourly', {
+    runOnSchedule(this, 'Hourly', this.checkpointer, {
       description: "Signs checkpoints of the teams' audit chains",
-      schedule: events.Schedule.rate(Duration.hours(1)),
-      targets: [new targets.LambdaFunction(this.checkpointer, { retryAttempts: 0 })],
+      every: Duration.hours(1),
+      nextRunCovers:
+        'The checkpoint job keeps every unfinished team on its moved list (the head leaves it only once its checkpoint is archived and sent): a failed run is the next hour’s to finish, so a failed invocation has nothing to park.',
     });
-    const nextRun =
-      'The checkpoint job keeps every unfinished team on its moved list (the head leaves it only once its checkpoint is archived and sent): a failed run is the next hour’s to finish, so a failed invocation has nothing to park.';
-    acknowledge(cfnOf(this.checkpointer), 'Serverless-LambdaDLQ', nextRun);
-    acknowledge(cfnOf(hourly), 'Serverless-EventBusDLQ', nextRun);
   }
 }

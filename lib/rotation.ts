@@ -1,12 +1,11 @@
 import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { runOnSchedule } from './scheduled-job';
 import { ENV } from '../lambda/contract/function-environment';
 import { TEAM_INDEX } from '../lambda/contract/tables';
 import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house-function';
@@ -144,15 +143,12 @@ export class Rotation extends Construct {
       environment: { [ENV.KEY_TABLE_NAME]: props.keyTable.tableName, [ENV.AUDIT_TABLE_NAME]: props.auditTable.tableName },
     });
     grantStoreOperations(fn, 'disable-unused-keys', { keyTable: props.keyTable, auditTable: props.auditTable, teamIndexName: TEAM_INDEX });
-    const daily = new events.Rule(this, 'UnusedKeysDaily', {
+    runOnSchedule(this, 'UnusedKeysDaily', fn, {
       description: "Applies the teams' unused-key policies",
-      schedule: events.Schedule.rate(Duration.days(1)),
-      targets: [new targets.LambdaFunction(fn, { retryAttempts: 0 })],
+      every: Duration.days(1),
+      nextRunCovers:
+        'The policy job is idempotent (every write is conditional) and keeps nothing between runs: a failed run is the next day’s to do, so a failed invocation has nothing to park.',
     });
-    const idempotent =
-      'The policy job is idempotent (every write is conditional) and keeps nothing between runs: a failed run is the next day’s to do, so a failed invocation has nothing to park.';
-    acknowledge(cfnOf(fn), 'Serverless-LambdaDLQ', idempotent);
-    acknowledge(cfnOf(daily), 'Serverless-EventBusDLQ', idempotent);
 
     return fn;
   }
