@@ -8,7 +8,8 @@
  * - e2e: child processes: `npm start`, the bootstrap CLI, DynamoDB Local's
  *   own start and stop, Chromium;
  * - cdk: synthesis of the stack (bundling only where a test reads the bundles).
- * `npm run test:fast` runs unit and integration; `npm test` runs all four.
+ * `npm run test:fast` runs unit and integration; `npm test` runs those, then
+ * e2e and cdk, as two jest runs (scripts/test-tiers.ts).
  * One DynamoDB Local (in memory, free port) serves the whole run: see test/setup/.
  */
 const unit = [
