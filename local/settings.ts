@@ -4,7 +4,7 @@
  * prints once the runtime is up.
  */
 import path from 'node:path';
-import { DEFAULT_PLAN_RATE_LIMIT } from '../lambda/contract/defaults';
+import { DEFAULT_PLAN_RATE_LIMIT, DEFAULT_WRITE_THROTTLE } from '../lambda/contract/defaults';
 import { AUDIT_TABLE, KEY_TABLE } from '../lambda/contract/tables';
 import type { UsagePlans } from '../lambda/contract/plans';
 import { plansFrom } from './usage-plans';
@@ -205,6 +205,7 @@ export function startBanner(url: string, settings: LocalSettings, dynamoEndpoint
     `API key service listening on ${url}`,
     `  data:  ${settings.dataDir} (DynamoDB Local on ${dynamoEndpoint})`,
     `  plans: ${plans}`,
+    `  writes: ${DEFAULT_WRITE_THROTTLE.rateLimit}/s, burst ${DEFAULT_WRITE_THROTTLE.burstLimit} per team on the routes that write (or the plan's throttle if lower)`,
     `  console: ${url}/console/   reference: ${url}/docs   OpenAPI: ${url}/openapi.json`,
     `  next:  npm run bootstrap -- --team-id <uuid>   (a team's first key, printed once)`,
     '  Ctrl-C to stop.',

@@ -46,6 +46,7 @@ describe('the start banner', () => {
       'API key service listening on http://127.0.0.1:3000',
       '  data:  /srv/keys/.data (DynamoDB Local on http://127.0.0.1:41234)',
       '  plans: default (50/s, burst 100, 1000000 a month)',
+      "  writes: 10/s, burst 20 per team on the routes that write (or the plan's throttle if lower)",
       '  console: http://127.0.0.1:3000/console/   reference: http://127.0.0.1:3000/docs   OpenAPI: http://127.0.0.1:3000/openapi.json',
       "  next:  npm run bootstrap -- --team-id <uuid>   (a team's first key, printed once)",
       '  Ctrl-C to stop.',
