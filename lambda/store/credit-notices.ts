@@ -16,20 +16,17 @@ import { systemActor } from '../domain/actor';
 import { creditsRemaining, refillPeriod, type MeterOwner, type MeterView } from '../domain/meters';
 import { auditItem } from './entities/audit-record';
 import { Transactions, type StoreTables } from './transactions';
+import { chargedOwner, type MeteredUse, type MeterPart } from './meter-judgement';
 
 /** The mark of the current period on a meter (the refill period, or `balance` without a refill). */
-export const noticeMark = (view: MeterView, at: Date): string | undefined => {
+const noticeMark = (view: MeterView, at: Date): string | undefined => {
   const setting = view.def.credits;
   if (!setting) return undefined;
   return setting.refill ? refillPeriod(setting.refill, at) : 'balance';
 };
 
 /** The notices a meter as seen after a verification is due, by their mark attribute. */
-export function dueNotices(
-  view: MeterView,
-  at: Date,
-  refusedForCredits: boolean,
-): { type: 'credits.low' | 'credits.exhausted'; attribute: 'cr_low' | 'cr_exh' }[] {
+function dueNotices(view: MeterView, at: Date, refusedForCredits: boolean): { type: 'credits.low' | 'credits.exhausted'; attribute: 'cr_low' | 'cr_exh' }[] {
   const setting = view.def.credits;
   const mark = noticeMark(view, at);
   if (!setting || !view.credits || mark === undefined) return [];
@@ -45,7 +42,7 @@ export function dueNotices(
  * Writes the notices `due` for the meter at `meter.key` (whose view is `view`),
  * each once per period; answers the marks written, for the caller's copy.
  */
-export async function sendCreditNotices(
+async function sendCreditNotices(
   tables: StoreTables,
   meter: { key: ItemKey; owner: MeterOwner; id: string; teamId: string },
   view: MeterView,
@@ -84,4 +81,30 @@ export async function sendCreditNotices(
     if (outcome.committed) written.push(notice.attribute);
   }
   return written;
+}
+
+/** credits.low and credits.exhausted of the meter `use` is charged to, when due; one that fails to go is left to a later call. */
+export async function sendDueNotices(
+  tables: StoreTables,
+  use: MeteredUse,
+  parts: readonly MeterPart[],
+  viewOf: (key: ItemKey) => MeterView | undefined,
+  refusedForCredits: boolean,
+): Promise<void> {
+  const part = parts.find((candidate) => candidate.owner === chargedOwner(parts));
+  const view = part && viewOf(part.key);
+  const due = view ? dueNotices(view, use.at, refusedForCredits) : [];
+  if (!part || !view?.credits || due.length === 0) return;
+  const id = part.owner === 'key' ? use.keyId : (use.identity?.id as string);
+  try {
+    const marks = await sendCreditNotices(tables, { key: part.key, owner: part.owner, id, teamId: use.teamId }, view, use.at, due);
+    const mark = noticeMark(view, use.at);
+    view.credits.marks = {
+      ...view.credits.marks,
+      ...(marks.includes('cr_low') ? { low: mark } : {}),
+      ...(marks.includes('cr_exh') ? { exhausted: mark } : {}),
+    };
+  } catch {
+    // A throttled or failed write: the next verification that finds it due sends it.
+  }
 }

@@ -53,7 +53,7 @@ import {
   type MeterRefusal,
 } from './meter-judgement';
 import type { OperationsOf } from '../contract/store-operations';
-import { dueNotices, noticeMark, sendCreditNotices } from './credit-notices';
+import { sendDueNotices } from './credit-notices';
 
 export type { MeteredUse };
 
@@ -237,7 +237,7 @@ export class MeteredUses {
         const item = USAGE.read(outcome.written);
         if (item) await this.months.afterWrite(item, copied, use.at);
         const figures = figuresOf(use, parts, this.viewOf);
-        await this.notices(use, parts, false);
+        await sendDueNotices(this.tables, use, parts, this.viewOf, false);
         const block = taking?.block ?? 1;
         lease?.wrote(use.at.getTime());
         if (lease && block > 1) lease.took(blockOf(use, block, figures, taking?.hold, writes.length > 1));
@@ -251,26 +251,6 @@ export class MeteredUses {
       if (refusal) return this.refuse(use, parts, delta, refusal);
     }
     return this.refuse(use, parts, delta, { reason: 'RATE_LIMITED', retryAt: use.at.getTime() + 1000, hourlyRefused: false });
-  }
-
-  /** credits.low and credits.exhausted of the charged meter, when due (credit-notices.ts); one that fails to go is left to a later call. */
-  private async notices(use: MeteredUse, parts: MeterPart[], refusedForCredits: boolean): Promise<void> {
-    const part = parts.find((candidate) => candidate.owner === chargedOwner(parts));
-    const view = part && this.viewOf(part.key);
-    const due = view ? dueNotices(view, use.at, refusedForCredits) : [];
-    if (!part || !view?.credits || due.length === 0) return;
-    const id = part.owner === 'key' ? use.keyId : (use.identity?.id as string);
-    try {
-      const marks = await sendCreditNotices(this.tables, { key: part.key, owner: part.owner, id, teamId: use.teamId }, view, use.at, due);
-      const mark = noticeMark(view, use.at);
-      view.credits.marks = {
-        ...view.credits.marks,
-        ...(marks.includes('cr_low') ? { low: mark } : {}),
-        ...(marks.includes('cr_exh') ? { exhausted: mark } : {}),
-      };
-    } catch {
-      // A throttled or failed write: the next verification that finds it due sends it.
-    }
   }
 
   /** A meter as this process last saw it. */
@@ -288,7 +268,7 @@ export class MeteredUses {
     this.remember(USAGE.key(use.keyId), item as unknown as Record<string, unknown>);
     const { rateLimit, meters } = figuresOf(use, parts, this.viewOf);
     if (refusal.reason === 'USAGE_EXCEEDED') {
-      await this.notices(use, parts, true);
+      await sendDueNotices(this.tables, use, parts, this.viewOf, true);
       return { admitted: false, reason: 'USAGE_EXCEEDED', rateLimit, meters };
     }
     const retryAfterSeconds = Math.max(1, Math.ceil((refusal.retryAt - use.at.getTime()) / 1000));
