@@ -142,6 +142,11 @@ export class MeterLease {
     return this.block?.counters.identity?.id;
   }
 
+  /** Whether the block has uses left that hold part of `identityId`'s meter. */
+  holdsPartOf(identityId: string): boolean {
+    return this.block?.counters.identity?.id === identityId && this.used < this.block.size - 1;
+  }
+
   /** Ends the block: what it leaves to give back (the lease forgets it). */
   end(): MeterLeaseEnd {
     const end: MeterLeaseEnd = { block: this.block, unused: this.block ? this.block.size - 1 - this.used : 0, pending: this.takePending() };
@@ -227,5 +232,13 @@ export class MeterLeases extends LeaseMap<MeterLease> {
   /** Keys whose lease holds uses or pending uses. */
   holding(): string[] {
     return this.busy();
+  }
+
+  /** The leases of keys other than `keyId` whose blocks hold part of `identityId`'s meter and that no write is using now. */
+  holdersOf(identityId: string, keyId: string): [string, MeterLease][] {
+    return this.holding().flatMap((other) => {
+      const lease = this.peek(other);
+      return other !== keyId && lease?.holdsPartOf(identityId) && !lease.writing() ? [[other, lease] as [string, MeterLease]] : [];
+    });
   }
 }

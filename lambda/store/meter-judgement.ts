@@ -83,6 +83,13 @@ export function refusalOf(use: MeteredUse, parts: readonly MeterPart[], viewOf: 
   return credits ? { reason: 'USAGE_EXCEEDED' } : undefined;
 }
 
+/** Whether the identity's meter, as seen, refuses `use` on its own: one of its limits full, or its credits short when charged. */
+export function identityRefuses(use: MeteredUse, parts: readonly MeterPart[], viewOf: ViewOf): boolean {
+  const part = parts.find((candidate) => candidate.owner === 'identity');
+  const view = part && viewOf(part.key);
+  return view !== undefined && judgeMeter(view, use.scopes, use.at, chargedOwner(parts) === 'identity' ? use.cost : 0) !== undefined;
+}
+
 function hourlyOf(use: UseToRecord, view: MeterView | undefined) {
   const index = windowIndex(use.at);
   const previous = view?.windows?.[String(index - 1)] ?? 0;

@@ -20,7 +20,8 @@
  * transaction and one consistent read of both meters for the figures. A hot
  * key takes blocks (domain/meter-lease.ts), of its own meter and of its
  * identity's: mostly no write per verification; the lease's flush and
- * give-back writes are meter-returns.ts.
+ * give-back writes are meter-returns.ts. A use its identity refuses while
+ * other keys' blocks here hold part of it has them given back, then retried.
  */
 import type { ItemKey } from '../contract/tables';
 import { randomBytes } from 'node:crypto';
@@ -46,6 +47,7 @@ import {
   chargedOwner,
   counterLive,
   figuresOf,
+  identityRefuses,
   refusalOf,
   shapeOf,
   type MeteredUse,
@@ -178,11 +180,22 @@ export class MeteredUses {
     }
   }
 
+  /** Gives back the blocks this process's other keys hold of the identity's meter; whether any (across processes a block holds until it ends). */
+  private async releaseIdentityHolds(identityId: string, keyId: string): Promise<boolean> {
+    // Each taken right after holdersOf saw it idle, with no await in between (OneWrite.run).
+    const givingBack = this.leases
+      .holdersOf(identityId, keyId)
+      .map(([other, lease]) => lease.exclusive(() => this.giveBack(other, lease)).catch(() => undefined));
+    await Promise.all(givingBack);
+    return givingBack.length > 0;
+  }
+
   /** One admission by writes (see the module comment); with a lease, the first may take a block. */
   private async written(use: MeteredUse, lease?: MeterLease): Promise<RecordUseResult> {
     const parts: MeterPart[] = [{ owner: 'key', key: USAGE.key(use.keyId), def: use.keyDef }];
     if (use.identity) parts.push({ owner: 'identity', key: IDENTITY.key(use.identity.id), def: use.identity.def });
     const delta = new UsageDelta().add(countedOf(use));
+    let released = false;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const copied = this.months.toRemove(use.keyId);
       const charged = chargedOwner(parts);
@@ -248,6 +261,11 @@ export class MeteredUses {
       if (outcome.missing.includes('identity')) parts.pop();
       for (const part of parts) part.def = this.viewOf(part.key)?.def ?? part.def;
       const refusal = refusalOf(use, parts, this.viewOf);
+      // Refused by the identity while this process's other keys hold blocks of it: what they hold is this use's to take.
+      if (refusal && !released && attempt < MAX_ATTEMPTS - 3 && identityRefuses(use, parts, this.viewOf)) {
+        released = await this.releaseIdentityHolds(use.identity?.id as string, use.keyId);
+        if (released) continue;
+      }
       if (refusal) return this.refuse(use, parts, delta, refusal);
     }
     return this.refuse(use, parts, delta, { reason: 'RATE_LIMITED', retryAt: use.at.getTime() + 1000, hourlyRefused: false });

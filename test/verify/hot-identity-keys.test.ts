@@ -15,6 +15,7 @@
  */
 import { NO_METER, meterDefOfInput, type MeterInput } from '../../lambda/domain/meters';
 import { IDENTITY } from '../../lambda/store/entities/identity';
+import { DEFAULT_LEASE_SETTINGS } from '../../lambda/domain/usage-lease';
 import { call, createKey, teamPerSuite } from '../support/api';
 import { installManualClock, expectStatus } from '../support/keys';
 import type { ManualClock } from '../../lambda/platform/clock';
@@ -98,6 +99,29 @@ describe('hot keys metered through their identity: leased blocks of both meters'
     expect(results.filter((result) => !result.admitted && result.reason === 'USAGE_EXCEEDED')).toHaveLength(400 - admitted);
     expect(identity).toMatchObject({ cr_left: 30 - admitted, cr_h: {}, [`lw:minute:60:${Math.floor(clock.now().getTime() / 60_000)}`]: admitted });
     expect([webUsage?.total_requests, mobileUsage?.total_requests]).toEqual([200, 200]);
+  });
+
+  it('two keys of one identity in one process share what their leases hold: the web key goes quiet holding credits, the mobile key then spends them all', async () => {
+    // Prepare: 40 credits; the web key verified 12 times at once takes blocks and keeps what it did not use
+    // (its timer, which gives back a quiet key's block within 2 to 4 s, set beyond the test: the case is the seconds before it)
+    const clock = installManualClock(START);
+    const input: MeterInput = { limits: [{ name: 'minute', limit: 1_000, window_seconds: 60 }], credits: { remaining: 40 } };
+    const identityId = await identityWith(input);
+    const [web, mobile] = [await keyOf(identityId, input, clock), await keyOf(identityId, input, clock)];
+    const [one] = instances(1, clock, { ...DEFAULT_LEASE_SETTINGS, flushAfterMs: 60_000 });
+    const webResults = await hammer([one!], web.use, 12, clock);
+    const heldByWeb = one!.meters.holds(web.key.id);
+
+    // Act: the mobile key, in the same process, before the web key's block ends
+    const mobileResults = await hammer([one!], mobile.use, 100, clock);
+    await one!.meters.releaseAll();
+    const identity = await getItem(IDENTITY.key(identityId));
+
+    // Assess: what the web key's block held was the mobile key's to take
+    expect({ heldByWeb, web: webResults.filter((result) => result.admitted).length }).toEqual({ heldByWeb: true, web: 12 });
+    expect(mobileResults.filter((result) => result.admitted)).toHaveLength(28);
+    expect(mobileResults.filter((result) => !result.admitted && result.reason === 'USAGE_EXCEEDED')).toHaveLength(72);
+    expect(identity).toMatchObject({ cr_left: 0, cr_h: {}, [`lw:minute:60:${Math.floor(clock.now().getTime() / 60_000)}`]: 40 });
   });
 
   it('a block that froze holds the identity’s credits at most holdMs: its holder, thawed, gives back exactly what it did not use, to the identity', async () => {

@@ -6,7 +6,7 @@
  */
 import { MeteredUses, type MeteredUse } from '../../lambda/store/metered-use';
 import { UsageMonths } from '../../lambda/store/usage-months';
-import { DEFAULT_LEASE_SETTINGS } from '../../lambda/domain/usage-lease';
+import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../../lambda/domain/usage-lease';
 import { tablesOf } from '../../lambda/composition/wiring';
 import { config } from '../../lambda/composition/config';
 import type { ManualClock } from '../../lambda/platform/clock';
@@ -34,11 +34,11 @@ export interface Instance {
   destroy(): void;
 }
 
-export function meteredInstances(count: number, clock: ManualClock): Instance[] {
+export function meteredInstances(count: number, clock: ManualClock, settings: LeaseSettings = DEFAULT_LEASE_SETTINGS): Instance[] {
   return Array.from({ length: count }, () => {
     const counting = countingDocumentClient();
     const tables = tablesOf(counting.db, config);
-    return { meters: new MeteredUses(tables, new UsageMonths(tables), clock, DEFAULT_LEASE_SETTINGS), requests: counting.requests, destroy: counting.destroy };
+    return { meters: new MeteredUses(tables, new UsageMonths(tables), clock, settings), requests: counting.requests, destroy: counting.destroy };
   });
 }
 
@@ -65,14 +65,14 @@ export async function hammer(all: Instance[], use: () => MeteredUse, total: numb
 }
 
 /** Makes a test's instances; after each test they are destroyed and the system clock is back. */
-export function instancesPerTest(): (count: number, clock: ManualClock) => Instance[] {
+export function instancesPerTest(): (count: number, clock: ManualClock, settings?: LeaseSettings) => Instance[] {
   let made: Instance[] = [];
   afterEach(() => {
     restoreSystemClock();
     for (const instance of made) instance.destroy();
     made = [];
   });
-  return (count, clock) => (made = meteredInstances(count, clock));
+  return (count, clock, settings) => (made = meteredInstances(count, clock, settings));
 }
 
 /** The uses of a key at the clock's time, as verify hands them to the store: no scope asked, cost 1, an hourly limit of 1,000,000. */
