@@ -18,14 +18,10 @@ import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { npmStart } from '../test/support/local-runtime';
-import { bootstrapTeam } from './local-bootstrap';
 import { verifyAuditCli } from '../test/support/verify-audit-cli';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { runBlackBox, sleep, type Request } from './black-box';
 
 /** A webhook receiver on loopback: every body it is sent. */
 async function receiver() {
@@ -41,8 +37,6 @@ async function receiver() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, bodies, close: () => server.close() };
 }
-
-type Request = (method: string, route: string, body?: unknown, auth?: boolean) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** 3 and 4: every page of the chain, the checkpoint and the public key written to files and checked offline, whole and with a record dropped. */
 async function checkOffline(
@@ -92,28 +86,14 @@ async function checkOffline(
   rmSync(files, { recursive: true, force: true });
 }
 
-async function main(): Promise<number> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'audit-black-box-'));
+runBlackBox('audit-black-box-', { AUDIT_CHECKPOINT_SECONDS: '5' }, async ({ teamId, request }) => {
   const hooks = await receiver();
-  const running = await npmStart(dataDir, { AUDIT_CHECKPOINT_SECONDS: '5' });
   const results: boolean[] = [];
   const report = (met: boolean, line: string) => {
     results.push(met);
     console.log(`${line}: ${met ? 'met' : 'NOT MET'}`);
   };
   try {
-    const teamId = randomUUID();
-    const manager = bootstrapTeam(dataDir, teamId);
-    const request = async (method: string, route: string, body?: unknown, auth = true) => {
-      const response = await fetch(`${running.baseUrl}/functions/v1/${route}`, {
-        method,
-        headers: { ...(auth ? { Authorization: `Bearer ${manager.key}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      return { status: response.status, body: (await response.json()) as any };
-    };
-
     // 1. Changes of every kind.
     const endpoint = await request('POST', 'create-webhook-endpoint', { team_id: teamId, url: hooks.url, events: ['audit.checkpoint'] });
     for (const name of ['web', 'mobile', 'batch']) await request('POST', 'generate-api-key', { name, type: 'sk', environment: 'live', team_id: teamId });
@@ -141,16 +121,6 @@ async function main(): Promise<number> {
     await checkOffline(request, teamId, checkpoint.body.data as unknown as Record<string, unknown>, report);
     return results.every(Boolean) ? 0 : 1;
   } finally {
-    await running.stop('SIGTERM');
     hooks.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+});
