@@ -45,8 +45,11 @@ export interface MeterPart {
   def: MeterDef;
 }
 
-/** Why a metered use is refused: a limit (`hourlyRefused`: the key's hourly one among them), until `retryAt`; or credits. */
-export type MeterRefusal = { reason: 'RATE_LIMITED'; retryAt: number; hourlyRefused: boolean } | { reason: 'USAGE_EXCEEDED' };
+/**
+ * Why a metered use is refused: a limit (`hourlyRefused`: the key's hourly one among them), until `retryAt`; or credits.
+ * `byIdentity`: the identity's meter refuses it on its own (one of its limits full, or its credits short when charged).
+ */
+export type MeterRefusal = ({ reason: 'RATE_LIMITED'; retryAt: number; hourlyRefused: boolean } | { reason: 'USAGE_EXCEEDED' }) & { byIdentity: boolean };
 
 /** Whose credits a use is charged to: the key's when it has credits, else its identity's. */
 export const chargedOwner = (parts: readonly MeterPart[]): MeterOwner => (parts[0]?.def.credits ? 'key' : 'identity');
@@ -64,11 +67,13 @@ export function refusalOf(use: MeteredUse, parts: readonly MeterPart[], viewOf: 
   let retryAt: number | undefined;
   let hourlyRefused = false;
   let credits = false;
+  let byIdentity = false;
   const charged = chargedOwner(parts);
   for (const part of parts) {
     const view = viewOf(part.key);
     if (!view) continue;
     const judged = judgeMeter(view, use.scopes, use.at, part.owner === charged ? use.cost : 0);
+    if (judged && part.owner === 'identity') byIdentity = true;
     if (judged?.reason === 'limit') retryAt = Math.max(retryAt ?? 0, judged.retryAt);
     if (judged?.reason === 'credits') credits = true;
     if (part.owner === 'key') {
@@ -79,15 +84,8 @@ export function refusalOf(use: MeteredUse, parts: readonly MeterPart[], viewOf: 
       }
     }
   }
-  if (retryAt !== undefined) return { reason: 'RATE_LIMITED', retryAt, hourlyRefused };
-  return credits ? { reason: 'USAGE_EXCEEDED' } : undefined;
-}
-
-/** Whether the identity's meter, as seen, refuses `use` on its own: one of its limits full, or its credits short when charged. */
-export function identityRefuses(use: MeteredUse, parts: readonly MeterPart[], viewOf: ViewOf): boolean {
-  const part = parts.find((candidate) => candidate.owner === 'identity');
-  const view = part && viewOf(part.key);
-  return view !== undefined && judgeMeter(view, use.scopes, use.at, chargedOwner(parts) === 'identity' ? use.cost : 0) !== undefined;
+  if (retryAt !== undefined) return { reason: 'RATE_LIMITED', retryAt, hourlyRefused, byIdentity };
+  return credits ? { reason: 'USAGE_EXCEEDED', byIdentity } : undefined;
 }
 
 function hourlyOf(use: UseToRecord, view: MeterView | undefined) {

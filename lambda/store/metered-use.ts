@@ -47,7 +47,6 @@ import {
   chargedOwner,
   counterLive,
   figuresOf,
-  identityRefuses,
   refusalOf,
   shapeOf,
   type MeteredUse,
@@ -262,13 +261,13 @@ export class MeteredUses {
       for (const part of parts) part.def = this.viewOf(part.key)?.def ?? part.def;
       const refusal = refusalOf(use, parts, this.viewOf);
       // Refused by the identity while this process's other keys hold blocks of it: what they hold is this use's to take.
-      if (refusal && !released && attempt < MAX_ATTEMPTS - 3 && identityRefuses(use, parts, this.viewOf)) {
+      if (refusal?.byIdentity && !released && attempt < MAX_ATTEMPTS - 3) {
         released = await this.releaseIdentityHolds(use.identity?.id as string, use.keyId);
         if (released) continue;
       }
       if (refusal) return this.refuse(use, parts, delta, refusal);
     }
-    return this.refuse(use, parts, delta, { reason: 'RATE_LIMITED', retryAt: use.at.getTime() + 1000, hourlyRefused: false });
+    return this.refuse(use, parts, delta, { reason: 'RATE_LIMITED', retryAt: use.at.getTime() + 1000, hourlyRefused: false, byIdentity: false });
   }
 
   /** A meter as this process last saw it. */
