@@ -19,8 +19,10 @@ const METERED = {
 /**
  * Verify and the platform authorizer of a metered key (docs/limits.md): its
  * own three named limits and credits (one conditional write a call), and a
- * key whose identity holds them (a transaction of both meters and a read of
- * them for the answer's figures); and hot keys, leases on, 32 in flight,
+ * key whose identity holds them (a transaction of both meters, 8 in flight:
+ * a read of them for the answer's figures, since concurrent writes are not
+ * exact, store/admission-writes.ts); new keys of an identity, each verified
+ * once, one at a time (an exact transaction: no read after it); and hot keys, leases on, 32 in flight,
  * with their own limits and credits and with their identity's (leased
  * blocks, domain/meter-lease.ts: mostly no write). The authorizer runs with
  * leases on throughout.
@@ -56,6 +58,7 @@ export async function meteredRows(
     const authorized = await measure(200, authorizeMetered, 8);
     rows.push(priced(functions['platform-authorizer'], authorized, { operation: 'platform-authorizer', door: 'platform-api', invocations: 1, key: kind }));
   }
+  rows.push(...(await firstVerifications(functions, measure, calls.verify, newKey, newIdentity)));
   for (const [kind, hot] of [
     ['metered-hot', await newKey('Hot metered key', METERED)],
     ['metered-identity-hot', await newKey('Hot identity key', { identity_id: await newIdentity(METERED) })],
@@ -68,4 +71,29 @@ export async function meteredRows(
     }
   }
   return rows;
+}
+
+/** Keys made for the `metered-identity-first` row (each verified once), one every 120 ms: the write routes' throttle is 10 a second. */
+const FIRST_KEYS = 41;
+const KEY_PACE_MS = 120;
+
+/** Each call the first verification of a new key of one identity this process verified: one read of the value, one exact transaction. */
+async function firstVerifications(
+  functions: Functions,
+  measure: Measure,
+  verify: (value: string) => () => Promise<unknown>,
+  newKey: (name: string, extra?: Record<string, unknown>) => Promise<{ id: string; key: string }>,
+  newIdentity: (extra: Record<string, unknown>) => Promise<string>,
+): Promise<Row[]> {
+  const identityId = await newIdentity(METERED);
+  const keys: string[] = [];
+  for (let i = 0; i < FIRST_KEYS; i++) {
+    keys.push((await newKey(`First key ${i}`, { identity_id: identityId })).key);
+    await new Promise((resolve) => setTimeout(resolve, KEY_PACE_MS));
+  }
+  await measure(10, verify(keys.pop() as string)); // warm: the identity read, its meter seen
+  const spent = await measure(keys.length, () => verify(keys.pop() as string)());
+  return (['rest-api', 'http-api', 'function-url'] as const).map((door) =>
+    priced(functions['verify-api-key'], spent, { operation: 'verify-api-key', door, invocations: 1, key: 'metered-identity-first' }),
+  );
 }

@@ -27,8 +27,12 @@ export const LAMBDA_MS_PER_ROUND_TRIP = 4;
 
 export type FrontDoor = 'rest-api' | 'http-api' | 'function-url' | 'platform-api';
 
-/** Which key a hot-path row measures: cold, hot (leased), or metered (three named limits and credits; through its identity's credits). */
-export type KeyKind = 'hot' | 'cold' | 'metered' | 'metered-identity' | 'metered-hot' | 'metered-identity-hot';
+/**
+ * Which key a hot-path row measures: cold, hot (leased), or metered (three
+ * named limits and credits; through its identity's credits; `-first`: each
+ * call the first verification of a new key of a verified identity).
+ */
+export type KeyKind = 'hot' | 'cold' | 'metered' | 'metered-identity' | 'metered-identity-first' | 'metered-hot' | 'metered-identity-hot';
 
 export interface Row {
   operation: string;

@@ -21,6 +21,7 @@ import {
   counterName,
   creditsAt,
   limitApplies,
+  type CreditState,
   limitWindow,
   refillPeriod,
   spendingOf,
@@ -37,6 +38,8 @@ export interface MeterClauses {
   sets: string[];
   removes: string[];
   conditions: string[];
+  /** An exact write's meter after it (`MeterWrite.exact`): every figure it shows was asserted as seen, then changed by the write. */
+  after?: MeterView;
 }
 
 export interface MeterWrite {
@@ -56,23 +59,53 @@ export interface MeterWrite {
   hold?: { id: string } & Holding;
   /** Holdings that ended before this instant (epoch ms) are dropped: nobody gave them back. */
   dropHeldBefore?: number;
+  /**
+   * Asserts every figure the answer shows as `view` has it (each current
+   * window's count, what is left, no grants or holdings), so the meter after
+   * the write is known without reading it (`MeterClauses.after`): for a
+   * transaction, which returns no items. Only for a view `exactFor` accepts.
+   */
+  exact?: boolean;
+}
+
+/** Whether an exact write can assert every figure of `view`: when the answer shows its credits (`charged`), their state seen, with no grants or holdings to pin, and a cost. */
+export function exactFor(view: MeterView | undefined, def: MeterDef, charged: boolean, cost: number): view is MeterView {
+  if (!view) return false;
+  if (!def.credits || !charged) return true;
+  const state = view.credits;
+  return cost > 0 && state !== undefined && Object.keys(state.grants).length === 0 && Object.keys(state.held ?? {}).length === 0;
 }
 
 /** Old counters removed by one write, at most. */
 const MAX_STALE_REMOVED = 10;
 
-function window(c: MeterClauses, tag: string, current: string, previous: string, seenPrevious: number, room: number, block: number): void {
+/** One window's clauses: the previous count as seen, the current within `room` (and, for an exact write, as seen), then one more. */
+function window(
+  c: MeterClauses,
+  tag: string,
+  current: string,
+  previous: string,
+  seen: { previous: number; current?: number },
+  room: number,
+  block: number,
+): void {
+  const seenPrevious = seen.previous;
   c.values[':m0'] = 0;
   c.values[':m1'] = block;
   c.values[`:r${tag}`] = room;
   if (seenPrevious !== 0) c.values[`:p${tag}`] = seenPrevious;
   c.conditions.push(seenPrevious === 0 ? `(attribute_not_exists(${previous}) OR ${previous} = :m0)` : `${previous} = :p${tag}`);
+  if (seen.current === 0) c.conditions.push(`(attribute_not_exists(${current}) OR ${current} = :m0)`);
+  else if (seen.current !== undefined) {
+    c.values[`:c${tag}`] = seen.current;
+    c.conditions.push(`${current} = :c${tag}`);
+  }
   // Below one slot of room, the counter must exist and be at most the room: a failed write, then the exact judgement.
   c.conditions.push(room >= 0 ? `(attribute_not_exists(${current}) OR ${current} <= :r${tag})` : `${current} <= :r${tag}`);
   c.sets.push(`${current} = if_not_exists(${current}, :m0) + :m1`);
 }
 
-function credits(c: MeterClauses, setting: CreditsSetting, write: MeterWrite): void {
+function credits(c: MeterClauses, setting: CreditsSetting, write: MeterWrite, after: MeterView | undefined): void {
   const { view, at } = write;
   const cost = write.cost * (write.block ?? 1);
   c.names['#cl'] = 'cr_left';
@@ -85,6 +118,7 @@ function credits(c: MeterClauses, setting: CreditsSetting, write: MeterWrite): v
   const state = view?.credits;
   const spending = state && spendingOf(state, setting, at, cost);
   const due = state !== undefined && creditsAt(state, setting, at).refillDue;
+  if (after && state) exactCredits(c, after, state, due ? creditsAt(state, setting, at).left - cost : state.left - cost, period);
   if (!state || !spending || (!due && spending.grants.length === 0)) {
     // What is left pays (or the write fails and the meter as it was decides).
     if (period !== undefined) c.conditions.push('#cp = :cp');
@@ -120,6 +154,18 @@ function credits(c: MeterClauses, setting: CreditsSetting, write: MeterWrite): v
     c.conditions.push(`#cg.#g${i}.n = :gh${i}`);
     c.sets.push(`#cg.#g${i}.n = :gn${i}`);
   });
+}
+
+/**
+ * An exact write's credits (`exactFor`: no grants, no holdings): what is
+ * left as seen, no grant or holding added meanwhile; after it, `left`.
+ */
+function exactCredits(c: MeterClauses, after: MeterView, state: CreditState, left: number, period: string | undefined): void {
+  c.names['#cg'] = 'cr_g';
+  c.values[':m0'] = 0;
+  c.values[':cle'] = state.left;
+  c.conditions.push('#cl = :cle', '(attribute_not_exists(#cg) OR size(#cg) = :m0)', '(attribute_not_exists(#ch) OR size(#ch) = :m0)');
+  after.credits = { ...state, left, period: period ?? state.period, grants: {}, held: {} };
 }
 
 /**
@@ -168,6 +214,7 @@ export function meterClauses(write: MeterWrite): MeterClauses {
   const now = at.getTime();
   const block = write.block ?? 1;
   const c: MeterClauses = { names: { '#md': 'meter_def' }, values: {}, sets: [], removes: [], conditions: [] };
+  const after = write.exact && view ? { ...view, counts: { ...view.counts }, windows: { ...view.windows } } : undefined;
   if (usesMeter(def)) {
     c.values[':md'] = write.defText;
     c.conditions.push('#md = :md');
@@ -175,29 +222,41 @@ export function meterClauses(write: MeterWrite): MeterClauses {
   def.limits.forEach((limit, i) => {
     if (!limitApplies(limit, scopes)) return;
     const { index, elapsed } = limitWindow(now, limit.window_seconds);
-    const seenPrevious = view?.counts[counterName(limit, index - 1)] ?? 0;
-    c.names[`#cl${i}`] = counterName(limit, index);
+    const [name, previous] = [counterName(limit, index), view?.counts[counterName(limit, index - 1)] ?? 0];
+    c.names[`#cl${i}`] = name;
     c.names[`#pl${i}`] = counterName(limit, index - 1);
-    window(c, `l${i}`, `#cl${i}`, `#pl${i}`, seenPrevious, Math.floor(windowCapacity(seenPrevious, elapsed, limit.limit)) - block, block);
+    const current = after ? (after.counts[name] ?? 0) : undefined;
+    window(c, `l${i}`, `#cl${i}`, `#pl${i}`, { previous, current }, Math.floor(windowCapacity(previous, elapsed, limit.limit)) - block, block);
+    if (after) after.counts[name] = (current ?? 0) + block;
   });
   staleCounters(write, now).forEach((name, i) => {
     c.names[`#old${i}`] = name;
     c.removes.push(`#old${i}`);
+    if (after) delete after.counts[name];
   });
-  if (write.hourly !== undefined) {
-    const { index, elapsed } = limitWindow(now, 3600);
-    const seenPrevious = view?.windows?.[String(index - 1)] ?? 0;
-    c.names['#hw'] = String(index);
-    c.names['#hp'] = String(index - 1);
-    window(c, 'h', 'windows.#hw', 'windows.#hp', seenPrevious, Math.floor(windowCapacity(seenPrevious, elapsed, write.hourly)) - block, block);
-    Object.keys(view?.windows ?? {})
-      .filter((w) => Number(w) < index - 1)
-      .slice(0, MAX_STALE_REMOVED)
-      .forEach((w, i) => {
-        c.names[`#hold${i}`] = w;
-        c.removes.push(`windows.#hold${i}`);
-      });
-  }
-  if (def.credits && write.cost > 0) credits(c, def.credits, write);
+  if (write.hourly !== undefined) hourly(c, write, write.hourly, after);
+  if (def.credits && write.cost > 0) credits(c, def.credits, write, after);
+  if (after) c.after = after;
   return c;
+}
+
+/** A key's hourly limit, counted in its usage item's `windows` (the windows before the previous one removed). */
+function hourly(c: MeterClauses, write: MeterWrite, limit: number, after: MeterView | undefined): void {
+  const block = write.block ?? 1;
+  const { index, elapsed } = limitWindow(write.at.getTime(), 3600);
+  const previous = write.view?.windows?.[String(index - 1)] ?? 0;
+  c.names['#hw'] = String(index);
+  c.names['#hp'] = String(index - 1);
+  const current = after ? (after.windows?.[String(index)] ?? 0) : undefined;
+  window(c, 'h', 'windows.#hw', 'windows.#hp', { previous, current }, Math.floor(windowCapacity(previous, elapsed, limit)) - block, block);
+  const windows = after?.windows;
+  if (windows) windows[String(index)] = (current ?? 0) + block;
+  Object.keys(write.view?.windows ?? {})
+    .filter((w) => Number(w) < index - 1)
+    .slice(0, MAX_STALE_REMOVED)
+    .forEach((w, i) => {
+      c.names[`#hold${i}`] = w;
+      c.removes.push(`windows.#hold${i}`);
+      if (windows) delete windows[w];
+    });
 }

@@ -32,8 +32,8 @@ export interface MeteredUse extends UseToRecord {
   cost: number;
   /** The key's limits and credits, as its value lookup holds them. */
   keyDef: MeterDef;
-  /** The key's identity and its limits and credits, when it has any. */
-  identity?: { id: string; def: MeterDef };
+  /** The key's identity and its limits and credits, when it has any; `item`: the identity's item as the verification read it (its meter beside it). */
+  identity?: { id: string; def: MeterDef; item?: Record<string, unknown> };
   /** The key's team (the audit records of credits.low and credits.exhausted). */
   teamId: string;
 }

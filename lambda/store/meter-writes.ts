@@ -2,7 +2,7 @@
  * The admission writes of metered-use.ts: one meter's conditional
  * UpdateItem (ALL_NEW when it holds, ALL_OLD when a condition fails), or
  * both meters' transaction (a consistent read of both after it, since a
- * transaction returns no items). Each meter seen is handed to `remember`.
+ * transaction returns no items, unless its writes were exact). Each meter seen is handed to `remember`.
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,8 +16,8 @@ import type { StoreTables } from './transactions';
 /** Keeps a meter as a write or a failed condition showed it. */
 export type Remember = (key: ItemKey, item: Record<string, unknown>) => void;
 
-/** A write's outcome: the key's usage item after it; a conflict with another transaction; or the meters that failed a condition, seen as they were (`missing`: no such item). */
-export type WriteOutcome = { written: Record<string, unknown> } | 'conflict' | { missing: ('key' | 'identity')[] };
+/** A write's outcome: the key's usage item after it (undefined after exact writes, whose meters are known: admission-writes.ts); a conflict with another transaction; or the meters that failed a condition, seen as they were (`missing`: no such item). */
+export type WriteOutcome = { written: Record<string, unknown> | undefined } | 'conflict' | { missing: ('key' | 'identity')[] };
 
 /** An item a failed condition returned: marshalled by the service (the document client leaves errors as they are). */
 function returnedItem(item: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
@@ -83,7 +83,9 @@ export async function writeBoth(tables: StoreTables, remember: Remember, clauses
     });
     return { missing };
   }
-  // A transaction returns no items: the figures are read after it.
+  // Exact writes (admission-writes.ts): the meters after them are known.
+  if (clauses.every((c) => c.after)) return { written: undefined };
+  // Else a transaction returns no items: the figures are read after it.
   const { Responses } = await tables.db.send(
     new BatchGetCommand({ RequestItems: { [tables.keyTableName]: { Keys: parts.map((part) => part.key), ConsistentRead: true } } }),
   );

@@ -17,7 +17,8 @@
  *
  * Cost: an admitted verification of a key with its own limits and credits is
  * one write (ALL_NEW gives its figures); through an identity it is one
- * transaction and one consistent read of both meters for the figures. A hot
+ * transaction, exact when it can be (admission-writes.ts: its assertions
+ * give the figures), else followed by a consistent read of both meters. A hot
  * key takes blocks (domain/meter-lease.ts), of its own meter and of its
  * identity's: mostly no write per verification; the lease's flush and
  * give-back writes are meter-returns.ts. A use its identity refuses while
@@ -25,34 +26,24 @@
  */
 import type { ItemKey } from '../contract/tables';
 import { randomBytes } from 'node:crypto';
-import { meterDefText, meterViewOf, type MeterView } from '../domain/meters';
+import { meterViewOf, type MeterView } from '../domain/meters';
 import { MeterLeases, withSpare, type MeterLease } from '../domain/meter-lease';
 import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
 import type { Clock } from '../platform/clock';
 import { flushHolding, flushLeased, giveBack } from './meter-returns';
 import type { RecordUseResult } from '../domain/recording';
 import { RecentMap } from '../platform/recent-map';
-import { UsageDelta, latest } from '../domain/usage-delta';
-import { countedOf, usageClauses } from './usage-writes';
-import { meterClauses } from './meter-clauses';
+import { UsageDelta } from '../domain/usage-delta';
+import type { UsageItem } from '../domain/model';
+import { countedOf } from './usage-writes';
+import { admissionWrites, Exactness } from './admission-writes';
 import { writeBoth, writeOne } from './meter-writes';
 import { recordWithoutSlot } from './usage-windows';
 import type { StoreTables } from './transactions';
 import type { UsageMonths } from './usage-months';
 import { USAGE } from './entities/usage';
 import { IDENTITY } from './entities/identity';
-import {
-  blockOf,
-  blockWanted,
-  chargedOwner,
-  counterLive,
-  figuresOf,
-  refusalOf,
-  shapeOf,
-  type MeteredUse,
-  type MeterPart,
-  type MeterRefusal,
-} from './meter-judgement';
+import { blockOf, blockWanted, counterLive, figuresOf, refusalOf, shapeOf, type MeteredUse, type MeterPart, type MeterRefusal } from './meter-judgement';
 import type { OperationsOf } from '../contract/store-operations';
 import { sendDueNotices } from './credit-notices';
 
@@ -75,6 +66,9 @@ export const METERED_USES_OPERATIONS = {
 export class MeteredUses {
   /** Each meter as this process last saw it: the assumptions the next write asserts. */
   private readonly seen = new RecentMap<string, MeterView>(10_000);
+
+  /** Which admission writes may be exact (admission-writes.ts). */
+  private readonly exactness = new Exactness();
 
   /** This process's leases on hot metered keys (domain/meter-lease.ts). */
   private readonly leases: MeterLeases;
@@ -160,6 +154,7 @@ export class MeteredUses {
     const since = lease.pendingStartedAt();
     const pending = lease.takePending();
     const [hold, identityId] = [lease.holding(), lease.identityId()];
+    this.exactness.changed([USAGE.key(keyId), ...(identityId ? [IDENTITY.key(identityId)] : [])]);
     await flushLeased(this.tables, keyId, pending, [], hold?.on === 'key' ? hold : undefined, lease.unspent()).catch((error: unknown) => {
       lease.restore(pending, since);
       throw error;
@@ -168,6 +163,8 @@ export class MeteredUses {
   }
 
   private async giveBack(keyId: string, lease: MeterLease): Promise<void> {
+    const identityId = lease.identityId();
+    this.exactness.changed([USAGE.key(keyId), ...(identityId ? [IDENTITY.key(identityId)] : [])]);
     const end = lease.end();
     const now = this.clock.now().getTime();
     try {
@@ -194,10 +191,11 @@ export class MeteredUses {
     const parts: MeterPart[] = [{ owner: 'key', key: USAGE.key(use.keyId), def: use.keyDef }];
     if (use.identity) parts.push({ owner: 'identity', key: IDENTITY.key(use.identity.id), def: use.identity.def });
     const delta = new UsageDelta().add(countedOf(use));
+    // The identity as the verification read it (up to 10 s old): the first assumptions of a process that never wrote its meter.
+    if (use.identity?.item && !this.viewOf(parts[1]!.key)) this.remember(parts[1]!.key, use.identity.item);
     let released = false;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const copied = this.months.toRemove(use.keyId);
-      const charged = chargedOwner(parts);
       const taking =
         lease && attempt === 0
           ? blockWanted(use, parts, this.viewOf, (room) => lease.nextBlock(use.at.getTime(), room), {
@@ -205,49 +203,35 @@ export class MeteredUses {
               holdId: () => randomBytes(9).toString('base64url'),
             })
           : undefined;
-      const writes = parts
-        .map((part) => {
-          const c = meterClauses({
-            def: part.def,
-            defText: meterDefText(part.def),
-            view: this.viewOf(part.key),
-            scopes: use.scopes,
-            at: use.at,
-            cost: part.owner === charged ? use.cost : 0,
-            ...(taking ? { block: taking.block, ...(part.owner === charged ? { hold: taking.hold } : {}) } : {}),
-            ...(part.owner === 'key' ? { hourly: use.rateLimit } : {}),
-            dropHeldBefore: use.at.getTime() - this.leases.settings.holdMs,
-          });
-          if (part.owner === 'key') {
-            // This write admits the use (its conditions are the meters' room): a VALID use if it is written.
-            const usage = usageClauses(delta, copied, undefined, latest(delta.lastValidAt, use.at));
-            c.names = { ...c.names, ...usage.names };
-            c.values = { ...c.values, ...usage.values };
-            c.sets.push(...usage.sets);
-            c.removes.push(...usage.removes);
-          }
-          // The meter must exist (an identity with no meter yet, limits added by an edit this process has not seen, is written as one).
-          c.conditions.unshift('attribute_exists(pk)');
-          return { part, clauses: c };
-        })
-        // An identity this verification spends nothing of (its limits' scopes not asked, no credits charged) takes no part.
-        .filter((write) => write.part.owner === 'key' || write.clauses.sets.length > 0);
-      const outcome =
+      const writes = admissionWrites({
+        use,
+        parts,
+        viewOf: this.viewOf,
+        delta,
+        copied,
+        taking,
+        holdMs: this.leases.settings.holdMs,
+        exact: attempt < 2 && this.exactness.allows(use, parts, this.viewOf),
+      });
+      const outcome = await this.exactness.inFlight(parts, () =>
         writes.length === 1
-          ? await writeOne(this.tables, this.remember, writes[0]!.part, writes[0]!.clauses)
-          : await writeBoth(
+          ? writeOne(this.tables, this.remember, writes[0]!.part, writes[0]!.clauses)
+          : writeBoth(
               this.tables,
               this.remember,
               writes.map((w) => w.clauses),
               writes.map((w) => w.part),
-            );
+            ),
+      );
       if (outcome === 'conflict') {
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
         continue;
       }
       if ('written' in outcome) {
-        const item = USAGE.read(outcome.written);
-        if (item) await this.months.afterWrite(item, copied, use.at);
+        const item = outcome.written && USAGE.read(outcome.written);
+        if (item) await this.afterWrite(item, copied, use.at);
+        // An exact write: the meters after it are known (admission-writes.ts).
+        else for (const { part, clauses } of writes) if (clauses.after) this.seen.set(nameOf(part.key), clauses.after);
         const figures = figuresOf(use, parts, this.viewOf);
         await sendDueNotices(this.tables, use, parts, this.viewOf, false);
         const block = taking?.block ?? 1;
@@ -270,18 +254,25 @@ export class MeteredUses {
     return this.refuse(use, parts, delta, { reason: 'RATE_LIMITED', retryAt: use.at.getTime() + 1000, hourlyRefused: false, byIdentity: false });
   }
 
+  /** After a write that returned the key's usage item: its old days copied (usage-months.ts). */
+  private async afterWrite(item: UsageItem, copied: string[], at: Date): Promise<void> {
+    await this.months.afterWrite(item, copied, at);
+    this.exactness.sawWhole(item.key_id, at);
+  }
+
   /** A meter as this process last saw it. */
   private readonly viewOf = (key: ItemKey): MeterView | undefined => this.seen.get(nameOf(key));
 
   private readonly remember = (key: ItemKey, item: Record<string, unknown>): void => {
     this.seen.set(nameOf(key), meterViewOf(item));
+    this.exactness.seen(key);
   };
 
   private async refuse(use: MeteredUse, parts: MeterPart[], delta: UsageDelta, refusal: MeterRefusal): Promise<RecordUseResult> {
     const copied = this.months.toRemove(use.keyId);
     const item = await recordWithoutSlot(this.tables, use.keyId, delta, copied);
     if (!item) return { admitted: false, reason: 'NO_USAGE_ITEM' };
-    await this.months.afterWrite(item, copied, use.at);
+    await this.afterWrite(item, copied, use.at);
     this.remember(USAGE.key(use.keyId), item as unknown as Record<string, unknown>);
     const { rateLimit, meters } = figuresOf(use, parts, this.viewOf);
     if (refusal.reason === 'USAGE_EXCEEDED') {

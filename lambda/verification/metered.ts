@@ -64,7 +64,9 @@ export async function meteredUseOf(deps: MeteringServices, checked: CheckedKey, 
     cost: checked.asked.cost,
     teamId: checked.key.team_id,
     keyDef,
-    ...(identityId && usesMeter(identityDef) ? { identity: { id: identityId, def: identityDef } } : {}),
+    ...(identityId && identity && usesMeter(identityDef)
+      ? { identity: { id: identityId, def: identityDef, item: identity as unknown as Record<string, unknown> } }
+      : {}),
   };
 }
 

@@ -1,0 +1,113 @@
+/**
+ * Cost of a verification through an identity's limits and credits
+ * (docs/limits.md, "Cost"), DynamoDB requests counted on the client: the
+ * admission is one transaction of the key's and the identity's meters, and
+ * when it is exact (store/admission-writes.ts) the figures of the answer
+ * come from what it asserted, with no read after it. Each test's counter is
+ * a new process (its services built afresh).
+ */
+import { call, createKey, newTeam, type TestTeam } from '../support/api';
+import { installManualClock, restoreSystemClock } from '../support/keys';
+import { documentClient } from '../../lambda/composition/dynamo';
+import { IDENTITY } from '../../lambda/store/entities/identity';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { callVerify, countDynamoRequests } from './helpers';
+
+const METERED = {
+  limits: [
+    { name: 'burst', limit: 50, window_seconds: 1 },
+    { name: 'minute', limit: 100, window_seconds: 60 },
+  ],
+  credits: { remaining: 40 },
+};
+
+describe('cost of a verification through its identity (DynamoDB requests, counted on the client)', () => {
+  let team: TestTeam;
+  let counter: ReturnType<typeof countDynamoRequests>;
+  beforeAll(async () => {
+    team = await newTeam('live');
+  });
+  // Every verification of a test in one second (the burst limit's window) and one minute.
+  let now: number;
+  beforeEach(() => {
+    counter = countDynamoRequests();
+    now = (Math.floor(Date.now() / 60_000) + 1) * 60_000 + 20_000;
+    installManualClock(now);
+  });
+  afterEach(() => {
+    counter.restore();
+    restoreSystemClock();
+  });
+
+  const commands = () => counter.requests.map((r) => `${r.command}×${r.attempts}`);
+  const newIdentity = async (externalId: string) =>
+    (await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: externalId, ...METERED } })).body.data.id as string;
+  const identityCredits = async (identityId: string) =>
+    (await call('get-identity', { key: team.key, query: { identity_id: identityId } })).body.data.credits.remaining as number;
+
+  it("a new key's first verification: its value read, its identity read, one transaction; the figures exact without a read after it", async () => {
+    // Prepare
+    const identityId = await newIdentity('first');
+    const key = await createKey(team, { identity_id: identityId });
+    counter.reset();
+
+    // Act
+    const answer = await callVerify({ key: key.key, cost: 3 });
+
+    // Assess
+    expect(commands()).toEqual(['BatchGetItemCommand×1', 'GetItemCommand×1', 'TransactWriteItemsCommand×1']);
+    expect(answer.body.code).toBe('VALID');
+    expect(answer.body.credits).toEqual({ remaining: 37 });
+    expect(answer.body.limits).toEqual([
+      { name: 'burst', owner: 'identity', limit: 50, remaining: 49, reset: expect.any(Number) },
+      { name: 'minute', owner: 'identity', limit: 100, remaining: 99, reset: expect.any(Number) },
+    ]);
+    expect(await identityCredits(identityId)).toBe(37);
+  });
+
+  it('a new key of an identity this process verified: one read and one transaction', async () => {
+    // Prepare: the identity verified through another key (its copy and its meter seen)
+    const identityId = await newIdentity('second');
+    const [web, mobile] = [await createKey(team, { identity_id: identityId }), await createKey(team, { identity_id: identityId })];
+    await callVerify({ key: web.key });
+    counter.reset();
+
+    // Act
+    const answer = await callVerify({ key: mobile.key });
+
+    // Assess
+    expect(commands()).toEqual(['BatchGetItemCommand×1', 'TransactWriteItemsCommand×1']);
+    expect(answer.body.credits).toEqual({ remaining: 38 });
+    expect(answer.body.limits.map((limit: { remaining: number }) => limit.remaining)).toEqual([48, 98]);
+    expect(await identityCredits(identityId)).toBe(38);
+  });
+
+  it('a meter changed elsewhere fails the exact write, which learns it: the figures are still exact, with no read', async () => {
+    // Prepare: the identity verified here through one key, then 5 credits and 7 minute slots spent by another process
+    // (written straight to the meter): this process's copy of the meter is stale
+    const identityId = await newIdentity('elsewhere');
+    const [web, mobile] = [await createKey(team, { identity_id: identityId }), await createKey(team, { identity_id: identityId })];
+    await callVerify({ key: web.key });
+    const minute = `lw:minute:60:${Math.floor(now / 60_000)}`;
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: process.env.KEY_TABLE_NAME,
+        Key: IDENTITY.key(identityId),
+        UpdateExpression: 'SET cr_left = cr_left - :five, #m = if_not_exists(#m, :zero) + :seven',
+        ExpressionAttributeNames: { '#m': minute },
+        ExpressionAttributeValues: { ':five': 5, ':seven': 7, ':zero': 0 },
+      }),
+    );
+    counter.reset();
+
+    // Act
+    const answer = await callVerify({ key: mobile.key });
+
+    // Assess: the exact write failed (the meter as it was came back with it), the next held: 39 - 5 - 1 credits,
+    // 1 + 7 + 1 of the minute's 100
+    expect(commands()).toEqual(['BatchGetItemCommand×1', 'TransactWriteItemsCommand×1', 'TransactWriteItemsCommand×1']);
+    expect(answer.body.credits).toEqual({ remaining: 33 });
+    expect(answer.body.limits[1].remaining).toBe(91);
+    expect(await identityCredits(identityId)).toBe(33);
+  });
+});
