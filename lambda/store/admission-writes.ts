@@ -17,7 +17,8 @@ import { latest } from '../domain/usage-delta';
 import { exactFor, meterClauses, type MeterClauses } from './meter-clauses';
 import { chargedOwner, type MeteredUse, type MeterPart, type ViewOf } from './meter-judgement';
 import { usageClauses } from './usage-writes';
-import { dayOf } from '../domain/usage-figures';
+import { dayOf, USAGE_DAYS_KEPT } from '../domain/usage-figures';
+import { keyIdTime } from '../platform/ids';
 import { RecentMap } from '../platform/recent-map';
 import type { ItemKey } from '../contract/tables';
 
@@ -88,14 +89,22 @@ function writesOf(plan: AdmissionPlan, exactViews: MeterView[] | undefined): Adm
   );
 }
 
+/** A key made fewer days ago than its usage item keeps (its id's time): it has no old days to copy (usage-months.ts). */
+function youngerThanItsDays(keyId: string, at: Date): boolean {
+  const made = keyIdTime(keyId);
+  const age = made === undefined ? -1 : at.getTime() - made;
+  return age >= 0 && age < (USAGE_DAYS_KEPT - 1) * 86_400_000;
+}
+
 const nameOf = (key: ItemKey): string => `${key.pk}|${key.sk}`;
 
 /**
  * Which of a process's admission writes may be exact: one alone on its
  * meters here (concurrent ones would fail each other's assertions), on
  * meters this process's copy of is current as far as it knows, of a
- * key never seen here (assumed fresh) or whose usage item was seen whole
- * today: an exact write does not return it, so its old days are copied
+ * key never seen here (assumed fresh), made fewer days ago than its usage
+ * item keeps, or whose usage item was seen whole today: an exact write
+ * does not return it, so an older key's old days are copied
  * (usage-months.ts) by a write that does, at least once a day.
  */
 export class Exactness {
@@ -107,7 +116,7 @@ export class Exactness {
   allows(use: MeteredUse, parts: readonly MeterPart[], viewOf: ViewOf): false | { keyFresh: boolean } {
     if (parts.some((part) => this.writing.has(nameOf(part.key)) || this.changedUnseen.has(nameOf(part.key)))) return false;
     const keyFresh = !viewOf(parts[0]!.key);
-    return keyFresh || this.seenWhole.get(use.keyId) === dayOf(use.at) ? { keyFresh } : false;
+    return keyFresh || this.seenWhole.get(use.keyId) === dayOf(use.at) || youngerThanItsDays(use.keyId, use.at) ? { keyFresh } : false;
   }
 
   /** After writes of these meters that did not return them. */

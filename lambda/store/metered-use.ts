@@ -230,8 +230,11 @@ export class MeteredUses {
       if ('written' in outcome) {
         const item = outcome.written && USAGE.read(outcome.written);
         if (item) await this.afterWrite(item, copied, use.at);
-        // An exact write: the meters after it are known (admission-writes.ts).
-        else for (const { part, clauses } of writes) if (clauses.after) this.seen.set(nameOf(part.key), clauses.after);
+        else {
+          // An exact write: the meters after it are known (admission-writes.ts).
+          this.months.removed(use.keyId, copied);
+          for (const { part, clauses } of writes) if (clauses.after) this.seen.set(nameOf(part.key), clauses.after);
+        }
         const figures = figuresOf(use, parts, this.viewOf);
         await sendDueNotices(this.tables, use, parts, this.viewOf, false);
         const block = taking?.block ?? 1;

@@ -32,10 +32,15 @@ export class UsageMonths {
 
   /** After a recording write: forget the copied days it removed, then copy the days that turned old. */
   async afterWrite(item: UsageItem, removed: readonly string[], at: Date): Promise<void> {
-    const pending = this.copiedDays.get(item.key_id);
-    for (const day of removed) pending?.delete(day);
-    if (pending?.size === 0) this.copiedDays.delete(item.key_id);
+    this.removed(item.key_id, removed);
     await this.copyStaleDays(item, at);
+  }
+
+  /** After a recording write that did not return the usage item: forget the copied days it removed. */
+  removed(keyId: string, removed: readonly string[]): void {
+    const pending = this.copiedDays.get(keyId);
+    for (const day of removed) pending?.delete(day);
+    if (pending?.size === 0) this.copiedDays.delete(keyId);
   }
 
   /**
@@ -104,6 +109,7 @@ export class UsageMonths {
 /** Each public method of UsageMonths and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
 export const USAGE_MONTHS_OPERATIONS = {
   toRemove: [],
+  removed: [],
   // Part of the recording write: a day older than the usage item keeps is copied to its month item.
   afterWrite: 'recordUse',
   usageHistory: 'readUsageHistory',

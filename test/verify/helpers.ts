@@ -1,3 +1,4 @@
+import type { LeaseSettings } from '../../lambda/domain/usage-lease';
 /**
  * Helpers of the verification tests: calls to the verify endpoint and the
  * authorizer the way API Gateway makes them, keys with restrictions, and a
@@ -175,10 +176,10 @@ export function countingDocumentClient(): { db: DynamoDBDocumentClient; requests
   };
 }
 
-/** Installs test services whose DynamoDB client counts its requests; `restore` puts the defaults back. */
-export function countDynamoRequests(): { requests: CountedRequest[]; reset(): void; restore(): void } {
+/** Installs test services whose DynamoDB client counts its requests (with these lease settings); `restore` puts the defaults back. */
+export function countDynamoRequests(usageLeases?: Partial<LeaseSettings>): { requests: CountedRequest[]; reset(): void; restore(): void } {
   const counting = countingDocumentClient();
-  useTestServices({ db: counting.db });
+  useTestServices({ db: counting.db, ...(usageLeases ? { usageLeases } : {}) });
   return {
     requests: counting.requests,
     reset: () => counting.requests.splice(0, counting.requests.length),

@@ -8,7 +8,6 @@
  */
 import { call, createKey, newTeam, type TestTeam } from '../support/api';
 import { installManualClock, restoreSystemClock } from '../support/keys';
-import { useTestServices } from '../support/services';
 import { documentClient } from '../../lambda/composition/dynamo';
 import { IDENTITY } from '../../lambda/store/entities/identity';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -112,7 +111,7 @@ describe('cost of a verification through its identity (DynamoDB requests, counte
     expect(await identityCredits(identityId)).toBe(33);
   });
 
-  it('new keys of one identity, each verified twice (exact writes, then reads after): every figure counts each use once', async () => {
+  it('new keys of one identity, each verified twice: exact transactions, no read after them, every figure counting each use once', async () => {
     // Prepare: leases off (with them a key's second verification may take a block of 2, whose unused slot counts in the
     // identity's limits until given back, docs/limits.md "Hot keys"; credits held are added back)
     const identityId = await newIdentity('three-keys');
@@ -121,13 +120,17 @@ describe('cost of a verification through its identity (DynamoDB requests, counte
       await createKey(team, { identity_id: identityId }),
       await createKey(team, { identity_id: identityId }),
     ];
-    useTestServices({ usageLeases: { enabled: false } });
+    counter.restore();
+    counter = countDynamoRequests({ enabled: false });
 
     // Act
     const answers = [];
     for (const key of keys) for (let i = 0; i < 2; i++) answers.push((await callVerify({ key: key.key, cost: 2 })).body);
 
-    // Assess
+    // Assess: a key made fewer days ago than its usage item keeps has no old days to copy: every write exact
+    const sent = counter.requests.map((request) => request.command);
+    expect(sent.filter((command) => command === 'TransactWriteItemsCommand')).toHaveLength(6);
+    expect(sent.filter((command) => command !== 'TransactWriteItemsCommand').sort()).toEqual([...Array(6).fill('BatchGetItemCommand'), 'GetItemCommand']);
     expect(answers.map((answer) => answer.credits.remaining)).toEqual([38, 36, 34, 32, 30, 28]);
     expect(answers.map((answer) => answer.limits.map((limit: { remaining: number }) => limit.remaining))).toEqual([
       [49, 99],
@@ -137,5 +140,27 @@ describe('cost of a verification through its identity (DynamoDB requests, counte
       [45, 95],
       [44, 94],
     ]);
+  });
+
+  it("a key made 31 days ago or more: a process reads its meters after its second transaction, once a day (its usage item's old days), then is exact", async () => {
+    // Prepare: leases off; the clock 40 days after the key was made
+    const identityId = await newIdentity('older');
+    const key = await createKey(team, { identity_id: identityId });
+    installManualClock(now + 40 * 86_400_000);
+    counter.restore();
+    counter = countDynamoRequests({ enabled: false });
+
+    // Act
+    const rounds: string[][] = [];
+    for (let i = 0; i < 3; i++) {
+      counter.reset();
+      await callVerify({ key: key.key });
+      rounds.push(counter.requests.map((request) => request.command));
+    }
+
+    // Assess: the first exact (a key never seen here), the second read after, the third exact
+    expect(rounds[0]).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(rounds[1]).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand', 'BatchGetItemCommand']);
+    expect(rounds[2]).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
   });
 });
