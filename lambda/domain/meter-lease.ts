@@ -36,7 +36,7 @@ import { LeaseMap, OneWrite, PendingUses } from './lease-parts';
 import type { LeaseSettings } from './usage-lease';
 import type { MeterFigures } from './recording';
 import type { RateLimitState } from './rate-window';
-import type { Holding, MeterOwner } from './meters';
+import { counterName, limitWindow, type Holding, type MeterOwner } from './meters';
 
 /** A block as its write left it. */
 export interface MeterBlock {
@@ -80,6 +80,21 @@ export function withSpare(figures: LeasedAdmission, spare: number, spent: number
       ...(credits ? { credits: { remaining: credits.remaining - spent } } : {}),
     },
   };
+}
+
+/**
+ * Figures with the identity's slots that other keys' blocks in this process
+ * hold unused counted back: a use the identity refuses has those blocks
+ * given back first (store/metered-use.ts), so they are this key's to take.
+ */
+export function withHeldSlots(figures: MeterFigures, held: ReadonlyMap<string, number>, at: number): MeterFigures {
+  if (held.size === 0) return figures;
+  const limits = figures.limits.map((figure) => {
+    const counter = counterName(figure, limitWindow(at, figure.window_seconds).index);
+    const spare = figure.owner === 'identity' ? (held.get(counter) ?? 0) : 0;
+    return spare > 0 ? { ...figure, remaining: Math.min(figure.limit, figure.remaining + spare) } : figure;
+  });
+  return { ...figures, limits };
 }
 
 /** One process's lease on one metered key. */
@@ -140,6 +155,13 @@ export class MeterLease {
   /** The identity whose meter the block took part of, if any. */
   identityId(): string | undefined {
     return this.block?.counters.identity?.id;
+  }
+
+  /** The identity's limit counters the block's unused uses hold slots of, and how many (none once it is over). */
+  heldOf(identityId: string, now: number): { counters: readonly string[]; spare: number } | undefined {
+    const block = this.block;
+    if (!block || block.counters.identity?.id !== identityId || now >= block.takenAt + this.settings.holdMs || this.used >= block.size - 1) return undefined;
+    return { counters: block.counters.identity.limits, spare: block.size - 1 - this.used };
   }
 
   /** Whether the block has uses left that hold part of `identityId`'s meter. */
@@ -232,6 +254,16 @@ export class MeterLeases extends LeaseMap<MeterLease> {
   /** Keys whose lease holds uses or pending uses. */
   holding(): string[] {
     return this.busy();
+  }
+
+  /** The slots of `identityId`'s limits the blocks of keys other than `keyId` hold unused, by counter. */
+  heldSlotsOf(identityId: string, keyId: string, now: number): Map<string, number> {
+    const held = new Map<string, number>();
+    for (const other of this.holding()) {
+      const part = other === keyId ? undefined : this.peek(other)?.heldOf(identityId, now);
+      for (const counter of part?.counters ?? []) held.set(counter, (held.get(counter) ?? 0) + (part?.spare ?? 0));
+    }
+    return held;
   }
 
   /** The leases of keys other than `keyId` whose blocks hold part of `identityId`'s meter and that no write is using now. */

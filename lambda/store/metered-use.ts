@@ -27,7 +27,7 @@
 import type { ItemKey } from '../contract/tables';
 import { randomBytes } from 'node:crypto';
 import { meterViewOf, type MeterView } from '../domain/meters';
-import { MeterLeases, withSpare, type MeterLease } from '../domain/meter-lease';
+import { MeterLeases, withHeldSlots, withSpare, type MeterLease } from '../domain/meter-lease';
 import { DEFAULT_LEASE_SETTINGS, type LeaseSettings } from '../domain/usage-lease';
 import type { Clock } from '../platform/clock';
 import { flushHolding, flushLeased, giveBack } from './meter-returns';
@@ -99,13 +99,13 @@ export class MeteredUses {
         if (local === 'flush') await lease.exclusive(() => this.flush(use.keyId, lease));
         else if (local) {
           lease.onPending(() => void this.tend(use.keyId));
-          return { admitted: true, ...local };
+          return this.withHeldSlots(use, { admitted: true, ...local });
         } else if (lease.holds()) await lease.exclusive(() => this.giveBack(use.keyId, lease));
         else {
           const result = await lease.exclusive(() => this.written(use, lease));
           // A block taken: its timer gives back what it does not use if the key goes quiet.
           lease.onPending(() => void this.tend(use.keyId));
-          return result;
+          return this.withHeldSlots(use, result);
         }
       }
     }
@@ -261,6 +261,13 @@ export class MeteredUses {
   private async afterWrite(item: UsageItem, copied: string[], at: Date): Promise<void> {
     await this.months.afterWrite(item, copied, at);
     this.exactness.sawWhole(item.key_id, at);
+  }
+
+  /** The answer's figures with the identity's slots this process's other keys' blocks hold unused counted back (domain/meter-lease.ts). */
+  private withHeldSlots(use: MeteredUse, result: RecordUseResult): RecordUseResult {
+    if (!use.identity || !('meters' in result) || !result.meters) return result;
+    const at = use.at.getTime();
+    return { ...result, meters: withHeldSlots(result.meters, this.leases.heldSlotsOf(use.identity.id, use.keyId, at), at) };
   }
 
   /** A meter as this process last saw it. */

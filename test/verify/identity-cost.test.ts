@@ -112,8 +112,7 @@ describe('cost of a verification through its identity (DynamoDB requests, counte
   });
 
   it('new keys of one identity, each verified twice: exact transactions, no read after them, every figure counting each use once', async () => {
-    // Prepare: leases off (with them a key's second verification may take a block of 2, whose unused slot counts in the
-    // identity's limits until given back, docs/limits.md "Hot keys"; credits held are added back)
+    // Prepare: leases off (every verification written; with them, the next test)
     const identityId = await newIdentity('three-keys');
     const keys = [
       await createKey(team, { identity_id: identityId }),
@@ -140,6 +139,32 @@ describe('cost of a verification through its identity (DynamoDB requests, counte
       [45, 95],
       [44, 94],
     ]);
+  });
+
+  it("the same with leases on: a block's unused slots and credits are counted back in the figures every key of the identity gets", async () => {
+    // Prepare: leases on (the default); the clock stands still, so a key's second verification takes a block of 2
+    const identityId = await newIdentity('three-leased');
+    const keys = [
+      await createKey(team, { identity_id: identityId }),
+      await createKey(team, { identity_id: identityId }),
+      await createKey(team, { identity_id: identityId }),
+    ];
+
+    // Act
+    const answers = [];
+    for (const key of keys) for (let i = 0; i < 2; i++) answers.push((await callVerify({ key: key.key, cost: 2 })).body);
+
+    // Assess: the figures of 1..6 uses, whichever key's block holds the slots and credits not used yet
+    expect(answers.map((answer) => answer.credits.remaining)).toEqual([38, 36, 34, 32, 30, 28]);
+    expect(answers.map((answer) => answer.limits.map((limit: { remaining: number }) => limit.remaining))).toEqual([
+      [49, 99],
+      [48, 98],
+      [47, 97],
+      [46, 96],
+      [45, 95],
+      [44, 94],
+    ]);
+    expect(await identityCredits(identityId)).toBe(28);
   });
 
   it("a key made 31 days ago or more: a process reads its meters after its second transaction, once a day (its usage item's old days), then is exact", async () => {
