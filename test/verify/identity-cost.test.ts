@@ -21,6 +21,19 @@ const METERED = {
   credits: { remaining: 40 },
 };
 
+/** The figures of 1..6 uses costing 2 each of the identity's 40 credits, 50 a second and 100 a minute. */
+function expectSixUses(answers: { credits: { remaining: number }; limits: { remaining: number }[] }[]): void {
+  expect(answers.map((answer) => answer.credits.remaining)).toEqual([38, 36, 34, 32, 30, 28]);
+  expect(answers.map((answer) => answer.limits.map((limit) => limit.remaining))).toEqual([
+    [49, 99],
+    [48, 98],
+    [47, 97],
+    [46, 96],
+    [45, 95],
+    [44, 94],
+  ]);
+}
+
 describe('cost of a verification through its identity (DynamoDB requests, counted on the client)', () => {
   let team: TestTeam;
   let counter: ReturnType<typeof countDynamoRequests>;
@@ -130,15 +143,7 @@ describe('cost of a verification through its identity (DynamoDB requests, counte
     const sent = counter.requests.map((request) => request.command);
     expect(sent.filter((command) => command === 'TransactWriteItemsCommand')).toHaveLength(6);
     expect(sent.filter((command) => command !== 'TransactWriteItemsCommand').sort()).toEqual([...Array(6).fill('BatchGetItemCommand'), 'GetItemCommand']);
-    expect(answers.map((answer) => answer.credits.remaining)).toEqual([38, 36, 34, 32, 30, 28]);
-    expect(answers.map((answer) => answer.limits.map((limit: { remaining: number }) => limit.remaining))).toEqual([
-      [49, 99],
-      [48, 98],
-      [47, 97],
-      [46, 96],
-      [45, 95],
-      [44, 94],
-    ]);
+    expectSixUses(answers);
   });
 
   it("the same with leases on: a block's unused slots and credits are counted back in the figures every key of the identity gets", async () => {
@@ -155,15 +160,7 @@ describe('cost of a verification through its identity (DynamoDB requests, counte
     for (const key of keys) for (let i = 0; i < 2; i++) answers.push((await callVerify({ key: key.key, cost: 2 })).body);
 
     // Assess: the figures of 1..6 uses, whichever key's block holds the slots and credits not used yet
-    expect(answers.map((answer) => answer.credits.remaining)).toEqual([38, 36, 34, 32, 30, 28]);
-    expect(answers.map((answer) => answer.limits.map((limit: { remaining: number }) => limit.remaining))).toEqual([
-      [49, 99],
-      [48, 98],
-      [47, 97],
-      [46, 96],
-      [45, 95],
-      [44, 94],
-    ]);
+    expectSixUses(answers);
     expect(await identityCredits(identityId)).toBe(28);
   });
 
