@@ -160,7 +160,7 @@ export class MeterLease {
   /** The identity's limit counters the block's unused uses hold slots of, and how many (none once it is over). */
   heldOf(identityId: string, now: number): { counters: readonly string[]; spare: number } | undefined {
     const block = this.block;
-    if (!block || block.counters.identity?.id !== identityId || now >= block.takenAt + this.settings.holdMs || this.used >= block.size - 1) return undefined;
+    if (!block?.counters.identity || !this.holdsPartOf(identityId) || this.expired(now)) return undefined;
     return { counters: block.counters.identity.limits, spare: block.size - 1 - this.used };
   }
 
@@ -256,11 +256,36 @@ export class MeterLeases extends LeaseMap<MeterLease> {
     return this.busy();
   }
 
+  /** The keys whose blocks took part of each identity's meter (pruned when found holding none of it). */
+  private readonly holdersByIdentity = new Map<string, Set<string>>();
+
+  /** `lease.took(block)`, the key noted among the holders of its identity's meter when the block took part of it. */
+  took(keyId: string, lease: MeterLease, block: MeterBlock): void {
+    lease.took(block);
+    const identityId = block.counters.identity?.id;
+    if (identityId === undefined) return;
+    const holders = this.holdersByIdentity.get(identityId) ?? new Set<string>();
+    this.holdersByIdentity.set(identityId, holders.add(keyId));
+  }
+
+  /** The leases of keys other than `keyId` whose blocks hold part of `identityId`'s meter (no scan of every lease: a verification asks). */
+  private holdingPartOf(identityId: string, keyId: string): [string, MeterLease][] {
+    const holders = this.holdersByIdentity.get(identityId);
+    const found: [string, MeterLease][] = [];
+    for (const other of holders ?? []) {
+      const lease = this.peek(other);
+      if (!lease?.holdsPartOf(identityId)) holders?.delete(other);
+      else if (other !== keyId) found.push([other, lease]);
+    }
+    if (holders?.size === 0) this.holdersByIdentity.delete(identityId);
+    return found;
+  }
+
   /** The slots of `identityId`'s limits the blocks of keys other than `keyId` hold unused, by counter. */
   heldSlotsOf(identityId: string, keyId: string, now: number): Map<string, number> {
     const held = new Map<string, number>();
-    for (const other of this.holding()) {
-      const part = other === keyId ? undefined : this.peek(other)?.heldOf(identityId, now);
+    for (const [, lease] of this.holdingPartOf(identityId, keyId)) {
+      const part = lease.heldOf(identityId, now);
       for (const counter of part?.counters ?? []) held.set(counter, (held.get(counter) ?? 0) + (part?.spare ?? 0));
     }
     return held;
@@ -268,9 +293,6 @@ export class MeterLeases extends LeaseMap<MeterLease> {
 
   /** The leases of keys other than `keyId` whose blocks hold part of `identityId`'s meter and that no write is using now. */
   holdersOf(identityId: string, keyId: string): [string, MeterLease][] {
-    return this.holding().flatMap((other) => {
-      const lease = this.peek(other);
-      return other !== keyId && lease?.holdsPartOf(identityId) && !lease.writing() ? [[other, lease] as [string, MeterLease]] : [];
-    });
+    return this.holdingPartOf(identityId, keyId).filter(([, lease]) => !lease.writing());
   }
 }

@@ -44,9 +44,10 @@ export interface AdmissionPlan {
 /** The clauses of each meter's write; exact when the plan allows it and both meters are written. */
 export function admissionWrites(plan: AdmissionPlan): AdmissionWrite[] {
   const loose = writesOf(plan, undefined);
-  if (!plan.exact || loose.length < 2 || plan.taking) return loose;
+  const { exact: allowed } = plan;
+  if (!allowed || loose.length < 2 || plan.taking) return loose;
   const charged = chargedOwner(plan.parts);
-  const views = loose.map(({ part }) => plan.viewOf(part.key) ?? (part.owner === 'key' && plan.exact && plan.exact.keyFresh ? freshView(plan.use) : undefined));
+  const views = loose.map(({ part }) => plan.viewOf(part.key) ?? (part.owner === 'key' && allowed.keyFresh ? freshView(plan.use) : undefined));
   const exact = loose.every(({ part }, i) => exactFor(views[i], part.def, part.owner === charged, plan.use.cost));
   return exact ? writesOf(plan, views as MeterView[]) : loose;
 }
@@ -96,7 +97,8 @@ function youngerThanItsDays(keyId: string, at: Date): boolean {
   return age >= 0 && age < (USAGE_DAYS_KEPT - 1) * 86_400_000;
 }
 
-const nameOf = (key: ItemKey): string => `${key.pk}|${key.sk}`;
+/** A meter's name in a process's maps (metered-use.ts's copies, this file's marks). */
+export const meterName = (key: ItemKey): string => `${key.pk}|${key.sk}`;
 
 /**
  * Which of a process's admission writes may be exact: one alone on its
@@ -114,19 +116,19 @@ export class Exactness {
   private readonly changedUnseen = new RecentMap<string, true>(10_000);
 
   allows(use: MeteredUse, parts: readonly MeterPart[], viewOf: ViewOf): false | { keyFresh: boolean } {
-    if (parts.some((part) => this.writing.has(nameOf(part.key)) || this.changedUnseen.has(nameOf(part.key)))) return false;
+    if (parts.some((part) => this.writing.has(meterName(part.key)) || this.changedUnseen.has(meterName(part.key)))) return false;
     const keyFresh = !viewOf(parts[0]!.key);
     return keyFresh || this.seenWhole.get(use.keyId) === dayOf(use.at) || youngerThanItsDays(use.keyId, use.at) ? { keyFresh } : false;
   }
 
   /** After writes of these meters that did not return them. */
   changed(keys: readonly ItemKey[]): void {
-    for (const key of keys) this.changedUnseen.set(nameOf(key), true);
+    for (const key of keys) this.changedUnseen.set(meterName(key), true);
   }
 
   /** After a meter was seen as it is (a write or a read returned it). */
   seen(key: ItemKey): void {
-    this.changedUnseen.delete(nameOf(key));
+    this.changedUnseen.delete(meterName(key));
   }
 
   /** After a write that returned the key's usage item, its old days copied. */
@@ -136,7 +138,7 @@ export class Exactness {
 
   /** Runs an admission write of `parts`, counted in flight on their meters. */
   async inFlight<T>(parts: readonly MeterPart[], write: () => Promise<T>): Promise<T> {
-    const names = parts.map((part) => nameOf(part.key));
+    const names = parts.map((part) => meterName(part.key));
     for (const name of names) this.writing.set(name, (this.writing.get(name) ?? 0) + 1);
     try {
       return await write();

@@ -36,7 +36,7 @@ import { RecentMap } from '../platform/recent-map';
 import { UsageDelta } from '../domain/usage-delta';
 import type { UsageItem } from '../domain/model';
 import { countedOf } from './usage-writes';
-import { admissionWrites, Exactness } from './admission-writes';
+import { admissionWrites, Exactness, meterName } from './admission-writes';
 import { writeBoth, writeOne } from './meter-writes';
 import { recordWithoutSlot } from './usage-windows';
 import type { StoreTables } from './transactions';
@@ -52,7 +52,8 @@ export type { MeteredUse };
 /** Writes before the admission gives up (each failed one learned a newer meter); then the use is refused, never over-admitted. */
 const MAX_ATTEMPTS = 8;
 
-const nameOf = (key: ItemKey): string => `${key.pk}|${key.sk}`;
+/** The meters a lease's flush or give-back writes: the key's, and its identity's when its block took part of it. */
+const metersOf = (keyId: string, identityId: string | undefined): ItemKey[] => [USAGE.key(keyId), ...(identityId ? [IDENTITY.key(identityId)] : [])];
 
 /** Each public method of MeteredUses and the declared storage operation it is part of (lambda/contract/store-operations.ts). */
 export const METERED_USES_OPERATIONS = {
@@ -154,7 +155,7 @@ export class MeteredUses {
     const since = lease.pendingStartedAt();
     const pending = lease.takePending();
     const [hold, identityId] = [lease.holding(), lease.identityId()];
-    this.exactness.changed([USAGE.key(keyId), ...(identityId ? [IDENTITY.key(identityId)] : [])]);
+    this.exactness.changed(metersOf(keyId, identityId));
     await flushLeased(this.tables, keyId, pending, [], hold?.on === 'key' ? hold : undefined, lease.unspent()).catch((error: unknown) => {
       lease.restore(pending, since);
       throw error;
@@ -163,8 +164,7 @@ export class MeteredUses {
   }
 
   private async giveBack(keyId: string, lease: MeterLease): Promise<void> {
-    const identityId = lease.identityId();
-    this.exactness.changed([USAGE.key(keyId), ...(identityId ? [IDENTITY.key(identityId)] : [])]);
+    this.exactness.changed(metersOf(keyId, lease.identityId()));
     const end = lease.end();
     const now = this.clock.now().getTime();
     try {
@@ -233,13 +233,13 @@ export class MeteredUses {
         else {
           // An exact write: the meters after it are known (admission-writes.ts).
           this.months.removed(use.keyId, copied);
-          for (const { part, clauses } of writes) if (clauses.after) this.seen.set(nameOf(part.key), clauses.after);
+          for (const { part, clauses } of writes) if (clauses.after) this.seen.set(meterName(part.key), clauses.after);
         }
         const figures = figuresOf(use, parts, this.viewOf);
         await sendDueNotices(this.tables, use, parts, this.viewOf, false);
         const block = taking?.block ?? 1;
         lease?.wrote(use.at.getTime());
-        if (lease && block > 1) lease.took(blockOf(use, block, figures, taking?.hold, writes.length > 1));
+        if (lease && block > 1) this.leases.took(use.keyId, lease, blockOf(use, block, figures, taking?.hold, writes.length > 1));
         return { admitted: true, ...withSpare(figures, block - 1, 0) };
       }
       // A condition failed: judge the meters as they were (an identity gone meanwhile takes no part), under their own definitions.
@@ -271,10 +271,10 @@ export class MeteredUses {
   }
 
   /** A meter as this process last saw it. */
-  private readonly viewOf = (key: ItemKey): MeterView | undefined => this.seen.get(nameOf(key));
+  private readonly viewOf = (key: ItemKey): MeterView | undefined => this.seen.get(meterName(key));
 
   private readonly remember = (key: ItemKey, item: Record<string, unknown>): void => {
-    this.seen.set(nameOf(key), meterViewOf(item));
+    this.seen.set(meterName(key), meterViewOf(item));
     this.exactness.seen(key);
   };
 
