@@ -55,6 +55,15 @@ describe('cost of a verification through its identity (DynamoDB requests, counte
   const commands = () => counter.requests.map((r) => `${r.command}×${r.attempts}`);
   const newIdentity = async (externalId: string) =>
     (await call('create-identity', { key: team.key, body: { team_id: team.teamId, external_id: externalId, ...METERED } })).body.data.id as string;
+  /** Three keys of the identity made (before the act), then each verified twice at cost 2 in turn: the answers. */
+  const threeKeysTwice = async (identityId: string, beforeAct: () => void = () => undefined) => {
+    const keys = [];
+    for (let i = 0; i < 3; i++) keys.push(await createKey(team, { identity_id: identityId }));
+    beforeAct();
+    const answers = [];
+    for (const key of keys) for (let i = 0; i < 2; i++) answers.push((await callVerify({ key: key.key, cost: 2 })).body);
+    return answers;
+  };
   const identityCredits = async (identityId: string) =>
     (await call('get-identity', { key: team.key, query: { identity_id: identityId } })).body.data.credits.remaining as number;
 
@@ -127,17 +136,12 @@ describe('cost of a verification through its identity (DynamoDB requests, counte
   it('new keys of one identity, each verified twice: exact transactions, no read after them, every figure counting each use once', async () => {
     // Prepare: leases off (every verification written; with them, the next test)
     const identityId = await newIdentity('three-keys');
-    const keys = [
-      await createKey(team, { identity_id: identityId }),
-      await createKey(team, { identity_id: identityId }),
-      await createKey(team, { identity_id: identityId }),
-    ];
-    counter.restore();
-    counter = countDynamoRequests({ enabled: false });
 
     // Act
-    const answers = [];
-    for (const key of keys) for (let i = 0; i < 2; i++) answers.push((await callVerify({ key: key.key, cost: 2 })).body);
+    const answers = await threeKeysTwice(identityId, () => {
+      counter.restore();
+      counter = countDynamoRequests({ enabled: false });
+    });
 
     // Assess: a key made fewer days ago than its usage item keeps has no old days to copy: every write exact
     const sent = counter.requests.map((request) => request.command);
@@ -149,15 +153,9 @@ describe('cost of a verification through its identity (DynamoDB requests, counte
   it("the same with leases on: a block's unused slots and credits are counted back in the figures every key of the identity gets", async () => {
     // Prepare: leases on (the default); the clock stands still, so a key's second verification takes a block of 2
     const identityId = await newIdentity('three-leased');
-    const keys = [
-      await createKey(team, { identity_id: identityId }),
-      await createKey(team, { identity_id: identityId }),
-      await createKey(team, { identity_id: identityId }),
-    ];
 
     // Act
-    const answers = [];
-    for (const key of keys) for (let i = 0; i < 2; i++) answers.push((await callVerify({ key: key.key, cost: 2 })).body);
+    const answers = await threeKeysTwice(identityId);
 
     // Assess: the figures of 1..6 uses, whichever key's block holds the slots and credits not used yet
     expectSixUses(answers);
