@@ -20,6 +20,7 @@ import { documentClientOf } from '../lambda/composition/dynamo';
 import { createServices, type Services } from '../lambda/composition/services';
 import { systemClock } from '../lambda/platform/clock';
 import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../lambda/handlers/bootstrap-team-key';
+import { countingProxy } from './counting-proxy';
 
 export interface Tables {
   keyTable: string;
@@ -39,46 +40,6 @@ const KIND: Record<string, 'read' | 'write' | 'transaction'> = {
   TransactWriteItems: 'transaction',
   TransactGetItems: 'read',
 };
-
-interface CountingProxy {
-  endpoint: string;
-  /** Requests since the last `take`, by operation name. */
-  take(): Record<string, number>;
-  close(): Promise<void>;
-}
-
-/** A loopback HTTP proxy in front of `target` that counts each request by its `X-Amz-Target` operation. */
-export async function countingProxy(target: string): Promise<CountingProxy> {
-  const upstream = new URL(target);
-  const agent = new Agent({ keepAlive: true });
-  let counts: Record<string, number> = {};
-  const server = createServer((req, res) => {
-    const operation =
-      String(req.headers['x-amz-target'] ?? 'unknown')
-        .split('.')
-        .pop() ?? 'unknown';
-    counts[operation] = (counts[operation] ?? 0) + 1;
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    take: () => {
-      const taken = counts;
-      counts = {};
-      return taken;
-    },
-    close: () => {
-      agent.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 /** The cursor signing key of a bench run (the stack generates one per deployment). */
 export const BENCH_CURSOR_KEY = randomBytes(32).toString('base64url');

@@ -32,7 +32,8 @@ import { startAuditStreamArchiver } from '../local/audit-stream';
 import { localDeliveryQueue } from '../local/webhooks';
 import type { LocalJobQueue } from '../local/job-queue';
 import type { DeliveryJob } from '../lambda/domain/webhook-endpoints';
-import { countingProxy, localServer, send, servicesOn, type Tables } from './local-http';
+import { countingProxy } from './counting-proxy';
+import { localServer, send, servicesOn, type Tables } from './local-http';
 
 const percentile = (values: readonly number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] as number;
