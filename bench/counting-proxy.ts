@@ -13,17 +13,31 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-/** A loopback HTTP proxy in front of `target` that counts each request by its `X-Amz-Target` operation. */
-export async function countingProxy(target: string): Promise<CountingProxy> {
+/** A request's name in the counts: its operation, or a finer name read from its body (which items it writes). */
+export type RequestNamer = (operation: string, body: string) => string;
+
+/**
+ * A loopback HTTP proxy in front of `target` that counts each request by its
+ * `X-Amz-Target` operation, or by the name `nameOf` gives it (the request is
+ * counted once its body has arrived, before it is answered).
+ */
+export async function countingProxy(target: string, nameOf?: RequestNamer): Promise<CountingProxy> {
   const upstream = new URL(target);
   const agent = new Agent({ keepAlive: true });
   let counts: Record<string, number> = {};
+  const count = (name: string) => (counts[name] = (counts[name] ?? 0) + 1);
   const server = createServer((req, res) => {
     const operation =
       String(req.headers['x-amz-target'] ?? 'unknown')
         .split('.')
         .pop() ?? 'unknown';
-    counts[operation] = (counts[operation] ?? 0) + 1;
+    if (nameOf) {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => count(nameOf(operation, Buffer.concat(chunks).toString('utf8'))));
+    } else {
+      count(operation);
+    }
     const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
