@@ -5,6 +5,8 @@
  */
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DIRTY_HOURS_PARTITION } from '../lambda/store/entities/dirty-hour';
+import { analyticsPartition } from '../lambda/store/entities/verification-minute';
 
 export interface CountingProxy {
   endpoint: string;
@@ -15,6 +17,20 @@ export interface CountingProxy {
 
 /** A request's name in the counts: its operation, or a finer name read from its body (which items it writes). */
 export type RequestNamer = (operation: string, body: string) => string;
+
+/** The name the verification analytics counters' flush is counted under by `analyticsFlushApart`. */
+export const ANALYTICS_FLUSH = 'UpdateItem (analytics flush)';
+/** A write of an analytics counter item: a team's minute counts, or the hour marked dirty for the roll-up. */
+const ANALYTICS_ITEM = new RegExp(`"pk":\\{"S":"(?:${DIRTY_HOURS_PARTITION}|${analyticsPartition('')}[^"]*)"`);
+
+/**
+ * Names the verification analytics counters' flush apart: it is sent when
+ * the oldest count a process holds is 20 s old, by whichever request counts
+ * next or by a timer (store/verification-counts.ts), so it is no
+ * operation's own request, and a measured call that happened to send it
+ * would otherwise carry it.
+ */
+export const analyticsFlushApart: RequestNamer = (operation, body) => (operation === 'UpdateItem' && ANALYTICS_ITEM.test(body) ? ANALYTICS_FLUSH : operation);
 
 /**
  * A loopback HTTP proxy in front of `target` that counts each request by its

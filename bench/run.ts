@@ -173,7 +173,7 @@ async function main(): Promise<void> {
   const webhooks = store.webhooks as { key_routes: Record<string, unknown>; delivery: Record<string, unknown> };
   say('');
   say(
-    `Webhooks: create + edit p50 ${JSON.stringify(webhooks.key_routes.create_and_edit_ms_p50)} ms (ratio ${webhooks.key_routes.p50_ratio}, ${webhooks.key_routes.events_delivered} events delivered meanwhile); DynamoDB requests per create + edit ${JSON.stringify(webhooks.key_routes.dynamodb_requests_per_create_and_edit)} (the same: ${webhooks.key_routes.same_requests}; the analytics counters' minute flush apart: ${JSON.stringify(webhooks.key_routes.analytics_flushes)})`,
+    `Webhooks: create + edit p50 ${JSON.stringify(webhooks.key_routes.create_and_edit_ms_p50)} ms (ratio ${webhooks.key_routes.p50_ratio}, ${webhooks.key_routes.events_delivered} events delivered meanwhile); DynamoDB requests per create + edit ${JSON.stringify(webhooks.key_routes.dynamodb_requests_per_create_and_edit)} (the same: ${webhooks.key_routes.same_requests}; the analytics counters' flush apart: ${JSON.stringify(webhooks.key_routes.analytics_flushes)})`,
   );
   say(
     `          delivery: ${webhooks.delivery.deliveries} deliveries of ${webhooks.delivery.events} events to ${webhooks.delivery.endpoints} endpoints, ${webhooks.delivery.deliveries_per_second}/s (8 events in flight, signed, recorded)`,

@@ -6,10 +6,10 @@
  *   the fan-out, signed deliveries to a loopback receiver) runs beside them
  *   or not. The routes' DynamoDB requests are counted by a proxy; the
  *   pipeline reads and writes the engine directly, so the counts are the
- *   routes' own. The flush of the verification analytics counters (once a
- *   minute, by whichever request comes next, events or not) is counted
- *   apart and left out of the comparison: a round that crossed a minute
- *   has it, with events on or off.
+ *   routes' own. The flush of the verification analytics counters (when the
+ *   oldest count held is 20 s old, by whichever request counts next, events
+ *   or not) is counted apart and left out of the comparison: a round that
+ *   happened to send it has it, with events on or off.
  * - Delivery throughput: events fanned out to a team's endpoints, each
  *   attempt signed, sent to a loopback receiver answering 204, and recorded.
  */
@@ -35,20 +35,12 @@ import { startAuditStreamArchiver } from '../local/audit-stream';
 import { localDeliveryQueue } from '../local/webhooks';
 import type { LocalJobQueue } from '../local/job-queue';
 import type { DeliveryJob } from '../lambda/domain/webhook-endpoints';
-import { DIRTY_HOURS_PARTITION } from '../lambda/store/entities/dirty-hour';
-import { analyticsPartition } from '../lambda/store/entities/verification-minute';
-import { countingProxy, type RequestNamer } from './counting-proxy';
+import { ANALYTICS_FLUSH, analyticsFlushApart, countingProxy } from './counting-proxy';
 import { localServer, send, servicesOn, type Tables } from './local-http';
 
 const percentile = (values: readonly number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] as number;
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-/** The name the proxy counts the analytics counters' minute flush under (bench/local-http.ts `countingProxy`). */
-const ANALYTICS_FLUSH = 'UpdateItem (analytics flush)';
-/** A write of an analytics counter item: a team's minute counts, or the hour marked dirty for the roll-up. */
-const ANALYTICS_ITEM = new RegExp(`"pk":\\{"S":"(?:${DIRTY_HOURS_PARTITION}|${analyticsPartition('')}[^"]*)"`);
-const routeRequestName: RequestNamer = (operation, body) => (operation === 'UpdateItem' && ANALYTICS_ITEM.test(body) ? ANALYTICS_FLUSH : operation);
 
 /** A receiver on loopback answering 204 to everything, counting what it got. */
 async function receiver(): Promise<{ url: string; received(): number; close(): Promise<void> }> {
@@ -232,7 +224,7 @@ async function deliveryThroughput(
 
 export async function webhookFigures(engineEndpoint: string, tables: Tables, quick: boolean): Promise<Record<string, unknown>> {
   const rounds = quick ? 40 : 150;
-  const proxy = await countingProxy(engineEndpoint, routeRequestName);
+  const proxy = await countingProxy(engineEndpoint, analyticsFlushApart);
   const delivery = deliveryServices(engineEndpoint, tables);
   // The routes seal secrets with the same key the delivery side opens them with.
   const routeServices = withWebhookPorts(servicesOn(proxy.endpoint, tables), () => delivery.webhookPorts());
