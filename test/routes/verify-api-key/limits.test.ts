@@ -7,6 +7,10 @@ import { call, createKey, teamPerSuite } from '../../support/api';
 import { expectStatus, installManualClock, restoreSystemClock } from '../../support/keys';
 import { callVerify } from '../../verify/helpers';
 import { usageItem } from '../../support/store';
+import { randomUUID } from 'node:crypto';
+import { createKeyRecord } from '../../../lambda/use-cases/create-key';
+import { testServices } from '../../support/services';
+import { recordIssuedValue } from '../../support/issued-values';
 
 describe('POST /functions/v1/verify-api-key — named limits and credits', () => {
   const team = teamPerSuite();
@@ -65,20 +69,37 @@ describe('POST /functions/v1/verify-api-key — named limits and credits', () =>
     expect(limited?.headers['RateLimit-Policy']).toMatch(/"key\.burst";q=5;w=60$/);
   });
 
-  it('a limit bound to enc.tiles:read refuses the 4th tiles call while enc.charts:read stays VALID', async () => {
-    // Prepare
-    const key = await createKey(team, {
-      scopes: ['enc.tiles:read', 'enc.charts:read'],
+  it('a limit bound to enc.tiles:read refuses the 4th tiles call while interact.identify:read stays VALID', async () => {
+    // Prepare: a key of two areas. A manager grants only scopes it holds (the bootstrap key holds enc.*:read), so the
+    // key is written as the operator's bootstrap command writes keys, with the limit given at create as the route does.
+    const spec = {
+      name: 'Tiles and identify',
+      type: 'sk' as const,
+      environment: 'live' as const,
+      team_id: team.teamId,
+      scopes: ['enc.tiles:read', 'interact.identify:read'],
+      domains: [],
+      ip_whitelist: [],
+      rate_limit: 1000,
+      expires_at: null,
+      description: '',
+      on_leak: 'disable' as const,
+      created_by: team.userId,
+    };
+    const actor = { user_id: team.userId, key_id: null, source_ip: null, user_agent: null, request_id: randomUUID() };
+    const key = await createKeyRecord(testServices(), spec, actor, 'bootstrap', undefined, {
       limits: [{ name: 'tiles', limit: 3, window_seconds: 3600, scope: 'enc.tiles:read' }],
     });
+    recordIssuedValue(key.key);
 
     // Act
     const tiles = [];
     for (let i = 0; i < 4; i++) tiles.push(await callVerify({ key: key.key, scope: 'enc.tiles:read' }));
-    const identify = await callVerify({ key: key.key, scope: 'enc.charts:read' });
+    const identify = await callVerify({ key: key.key, scope: 'interact.identify:read' });
 
     // Assess
     expect(tiles.map((answer) => answer.body.code)).toEqual(['VALID', 'VALID', 'VALID', 'RATE_LIMITED']);
+    expect(tiles[3]?.body.limits).toEqual([{ name: 'tiles', owner: 'key', limit: 3, remaining: 0, reset: expect.any(Number) }]);
     expect(identify.body.code).toBe('VALID');
     // A verification the limit does not count does not list it.
     expect(identify.body.limits).toBeUndefined();
