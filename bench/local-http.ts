@@ -105,7 +105,7 @@ const REQUEST_BUDGET: Record<string, { read: number; write: number; transaction:
 
 /**
  * Section 5: every DynamoDB request of one call of each operation, counted by
- * the proxy (the analytics counters' minute flush shown, not counted).
+ * the proxy (the analytics counters' flush shown, not counted).
  */
 export async function requestsPerOperation(engineEndpoint: string, tables: Tables): Promise<Record<string, unknown>> {
   const proxy = await countingProxy(engineEndpoint, analyticsFlushApart);
