@@ -1,8 +1,9 @@
 /**
  * `npm run bootstrap`: argument checks, the JSON contract on stdout, and the
  * three places it writes to: an explicit DYNAMODB_ENDPOINT (the run's
- * engine), a DATA_DIR with `npm start` running (through its engine), and a
- * DATA_DIR with nothing running (its own engine, stopped afterwards).
+ * engine), a DATA_DIR with `npm start` running (through its engine: shown
+ * by test/local/start.e2e.test.ts, which has one running), and a DATA_DIR
+ * with nothing running (its own engine, stopped afterwards).
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -13,12 +14,11 @@ import { openKeyStore, openLocalStore } from '../../local/key-stores';
 import { ForeignEngineError, parseBootstrapArgs, UsageError } from '../../local/bootstrap-args';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { startDynamoLocal } from '../../local/dynamodb-local';
 import { runtimeFilePath } from '../../local/data-dir-claim';
 import { recordIssuedValue } from '../support/issued-values';
 import { generateCreatedValue } from '../../lambda/domain/key-values';
-import { requestTo, startTestServer } from '../support/http';
-import { npmStart, tempDataDir } from '../support/local-runtime';
+import { startTestServer } from '../support/http';
+import { tempDataDir } from '../support/local-runtime';
 import { auditRecordsOf, lookupItemOf } from '../support/store';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -213,45 +213,15 @@ describe('bootstrap CLI', () => {
       expect(existsSync(runtimeFilePath(dataDir))).toBe(false);
       expect(enginesOn(dataDir)).toEqual([]);
     }, 90_000);
-
-    it('writes through the engine of a running npm start, whose API then accepts the key', async () => {
-      const dataDir = dataDirOf();
-      // Prepare: `npm start` on a free port
-      const running = await npmStart(dataDir);
-      const baseUrl = running.baseUrl;
-      let exited: Promise<number | null>;
-
-      try {
-        // Act
-        const teamId = randomUUID();
-        const result = runBootstrap(['--team-id', teamId, '--json'], envWithoutEngine(dataDir));
-        const output = JSON.parse(result.stdout);
-        recordIssuedValue(output.key);
-        const created = await requestTo(baseUrl, 'POST', '/functions/v1/generate-api-key', {
-          headers: { Authorization: `Bearer ${output.key}` },
-          body: { name: 'Through npm start', type: 'sk', environment: 'live', team_id: teamId },
-        });
-
-        // Assess
-        expect(result.status).toBe(0);
-        expect(result.stderr).toContain('Using the DynamoDB Local of npm start');
-        expect(created.status).toBe(201);
-      } finally {
-        exited = running.stop('SIGTERM');
-      }
-
-      // Assess: a clean stop, nothing left behind
-      expect(await exited).toBe(0);
-      expect(enginesOn(dataDir)).toEqual([]);
-      expect(existsSync(runtimeFilePath(dataDir))).toBe(false);
-    }, 90_000);
+    // Bootstrap while npm start runs (through its engine, starting none): test/local/start.e2e.test.ts.
   });
 });
 
 describe("bootstrap never writes into an engine that is not the DATA_DIR's", () => {
   it('refuses when runtime.json names an engine that serves another store', async () => {
-    // Prepare: a live holder record pointing at somebody else's engine
-    const foreign = await startDynamoLocal({ inMemory: true });
+    // Prepare: a live holder record pointing at somebody else's engine (the test run's own, in memory)
+    const foreign = { endpoint: process.env.DYNAMODB_ENDPOINT as string };
+    expect(foreign.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const dataDir = mkdtempSync(path.join(tmpdir(), 'bootstrap-foreign-'));
     writeFileSync(
       path.join(dataDir, 'runtime.json'),
@@ -262,7 +232,6 @@ describe("bootstrap never writes into an engine that is not the DATA_DIR's", () 
       await expect(openLocalStore(dataDir, {}, () => undefined)).rejects.toThrow(ForeignEngineError);
       await expect(openLocalStore(dataDir, {}, () => undefined)).rejects.toThrow(`does not serve ${dataDir}`);
     } finally {
-      await foreign.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);

@@ -3,11 +3,14 @@
  * before a stop still authenticate after a restart; Ctrl-C (SIGINT) and
  * SIGTERM both leave no child process (DynamoDB Local's Java, s3rver) behind;
  * the audit archive holds one line per audit event where the README says.
+ * The bootstrap CLI, run while npm start runs, writes through npm start's
+ * own engine (it starts none), and the key it prints works at once.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { runtimeFilePath } from '../../local/data-dir-claim';
 import { requestTo } from '../support/http';
 import { bootstrap, childrenOn, npmStart, tempDataDir } from '../support/local-runtime';
 
@@ -99,7 +102,9 @@ describe('npm start, end to end', () => {
     const whileRunning = childrenOn(dataDir);
     const stoppedBySigint = await first.stop('SIGINT');
 
-    // Assess 1
+    // Assess 1: the bootstrap key, written through npm start's engine, works at once
+    expect(boot.stderr).toContain('Using the DynamoDB Local of npm start');
+    expect(boot.stderr).not.toContain('starting DynamoDB Local');
     expect([publicKey.status, manager.status]).toEqual([201, 201]);
     // The probe sees DynamoDB Local's Java and s3rver while the service runs…
     expect(whileRunning.some((line) => line.includes('DynamoDBLocal.jar'))).toBe(true);
@@ -149,6 +154,7 @@ describe('npm start, end to end', () => {
     expect(teamLines.map((line) => line.event_type).sort()).toEqual(['key.created', 'key.deleted', 'key.regenerated', 'key.updated']);
     expect(stoppedBySigterm).toBe(0);
     expect(await processesLeftOn(dataDir)).toEqual([]);
+    expect(existsSync(runtimeFilePath(dataDir))).toBe(false);
 
     // Assess 3: no value issued in this test is anywhere in DATA_DIR (engine files, archive, checkpoints) or in what npm start printed
     const issued = [

@@ -89,8 +89,13 @@ export async function npmStart(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}
   };
 }
 
-/** The bootstrap CLI on `dataDir`: a team's first key (and plan). */
-export function bootstrap(dataDir: string, teamId: string, extraArgs: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): { key: string; id: string } {
+/** The bootstrap CLI on `dataDir`: a team's first key (and plan), and what the CLI told the user on stderr. */
+export function bootstrap(
+  dataDir: string,
+  teamId: string,
+  extraArgs: string[] = [],
+  extraEnv: NodeJS.ProcessEnv = {},
+): { key: string; id: string; stderr: string } {
   const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/bootstrap.ts', '--team-id', teamId, '--json', ...extraArgs], {
     cwd: ROOT,
     env: isolatedEnv(dataDir, extraEnv),
@@ -98,9 +103,9 @@ export function bootstrap(dataDir: string, teamId: string, extraArgs: string[] =
     timeout: 60_000,
   });
   if (result.status !== 0) throw new Error(`bootstrap failed: ${result.stderr}`);
-  const output = JSON.parse(result.stdout);
+  const output = JSON.parse(result.stdout) as { key: string; id: string };
   recordIssuedValue(output.key);
-  return output;
+  return { ...output, stderr: result.stderr };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
