@@ -9,7 +9,7 @@ import { DEFAULT_USAGE_PLANS } from '../../lambda/contract/plans';
 import { START_HELP, startBanner, type LocalSettings } from '../../local/settings';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { endpointAnswers, startDynamoLocal } from '../../local/dynamodb-local';
+import { endpointAnswers } from '../../local/dynamodb-local';
 import { isolatedEnv } from '../support/local-runtime';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -56,8 +56,10 @@ describe('the start banner', () => {
 
 describe('npm start never attaches to an engine that is not its own', () => {
   it('refuses, with one line, a DYNAMODB_PORT where another engine already listens, and leaves that engine alone', async () => {
-    // Prepare: somebody else's DynamoDB Local on a port
-    const other = await startDynamoLocal({ inMemory: true });
+    // Prepare: somebody else's DynamoDB Local on a port (the test run's own)
+    const endpoint = process.env.DYNAMODB_ENDPOINT as string;
+    const other = { endpoint, port: Number(new URL(endpoint).port) };
+    expect(await endpointAnswers(other.endpoint)).toBe(true);
     const dataDir = mkdtempSync(path.join(tmpdir(), 'start-port-'));
     try {
       // Act
@@ -79,7 +81,6 @@ describe('npm start never attaches to an engine that is not its own', () => {
       ]);
       expect(await endpointAnswers(other.endpoint)).toBe(true);
     } finally {
-      await other.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 90_000);
