@@ -21,6 +21,11 @@ import { servicesWith } from '../support/services';
 import { installManualClock, restoreSystemClock } from '../support/keys';
 import { usageItem } from '../support/store';
 import { callVerify, countingDocumentClient, type CountedRequest } from '../verify/helpers';
+import { loadCount, shown } from '../support/load';
+
+/** The hot-key test's verifications and rate_limit: 2,000 and 1,500 in CI's long run (`LOAD_SCALE=1`). */
+const VERIFICATIONS = loadCount(2_000);
+const LIMIT = loadCount(1_500);
 
 const T0 = Date.parse('2026-11-29T15:00:10Z');
 const tables = () => tablesOf(documentClient(), config);
@@ -161,11 +166,11 @@ describe('hot keys: counts equal the admissions, and add no write per verificati
     expect(counted).toEqual({ [JSON.stringify([key.id, '', '', 'ORIGIN_NOT_ALLOWED'])]: 300 });
   });
 
-  it('2,000 verifications at 32 in flight over two leased instances, against a rate_limit of 1,500: VALID and RATE_LIMITED counted exactly as the limiter recorded them', async () => {
+  it(`${shown(VERIFICATIONS)} verifications at 32 in flight over two leased instances, against a rate_limit of ${shown(LIMIT)}: VALID and RATE_LIMITED counted exactly as the limiter recorded them`, async () => {
     // Prepare
     installManualClock(Date.parse('2026-11-29T16:00:05Z'));
     const team = await newTeam();
-    const key = await createKey(team, { rate_limit: 1_500 });
+    const key = await createKey(team, { rate_limit: LIMIT });
     const instances = Array.from({ length: 2 }, () => {
       const counting = countingDocumentClient();
       const services: Services = servicesWith({ db: counting.db });
@@ -175,7 +180,7 @@ describe('hot keys: counts equal the admissions, and add no write per verificati
     let next = 0;
     const codes: Record<string, number> = {};
     const worker = async (instance: (typeof instances)[number]) => {
-      while (next < 2_000) {
+      while (next < VERIFICATIONS) {
         next += 1;
         const code = String((await callVerify({ key: key.key }, { handler: instance.handler, sourceIp: '10.9.9.9' })).body.code);
         codes[code] = (codes[code] ?? 0) + 1;
@@ -200,7 +205,7 @@ describe('hot keys: counts equal the admissions, and add no write per verificati
     expect(beforeFlush).toBe(0);
     expect(recordWrites).toBeGreaterThanOrEqual(1);
     expect(recordWrites).toBeLessThanOrEqual(4); // a minute record and an hour mark per instance
-    expect(codes.VALID! + codes.RATE_LIMITED!).toBe(2_000);
+    expect(codes.VALID! + codes.RATE_LIMITED!).toBe(VERIFICATIONS);
     expect(counted[JSON.stringify([key.id, '', '', 'VALID'])]).toBe(codes.VALID);
     expect(counted[JSON.stringify([key.id, '', '', 'RATE_LIMITED'])]).toBe(codes.RATE_LIMITED);
     // The limiter's own record: the uses admitted in the hour's window.

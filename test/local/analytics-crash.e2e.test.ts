@@ -13,7 +13,7 @@
  *   the limiter admits (the key's rate_limit), and the key's usage record
  *   holds exactly the verifications counted.
  *
- * ANALYTICS_CRASH_VERIFICATIONS sets the run's size (default 600, a slice
+ * ANALYTICS_CRASH_VERIFICATIONS sets the run's size (default 300, a slice
  * for `npm test`; CI's long run 2,000; half before the kill; the issue's 10,000 with
  * `ANALYTICS_CRASH_VERIFICATIONS=10000 npx jest test/local/analytics-crash`).
  */
@@ -22,7 +22,7 @@ import { requestTo } from '../support/http';
 import { recordIssuedValue } from '../support/issued-values';
 import { bootstrap, killHard, npmStart, tempDataDir, type Running } from '../support/local-runtime';
 
-const TOTAL = Number(process.env.ANALYTICS_CRASH_VERIFICATIONS ?? 600);
+const TOTAL = Number(process.env.ANALYTICS_CRASH_VERIFICATIONS ?? 300);
 const IN_FLIGHT = 32;
 /** Each key's hourly rate_limit: about a third of its verifications are refused (RATE_LIMITED), the rest VALID. */
 const RATE_LIMIT = Math.round((TOTAL / 2) * 0.65);

@@ -21,12 +21,17 @@ import { installManualClock, expectStatus } from '../support/keys';
 import type { ManualClock } from '../../lambda/platform/clock';
 import { getItem, usageItem } from '../support/store';
 import { HOT, START, hammer, instancesPerTest, usesOf, meterRequests, meterWrites, type Instance } from './metered-instances';
+import { loadCount, shown } from '../support/load';
 import { IdentityStore } from '../../lambda/store/identity-store';
 import { identityResource } from '../../lambda/domain/identities';
 import { tablesOf } from '../../lambda/composition/wiring';
 import { documentClient } from '../../lambda/composition/dynamo';
 import { config } from '../../lambda/composition/config';
 
+/** The hot test's warm-up and verifications (2,000 and 20,000 in CI's long run), and the attempts on 30 credits (200). */
+const WARM_UP = loadCount(2_000);
+const HOT_USES = loadCount(20_000);
+const ATTEMPTS = loadCount(200, 60);
 const countersOf = (item: Record<string, unknown> | undefined) =>
   Object.entries(item ?? {})
     .filter(([name]) => name.startsWith('lw:'))
@@ -51,35 +56,37 @@ describe('hot keys metered through their identity: leased blocks of both meters'
     return { key, use: usesOf(key.id, team.teamId, clock, { keyDef: NO_METER, identity: { id: identityId, def: meterDefOfInput(input) } }) };
   }
 
-  it('the identity’s three named limits and credits, 20,000 verifications from two instances: ≤ 0.01 writes each once warm, and every figure exact after releaseAll', async () => {
-    // Prepare: a warm-up of 2,000 grows the blocks
+  it(`the identity’s three named limits and credits, ${shown(HOT_USES)} verifications from two instances: ≤ 0.01 writes each once warm, and every figure exact after releaseAll`, async () => {
+    // Prepare: a warm-up grows the blocks
     const clock = installManualClock(START);
     const identityId = await identityWith(HOT);
     const { key, use } = await keyOf(identityId, HOT, clock);
     const all = instances(2, clock);
-    await hammer(all, use, 2_000, clock);
+    await hammer(all, use, WARM_UP, clock);
     const [warmWrites, warmRequests] = [meterWrites(all), meterRequests(all)];
 
     // Act
-    const results = await hammer(all, use, 20_000, clock);
+    const results = await hammer(all, use, HOT_USES, clock);
     const [hot, requests] = [meterWrites(all) - warmWrites, meterRequests(all) - warmRequests];
     for (const instance of all) await instance.meters.releaseAll();
     const [usage, identity] = [await usageItem(key.id), await getItem(IDENTITY.key(identityId))];
 
     // Assess
-    process.stdout.write(`hot identity keys: ${hot} writes and ${requests} requests for 20,000 verifications (${(hot / 20_000).toFixed(4)} writes each)\n`);
+    process.stdout.write(
+      `hot identity keys: ${hot} writes and ${requests} requests for ${shown(HOT_USES)} verifications (${(hot / HOT_USES).toFixed(4)} writes each)\n`,
+    );
     expect(results.every((result) => result.admitted)).toBe(true);
-    expect(hot / 20_000).toBeLessThanOrEqual(0.01);
-    expect(usage).toMatchObject({ total_requests: 22_000 });
-    expect(identity).toMatchObject({ cr_left: 10_000_000 - 22_000, cr_h: {} });
+    expect(hot / HOT_USES).toBeLessThanOrEqual(0.01);
+    expect(usage).toMatchObject({ total_requests: WARM_UP + HOT_USES });
+    expect(identity).toMatchObject({ cr_left: 10_000_000 - WARM_UP - HOT_USES, cr_h: {} });
     expect(countersOf(identity)).toEqual([
-      ['burst', 22_000],
-      ['daily', 22_000],
-      ['hourly-tiles', 22_000],
+      ['burst', WARM_UP + HOT_USES],
+      ['daily', WARM_UP + HOT_USES],
+      ['hourly-tiles', WARM_UP + HOT_USES],
     ]);
   });
 
-  it('two keys of one identity with 30 credits, 200 attempts each from two instances: never more than 30 admitted, and what the leases held comes back', async () => {
+  it(`two keys of one identity with 30 credits, ${shown(ATTEMPTS)} attempts each from two instances: never more than 30 admitted, and what the leases held comes back`, async () => {
     // Prepare
     const clock = installManualClock(START);
     const input: MeterInput = { limits: [{ name: 'minute', limit: 1_000, window_seconds: 60 }], credits: { remaining: 30 } };
@@ -88,7 +95,7 @@ describe('hot keys metered through their identity: leased blocks of both meters'
     const all = instances(2, clock);
 
     // Act
-    const results = (await Promise.all([hammer(all, web.use, 200, clock), hammer(all, mobile.use, 200, clock)])).flat();
+    const results = (await Promise.all([hammer(all, web.use, ATTEMPTS, clock), hammer(all, mobile.use, ATTEMPTS, clock)])).flat();
     for (const instance of all) await instance.meters.releaseAll();
     const identity = await getItem(IDENTITY.key(identityId));
     const [webUsage, mobileUsage] = [await usageItem(web.key.id), await usageItem(mobile.key.id)];
@@ -96,9 +103,9 @@ describe('hot keys metered through their identity: leased blocks of both meters'
     // Assess
     const admitted = results.filter((result) => result.admitted).length;
     expect(admitted).toBeLessThanOrEqual(30);
-    expect(results.filter((result) => !result.admitted && result.reason === 'USAGE_EXCEEDED')).toHaveLength(400 - admitted);
+    expect(results.filter((result) => !result.admitted && result.reason === 'USAGE_EXCEEDED')).toHaveLength(2 * ATTEMPTS - admitted);
     expect(identity).toMatchObject({ cr_left: 30 - admitted, cr_h: {}, [`lw:minute:60:${Math.floor(clock.now().getTime() / 60_000)}`]: admitted });
-    expect([webUsage?.total_requests, mobileUsage?.total_requests]).toEqual([200, 200]);
+    expect([webUsage?.total_requests, mobileUsage?.total_requests]).toEqual([ATTEMPTS, ATTEMPTS]);
   });
 
   it('two keys of one identity in one process share what their leases hold: the web key goes quiet holding credits, the mobile key then spends them all', async () => {

@@ -20,9 +20,17 @@ import { expectStatus, installManualClock, restoreSystemClock } from '../support
 import { getItem, usageItem } from '../support/store';
 import { callVerify, countingDocumentClient, type CountedRequest } from './helpers';
 import { USAGE } from '../../lambda/store/entities/usage';
+import { loadCount, shown } from '../support/load';
 
 const INSTANCES = 4;
 const WORKERS_PER_INSTANCE = 8;
+/**
+ * The first test's verifications, and the second test's rate_limit (verified three times over): 1,000 and 300 in CI's
+ * long run. The first never below 500: the instances' first blocks cost about 25 writes whatever the traffic, so fewer
+ * verifications would measure the warm-up, not the lease.
+ */
+const HOT_VERIFICATIONS = loadCount(1_000, 500);
+const LIMITED = loadCount(300);
 
 interface Instance {
   services: Services;
@@ -69,50 +77,51 @@ describe('hot keys: leased capacity across handler instances', () => {
     instances = [];
   });
 
-  it('1,000 verifications from 32 workers in 4 instances: ≤ 0.1 usage writes per verification, exact totals after a flush, last_used_at at most the flush interval behind', async () => {
+  it(`${shown(HOT_VERIFICATIONS)} verifications from 32 workers in 4 instances: ≤ 0.1 usage writes per verification, exact totals after a flush, last_used_at at most the flush interval behind`, async () => {
     // Prepare
     const team = await newTeam();
     const key = await createKey(team, { rate_limit: 1_000_000 });
     instances = startInstances();
 
     // Act
-    const { codes, lastAt } = await hammer(instances, key.key, 1_000);
+    const { codes, lastAt } = await hammer(instances, key.key, HOT_VERIFICATIONS);
     const writes = usageWrites(instances);
     const unflushed = await getItem(USAGE.key(key.id));
     for (const instance of instances) await instance.services.usage.flushPending();
     const flushed = await usageItem(key.id);
 
     // Assess
-    process.stdout.write(`hot keys: ${writes} usage writes for 1,000 verifications (${(writes / 1_000).toFixed(3)} each)\n`);
-    expect(Object.fromEntries(codes)).toEqual({ VALID: 1_000 });
-    expect(writes / 1_000).toBeLessThanOrEqual(0.1);
+    process.stdout.write(`hot keys: ${writes} usage writes for ${shown(HOT_VERIFICATIONS)} verifications (${(writes / HOT_VERIFICATIONS).toFixed(3)} each)\n`);
+    expect(Object.fromEntries(codes)).toEqual({ VALID: HOT_VERIFICATIONS });
+    expect(writes / HOT_VERIFICATIONS).toBeLessThanOrEqual(0.1);
     expect(Date.parse(String(unflushed?.last_used_at))).toBeGreaterThanOrEqual(lastAt - DEFAULT_LEASE_SETTINGS.flushAfterMs - 250);
-    expect(flushed).toMatchObject({ total_requests: 1_000 });
-    expect(Object.values(flushed?.daily as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(1_000);
+    expect(flushed).toMatchObject({ total_requests: HOT_VERIFICATIONS });
+    expect(Object.values(flushed?.daily as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(HOT_VERIFICATIONS);
     // Every use VALID, admitted from the leases' blocks: the last of them is the last VALID use too.
     expect(flushed?.last_valid_at).toBe(flushed?.last_used_at);
   });
 
-  it('a key with rate_limit 300 verified 900 times from 32 workers in 4 instances: never more than 300 admitted in the window, every use counted', async () => {
+  it(`a key with rate_limit ${shown(LIMITED)} verified ${shown(3 * LIMITED)} times from 32 workers in 4 instances: never more than ${shown(LIMITED)} admitted in the window, every use counted`, async () => {
     // Prepare
     const team = await newTeam();
-    const key = await createKey(team, { rate_limit: 300 });
+    const key = await createKey(team, { rate_limit: LIMITED });
     instances = startInstances();
 
     // Act
-    const { codes } = await hammer(instances, key.key, 900);
+    const { codes } = await hammer(instances, key.key, 3 * LIMITED);
     for (const instance of instances) await instance.services.usage.flushPending();
     const item = await usageItem(key.id);
 
     // Assess
     const admitted = codes.get('VALID') ?? 0;
-    expect(admitted + (codes.get('RATE_LIMITED') ?? 0)).toBe(900);
-    expect(admitted).toBeLessThanOrEqual(300);
+    process.stdout.write(`hot keys: ${admitted} of ${3 * LIMITED} admitted under rate_limit ${LIMITED}\n`);
+    expect(admitted + (codes.get('RATE_LIMITED') ?? 0)).toBe(3 * LIMITED);
+    expect(admitted).toBeLessThanOrEqual(LIMITED);
     // Slots leased and not used are the cost of leases: a few, near the limit.
-    expect(admitted).toBeGreaterThanOrEqual(270);
+    expect(admitted).toBeGreaterThanOrEqual(0.9 * LIMITED);
     const windows = Object.values(item?.windows as Record<string, number>);
-    expect(Math.max(...windows)).toBeLessThanOrEqual(300);
-    expect(item).toMatchObject({ total_requests: 900 });
+    expect(Math.max(...windows)).toBeLessThanOrEqual(LIMITED);
+    expect(item).toMatchObject({ total_requests: 3 * LIMITED });
     // The last VALID use is one of the admitted ones: never after the last use, and set although most of the last uses were refused.
     expect(Date.parse(String(item?.last_valid_at))).toBeLessThanOrEqual(Date.parse(String(item?.last_used_at)));
   });

@@ -20,7 +20,12 @@ import { installManualClock } from '../support/keys';
 import type { ManualClock } from '../../lambda/platform/clock';
 import { usageItem } from '../support/store';
 import { HOT, START, hammer, instancesPerTest, usesOf, meterWrites as writes, type Instance } from './metered-instances';
+import { loadCount, shown } from '../support/load';
 
+/** The hot test's warm-up and verifications (2,000 and 20,000 in CI's long run), and the attempts on 30 credits (200). */
+const WARM_UP = loadCount(2_000);
+const HOT_USES = loadCount(20_000);
+const ATTEMPTS = loadCount(200, 60);
 describe('hot metered keys: leased blocks of limits and credits', () => {
   const team = teamPerSuite();
   const instances = instancesPerTest();
@@ -30,50 +35,52 @@ describe('hot metered keys: leased blocks of limits and credits', () => {
     return { key, use: usesOf(key.id, team.teamId, clock, { keyDef: meterDefOfInput(input) }) };
   }
 
-  it('three named limits and credits, 20,000 verifications from two instances: ≤ 0.01 writes each once warm, and every figure exact after releaseAll', async () => {
-    // Prepare: a warm-up of 2,000 grows the blocks
+  it(`three named limits and credits, ${shown(HOT_USES)} verifications from two instances: ≤ 0.01 writes each once warm, and every figure exact after releaseAll`, async () => {
+    // Prepare: a warm-up grows the blocks
     const clock = installManualClock(START);
     const { key, use } = await meteredKey(HOT, clock);
     const all = instances(2, clock);
-    await hammer(all, use, 2_000, clock);
+    await hammer(all, use, WARM_UP, clock);
     const warm = writes(all);
 
     // Act
-    const results = await hammer(all, use, 20_000, clock);
+    const results = await hammer(all, use, HOT_USES, clock);
     const hot = writes(all) - warm;
     for (const instance of all) await instance.meters.releaseAll();
     const item = await usageItem(key.id);
 
     // Assess
-    process.stdout.write(`hot metered keys: ${hot} writes for 20,000 verifications (${(hot / 20_000).toFixed(4)} each), ${warm} while warming up\n`);
+    process.stdout.write(
+      `hot metered keys: ${hot} writes for ${shown(HOT_USES)} verifications (${(hot / HOT_USES).toFixed(4)} each), ${warm} while warming up\n`,
+    );
     expect(results.every((result) => result.admitted)).toBe(true);
-    expect(hot / 20_000).toBeLessThanOrEqual(0.01);
-    expect(item).toMatchObject({ total_requests: 22_000, cr_left: 10_000_000 - 22_000, cr_h: {} });
+    expect(hot / HOT_USES).toBeLessThanOrEqual(0.01);
+    expect(item).toMatchObject({ total_requests: WARM_UP + HOT_USES, cr_left: 10_000_000 - WARM_UP - HOT_USES, cr_h: {} });
     const counters = Object.entries(item ?? {}).filter(([name]) => name.startsWith('lw:'));
     expect(counters.map(([name, count]) => [name.split(':')[1], count]).sort()).toEqual([
-      ['burst', 22_000],
-      ['daily', 22_000],
-      ['hourly-tiles', 22_000],
+      ['burst', WARM_UP + HOT_USES],
+      ['daily', WARM_UP + HOT_USES],
+      ['hourly-tiles', WARM_UP + HOT_USES],
     ]);
   });
 
-  it('30 credits under 200 attempts from two instances: never more than 30 admitted, and what a lease held comes back at shutdown', async () => {
+  it(`30 credits under ${shown(ATTEMPTS)} attempts from two instances: never more than 30 admitted, and what a lease held comes back at shutdown`, async () => {
     // Prepare
     const clock = installManualClock(START);
     const { key, use } = await meteredKey({ limits: [{ name: 'minute', limit: 1_000, window_seconds: 60 }], credits: { remaining: 30 } }, clock);
     const all = instances(2, clock);
 
     // Act
-    const results = await hammer(all, use, 200, clock);
+    const results = await hammer(all, use, ATTEMPTS, clock);
     for (const instance of all) await instance.meters.releaseAll();
     const item = await usageItem(key.id);
 
     // Assess
     const admitted = results.filter((result) => result.admitted).length;
     expect(admitted).toBeLessThanOrEqual(30);
-    expect(results.filter((result) => !result.admitted && result.reason === 'USAGE_EXCEEDED')).toHaveLength(200 - admitted);
+    expect(results.filter((result) => !result.admitted && result.reason === 'USAGE_EXCEEDED')).toHaveLength(ATTEMPTS - admitted);
     expect(item).toMatchObject({
-      total_requests: 200,
+      total_requests: ATTEMPTS,
       cr_left: 30 - admitted,
       cr_h: {},
       [`lw:minute:60:${Math.floor(clock.now().getTime() / 60_000)}`]: admitted,
