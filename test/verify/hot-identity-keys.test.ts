@@ -20,18 +20,14 @@ import { call, createKey, teamPerSuite } from '../support/api';
 import { installManualClock, expectStatus } from '../support/keys';
 import type { ManualClock } from '../../lambda/platform/clock';
 import { getItem, usageItem } from '../support/store';
-import { HOT, START, hammer, instancesPerTest, usesOf, meterRequests, meterWrites, type Instance } from './metered-instances';
-import { loadCount, shown } from '../support/load';
+import { ATTEMPTS, HOT, HOT_USES, START, WARM_UP, hammer, instancesPerTest, usesOf, meterRequests, meterWrites, type Instance } from './metered-instances';
+import { shown } from '../support/load';
 import { IdentityStore } from '../../lambda/store/identity-store';
 import { identityResource } from '../../lambda/domain/identities';
 import { tablesOf } from '../../lambda/composition/wiring';
 import { documentClient } from '../../lambda/composition/dynamo';
 import { config } from '../../lambda/composition/config';
 
-/** The hot test's warm-up and verifications (2,000 and 20,000 in CI's long run), and the attempts on 30 credits (200). */
-const WARM_UP = loadCount(2_000);
-const HOT_USES = loadCount(20_000);
-const ATTEMPTS = loadCount(200, 60);
 const countersOf = (item: Record<string, unknown> | undefined) =>
   Object.entries(item ?? {})
     .filter(([name]) => name.startsWith('lw:'))

@@ -19,13 +19,9 @@ import { call, createKey, teamPerSuite } from '../support/api';
 import { installManualClock } from '../support/keys';
 import type { ManualClock } from '../../lambda/platform/clock';
 import { usageItem } from '../support/store';
-import { HOT, START, hammer, instancesPerTest, usesOf, meterWrites as writes, type Instance } from './metered-instances';
-import { loadCount, shown } from '../support/load';
+import { ATTEMPTS, HOT, HOT_USES, START, WARM_UP, hammer, instancesPerTest, usesOf, meterWrites as writes, type Instance } from './metered-instances';
+import { shown } from '../support/load';
 
-/** The hot test's warm-up and verifications (2,000 and 20,000 in CI's long run), and the attempts on 30 credits (200). */
-const WARM_UP = loadCount(2_000);
-const HOT_USES = loadCount(20_000);
-const ATTEMPTS = loadCount(200, 60);
 describe('hot metered keys: leased blocks of limits and credits', () => {
   const team = teamPerSuite();
   const instances = instancesPerTest();

@@ -14,6 +14,7 @@ import type { RecordUseResult } from '../../lambda/domain/recording';
 import type { MeterInput } from '../../lambda/domain/meters';
 import { countingDocumentClient, type CountedRequest } from './helpers';
 import { restoreSystemClock } from '../support/keys';
+import { loadCount } from '../support/load';
 
 /** The suites' start instant (the injected clock's). */
 export const START = Date.parse('2026-12-01T00:00:00Z');
@@ -27,6 +28,14 @@ export const HOT: MeterInput = {
   ],
   credits: { remaining: 10_000_000, refill: null },
 };
+
+/**
+ * The suites' counts (test/support/load.ts): the hot test's warm-up and verifications (2,000 and 20,000 in CI's long
+ * run), and the attempts on 30 credits (200; never below 60, twice the credits).
+ */
+export const WARM_UP = loadCount(2_000);
+export const HOT_USES = loadCount(20_000);
+export const ATTEMPTS = loadCount(200, 60);
 
 export interface Instance {
   meters: MeteredUses;
