@@ -1,9 +1,10 @@
 /**
  * Generic helpers for tests about a key's life: the clock, status checks
  * whose failure message shows the whole response, verification of a value
- * without going through an endpoint, and a snapshot of everything the key
- * table stores about one key.
+ * without going through an endpoint, a snapshot of everything the key
+ * table stores about one key, and a key written without a request.
  */
+import { randomUUID } from 'node:crypto';
 import { testClock, testServices } from './services';
 import { ManualClock, systemClock } from '../../lambda/platform/clock';
 import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyResult } from '../../lambda/verification/verify';
@@ -11,6 +12,8 @@ import { call, createKey, newTeam, type CallResult, type TestTeam } from './api'
 import { keyItem, lookupItemsForKey, usageItem } from './store';
 import { hashKeyValue } from '../../lambda/domain/key-values';
 import { config } from '../../lambda/composition/config';
+import type { NewKeySpec } from '../../lambda/use-cases/create-key';
+import type { AuditActor } from '../../lambda/domain/audit-events';
 
 /** Scopes of a key that can itself call the management endpoints. */
 export const MANAGER_SCOPES = ['keys.manage', 'enc.*:read'];
@@ -175,3 +178,31 @@ export const KEY_RESOURCE_FIELDS = [
   'type',
   'updated_at',
 ].sort();
+
+/**
+ * What `createKeyRecord` takes to write a live `sk` key of `teamId` made by
+ * `userId` outside any request (as the bootstrap command does: no calling
+ * key, no scope check): the spec, with the given name, scopes and rate
+ * limit, and that user as the actor.
+ */
+export function directKeyWrite(
+  teamId: string,
+  userId: string,
+  given: Pick<NewKeySpec, 'name' | 'scopes' | 'rate_limit'>,
+): { spec: NewKeySpec; actor: AuditActor } {
+  return {
+    spec: {
+      ...given,
+      type: 'sk',
+      environment: 'live',
+      team_id: teamId,
+      domains: [],
+      ip_whitelist: [],
+      expires_at: null,
+      description: '',
+      on_leak: 'disable',
+      created_by: userId,
+    },
+    actor: { user_id: userId, key_id: null, source_ip: null, user_agent: null, request_id: randomUUID() },
+  };
+}

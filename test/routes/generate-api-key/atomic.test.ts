@@ -6,6 +6,7 @@ import { documentClient } from '../../../lambda/composition/dynamo';
 import { createServices } from '../../../lambda/composition/services';
 import { teamKeyCount, lookupItemOf } from '../../support/store';
 import { recordIssuedValue } from '../../support/issued-values';
+import { directKeyWrite } from '../../support/keys';
 
 describe('creation is all or nothing', () => {
   it('when the audit record cannot be written, neither the key nor its lookup nor its usage exist', async () => {
@@ -17,21 +18,7 @@ describe('creation is all or nothing', () => {
       settings: { ...config, auditTableName: 'no-such-audit-table' },
       observe: testObservability,
     });
-    const spec = {
-      name: 'Atomic',
-      type: 'sk' as const,
-      environment: 'live' as const,
-      team_id: teamId,
-      scopes: ['enc.tiles:read'],
-      domains: [],
-      ip_whitelist: [],
-      rate_limit: 10,
-      expires_at: null,
-      description: '',
-      on_leak: 'disable' as const,
-      created_by: randomUUID(),
-    };
-    const actor = { user_id: spec.created_by, key_id: null, source_ip: null, user_agent: null, request_id: randomUUID() };
+    const { spec, actor } = directKeyWrite(teamId, randomUUID(), { name: 'Atomic', scopes: ['enc.tiles:read'], rate_limit: 10 });
 
     // Act
     const failed = await createKeyRecord(deps, spec, actor, 'api').then(

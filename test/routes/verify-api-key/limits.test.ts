@@ -4,10 +4,9 @@
  * and consumed all or nothing, exactly under concurrency.
  */
 import { call, createKey, teamPerSuite } from '../../support/api';
-import { expectStatus, installManualClock, restoreSystemClock } from '../../support/keys';
+import { directKeyWrite, expectStatus, installManualClock, restoreSystemClock } from '../../support/keys';
 import { callVerify } from '../../verify/helpers';
 import { usageItem } from '../../support/store';
-import { randomUUID } from 'node:crypto';
 import { createKeyRecord } from '../../../lambda/use-cases/create-key';
 import { testServices } from '../../support/services';
 import { recordIssuedValue } from '../../support/issued-values';
@@ -72,21 +71,11 @@ describe('POST /functions/v1/verify-api-key — named limits and credits', () =>
   it('a limit bound to enc.tiles:read refuses the 4th tiles call while interact.identify:read stays VALID', async () => {
     // Prepare: a key of two areas. A manager grants only scopes it holds (the bootstrap key holds enc.*:read), so the
     // key is written as the operator's bootstrap command writes keys, with the limit given at create as the route does.
-    const spec = {
+    const { spec, actor } = directKeyWrite(team.teamId, team.userId, {
       name: 'Tiles and identify',
-      type: 'sk' as const,
-      environment: 'live' as const,
-      team_id: team.teamId,
       scopes: ['enc.tiles:read', 'interact.identify:read'],
-      domains: [],
-      ip_whitelist: [],
       rate_limit: 1000,
-      expires_at: null,
-      description: '',
-      on_leak: 'disable' as const,
-      created_by: team.userId,
-    };
-    const actor = { user_id: team.userId, key_id: null, source_ip: null, user_agent: null, request_id: randomUUID() };
+    });
     const key = await createKeyRecord(testServices(), spec, actor, 'bootstrap', undefined, {
       limits: [{ name: 'tiles', limit: 3, window_seconds: 3600, scope: 'enc.tiles:read' }],
     });
