@@ -118,8 +118,12 @@ function engineArguments(emulator: string, port: number, options: DynamoLocalOpt
   const main = launcher ? ['-cp', `${launcher}${path.delimiter}${jar}`, LAUNCHER_CLASS] : ['-jar', jar];
   // The quick (C1) compiler only: the engine starts on half the CPU (4 s instead of 8 on 2 cores), which every `npm start`
   // and test run pays, and a run of the whole test tier (14,000 requests) costs the same CPU either way.
+  // The serial collector: one engine serves one machine's requests, and the default (G1) keeps threads of its own
+  // busy beside them; a request costs 10 to 20 % less of the engine's CPU with it (1,000 Gets: 0.51 ms against
+  // 0.58; conditional updates 0.80 against 1.02; 2026-11-29).
   return [
     '-XX:TieredStopAtLevel=1',
+    '-XX:+UseSerialGC',
     `-Djava.library.path=${path.join(emulator, 'DynamoDBLocal_lib')}`,
     ...main,
     '-port',
