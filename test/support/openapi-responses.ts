@@ -6,23 +6,63 @@
  * `callVerify` (verify/helpers.ts) and the HTTP helpers check each answer;
  * a mismatch fails the test that received it.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import standaloneCode from 'ajv/dist/standalone';
 import addFormats from 'ajv-formats';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-const DOCUMENT: Json = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'openapi.json'), 'utf8'));
+const ROOT = path.resolve(__dirname, '..', '..');
+const DOCUMENT_TEXT = readFileSync(path.join(ROOT, 'docs', 'openapi.json'), 'utf8');
+const DOCUMENT: Json = JSON.parse(DOCUMENT_TEXT);
 
 // validateSchema off: the document's schemas are checked once, by test/api/openapi.test.ts (its parser and the
 // OpenAPI rulesets); checking them here compiled the 2020-12 meta-schemas in every test file (about 60 ms each).
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
+// `code.source`: a compiled validator can be written out as a module (below).
+const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, code: { source: true } });
 addFormats(ajv);
 ajv.addSchema({ $id: 'openapi.json', components: DOCUMENT.components });
 
 const validators = new Map<string, ValidateFunction>();
+
+/**
+ * Compiled validators, kept on disk between test files (each file has its
+ * own module registry, so a validator compiled in memory lived for one
+ * file: Ajv's compile was 7 s of the integration project's CPU). The folder
+ * is named after the document and Ajv's version, so a changed document or
+ * Ajv compiles afresh; a file is written whole, then renamed into place, so
+ * a worker never reads one half written.
+ */
+const VALIDATOR_CACHE = path.join(
+  ROOT,
+  'node_modules',
+  '.cache',
+  'openapi-validators',
+  createHash('sha256')
+    .update(DOCUMENT_TEXT)
+    .update((JSON.parse(readFileSync(require.resolve('ajv/package.json'), 'utf8')) as { version: string }).version)
+    .digest('hex')
+    .slice(0, 16),
+);
+
+/** The validator of `schema` for the answer named `name`: from the disk cache, or compiled and written there. */
+function validatorOf(name: string, schema: Json): ValidateFunction {
+  const file = path.join(VALIDATOR_CACHE, `${createHash('sha256').update(name).digest('hex').slice(0, 24)}.js`);
+  if (existsSync(file)) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(file) as ValidateFunction;
+  }
+  const validate = ajv.compile(rebased(schema));
+  mkdirSync(VALIDATOR_CACHE, { recursive: true });
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, standaloneCode(ajv, validate));
+  renameSync(partial, file);
+  return validate;
+}
 
 /** The document's response object for a path, method and status (`$ref`s to `components.responses` followed). */
 function documentedResponse(routePath: string, method: string, status: number): Json | undefined {
@@ -51,7 +91,7 @@ export function responseProblems(
     const name = `${method} ${routePath} ${answer.status}`;
     let validate = validators.get(name);
     if (!validate) {
-      validate = ajv.compile(rebased(schema));
+      validate = validatorOf(name, schema);
       validators.set(name, validate);
     }
     if (!validate(answer.body)) {
