@@ -33,9 +33,10 @@ const validators = new Map<string, ValidateFunction>();
  * Compiled validators, kept on disk between test files (each file has its
  * own module registry, so a validator compiled in memory lived for one
  * file: Ajv's compile was 7 s of the integration project's CPU). The folder
- * is named after the document and Ajv's version, so a changed document or
- * Ajv compiles afresh; a file is written whole, then renamed into place, so
- * a worker never reads one half written.
+ * is named after the document, this file (Ajv's options, the `$ref`
+ * rewriting) and Ajv's version, so a change to any of them compiles afresh;
+ * a file is written whole, then renamed into place, so a worker never reads
+ * one half written.
  */
 const VALIDATOR_CACHE = path.join(
   ROOT,
@@ -44,6 +45,7 @@ const VALIDATOR_CACHE = path.join(
   'openapi-validators',
   createHash('sha256')
     .update(DOCUMENT_TEXT)
+    .update(readFileSync(__filename, 'utf8'))
     .update((JSON.parse(readFileSync(require.resolve('ajv/package.json'), 'utf8')) as { version: string }).version)
     .digest('hex')
     .slice(0, 16),
