@@ -100,16 +100,22 @@ export class OneWrite {
   }
 }
 
+/** A lease that can say whether it holds nothing (no pending uses, no write under way, nothing leased that must be given back). */
+export interface IdleAware {
+  idle(): boolean;
+}
+
 /** A process's leases by key id, least recently used first; bounded: a new one past `capacity` evicts the least recently used idle one. */
-export class LeaseMap<L> {
+export abstract class LeaseMap<L extends IdleAware, S> {
   private readonly leases = new Map<string, L>();
 
   constructor(
-    private readonly make: () => L,
-    /** Whether a lease holds nothing (no pending uses, no write under way, nothing leased that must be given back). */
-    private readonly idle: (lease: L) => boolean,
+    readonly settings: S,
     private readonly capacity = 10_000,
   ) {}
+
+  /** A new lease under `settings`. */
+  protected abstract make(): L;
 
   of(keyId: string): L {
     let lease = this.leases.get(keyId);
@@ -129,13 +135,13 @@ export class LeaseMap<L> {
 
   /** Keys whose lease is not idle. */
   busy(): string[] {
-    return [...this.leases].filter(([, lease]) => !this.idle(lease)).map(([keyId]) => keyId);
+    return [...this.leases].filter(([, lease]) => !lease.idle()).map(([keyId]) => keyId);
   }
 
   private evict(): void {
     if (this.leases.size < this.capacity) return;
     for (const [keyId, lease] of this.leases) {
-      if (this.idle(lease)) {
+      if (lease.idle()) {
         this.leases.delete(keyId);
         return;
       }

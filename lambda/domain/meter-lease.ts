@@ -147,6 +147,11 @@ export class MeterLease {
     return this.pending.has() || (this.block !== undefined && this.used < this.block.size - 1);
   }
 
+  /** Holds nothing and writes nothing: the lease may be evicted. */
+  idle(): boolean {
+    return !this.holds() && !this.writing();
+  }
+
   /** The block's holding, if any. */
   holding(): MeterBlock['hold'] {
     return this.block?.hold;
@@ -239,16 +244,9 @@ export class MeterLease {
 }
 
 /** The metered leases of one process, by key id; bounded (the least recently used that hold nothing go first). */
-export class MeterLeases extends LeaseMap<MeterLease> {
-  constructor(
-    readonly settings: LeaseSettings,
-    capacity = 10_000,
-  ) {
-    super(
-      () => new MeterLease(settings),
-      (lease) => !lease.holds() && !lease.writing(),
-      capacity,
-    );
+export class MeterLeases extends LeaseMap<MeterLease, LeaseSettings> {
+  protected make(): MeterLease {
+    return new MeterLease(this.settings);
   }
 
   /** Keys whose lease holds uses or pending uses. */

@@ -124,6 +124,11 @@ export class KeyLease {
     return this.pending.has() || this.write.writing();
   }
 
+  /** Nothing pending and no write under way: the lease may be evicted. */
+  idle(): boolean {
+    return !this.busy();
+  }
+
   /** Whether a write of this key is under way in this process. */
   writing(): boolean {
     return this.write.writing();
@@ -203,16 +208,9 @@ export class KeyLease {
 }
 
 /** The leases of one process, by key id; bounded (the least recently used without pending uses go first). */
-export class KeyLeases extends LeaseMap<KeyLease> {
-  constructor(
-    readonly settings: LeaseSettings,
-    capacity = 10_000,
-  ) {
-    super(
-      () => new KeyLease(settings),
-      (lease) => !lease.busy(),
-      capacity,
-    );
+export class KeyLeases extends LeaseMap<KeyLease, LeaseSettings> {
+  protected make(): KeyLease {
+    return new KeyLease(this.settings);
   }
 
   /** Whether this process holds uses of `keyId` not written yet (or is writing them). */
