@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as glue from 'aws-cdk-lib/aws-glue';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -12,6 +12,7 @@ import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house
 import { acknowledgeWildcardResource } from './nag';
 import { privateBucket } from './private-bucket';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { removalPolicyFor } from './removal-policy';
 
 export interface AnalyticsProps {
   /** How its function is bundled (lib/house-function.ts `functionBuildOf`). Required. */
@@ -56,12 +57,12 @@ export class Analytics extends Construct {
 
   constructor(scope: Construct, id: string, props: AnalyticsProps) {
     super(scope, id);
-    const removal = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removal = removalPolicyFor(props.production);
     this.bucket = privateBucket(this, 'Bucket', {
       accessLogBucket: props.accessLogBucket,
       logPrefix: 'analytics/',
       lifecycleRules: [{ id: 'expire-exported-hours', expiration: EXPORT_KEPT, abortIncompleteMultipartUploadAfter: Duration.days(7) }],
-      removalPolicy: removal,
+      production: props.production,
     });
     this.rollup = new HouseFunction(this, 'Rollup', {
       build: props.build,

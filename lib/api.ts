@@ -10,6 +10,7 @@ import { acknowledge, cfnOf } from './nag';
 import { addGatewayResponses } from './gateway-responses';
 import { addMethodNotAllowed, addPreflights } from './api-methods';
 import type { ApiProps } from './api-props';
+import { removalPolicyFor } from './removal-policy';
 
 /** The share of this API's requests X-Ray traces (its sampling rule; the hot path's functions pass the decision through). */
 export const STAGE_TRACE_RATE = 0.01;
@@ -62,7 +63,7 @@ export class Api extends Construct {
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
     const routes: readonly RouteDefinition[] = props.routes ?? ROUTES;
-    const removalPolicy = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = removalPolicyFor(props.production);
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
       retention: props.logRetention ?? logs.RetentionDays.ONE_YEAR,

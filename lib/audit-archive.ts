@@ -16,6 +16,7 @@ import { HouseFunction, type FunctionBuild } from './house-function';
 import { createDeadLetterQueue } from './dead-letter-queue';
 import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';
 import { createServiceTable } from './table-definition';
+import { removalPolicyFor } from './removal-policy';
 
 export interface AuditArchiveProps {
   /** How its functions are bundled (lib/house-function.ts `functionBuildOf`). Required. */
@@ -79,7 +80,7 @@ export class AuditArchive extends Construct {
       description: 'Archives new audit records from the audit table stream to the Object Lock bucket',
       timeout: Duration.seconds(60),
       logRetention: logRetentionDays,
-      logRemovalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      logRemovalPolicy: removalPolicyFor(production),
       environment: { [ENV.ARCHIVE_BUCKET_NAME]: this.bucket.bucketName },
       otherWildcardGrants:
         "dynamodb:ListStreams, which the stream event source mapping needs and which has no resource-level permissions; stream reads themselves are limited to the audit table's stream ARN.",

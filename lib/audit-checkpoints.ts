@@ -11,6 +11,7 @@ import { ENV } from '../lambda/contract/function-environment';
 import { TEAM_INDEX } from '../lambda/contract/tables';
 import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house-function';
 import { acknowledgeWildcardResource } from './nag';
+import { removalPolicyFor } from './removal-policy';
 
 export interface AuditCheckpointsProps {
   readonly build: FunctionBuild;
@@ -37,7 +38,7 @@ export class AuditCheckpoints extends Construct {
 
   constructor(scope: Construct, id: string, props: AuditCheckpointsProps) {
     super(scope, id);
-    const removalPolicy = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = removalPolicyFor(props.production);
     this.signingKey = new kms.Key(this, 'SigningKey', {
       description: "Signs the API key service's audit checkpoints (ECDSA P-256 / SHA-256)",
       keySpec: kms.KeySpec.ECC_NIST_P256,

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
@@ -13,6 +13,7 @@ import { EVENT_SOURCE } from '../lambda/contract/webhooks';
 import { createDeadLetterQueue } from './dead-letter-queue';
 import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house-function';
 import { acknowledge, cfnOf } from './nag';
+import { removalPolicyFor } from './removal-policy';
 
 export interface AuthorizerCacheProps {
   /** How its functions are bundled (lib/house-function.ts `functionBuildOf`). Required. */
@@ -41,7 +42,7 @@ export class AuthorizerCache extends Construct {
 
   constructor(scope: Construct, id: string, props: AuthorizerCacheProps) {
     super(scope, id);
-    const removal = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removal = removalPolicyFor(props.production);
     // The rule (after its retries) and Lambda's asynchronous invocation (after its two) both park the event here.
     this.deadLetterQueue = createDeadLetterQueue(this, 'DeadLetterQueue');
     acknowledge(

@@ -48,12 +48,10 @@ export class KeyConsole extends Construct {
 
   constructor(scope: Construct, id: string, props: KeyConsoleProps) {
     super(scope, id);
-    const removal = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
-
     this.bucket = privateBucket(this, 'Bucket', {
       accessLogBucket: props.accessLogBucket,
       logPrefix: 'console/',
-      removalPolicy: removal,
+      production: props.production,
       autoDeleteObjects: !props.production,
     });
 

@@ -1,4 +1,3 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -13,6 +12,7 @@ import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house
 import { acknowledge, cfnOf } from './nag';
 import type { Rotation } from './rotation';
 import type { Webhooks } from './webhooks';
+import { removalPolicyFor } from './removal-policy';
 
 /** The verify function's and the platform authorizer's memory (bench/memory.ts picks it). */
 export const HOT_PATH_MEMORY_MB = 512;
@@ -145,7 +145,7 @@ export class KeyHandlers extends Construct {
       build: props.build,
       hashesKeyValues: hashesValues(handlerName),
       logRetention: props.logRetention,
-      logRemovalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      logRemovalPolicy: removalPolicyFor(props.production),
       handlerName,
       description,
       environment,

@@ -1,12 +1,13 @@
-import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { removalPolicyFor } from './removal-policy';
 
 export interface PrivateBucketProps {
   /** Where its server access logs go, under `logPrefix`. */
   readonly accessLogBucket: s3.IBucket;
   readonly logPrefix: string;
-  readonly removalPolicy: RemovalPolicy;
+  /** Kept when the stack is deleted in production, destroyed elsewhere (removal-policy.ts). */
+  readonly production?: boolean;
   readonly lifecycleRules?: s3.LifecycleRule[];
   /** Empty it when the stack deletes it (a development stack's). */
   readonly autoDeleteObjects?: boolean;
@@ -22,7 +23,7 @@ export function privateBucket(scope: Construct, id: string, props: PrivateBucket
     objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
     serverAccessLogsBucket: props.accessLogBucket,
     serverAccessLogsPrefix: props.logPrefix,
-    removalPolicy: props.removalPolicy,
+    removalPolicy: removalPolicyFor(props.production),
     ...(props.lifecycleRules ? { lifecycleRules: props.lifecycleRules } : {}),
     ...(props.autoDeleteObjects ? { autoDeleteObjects: true } : {}),
   });

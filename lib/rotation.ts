@@ -11,6 +11,7 @@ import { TEAM_INDEX } from '../lambda/contract/tables';
 import { grantStoreOperations, HouseFunction, type FunctionBuild } from './house-function';
 import { createDeadLetterQueue } from './dead-letter-queue';
 import { acknowledge, acknowledgeWildcardResource, cfnOf } from './nag';
+import { removalPolicyFor } from './removal-policy';
 
 export interface RotationProps {
   /** How its functions are bundled (lib/house-function.ts `functionBuildOf`). Required. */
@@ -34,7 +35,6 @@ export interface RotationProps {
  * authenticating by time); the schedule cleans up and writes the audit record.
  */
 export class Rotation extends Construct {
-  /** Group holding the one-shot expiry schedules. */
   /** The schedule group, as the metrics and grants see it (its name is CloudFormation's `Ref`). */
   readonly scheduleGroup: scheduler.IScheduleGroup;
   /** The group's resource: named by CloudFormation, so a stack re-created after `cdk destroy` never meets a retained group. */
@@ -52,8 +52,7 @@ export class Rotation extends Construct {
 
   constructor(scope: Construct, id: string, props: RotationProps) {
     super(scope, id);
-    const production = props.production ?? false;
-    const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = removalPolicyFor(props.production);
 
     // Both the scheduler (after its retries) and Lambda's asynchronous
     // invocation (after its two retries) put the expire event itself in the

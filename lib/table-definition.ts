@@ -1,7 +1,7 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { AttributeType, TableDefinition } from '../lambda/contract/tables';
+import { removalPolicyFor } from './removal-policy';
 
 /** Options every table of the service shares, beyond its schema. */
 export interface ServiceTableProps {
@@ -40,7 +40,7 @@ export function createServiceTable(scope: Construct, id: string, props: ServiceT
     // Encrypted at rest with the AWS-owned key: no key policy to manage, no KMS grants on every function.
     encryption: dynamodb.TableEncryption.DEFAULT,
     deletionProtection: production,
-    removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    removalPolicy: removalPolicyFor(production),
   });
   for (const index of definition.globalSecondaryIndexes) {
     table.addGlobalSecondaryIndex({

@@ -1,5 +1,5 @@
 import { isVerifyRoute } from '../lambda/contract/routes';
-import { CfnOutput, RemovalPolicy } from 'aws-cdk-lib';
+import { CfnOutput } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -9,6 +9,7 @@ import { Construct } from 'constructs';
 import { ROUTES } from '../lambda/routes';
 import { ACCESS_LOG_FIELDS } from './api';
 import { acknowledge, cfnOf } from './nag';
+import { removalPolicyFor } from './removal-policy';
 
 /** Where callers reach the verify endpoint besides the REST API (context verifyFrontDoor). */
 export type VerifyFrontDoor = 'rest-api' | 'http-api' | 'function-url';
@@ -56,7 +57,7 @@ export class VerifyDoor extends Construct {
       });
       const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
         retention: props.logRetention ?? logs.RetentionDays.ONE_YEAR,
-        removalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+        removalPolicy: removalPolicyFor(props.production),
       });
       new apigwv2.HttpStage(this, 'Stage', {
         httpApi: api,

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -17,6 +17,7 @@ import { createDeadLetterQueue } from './dead-letter-queue';
 import { grantStoreOperations, HouseFunction, type FunctionBuild, type HouseFunctionProps } from './house-function';
 import { acknowledge, cfnOf } from './nag';
 import type { Rotation } from './rotation';
+import { removalPolicyFor } from './removal-policy';
 
 export interface WebhooksProps {
   /** How its functions are bundled (lib/house-function.ts `functionBuildOf`). Required. */
@@ -52,13 +53,13 @@ export class Webhooks extends Construct {
   constructor(scope: Construct, id: string, props: WebhooksProps) {
     super(scope, id);
     this.rotation = props.rotation;
-    const removal = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removal = removalPolicyFor(props.production);
     const common = { logRetention: props.logRetention, logRemovalPolicy: removal };
 
     this.secretKey = new kms.Key(this, 'SecretKey', {
       description: 'Seals the webhook signing secrets of the API key service (encryption context: endpoint_id)',
       enableKeyRotation: true,
-      removalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: removalPolicyFor(props.production),
     });
 
     this.bus = new events.EventBus(this, 'Bus', { description: 'Lifecycle events of API keys (source api-key-service)' });
