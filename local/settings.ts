@@ -114,7 +114,6 @@ export function readSettings(env: LocalEnvironment = process.env): LocalSettings
   };
 }
 
-/** `npm start -- --help`: every setting. */
 /**
  * The local runtime's environment, declared once: `--help` is printed from
  * it, and every variable `npm start` reads is one of these (readSettings,
@@ -169,6 +168,7 @@ export type LocalEnv = (typeof LOCAL_ENVIRONMENT)[number]['name'];
 /** The environment as `npm start` may read it: declared names only. */
 export type LocalEnvironment = Readonly<Partial<Record<LocalEnv, string>>>;
 
+/** `npm start -- --help`: every setting. */
 const helpLines = (): string[] => {
   const width = Math.max(...LOCAL_ENVIRONMENT.filter(({ name }) => name.length <= 16).map(({ name }) => name.length)) + 2;
   return LOCAL_ENVIRONMENT.flatMap((entry) => {

@@ -122,7 +122,6 @@ export interface ValueLookupItem extends KeyAuthSnapshot {
   ttl?: number;
 }
 
-/** Usage item (`KEY#<id>` / `USAGE`); never expires. */
 /** A key's requests per day of one month, once older than the usage item keeps (`d01` … `d31`), and their sum. */
 export interface UsageMonthItem {
   pk: string;
@@ -134,6 +133,7 @@ export interface UsageMonthItem {
   [day: `d${string}`]: number;
 }
 
+/** Usage item (`KEY#<id>` / `USAGE`); never expires. */
 export interface UsageItem {
   pk: string;
   sk: string;

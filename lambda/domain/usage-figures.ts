@@ -66,13 +66,13 @@ function transitionsOf(counters: Record<string, number>): Record<string, { old: 
   return out;
 }
 
-/** `usage_last_30_days` counts today and the 29 UTC days before it. */
 /** A usage item's credits, when the key has some (its meter, domain/meters.ts). */
 export function creditsOf(item: object): { credits?: CreditState } {
   const { credits } = meterViewOf(item as Record<string, unknown>);
   return credits ? { credits } : {};
 }
 
+/** `usage_last_30_days` counts today and the 29 UTC days before it. */
 export function summariseUsage(item: UsageItem | undefined, at: Date): UsageSummary {
   if (!item) return { last_used_at: null, total_requests: 0, usage_last_30_days: 0, transitions: {} };
   const first = dayOf(new Date(at.getTime() - 29 * MS_PER_DAY));

@@ -65,13 +65,13 @@ export function idempotencyClaimOf(
   };
 }
 
-/** The stored answer replayed, 422 when the key was used for another request, or undefined when there is none. */
 /** What an idempotent request reads: its stored answer, by the clock. */
 export interface IdempotencyPorts {
   readonly idempotency: IdempotencyStore;
   readonly clock: Clock;
 }
 
+/** The stored answer replayed, 422 when the key was used for another request, or undefined when there is none. */
 export async function replayed(services: IdempotencyPorts, claim: IdempotencyClaim, requestId: string): Promise<APIGatewayProxyResult | undefined> {
   const record = await services.idempotency.getIdempotencyRecord(claim.itemKey, services.clock.now());
   if (!record) return undefined;

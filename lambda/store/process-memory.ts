@@ -2,11 +2,6 @@ import type { EndedWindows } from '../domain/ended-windows';
 import type { RecentMap } from '../platform/recent-map';
 import type { SeenLookups } from './seen-lookups';
 
-/**
- * What this process remembers between requests, to save work: never an
- * answer, only a prediction or a shortcut the next read confirms. Built per
- * `createServices` and resettable (tests, a local restart).
- */
 /** What a read of a key's usage item, or of an identity's meter, asks of the metered leases of the process. */
 export interface MeteredSettler {
   /** Whether a lease holds uses or capacity of the key (a read made before may be stale). */
@@ -17,6 +12,11 @@ export interface MeteredSettler {
   settleIdentity(identityId?: string): Promise<void>;
 }
 
+/**
+ * What this process remembers between requests, to save work: never an
+ * answer, only a prediction or a shortcut the next read confirms. Built per
+ * `createServices` and resettable (tests, a local restart).
+ */
 export interface ProcessMemory {
   /** Value lookups read lately: the early recording write's predictions (verification/early-write.ts). */
   readonly seenLookups: SeenLookups;

@@ -49,10 +49,10 @@ export interface IdempotentAnswer<TResult> {
   readonly bodyOf: (resultWithoutValue: TResult) => unknown;
 }
 
-/** The create endpoint: the caller may create this key, with the plan's defaults. */
 /** What creating a key takes: the key store, the clock, the plan's default limit and the pepper, expiry notices. */
 export type CreateKeyPorts = KeysPort & ClockPort & SettingsPort<'planRateLimit' | 'pepper'> & ExpiryPort & ObservePort;
 
+/** The create endpoint: the caller may create this key, with the plan's defaults. */
 export async function createKey(
   services: CreateKeyPorts,
   caller: VerifiedKey,

@@ -50,8 +50,7 @@ export type ExpireOldValueOutcome =
 
 type NoOp = Exclude<ExpireOldValueOutcome, { outcome: 'expired' } | { outcome: 'not_due' } | { outcome: 'rearmed' }>;
 
-/** Why the key item gives this run nothing to do, or undefined when the transition's old value is still there. */
-/** The key with its pending old value, or why there is nothing to end. */
+/** The key with its pending old value, or why the key item gives this run nothing to end. */
 function pendingOrNoOp(key: KeyItem | undefined, generation: number): { pending: KeyItem & { previous_hash: string } } | { noOp: NoOp } {
   if (!key || key.entity !== 'key') return { noOp: { outcome: 'not_found' } };
   if (key.state !== 'active') return { noOp: { outcome: 'deleted' } };

@@ -120,14 +120,14 @@ const UNKNOWN_VALUE = () =>
     { field: 'key', issue: 'not a value of a key of this team' },
   ]);
 
+/** What a team's leak report takes: the value's lookup, the key store, its usage (the answer), the clock, the pepper. */
+export type TeamLeakReportPorts = LookupsPort & KeysPort & UsagePort & ClockPort & SettingsPort<'pepper'>;
+
 /**
  * A team report: a value the team found itself. A value of another team,
  * or of no key, is 404 alike (nothing says which); a key the caller may not
  * reach (a test key and a live key) is 403, as for every change.
  */
-/** What a team's leak report takes: the value's lookup, the key store, its usage (the answer), the clock, the pepper. */
-export type TeamLeakReportPorts = LookupsPort & KeysPort & UsagePort & ClockPort & SettingsPort<'pepper'>;
-
 export async function reportLeakedKey(
   services: TeamLeakReportPorts,
   caller: VerifiedKey,

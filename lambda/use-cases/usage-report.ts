@@ -80,6 +80,9 @@ export function usageReport(
   };
 }
 
+/** What a usage report reads: the key (its reach), its usage, the clock. */
+export type UsageReportPorts = KeysPort & UsagePort & ClockPort;
+
 /**
  * The usage route: a key of the caller's team that the caller may reach, its
  * report over `days`. A deleted key is reached through its tombstone (its
@@ -87,9 +90,6 @@ export function usageReport(
  * by a `live` key only (the environment went with the tombstone). Another
  * team's key, or an id never issued, is 404.
  */
-/** What a usage report reads: the key (its reach), its usage, the clock. */
-export type UsageReportPorts = KeysPort & UsagePort & ClockPort;
-
 export async function keyUsage(services: UsageReportPorts, caller: VerifiedKey, input: { key_id: string; days: number }): Promise<UsageReport> {
   const now = services.clock.now();
   const kept = await keptKey(services, caller, input.key_id, now);

@@ -103,7 +103,6 @@ async function recordDuring(act: () => Promise<void>): Promise<Record<keyof Reco
 
 const declared = (name: FunctionWithStore) => accessOf(FUNCTION_OPERATIONS[name]);
 
-/** After each recording: the requests sent per table are the ones its throttle alarm is built from. */
 /** Runs `act` and requires exactly the function's declared actions and requests. */
 async function expectExactlyDeclared(name: FunctionWithStore, act: () => Promise<void>): Promise<void> {
   const used = await recordDuring(act);
@@ -111,6 +110,7 @@ async function expectExactlyDeclared(name: FunctionWithStore, act: () => Promise
   expectRequestsDeclared(name);
 }
 
+/** After each recording: the requests sent per table are the ones its throttle alarm is built from. */
 const expectRequestsDeclared = (name: FunctionWithStore) => {
   for (const table of ['key', 'audit'] as const) {
     expect({ name, table, requests: [...lastRequests[table]].sort() }).toEqual({ name, table, requests: requestsOf(FUNCTION_OPERATIONS[name], table) });

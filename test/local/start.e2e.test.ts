@@ -51,7 +51,6 @@ async function burstThenPaced(baseUrl: string, a: { key: string; teamId: string 
   return { burst, bDuringBurst, paced, bAfter: codeOf(await listBy(baseUrl, b)) };
 }
 
-/** Every archived audit line under `<DATA_DIR>/s3/…/audit/`, parsed. */
 /** Every file under `dir`. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -67,6 +66,7 @@ function readableText(file: string): string {
   return (gzipped ? gunzipSync(bytes) : bytes).toString('latin1');
 }
 
+/** Every archived audit line under `<DATA_DIR>/s3/…/audit/`, parsed. */
 function archivedLines(dataDir: string): Array<{ event_type: string; key_id: string }> {
   const root = path.join(dataDir, 's3', 'api-key-audit-archive', 'audit');
   const lines: Array<{ event_type: string; key_id: string }> = [];

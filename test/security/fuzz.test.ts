@@ -365,7 +365,6 @@ function send(raw: string): Promise<RawAnswer> {
   });
 }
 
-/** The items that changed between two snapshots, except the caller's usage items and the per-source guess counters. */
 /**
  * What changed beyond the caller's own counters: its usage item, the guess
  * counters, and the analytics' counts of its requests (its team's minute

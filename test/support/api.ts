@@ -16,7 +16,6 @@ import { assignTeamPlan, bootstrapTeamKey, localUsageKeys } from '../../lambda/h
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/** A management route, by its name (the registry's). */
 /** The routes `call` sends to: the managers', and the public reads (a query, no body to check). */
 export type Endpoint = ManagerRouteName | 'audit-public-key';
 
@@ -157,7 +156,6 @@ export async function newTeam(environment: 'live' | 'test' = 'live'): Promise<Te
   return { teamId, userId, key: boot.key, keyId: boot.id };
 }
 
-/** The audit actor a management call by the team's bootstrap key records. */
 /**
  * A team made once for the enclosing describe (in its `beforeAll`); the
  * returned object is filled in before the first test runs.
@@ -170,6 +168,7 @@ export function teamPerSuite(environment: 'live' | 'test' = 'live'): TestTeam {
   return team;
 }
 
+/** The audit actor a management call by the team's bootstrap key records. */
 export function actorOf(team: TestTeam, request: { sourceIp: string; userAgent: string; requestId: string }) {
   return { user_id: team.userId, key_id: team.keyId, source_ip: request.sourceIp, user_agent: request.userAgent, request_id: request.requestId };
 }
