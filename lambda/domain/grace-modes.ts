@@ -29,6 +29,16 @@ export interface UseDrivenGrace {
   grace_minutes: number;
 }
 
+/** What a checked key of a use-driven transition carries from its lookup (verification/grace.ts). */
+export interface CheckedGrace extends UseDrivenGrace {
+  /** The hard maximum (epoch ms). */
+  hardEnd: number;
+  /** Old value: the new value's first use (epoch ms), once marked. */
+  newFirstUsedAt?: number;
+  /** New value: the old value's hash, whose lookup its first use marks. */
+  oldHash?: string;
+}
+
 /** What decides an old value's end. Instants in epoch ms. */
 export interface GraceFacts {
   /** The hard maximum (`grace_period_days` after the regeneration). */

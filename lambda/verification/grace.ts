@@ -19,22 +19,12 @@
  * that much late where leases are on (never early). No write per
  * verification: the old value's last use rides the recording write.
  */
-import { useDrivenGraceOf, type UseDrivenGrace } from '../domain/grace-modes';
+import { useDrivenGraceOf, type CheckedGrace } from '../domain/grace-modes';
 import { MS_PER_MINUTE } from '../platform/clock';
 import type { ValueLookupItem } from '../domain/model';
 import type { CheckedKey, MeteringServices } from './metered';
 import type { ValueLookupStore } from '../store/value-lookup-store';
 import type { ProcessMemory } from '../store/process-memory';
-
-/** What a checked key of a use-driven transition carries from its lookup. */
-export interface CheckedGrace extends UseDrivenGrace {
-  /** The hard maximum (epoch ms). */
-  hardEnd: number;
-  /** Old value: the new value's first use (epoch ms), once marked. */
-  newFirstUsedAt?: number;
-  /** New value: the old value's hash, whose lookup its first use marks. */
-  oldHash?: string;
-}
 
 /** `memory.oldValueUses` of a transition whose old value a read found idle past its end. */
 export const ENDED = -1;

@@ -9,7 +9,7 @@ import { parseMeterDef, usesMeter } from '../domain/meters';
 import type { VerifiedKey } from '../domain/model';
 import type { IdentityStore } from '../store/identity-store';
 import type { UsageStore } from '../store/usage-store';
-import type { CheckedGrace } from './grace';
+import type { CheckedGrace } from '../domain/grace-modes';
 
 /** A key that passed every check, before its use is recorded. */
 export interface CheckedKey {

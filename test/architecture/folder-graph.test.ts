@@ -1,7 +1,9 @@
 /**
  * The shape of lambda/ as its imports draw it: no cycle between folders
  * (two levels deep: lambda/routes/<route>, lambda/store, ...) through value
- * imports (type-only imports are erased), and no file over 300 lines.
+ * imports (type-only imports are erased), no cycle of files even through
+ * type-only imports (a type two files share lives below both), and no file
+ * over 300 lines.
  * Read with the TypeScript parser, so `import { type A }` and
  * `import type` are told apart from value imports.
  */
@@ -40,6 +42,18 @@ export function valueSpecifiers(file: string, text = readFileSync(file, 'utf8'))
   return out.filter((specifier) => specifier.startsWith('.'));
 }
 
+/** The relative specifiers a file imports or re-exports, type-only ones included. */
+export function allSpecifiers(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  const out = source.statements.flatMap((statement) =>
+    (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier
+      ? [(statement.moduleSpecifier as ts.StringLiteral).text]
+      : [],
+  );
+  for (const match of text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)) out.push(match[1]);
+  return out.filter((specifier) => specifier.startsWith('.'));
+}
+
 function resolveFile(from: string, specifier: string): string | undefined {
   const base = path.resolve(path.dirname(from), specifier);
   for (const candidate of [`${base}.ts`, path.join(base, 'index.ts'), base]) {
@@ -71,6 +85,22 @@ function folderEdges(): Map<string, Map<string, string[]>> {
       const pairs = edges.get(from)!.get(to) ?? [];
       pairs.push(`${path.relative(root, file)} -> ${path.relative(root, target)}`);
       edges.get(from)!.set(to, pairs);
+    }
+  }
+  return edges;
+}
+
+/** File edges of lambda/, type-only imports counted. */
+function fileEdges(): Map<string, Map<string, string[]>> {
+  const edges = new Map<string, Map<string, string[]>>();
+  for (const file of sourceFiles(lambdaDir)) {
+    const from = path.relative(root, file);
+    for (const specifier of allSpecifiers(file)) {
+      const target = resolveFile(file, specifier);
+      if (!target || !target.startsWith(lambdaDir) || target === file) continue;
+      const to = path.relative(root, target);
+      if (!edges.has(from)) edges.set(from, new Map());
+      edges.get(from)!.set(to, [`${from} -> ${to}`]);
     }
   }
   return edges;
@@ -135,6 +165,17 @@ describe('lambda/ folder graph', () => {
 
   it('has no value-import cycle between folders, two levels deep', () => {
     const edges = folderEdges();
+    const found = cycles(edges).map((component) => component.flatMap((from) => component.flatMap((to) => edges.get(from)?.get(to) ?? [])));
+    expect(found).toEqual([]);
+  });
+
+  it('reads type-only imports too when it looks for a cycle of files', () => {
+    const text = ["import type { A } from './a';", "import { b } from './b';", "export type { C } from './c';"].join('\n');
+    expect(allSpecifiers('probe.ts', text)).toEqual(['./a', './b', './c']);
+  });
+
+  it('has no cycle of files, type-only imports counted (a type two files share lives below both)', () => {
+    const edges = fileEdges();
     const found = cycles(edges).map((component) => component.flatMap((from) => component.flatMap((to) => edges.get(from)?.get(to) ?? [])));
     expect(found).toEqual([]);
   });
