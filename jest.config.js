@@ -40,6 +40,7 @@ const unit = [
   'test/store/transactions.test.ts',
   'test/local/platform-stage.test.ts',
   'test/local/stray-rejections.test.ts',
+  'test/local/settings.test.ts',
   'test/leaks/secret-patterns.test.ts',
   'test/platform/github-keys.test.ts',
   'test/verify/matchers.property.test.ts',

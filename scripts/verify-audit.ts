@@ -60,16 +60,27 @@ function filesUnder(folder: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
+/** `parse(text)`, or an error that names `file` (JSON.parse's own message names no file). */
+function parsedFrom<T>(file: string, text: string, parse: (text: string) => T): T {
+  try {
+    return parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
 function readRecords(source: string): Json[] {
-  if (!statSync(source).isDirectory()) return recordsOfText(readFileSync(source, 'utf8'));
+  if (!statSync(source).isDirectory()) return parsedFrom(source, readFileSync(source, 'utf8'), recordsOfText);
   return filesUnder(source).flatMap((file) => {
     const bytes = readFileSync(file);
-    return recordsOfText(file.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8'));
+    return parsedFrom(file, file.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8'), recordsOfText);
   });
 }
 
 function readCheckpoint(file: string): SignedCheckpoint {
-  const value = JSON.parse(readFileSync(file, 'utf8')) as Json | null;
+  const text = readFileSync(file, 'utf8');
+  // An empty file is what a shell leaves when the checkpoint route answered 404 (no checkpoint yet).
+  const value = text.trim() === '' ? null : parsedFrom(file, text, (json) => JSON.parse(json) as Json | null);
   const checkpoint = (value && typeof value.data === 'object' && value.data !== null ? value.data : value) as Json | null;
   const fields = ['team_id', 'seq', 'hash', 'at', 'signature', 'key_id'];
   if (!checkpoint || typeof checkpoint !== 'object' || fields.some((field) => checkpoint[field] === undefined)) {

@@ -161,4 +161,19 @@ describe('npm run verify-audit', () => {
     expect(fromArchive.status).toBe(0);
     expect([cut.status, cut.stdout.trim()]).toEqual([1, "FAIL seq 9: truncated (the trail ends at seq 8, before the checkpoint's 12)"]);
   });
+
+  it('exits 2 naming the file when an input is empty or not JSON (a checkpoint saved from a 404, a cut records file)', () => {
+    writeFileSync(path.join(folder, 'empty.json'), '');
+    writeFileSync(path.join(folder, 'broken.jsonl'), '{"seq":1}\n{"seq":');
+    const files = { records: path.join(folder, 'records.json'), publicKey: path.join(folder, 'key.pem') };
+    const noCheckpoint = verifyAuditCli({ ...files, checkpoint: path.join(folder, 'empty.json') });
+    const brokenRecords = verifyAuditCli({ ...files, records: path.join(folder, 'broken.jsonl'), checkpoint: path.join(folder, 'checkpoint.json') });
+    expect([noCheckpoint.status, noCheckpoint.stdout, noCheckpoint.stderr.trim()]).toEqual([
+      2,
+      '',
+      `${path.join(folder, 'empty.json')} holds no checkpoint (team_id, seq, hash, at, signature, key_id): the team has none until the checkpoint job signed one`,
+    ]);
+    expect(brokenRecords.status).toBe(2);
+    expect(brokenRecords.stderr.trim()).toMatch(new RegExp(`^${path.join(folder, 'broken.jsonl').replace(/[.]/g, '\\.')} is not JSON: `));
+  });
 });
