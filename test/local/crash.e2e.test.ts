@@ -29,7 +29,7 @@ import { readRuntimeRecord } from '../../local/data-dir-claim';
 import { requestTo } from '../support/http';
 import { recordIssuedValue } from '../support/issued-values';
 import { bootstrap, killHard, npmStart, tempDataDir } from '../support/local-runtime';
-import { watchWebhooks, type WebhookWatch } from '../support/webhook-watch';
+import { EXPIRED_WITHIN_MS_OF_RESTART, watchWebhooks, type WebhookWatch } from '../support/webhook-watch';
 
 /**
  * A write acknowledged this long before the engine is killed survives it.
@@ -174,9 +174,10 @@ describe(`npm start killed with SIGKILL under load, ${CYCLES} times`, () => {
           if (cycle === 1 && webhooks) {
             const seen = await webhooks.after(running.baseUrl);
             process.stdout.write(
-              `crash test webhooks: webhook.test again ${seen.retriedAfterMs} ms after its first attempt; key.expired ${seen.expiredAfterMs} ms after the create; deliveries ${JSON.stringify(seen.deliveries)}\n`,
+              `crash test webhooks: webhook.test again ${seen.retriedAfterMs} ms after its first attempt; key.expired ${seen.expiredAfterMs} ms after the create, ${seen.expiredAfterRestartMs} ms after the restart answered; deliveries ${JSON.stringify(seen.deliveries)}\n`,
             );
-            expect(seen.expiredAfterMs).toBeLessThanOrEqual(25_000);
+            // Bounded from the restart: the restart's own time on a loaded machine (7 to 18 s in CI) is not the notice's.
+            expect(seen.expiredAfterRestartMs).toBeLessThanOrEqual(EXPIRED_WITHIN_MS_OF_RESTART);
             expect(seen.deliveries).toEqual(expect.arrayContaining(['webhook.test 1 500', 'webhook.test 2 204', 'key.expired 1 204']));
           }
 
