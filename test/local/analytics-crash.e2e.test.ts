@@ -46,7 +46,8 @@ interface Run {
 /**
  * `total` verifications of `value` at IN_FLIGHT in flight. After `flushAfter`
  * answers, `flush()` is called once (while the others go on); after `total`
- * answers, `atEnd()` (the kill) runs while requests are still in flight.
+ * answers and the flush, `atEnd()` (the kill) runs while requests are still
+ * in flight.
  */
 async function verifyMany(
   baseUrl: string,
@@ -76,7 +77,8 @@ async function verifyMany(
         Object.assign(run.beforeFlush, run.answered);
         flushing = hooks.flush();
       }
-      if (hooks.atEnd && !ending && received >= total) ending = hooks.atEnd();
+      // The kill waits for the flush's read: a read cut off by it would prove nothing (and fail with "socket hang up").
+      if (hooks.atEnd && !ending && received >= total) ending = Promise.resolve(flushing).then(hooks.atEnd);
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
