@@ -22,18 +22,22 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The relative specifiers a file imports or re-exports by value. */
-export function valueSpecifiers(file: string, text = readFileSync(file, 'utf8')): string[] {
+/** Whether an import declaration brings in types only (`import type …`, or `import { type A, type B }`): erased. */
+function importsTypesOnly(statement: ts.ImportDeclaration): boolean {
+  const clause = statement.importClause;
+  if (clause?.isTypeOnly) return true;
+  const named = clause?.namedBindings;
+  return Boolean(clause && !clause.name && named && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly));
+}
+
+/** The relative specifiers a file imports or re-exports: by value only, or type-only ones included. */
+function specifiers(file: string, text: string, typeOnlyToo: boolean): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
   const out: string[] = [];
   for (const statement of source.statements) {
     if (ts.isImportDeclaration(statement)) {
-      const clause = statement.importClause;
-      if (clause?.isTypeOnly) continue;
-      const named = clause?.namedBindings;
-      const onlyTypes = clause && !clause.name && named && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
-      if (!onlyTypes) out.push((statement.moduleSpecifier as ts.StringLiteral).text);
-    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
+      if (typeOnlyToo || !importsTypesOnly(statement)) out.push((statement.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && (typeOnlyToo || !statement.isTypeOnly)) {
       out.push((statement.moduleSpecifier as ts.StringLiteral).text);
     }
   }
@@ -42,17 +46,11 @@ export function valueSpecifiers(file: string, text = readFileSync(file, 'utf8'))
   return out.filter((specifier) => specifier.startsWith('.'));
 }
 
+/** The relative specifiers a file imports or re-exports by value. */
+export const valueSpecifiers = (file: string, text = readFileSync(file, 'utf8')): string[] => specifiers(file, text, false);
+
 /** The relative specifiers a file imports or re-exports, type-only ones included. */
-export function allSpecifiers(file: string, text = readFileSync(file, 'utf8')): string[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
-  const out = source.statements.flatMap((statement) =>
-    (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier
-      ? [(statement.moduleSpecifier as ts.StringLiteral).text]
-      : [],
-  );
-  for (const match of text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)) out.push(match[1]);
-  return out.filter((specifier) => specifier.startsWith('.'));
-}
+export const allSpecifiers = (file: string, text = readFileSync(file, 'utf8')): string[] => specifiers(file, text, true);
 
 function resolveFile(from: string, specifier: string): string | undefined {
   const base = path.resolve(path.dirname(from), specifier);
@@ -72,14 +70,14 @@ function folderOf(file: string): string {
   return ['lambda', ...parts.slice(0, 2)].join('/');
 }
 
-/** Folder edges with the file pairs behind each. */
-function folderEdges(): Map<string, Map<string, string[]>> {
+/** Edges between the nodes `nodeOf` names (a folder, a file) through `specifiersOf`, with the file pairs behind each. */
+function edgesOf(nodeOf: (file: string) => string, specifiersOf: (file: string) => string[]): Map<string, Map<string, string[]>> {
   const edges = new Map<string, Map<string, string[]>>();
   for (const file of sourceFiles(lambdaDir)) {
-    for (const specifier of valueSpecifiers(file)) {
+    for (const specifier of specifiersOf(file)) {
       const target = resolveFile(file, specifier);
       if (!target || !target.startsWith(lambdaDir)) continue;
-      const [from, to] = [folderOf(file), folderOf(target)];
+      const [from, to] = [nodeOf(file), nodeOf(target)];
       if (from === to) continue;
       if (!edges.has(from)) edges.set(from, new Map());
       const pairs = edges.get(from)!.get(to) ?? [];
@@ -90,21 +88,15 @@ function folderEdges(): Map<string, Map<string, string[]>> {
   return edges;
 }
 
+/** Folder edges through value imports. */
+const folderEdges = () => edgesOf(folderOf, (file) => valueSpecifiers(file));
+
 /** File edges of lambda/, type-only imports counted. */
-function fileEdges(): Map<string, Map<string, string[]>> {
-  const edges = new Map<string, Map<string, string[]>>();
-  for (const file of sourceFiles(lambdaDir)) {
-    const from = path.relative(root, file);
-    for (const specifier of allSpecifiers(file)) {
-      const target = resolveFile(file, specifier);
-      if (!target || !target.startsWith(lambdaDir) || target === file) continue;
-      const to = path.relative(root, target);
-      if (!edges.has(from)) edges.set(from, new Map());
-      edges.get(from)!.set(to, [`${from} -> ${to}`]);
-    }
-  }
-  return edges;
-}
+const fileEdges = () =>
+  edgesOf(
+    (file) => path.relative(root, file),
+    (file) => allSpecifiers(file),
+  );
 
 /** The strongly connected components of more than one folder (Tarjan). */
 function cycles(edges: Map<string, Map<string, string[]>>): string[][] {
