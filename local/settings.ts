@@ -63,7 +63,6 @@ export function dynamoDbPath(dataDir: string): string {
   return path.join(dataDir, 'dynamodb');
 }
 
-/** Reads and checks the settings; throws SettingsError on a bad value. */
 /**
  * The local checkpoint job's default period: a minute, so that a trail
  * changed on this machine can be checked against a signed checkpoint (the
@@ -73,6 +72,7 @@ export function dynamoDbPath(dataDir: string): string {
  */
 export const LOCAL_CHECKPOINT_SECONDS = 60;
 
+/** Reads and checks the settings; throws SettingsError on a bad value. */
 export function readSettings(env: LocalEnvironment = process.env): LocalSettings {
   const planRateLimit = env.PLAN_RATE_LIMIT;
   if (planRateLimit !== undefined && planRateLimit !== '' && !/^[1-9][0-9]*$/.test(planRateLimit)) {
