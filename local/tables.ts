@@ -92,17 +92,31 @@ async function ensureIndexes(client: DynamoDBClient, definition: TableDefinition
 }
 
 /**
+ * Creates `tableName` from `definition`, which must not exist yet, with its
+ * TTL on. Waits only when the engine answers the create with a table that
+ * is not yet ACTIVE (DynamoDB does; DynamoDB Local answers ACTIVE), and
+ * turns TTL on without asking first: a new table has none. Two requests
+ * when the engine is local, where `ensureTable` on a new name sent five.
+ */
+export async function createTable(client: DynamoDBClient, definition: TableDefinition, tableName: string): Promise<void> {
+  const { TableDescription } = await client.send(new CreateTableCommand(createTableInput(definition, tableName)));
+  if (TableDescription?.TableStatus !== 'ACTIVE') {
+    await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: tableName });
+  }
+  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { Enabled: true, AttributeName: definition.ttlAttribute } }));
+}
+
+/**
  * Creates one table when it is missing (or adds the indexes it lacks) and
  * makes sure its TTL is on. Returns whether the table was created by this call.
  */
 export async function ensureTable(client: DynamoDBClient, definition: TableDefinition, tableName: string): Promise<boolean> {
-  let created = false;
   if (!(await tableExists(client, tableName))) {
     try {
-      await client.send(new CreateTableCommand(createTableInput(definition, tableName)));
-      created = true;
+      await createTable(client, definition, tableName);
+      return true;
     } catch (error) {
-      // Another process created it between our check and our call: fine.
+      // Another process created it between our check and our call: fine, it is made sure of below.
       if (!(error instanceof ResourceInUseException)) throw error;
     }
     await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: tableName });
@@ -110,7 +124,7 @@ export async function ensureTable(client: DynamoDBClient, definition: TableDefin
     await ensureIndexes(client, definition, tableName);
   }
   await ensureTimeToLive(client, tableName, definition.ttlAttribute);
-  return created;
+  return false;
 }
 
 /**
@@ -120,4 +134,9 @@ export async function ensureTable(client: DynamoDBClient, definition: TableDefin
 export async function ensureTables(client: DynamoDBClient, names: TableNames): Promise<void> {
   await ensureTable(client, KEY_TABLE, names.keyTable);
   await ensureTable(client, AUDIT_TABLE, names.auditTable);
+}
+
+/** Creates the key table and the audit table under names that are new (`createTable`, both at once). */
+export async function createTables(client: DynamoDBClient, names: TableNames): Promise<void> {
+  await Promise.all([createTable(client, KEY_TABLE, names.keyTable), createTable(client, AUDIT_TABLE, names.auditTable)]);
 }

@@ -9,7 +9,7 @@ import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../../lambda/composition/dynamo';
-import { ensureTables } from '../../local/tables';
+import { createTables } from '../../local/tables';
 import { ISSUED_VALUES_FILE_ENV, SWEPT_COUNTS_FILE, readIssuedValues } from '../support/issued-values';
 import { sweepPlaintext } from '../support/plaintext-scan';
 
@@ -18,7 +18,7 @@ const tables = () => ({ keyTable: process.env.KEY_TABLE_NAME as string, auditTab
 beforeAll(async () => {
   const client = createDynamoClient();
   try {
-    await ensureTables(client, tables());
+    await createTables(client, tables());
   } finally {
     client.destroy();
   }
