@@ -1,6 +1,6 @@
 /**
- * The load suites' counts (docs/architecture.md, Tests): `npm test` runs a
- * quarter of each, CI's long run the full counts (`LOAD_SCALE=1`, `.ci/run`),
+ * The load suites' counts, and the runs of the limits and exact-writes
+ * properties (docs/architecture.md, Tests): `npm test` runs a quarter of each, CI's long run the full counts (`LOAD_SCALE=1`, `.ci/run`),
  * as `FUZZ_RUNS` and `PROPERTY_RUNS` do for the fuzz and property suites.
  * What a suite asserts is stated against the counts it ran, so a slice
  * shows the same thing as the full run, over less traffic.

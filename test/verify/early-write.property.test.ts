@@ -24,7 +24,7 @@ import { testClock, testObservability } from '../support/services';
 import { usageItem } from '../support/store';
 import { NEVER_VALID } from '../../lambda/store/usage-writes';
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 12);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 6);
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261126);
 const GUESS_LIMIT = 2;
 
