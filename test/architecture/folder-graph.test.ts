@@ -30,27 +30,42 @@ function importsTypesOnly(statement: ts.ImportDeclaration): boolean {
   return Boolean(clause && !clause.name && named && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly));
 }
 
-/** The relative specifiers a file imports or re-exports: by value only, or type-only ones included. */
-function specifiers(file: string, text: string, typeOnlyToo: boolean): string[] {
+/** A relative specifier a file imports or re-exports, and whether it brings in types only. */
+interface Import {
+  readonly specifier: string;
+  readonly typeOnly: boolean;
+}
+
+/** The relative specifiers a file imports or re-exports, type-only ones marked. */
+function importsOf(file: string, text: string): Import[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
-  const out: string[] = [];
+  const out: Import[] = [];
   for (const statement of source.statements) {
     if (ts.isImportDeclaration(statement)) {
-      if (typeOnlyToo || !importsTypesOnly(statement)) out.push((statement.moduleSpecifier as ts.StringLiteral).text);
-    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && (typeOnlyToo || !statement.isTypeOnly)) {
-      out.push((statement.moduleSpecifier as ts.StringLiteral).text);
+      out.push({ specifier: (statement.moduleSpecifier as ts.StringLiteral).text, typeOnly: importsTypesOnly(statement) });
+    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier) {
+      out.push({ specifier: (statement.moduleSpecifier as ts.StringLiteral).text, typeOnly: statement.isTypeOnly });
     }
   }
   // Dynamic imports load code too.
-  for (const match of text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)) out.push(match[1]);
-  return out.filter((specifier) => specifier.startsWith('.'));
+  for (const match of text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)) out.push({ specifier: match[1], typeOnly: false });
+  return out.filter(({ specifier }) => specifier.startsWith('.'));
 }
 
-/** The relative specifiers a file imports or re-exports by value. */
-export const valueSpecifiers = (file: string, text = readFileSync(file, 'utf8')): string[] => specifiers(file, text, false);
+/** The imports of the files on disk, each file parsed once for all the checks of this file. */
+const parsed = new Map<string, Import[]>();
+
+function specifiers(file: string, text: string | undefined, typeOnlyToo: boolean): string[] {
+  let imports = text === undefined ? parsed.get(file) : importsOf(file, text);
+  if (!imports) parsed.set(file, (imports = importsOf(file, readFileSync(file, 'utf8'))));
+  return imports.filter(({ typeOnly }) => typeOnlyToo || !typeOnly).map(({ specifier }) => specifier);
+}
+
+/** The relative specifiers a file imports or re-exports by value (of `text` when given, else of the file on disk). */
+export const valueSpecifiers = (file: string, text?: string): string[] => specifiers(file, text, false);
 
 /** The relative specifiers a file imports or re-exports, type-only ones included. */
-export const allSpecifiers = (file: string, text = readFileSync(file, 'utf8')): string[] => specifiers(file, text, true);
+export const allSpecifiers = (file: string, text?: string): string[] => specifiers(file, text, true);
 
 function resolveFile(from: string, specifier: string): string | undefined {
   const base = path.resolve(path.dirname(from), specifier);
