@@ -30,6 +30,32 @@ export function needlesOf(values: readonly string[]): string[] {
   return [...needles];
 }
 
+/**
+ * Whether `text` holds any of `needles`: every window of a needle's length
+ * is looked up in the set of needles of that length (the needles are a
+ * couple of lengths, the values' and their tails'), which reads each item
+ * once instead of once per needle (thousands by the end of a run).
+ */
+export function holdsAny(text: string, needles: readonly string[]): boolean {
+  return needleSets(needles).some(([length, set]) => {
+    for (let at = 0; at + length <= text.length; at++) if (set.has(text.slice(at, at + length))) return true;
+    return false;
+  });
+}
+
+const setsOf = new WeakMap<readonly string[], Array<[number, Set<string>]>>();
+
+/** `needles` grouped by length, once per list. */
+function needleSets(needles: readonly string[]): Array<[number, Set<string>]> {
+  let sets = setsOf.get(needles);
+  if (!sets) {
+    const byLength = new Map<number, Set<string>>();
+    for (const needle of needles) byLength.set(needle.length, (byLength.get(needle.length) ?? new Set<string>()).add(needle));
+    setsOf.set(needles, (sets = [...byLength]));
+  }
+  return sets;
+}
+
 /** Item JSON in which sets are lists and binary is read as text, so nothing hides. */
 function itemText(item: Record<string, unknown>): string {
   return JSON.stringify(item, (_name, value: unknown) => {
@@ -57,7 +83,7 @@ export async function sweepPlaintext(values: readonly string[], tables: readonly
         for (const item of page.Items ?? []) {
           itemsScanned++;
           const text = itemText(item);
-          if (needles.some((needle) => text.includes(needle))) findings.push({ table, pk: String(item.pk), sk: String(item.sk) });
+          if (holdsAny(text, needles)) findings.push({ table, pk: String(item.pk), sk: String(item.sk) });
         }
       }
     }
