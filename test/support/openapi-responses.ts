@@ -9,9 +9,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import standaloneCode from 'ajv/dist/standalone';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ValidateFunction } from 'ajv/dist/2020';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -20,12 +19,32 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const DOCUMENT_TEXT = readFileSync(path.join(ROOT, 'docs', 'openapi.json'), 'utf8');
 const DOCUMENT: Json = JSON.parse(DOCUMENT_TEXT);
 
-// validateSchema off: the document's schemas are checked once, by test/api/openapi.test.ts (its parser and the
-// OpenAPI rulesets); checking them here compiled the 2020-12 meta-schemas in every test file (about 60 ms each).
-// `code.source`: a compiled validator can be written out as a module (below).
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, code: { source: true } });
-addFormats(ajv);
-ajv.addSchema({ $id: 'openapi.json', components: DOCUMENT.components });
+let compiler: { ajv: Ajv2020; standaloneCode: typeof import('ajv/dist/standalone').default } | undefined;
+
+/**
+ * Ajv, loaded and set up on the first validator missing from the disk cache
+ * (below): a test file whose answers all have cached validators never loads
+ * it (Ajv and its formats are some 50 modules, loaded anew by every file).
+ * validateSchema off: the document's schemas are checked once, by
+ * test/api/openapi.test.ts (its parser and the OpenAPI rulesets); checking
+ * them here compiled the 2020-12 meta-schemas in every test file (about
+ * 60 ms each). `code.source`: a compiled validator can be written out as a
+ * module.
+ */
+function ajvCompiler(): NonNullable<typeof compiler> {
+  if (!compiler) {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { default: Ajv } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
+    const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
+    const { default: standaloneCode } = require('ajv/dist/standalone') as typeof import('ajv/dist/standalone');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, code: { source: true } });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'openapi.json', components: DOCUMENT.components });
+    compiler = { ajv, standaloneCode };
+  }
+  return compiler;
+}
 
 const validators = new Map<string, ValidateFunction>();
 
@@ -58,6 +77,7 @@ function validatorOf(name: string, schema: Json): ValidateFunction {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(file) as ValidateFunction;
   }
+  const { ajv, standaloneCode } = ajvCompiler();
   const validate = ajv.compile(rebased(schema));
   mkdirSync(VALIDATOR_CACHE, { recursive: true });
   const partial = `${file}.${process.pid}.tmp`;
