@@ -91,6 +91,11 @@ async function ensureIndexes(client: DynamoDBClient, definition: TableDefinition
   return added;
 }
 
+/** Waits until `tableName` exists and is ACTIVE (a minute at most). */
+async function untilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: tableName });
+}
+
 /**
  * Creates `tableName` from `definition`, which must not exist yet, with its
  * TTL on. Waits only when the engine answers the create with a table that
@@ -101,7 +106,7 @@ async function ensureIndexes(client: DynamoDBClient, definition: TableDefinition
 export async function createTable(client: DynamoDBClient, definition: TableDefinition, tableName: string): Promise<void> {
   const { TableDescription } = await client.send(new CreateTableCommand(createTableInput(definition, tableName)));
   if (TableDescription?.TableStatus !== 'ACTIVE') {
-    await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: tableName });
+    await untilActive(client, tableName);
   }
   await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { Enabled: true, AttributeName: definition.ttlAttribute } }));
 }
@@ -119,7 +124,7 @@ export async function ensureTable(client: DynamoDBClient, definition: TableDefin
       // Another process created it between our check and our call: fine, it is made sure of below.
       if (!(error instanceof ResourceInUseException)) throw error;
     }
-    await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: tableName });
+    await untilActive(client, tableName);
   } else {
     await ensureIndexes(client, definition, tableName);
   }
