@@ -30,30 +30,26 @@ export function needlesOf(values: readonly string[]): string[] {
   return [...needles];
 }
 
+/** Needles grouped by length: the values' and their tails', a couple of lengths in all. */
+export type NeedleIndex = ReadonlyArray<readonly [number, ReadonlySet<string>]>;
+
+/** `needles` grouped by length, for `holdsAny`. */
+export function needleIndex(needles: readonly string[]): NeedleIndex {
+  const byLength = new Map<number, Set<string>>();
+  for (const needle of needles) byLength.set(needle.length, (byLength.get(needle.length) ?? new Set<string>()).add(needle));
+  return [...byLength];
+}
+
 /**
- * Whether `text` holds any of `needles`: every window of a needle's length
- * is looked up in the set of needles of that length (the needles are a
- * couple of lengths, the values' and their tails'), which reads each item
- * once instead of once per needle (thousands by the end of a run).
+ * Whether `text` holds any needle of `index`: every window of a needle's
+ * length is looked up in the set of needles of that length, which reads the
+ * text once instead of once per needle (thousands by the end of a run).
  */
-export function holdsAny(text: string, needles: readonly string[]): boolean {
-  return needleSets(needles).some(([length, set]) => {
+export function holdsAny(text: string, index: NeedleIndex): boolean {
+  return index.some(([length, set]) => {
     for (let at = 0; at + length <= text.length; at++) if (set.has(text.slice(at, at + length))) return true;
     return false;
   });
-}
-
-const setsOf = new WeakMap<readonly string[], Array<[number, Set<string>]>>();
-
-/** `needles` grouped by length, once per list. */
-function needleSets(needles: readonly string[]): Array<[number, Set<string>]> {
-  let sets = setsOf.get(needles);
-  if (!sets) {
-    const byLength = new Map<number, Set<string>>();
-    for (const needle of needles) byLength.set(needle.length, (byLength.get(needle.length) ?? new Set<string>()).add(needle));
-    setsOf.set(needles, (sets = [...byLength]));
-  }
-  return sets;
 }
 
 /** Item JSON in which sets are lists and binary is read as text, so nothing hides. */
@@ -73,7 +69,7 @@ function tableNames(): string[] {
 
 /** Scans both tables (every page) for the values; also counts the items read. */
 export async function sweepPlaintext(values: readonly string[], tables: readonly string[] = tableNames()): Promise<SweepResult> {
-  const needles = needlesOf(values);
+  const needles = needleIndex(needlesOf(values));
   const client = DynamoDBDocumentClient.from(createDynamoClient());
   const findings: PlaintextFinding[] = [];
   let itemsScanned = 0;
