@@ -20,17 +20,17 @@ export interface SweepResult {
 /** Length of the tail of a value that counts as a leak on its own. */
 const TAIL_LENGTH = 20;
 
-/** What to look for: each value and its last 20 characters. */
+/**
+ * What to look for: each value's last 20 characters, or the value itself
+ * when it is no longer. Text that holds a whole value holds its tail too, so
+ * the tails find both, and the sweep reads windows of one length, not one
+ * length per kind of value as well.
+ */
 export function needlesOf(values: readonly string[]): string[] {
-  const needles = new Set<string>();
-  for (const value of values) {
-    needles.add(value);
-    if (value.length > TAIL_LENGTH) needles.add(value.slice(-TAIL_LENGTH));
-  }
-  return [...needles];
+  return [...new Set(values.map((value) => (value.length > TAIL_LENGTH ? value.slice(-TAIL_LENGTH) : value)))];
 }
 
-/** Needles grouped by length: the values' and their tails', a couple of lengths in all. */
+/** Needles grouped by length (the tails' 20, and any shorter value's own). */
 export type NeedleIndex = ReadonlyArray<readonly [number, ReadonlySet<string>]>;
 
 /** `needles` grouped by length, for `holdsAny`. */
