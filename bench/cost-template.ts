@@ -3,7 +3,8 @@
  * no bundling): each function's memory size, the share of its calls X-Ray
  * traces, its log level and DEBUG sampling rate. Prints one JSON object.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -23,7 +24,9 @@ export interface FunctionFacts {
 
 function main(): void {
   const context = (JSON.parse(readFileSync(path.resolve(__dirname, '..', 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
-  const { stack } = createServiceApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  // Its own assembly folder, removed after: an app given none leaves a new one in the OS temp folder.
+  const outdir = mkdtempSync(path.join(tmpdir(), 'cost-template-'));
+  const { stack } = createServiceApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, outdir });
   const template = Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
   const rule = Object.values(template.Resources).find((resource) => resource.Type === 'AWS::XRay::SamplingRule');
   const stageTraceRate = Number((rule?.Properties.SamplingRule as { FixedRate?: number } | undefined)?.FixedRate ?? LAMBDA_DEFAULT_TRACE_RATE);
@@ -49,6 +52,7 @@ function main(): void {
     'management-authorizer': facts(stack.handlers.managementAuthorizer),
   };
   for (const route of ROUTES) functions[route.name] = facts(stack.handlers.byRoute[route.name]);
+  rmSync(outdir, { recursive: true, force: true });
   process.stdout.write(`${JSON.stringify({ functions, stageTraceRate })}\n`);
 }
 

@@ -7,7 +7,7 @@
  */
 import { App, Stack } from 'aws-cdk-lib';
 import { VALIDATE_AGAINST_DEFAULT_RULES } from 'aws-cdk-lib/cx-api';
-import { synthesizeService } from './service';
+import { synthesizeService, testOutdir } from './service';
 
 const STRICT = { [VALIDATE_AGAINST_DEFAULT_RULES]: true };
 
@@ -30,7 +30,7 @@ describe('CloudFormation validation (CDK built-in rules, findings as errors)', (
   });
 
   it('the check can fail: a stack with a finding (no resources at all) stops synthesis, naming the rule', () => {
-    const app = new App({ context: STRICT });
+    const app = new App({ context: STRICT, outdir: testOutdir() });
     new Stack(app, 'Empty');
     expect(() => app.synth()).toThrow(/Resources section must exist and be non-empty/);
   });

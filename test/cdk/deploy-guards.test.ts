@@ -5,7 +5,7 @@
  */
 import { App, Stack } from 'aws-cdk-lib';
 import { requireStackRegion } from '../../lib/deploy-guards';
-import { synthesizeService } from './service';
+import { synthesizeService, testOutdir } from './service';
 
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:oncall';
 
@@ -13,7 +13,7 @@ describe('resources in the stack’s Region', () => {
   // An environment-agnostic stack's rule per ARN, and the pepper's suffixed grant: test/cdk/variants.test.ts (every variant).
 
   it('a stack whose Region is known refuses an ARN of another Region at synthesis, and accepts its own', () => {
-    const app = new App({ builtinCloudFormationValidation: false });
+    const app = new App({ outdir: testOutdir(), builtinCloudFormationValidation: false });
     const inUsEast = new Stack(app, 'InUsEast', { env: { account: '123456789012', region: 'us-east-1' } });
     expect(() => requireStackRegion(inUsEast, 'alarmTopicArn', TOPIC, 'CloudWatch alarms notify topics of their own Region only')).toThrow(
       'alarmTopicArn must be in the same Region as the stack (CloudWatch alarms notify topics of their own Region only): it names eu-west-1, the stack deploys to us-east-1',

@@ -4,7 +4,8 @@
  * the cdk-nag packs registered; each test file synthesizes once, in
  * `beforeAll`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { App, CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -21,6 +22,24 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 /** Every function the stack wires (routes, authorizers, expire, archive), from the registry. */
 export const HANDLER_NAMES = FUNCTION_NAMES;
+
+/** The cloud assembly folders of this test file's apps, removed after its tests. */
+const outdirs: string[] = [];
+
+afterAll(() => {
+  for (const dir of outdirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A cloud assembly folder for one app of this test file. An app given none
+ * synthesizes into a new folder of the OS temp folder that nobody removes
+ * (up to 24 MB each, some 30 a run of the cdk tests).
+ */
+export function testOutdir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cdk-test-'));
+  outdirs.push(dir);
+  return dir;
+}
 
 /** The `context` block of cdk.json. */
 export function cdkJsonContext(): Record<string, unknown> {
@@ -51,6 +70,7 @@ export function synthesizeService(context: Record<string, unknown> = {}, { cloud
   requireHandlerEntries();
   const service = createServiceApp({
     context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] },
+    outdir: testOutdir(),
     // CDK's own template validation (cfn-guard rules, run in WebAssembly) takes about 12 s a synthesis: it runs in
     // test/cdk/cloudformation-validation.test.ts, once, where a finding fails, and in `npm run synth`.
     builtinCloudFormationValidation: cloudFormationValidation,
@@ -199,7 +219,7 @@ export function effectiveLogLevel(environment: Record<string, string>): string {
  * service uses) rather than all of them.
  */
 export function bundlesOf(context: Record<string, unknown>, functions: ReadonlyArray<readonly [FunctionName, boolean]>): Record<string, string> {
-  const app = new App({ context: { ...cdkJsonContext(), ...context }, builtinCloudFormationValidation: false });
+  const app = new App({ context: { ...cdkJsonContext(), ...context }, outdir: testOutdir(), builtinCloudFormationValidation: false });
   const stack = new Stack(app, 'Bundles');
   const made = functions.map(
     ([handlerName, hashesKeyValues]) =>
