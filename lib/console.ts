@@ -8,7 +8,8 @@ import { generatedSecret } from './generated-secret';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { privateBucket } from './private-bucket';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildConsoleSync, CONSOLE_SECURITY_HEADERS } from '../console/build';
@@ -236,9 +237,24 @@ function acknowledgeDeploymentProvider(scope: Construct, deployment: s3deploy.Bu
   }
 }
 
-/** The console's files, built with esbuild into a fresh folder at synthesis (a CDK asset; hashed by content). */
+/**
+ * The console's files, built with esbuild at synthesis (a CDK asset), in a
+ * folder of the OS temp folder named by their content: a synthesis of the
+ * same console finds the folder there, where each synthesis used to leave
+ * a new one behind. A folder is written whole, then renamed into place.
+ */
 function consoleAssetDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'key-console-'));
-  for (const file of buildConsoleSync()) writeFileSync(path.join(dir, file.path), file.body);
+  const files = buildConsoleSync();
+  const digest = createHash('sha256');
+  for (const file of files) digest.update(`${file.path}\0`).update(file.body).update('\0');
+  const dir = path.join(tmpdir(), `key-console-${digest.digest('hex').slice(0, 16)}`);
+  if (existsSync(dir)) return dir;
+  const building = mkdtempSync(`${dir}.build-`);
+  for (const file of files) writeFileSync(path.join(building, file.path), file.body);
+  try {
+    renameSync(building, dir);
+  } catch {
+    rmSync(building, { recursive: true, force: true }); // another synthesis put the same files in place first
+  }
   return dir;
 }
