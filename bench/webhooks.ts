@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServices, withWebhookPorts, type WebhookServices } from '../lambda/composition/services';
@@ -157,6 +157,7 @@ async function keyRouteFigures(
     await delivery.jobs.runDue();
     deliveredDuring += sink.received() - deliveredBefore;
   }
+  rmSync(checkpointDir, { recursive: true, force: true });
   const perCall = (variant: 'without' | 'with') =>
     Object.entries(requests[variant])
       .filter(([name]) => name !== ANALYTICS_FLUSH)

@@ -8,7 +8,7 @@
  * the signer is a P-256 key in a temporary folder, the archive a folder.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GENESIS_HASH, recordHash } from '../../lambda/domain/audit-chain';
@@ -41,6 +41,9 @@ const folder = mkdtempSync(path.join(tmpdir(), 'audit-chain-'));
 const signer = fileCheckpointSigner(path.join(folder, 'audit-signing-key.pem'));
 const archiveDir = path.join(folder, 'archive');
 const published: LifecycleEvent[] = [];
+
+// The folder holds a signing key and the archive: removed after the file's tests.
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function checkpointPorts(): CheckpointPorts {
   const services = testServices();

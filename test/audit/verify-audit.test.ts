@@ -7,7 +7,7 @@
  * input forms (a JSON array, JSON lines, the archive's .jsonl.gz folder).
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -135,6 +135,7 @@ describe('npm run verify-audit', () => {
   const records = trail(12);
   const checkpoint = checkpointOf(records);
   const folder = mkdtempSync(path.join(tmpdir(), 'verify-audit-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
   writeFileSync(path.join(folder, 'checkpoint.json'), JSON.stringify({ data: checkpoint }));
   writeFileSync(path.join(folder, 'key.pem'), PEM);
   writeFileSync(path.join(folder, 'records.json'), JSON.stringify(records));
