@@ -107,7 +107,6 @@ async function keyRouteFigures(
   rounds: number,
 ): Promise<Record<string, unknown>> {
   const { engineEndpoint, tables, delivery, server, sink, proxy, manager, teamId } = run;
-  const fn = route;
   // The pipeline, off or on: the audit stream read on from where it stopped (its checkpoint), each event delivered at once.
   const checkpointDir = mkdtempSync(path.join(tmpdir(), 'bench-events-'));
   const startPipeline = () =>
@@ -126,14 +125,14 @@ async function keyRouteFigures(
   const once = async (variant: 'without' | 'with') => {
     proxy.take();
     const started = performance.now();
-    const made = await send(server.url, 'POST', fn('generate-api-key'), manager.key, {
+    const made = await send(server.url, 'POST', route('generate-api-key'), manager.key, {
       name: 'Bench webhook key',
       type: 'sk',
       environment: 'live',
       team_id: teamId,
     });
     const id = (made.body.data as { id: string }).id;
-    await send(server.url, 'PATCH', fn('update-api-key'), manager.key, { key_id: id, description: 'edited' });
+    await send(server.url, 'PATCH', route('update-api-key'), manager.key, { key_id: id, description: 'edited' });
     wall[variant].push(performance.now() - started);
     for (const [name, n] of Object.entries(proxy.take())) requests[variant][name] = (requests[variant][name] ?? 0) + n;
   };
