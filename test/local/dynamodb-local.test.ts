@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { createConnection } from 'node:net';
 import path from 'node:path';
@@ -80,10 +80,22 @@ function deadPid(): number {
 }
 
 describe('startDynamoLocal', () => {
-  it('starts an in-memory engine that answers on 127.0.0.1 only; stop(), even twice at once and once more, leaves no Java process', async () => {
-    // One engine for the three checks: each start costs about 2 s of the suite.
+  it('starts an in-memory engine that answers on 127.0.0.1 only; stop(), even twice at once and once more, leaves no Java process and no temp file', async () => {
+    // One engine for the four checks: each start costs about 2 s of the suite.
+    // Prepare: the temp folder of an engine whose process was killed outright.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const orphan = path.join(tmpdir(), `apikeys-dynamodb-engine-${gone}-orphan`);
+    mkdirSync(orphan);
+    writeFileSync(path.join(orphan, 'sqlite-libsqlite4java.so'), '');
+
+    // This process's engines' folders (the global setup's engine is this process's too when jest runs in band).
+    const folders = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`apikeys-dynamodb-engine-${process.pid}-`));
+    const before = new Set(folders());
+    const ownFolders = () => folders().filter((name) => !before.has(name));
+
     // Act
     const engine = await startDynamoLocal({ inMemory: true });
+    const whileRunning = ownFolders().map((name) => readdirSync(path.join(tmpdir(), name)).filter((file) => file.endsWith('libsqlite4java.so')).length);
     const client = localDynamoClient(engine.endpoint);
     const tables = await client.send(new ListTablesCommand({}));
     client.destroy();
@@ -103,6 +115,10 @@ describe('startDynamoLocal', () => {
     expect(fromOutside).not.toBe(true);
     expect(fromLoopback).toBe(true);
     expect(processAlive(engine.pid)).toBe(false);
+    // The engine's copy of its SQLite library was in a folder of its own, gone with it, as is the killed one's.
+    expect(whileRunning).toEqual([1]);
+    expect(ownFolders()).toEqual([]);
+    expect(existsSync(orphan)).toBe(false);
   });
 
   it('keeps tables in -dbPath across restarts, and each stop() ends its Java process', async () => {
