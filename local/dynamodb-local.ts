@@ -232,6 +232,7 @@ async function startOnPort(port: number, options: DynamoLocalOptions): Promise<D
     detached: false,
   });
   child.once('exit', temp.remove);
+  child.once('error', () => child.pid === undefined && temp.remove()); // not started (no Java): no exit follows
   const tail = outputTail(child);
 
   const { stop } = superviseChild(child);

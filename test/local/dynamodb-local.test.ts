@@ -80,6 +80,9 @@ function deadPid(): number {
 }
 
 describe('startDynamoLocal', () => {
+  /** The temp folders of this process's engines (the global setup's engine is this process's too when jest runs in band). */
+  const engineFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`apikeys-dynamodb-engine-${process.pid}-`));
+
   it('starts an in-memory engine that answers on 127.0.0.1 only; stop(), even twice at once and once more, leaves no Java process and no temp file', async () => {
     // One engine for the four checks: each start costs about 2 s of the suite.
     // Prepare: the temp folder of an engine whose process was killed outright.
@@ -88,10 +91,8 @@ describe('startDynamoLocal', () => {
     mkdirSync(orphan);
     writeFileSync(path.join(orphan, 'sqlite-libsqlite4java.so'), '');
 
-    // This process's engines' folders (the global setup's engine is this process's too when jest runs in band).
-    const folders = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`apikeys-dynamodb-engine-${process.pid}-`));
-    const before = new Set(folders());
-    const ownFolders = () => folders().filter((name) => !before.has(name));
+    const before = new Set(engineFolders());
+    const ownFolders = () => engineFolders().filter((name) => !before.has(name));
 
     // Act
     const engine = await startDynamoLocal({ inMemory: true });
@@ -147,12 +148,16 @@ describe('startDynamoLocal', () => {
     }
   });
 
-  it('fails with the one-line install hint when Java is missing', async () => {
+  it('fails with the one-line install hint when Java is missing, and leaves no temp folder', async () => {
+    // Prepare
+    const before = engineFolders();
+
     // Act
     const started = startDynamoLocal({ inMemory: true, java: '/nonexistent/bin/java' });
 
     // Assess
     await expect(started).rejects.toBeInstanceOf(JavaNotFoundError);
+    expect(engineFolders()).toEqual(before);
     await expect(started).rejects.toThrow(JAVA_NOT_FOUND_MESSAGE);
     expect(JAVA_NOT_FOUND_MESSAGE).toBe('Java not found: DynamoDB Local needs a JDK. Install it with: apt-get install -y default-jdk-headless (Debian/Ubuntu)');
   });
