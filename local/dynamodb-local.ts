@@ -231,11 +231,11 @@ async function startOnPort(port: number, options: DynamoLocalOptions): Promise<D
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: false,
   });
-  child.once('exit', temp.remove);
-  child.once('error', () => child.pid === undefined && temp.remove()); // not started (no Java): no exit follows
   const tail = outputTail(child);
 
-  const { stop } = superviseChild(child);
+  const { stop, exited } = superviseChild(child);
+  // `exited` settles on the engine's exit, or on a spawn that failed (no Java), which has no exit.
+  void exited.then(temp.remove);
 
   const failure = new Promise<never>((_, reject) => {
     child.once('error', (error: NodeJS.ErrnoException) => {
