@@ -21,12 +21,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { LOCAL_ENGINE_KEY_ID, localEngineClientConfig } from '../lambda/composition/local-engine';
 import { superviseChild } from './child-process';
 import { engineTempDir } from './engine-temp';
 import { JavaNotFoundError, LAUNCHER_CLASS, NO_JAVA_COMPILER_MESSAGE, javaCommand, loopbackLauncher } from './java-launcher';
 
 /** Credentials DynamoDB Local accepts; they never reach AWS. */
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+export const LOCAL_CREDENTIALS = { accessKeyId: LOCAL_ENGINE_KEY_ID, secretAccessKey: LOCAL_ENGINE_KEY_ID } as const;
 export const LOCAL_REGION = 'us-east-1';
 
 export interface DynamoLocalOptions {
@@ -93,9 +94,9 @@ export function findFreePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-/** A low-level client for a DynamoDB Local endpoint (dummy credentials). */
+/** A low-level client for a DynamoDB Local endpoint (dummy credentials, requests unsigned: `localEngineClientConfig`). */
 export function localDynamoClient(endpoint: string, maxAttempts?: number): DynamoDBClient {
-  return new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts });
+  return new DynamoDBClient({ ...localEngineClientConfig(endpoint, LOCAL_REGION), maxAttempts });
 }
 
 /** True when a DynamoDB(-compatible) engine answers ListTables at `endpoint`. */

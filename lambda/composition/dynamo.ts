@@ -5,6 +5,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config';
+import { localEngineClientConfig } from './local-engine';
 import { optionalSetting } from '../platform/environment';
 
 let shared: DynamoDBDocumentClient | undefined;
@@ -12,16 +13,7 @@ let shared: DynamoDBDocumentClient | undefined;
 /** A low-level client honouring `DYNAMODB_ENDPOINT` (local engine) when set. */
 export function createDynamoClient(): DynamoDBClient {
   const endpoint = config.dynamoEndpoint;
-  return new DynamoDBClient(
-    endpoint
-      ? {
-          endpoint,
-          region: optionalSetting('AWS_REGION') ?? 'us-east-1',
-          // DynamoDB Local accepts any credentials; these never reach AWS.
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        }
-      : {},
-  );
+  return new DynamoDBClient(endpoint ? localEngineClientConfig(endpoint, optionalSetting('AWS_REGION') ?? 'us-east-1') : {});
 }
 
 /** The shared document client (native JS types, empty values removed). */
