@@ -53,6 +53,22 @@ const e2e = [
   'test/local/start-help.test.ts',
 ];
 const cdk = ['test/cdk/**/*.test.ts'];
+/**
+ * The slices of the long runs: suites whose work is a count read from the
+ * environment (FUZZ_RUNS, PROPERTY_RUNS, LOAD_SCALE), small in `npm test`
+ * and large in CI's long run (.ci/run runs this project at CI's counts).
+ */
+const long = [
+  'test/security/fuzz.test.ts',
+  'test/security/lambda-events.test.ts',
+  'test/verify/early-write.property.test.ts',
+  'test/verify/exact-writes.property.test.ts',
+  'test/routes/verify-api-key/limits.property.test.ts',
+  'test/verify/hot-keys.test.ts',
+  'test/verify/hot-identity-keys.test.ts',
+  'test/verify/hot-metered-keys.test.ts',
+  'test/analytics/counting.test.ts',
+];
 
 const inRoot = (globs) => globs.map((glob) => `<rootDir>/${glob}`);
 
@@ -91,8 +107,16 @@ module.exports = {
         '/test/domain/',
         '/test/cdk/',
         '\\.e2e\\.test\\.ts$',
-        ...[...unit, ...e2e].filter((glob) => !glob.includes('*')).map((file) => `/${file.replace(/\./g, '\\.')}$`),
+        ...[...unit, ...e2e, ...long].filter((glob) => !glob.includes('*')).map((file) => `/${file.replace(/\./g, '\\.')}$`),
       ],
+    },
+    // Against the run's DynamoDB Local like integration, with its own tables per file.
+    {
+      ...base,
+      displayName: 'long',
+      testMatch: inRoot(long),
+      setupFiles: [...base.setupFiles, '<rootDir>/test/setup/file-tables-env.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/setup/file-tables.ts'],
     },
     { ...base, displayName: 'e2e', testMatch: inRoot(e2e) },
     { ...base, displayName: 'cdk', testMatch: inRoot(cdk) },

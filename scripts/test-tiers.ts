@@ -33,7 +33,7 @@ interface Tier {
 
 const TIERS: readonly Tier[] = [
   { name: 'fast', title: 'fast tier (unit, integration)', args: ['--selectProjects', 'unit', 'integration', '--maxWorkers=3'], budget: 60 },
-  { name: 'slow', title: 'slow tier (e2e, cdk)', args: ['--selectProjects', 'e2e', 'cdk'] },
+  { name: 'slow', title: 'slow tier (e2e, cdk, long)', args: ['--selectProjects', 'e2e', 'cdk', 'long'] },
 ];
 const WHOLE_BUDGET_SECONDS = 150;
 const JEST = path.resolve(__dirname, '..', 'node_modules', 'jest', 'bin', 'jest.js');
