@@ -2,14 +2,16 @@
  * Jest runs the TypeScript sources through SWC (type checking is `npm run typecheck`).
  * `@middy/*` ships ES modules only, so it is transformed too.
  *
- * Four projects, by cost (docs/architecture.md, Tests):
+ * Five projects, by cost (docs/architecture.md, Tests):
  * - unit: pure code, no engine, no process started;
  * - integration: handlers and stores against DynamoDB Local;
+ * - long: the slices of the long runs (fuzz, properties, load suites), against
+ *   DynamoDB Local like integration, their counts from the environment;
  * - e2e: child processes: `npm start`, the bootstrap CLI, DynamoDB Local's
  *   own start and stop, Chromium;
  * - cdk: synthesis of the stack (bundling only where a test reads the bundles).
  * `npm run test:fast` runs unit and integration; `npm test` runs those, then
- * e2e and cdk, as two jest runs (scripts/test-tiers.ts).
+ * e2e, cdk and long, as two jest runs (scripts/test-tiers.ts).
  * One DynamoDB Local (in memory, free port) serves the whole run: see test/setup/.
  */
 const unit = [

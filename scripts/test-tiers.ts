@@ -1,12 +1,13 @@
 /**
  * `npm test`: the suite in two tiers, one after the other, each a jest run
  * of its own: the fast tier (unit and integration, the same run as
- * `npm run test:fast`), then the slow one (e2e and cdk). A failing fast
+ * `npm run test:fast`), then the slow one (e2e, cdk, and the slices of the
+ * long runs: fuzz, properties, load suites). A failing fast
  * tier ends the run before the slow one starts (its failures are the
  * cheaper to read). Prints each tier's time and the total against their
  * budgets (docs/architecture.md, Tests).
  *
- * Why two runs and not one jest run of the four projects: the fast tier's
+ * Why two runs and not one jest run of the five projects: the fast tier's
  * own time is then measured inside `npm test` (CI no longer runs it a
  * second time to know it), and a broken handler fails within the fast
  * tier instead of after Chromium and the synth. The whole takes about what

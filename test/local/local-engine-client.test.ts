@@ -6,7 +6,7 @@
  * and region sees the same tables (the same namespace).
  */
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import type { FinalizeHandlerArguments, HttpRequest } from '@smithy/types';
+import type { FinalizeRequestMiddleware, HttpRequest, MetadataBearer } from '@smithy/types';
 import { createDynamoClient } from '../../lambda/composition/dynamo';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, localDynamoClient } from '../../local/dynamodb-local';
 
@@ -15,13 +15,11 @@ const endpoint = process.env.DYNAMODB_ENDPOINT as string;
 /** The headers of every request `client` sends, as they leave it (after the signing step). */
 function sentHeaders(client: DynamoDBClient): Array<Record<string, string>> {
   const sent: Array<Record<string, string>> = [];
-  client.middlewareStack.addRelativeTo(
-    (next: (args: FinalizeHandlerArguments<object>) => Promise<unknown>) => (args: FinalizeHandlerArguments<object>) => {
-      sent.push({ ...(args.request as HttpRequest).headers });
-      return next(args);
-    },
-    { relation: 'after', toMiddleware: 'httpSigningMiddleware', name: 'captureSentHeaders' },
-  );
+  const capture: FinalizeRequestMiddleware<object, MetadataBearer> = (next) => (args) => {
+    sent.push({ ...(args.request as HttpRequest).headers });
+    return next(args);
+  };
+  client.middlewareStack.addRelativeTo(capture, { relation: 'after', toMiddleware: 'httpSigningMiddleware', name: 'captureSentHeaders' });
   return sent;
 }
 
