@@ -3,9 +3,10 @@
  * `Authorization` header (lambda/composition/local-engine.ts): the engine
  * reads only its credential scope. Shown against the run's engine: the
  * exact headers sent, and that a SigV4-signing client with the same key id
- * and region sees the same tables (the same namespace).
+ * and region sees the same tables (the same namespace): the file's key
+ * table, which its setup made unsigned.
  */
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { FinalizeRequestMiddleware, HttpRequest, MetadataBearer } from '@smithy/types';
 import { createDynamoClient } from '../../lambda/composition/dynamo';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, localDynamoClient } from '../../local/dynamodb-local';
@@ -23,15 +24,10 @@ function sentHeaders(client: DynamoDBClient): Array<Record<string, string>> {
   return sent;
 }
 
-async function tableNames(client: DynamoDBClient): Promise<string[]> {
-  const names: string[] = [];
-  let start: string | undefined;
-  do {
-    const page = await client.send(new ListTablesCommand({ ExclusiveStartTableName: start }));
-    names.push(...(page.TableNames ?? []));
-    start = page.LastEvaluatedTableName;
-  } while (start);
-  return names.sort();
+/** The status of this file's key table (made by the file's setup through `localDynamoClient`) as `client` sees it. */
+async function keyTableStatus(client: DynamoDBClient): Promise<string | undefined> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: process.env.KEY_TABLE_NAME }));
+  return Table?.TableStatus;
 }
 
 describe('clients of DynamoDB Local', () => {
@@ -50,7 +46,7 @@ describe('clients of DynamoDB Local', () => {
     const signedSent = sentHeaders(signing);
 
     // Act
-    const [seen, seenSigned] = await Promise.all([tableNames(unsigned), tableNames(signing)]);
+    const [seen, seenSigned] = await Promise.all([keyTableStatus(unsigned), keyTableStatus(signing)]);
 
     // Assess
     expect(sent[0]?.authorization).toBe('AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0');
@@ -59,7 +55,7 @@ describe('clients of DynamoDB Local', () => {
     expect(signedSent[0]?.authorization).toMatch(
       /^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=[^,]+, Signature=[0-9a-f]{64}$/,
     );
-    expect(seen).toContain(process.env.KEY_TABLE_NAME);
-    expect(seen).toEqual(seenSigned);
+    // One namespace: a key id or region the engine read differently would answer ResourceNotFoundException to one of them.
+    expect([seen, seenSigned]).toEqual(['ACTIVE', 'ACTIVE']);
   });
 });
