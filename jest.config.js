@@ -58,7 +58,8 @@ const cdk = ['test/cdk/**/*.test.ts'];
 /**
  * The slices of the long runs: suites whose work is a count read from the
  * environment (FUZZ_RUNS, PROPERTY_RUNS, LOAD_SCALE), small in `npm test`
- * and large in CI's long run (.ci/run runs this project at CI's counts).
+ * and large in CI's long run (.ci/run runs this project's files, and the
+ * crash suites, at CI's counts).
  */
 const long = [
   'test/security/fuzz.test.ts',
@@ -88,6 +89,12 @@ const base = {
   setupFiles: ['<rootDir>/test/setup/env.ts'],
 };
 
+/** The projects against the run's DynamoDB Local (integration, long): each file its own tables, created before its tests, swept for plaintext and deleted after them. */
+const fileTables = {
+  setupFiles: [...base.setupFiles, '<rootDir>/test/setup/file-tables-env.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/setup/file-tables.ts'],
+};
+
 /** @type {import('jest').Config} */
 module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
@@ -100,9 +107,7 @@ module.exports = {
       ...base,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
-      // Each file its own tables: created before its tests, swept for plaintext and deleted after them.
-      setupFiles: [...base.setupFiles, '<rootDir>/test/setup/file-tables-env.ts'],
-      setupFilesAfterEnv: ['<rootDir>/test/setup/file-tables.ts'],
+      ...fileTables,
       // Everything that is not unit, e2e or cdk.
       testPathIgnorePatterns: [
         '/node_modules/',
@@ -112,14 +117,7 @@ module.exports = {
         ...[...unit, ...e2e, ...long].filter((glob) => !glob.includes('*')).map((file) => `/${file.replace(/\./g, '\\.')}$`),
       ],
     },
-    // Against the run's DynamoDB Local like integration, with its own tables per file.
-    {
-      ...base,
-      displayName: 'long',
-      testMatch: inRoot(long),
-      setupFiles: [...base.setupFiles, '<rootDir>/test/setup/file-tables-env.ts'],
-      setupFilesAfterEnv: ['<rootDir>/test/setup/file-tables.ts'],
-    },
+    { ...base, displayName: 'long', testMatch: inRoot(long), ...fileTables },
     { ...base, displayName: 'e2e', testMatch: inRoot(e2e) },
     { ...base, displayName: 'cdk', testMatch: inRoot(cdk) },
   ],
