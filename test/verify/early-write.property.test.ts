@@ -23,10 +23,53 @@ import { installManualClock, restoreSystemClock } from '../support/keys';
 import { testClock, testObservability } from '../support/services';
 import { usageItem } from '../support/store';
 import { NEVER_VALID } from '../../lambda/store/usage-writes';
+import { windowIndex } from '../../lambda/domain/rate-window';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 6);
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261126);
 const GUESS_LIMIT = 2;
+/**
+ * Each run starts at an instant of this day chosen by the seed, never at the
+ * time the suite happens to run: the steps' waits cross hours, the day and
+ * the month (November 30 to December 1), and a seed replays the same
+ * crossings on any day at any hour.
+ */
+const DAY_START = Date.parse('2026-11-30T00:00:00Z');
+const DAY_MS = 86_400_000;
+
+/**
+ * Runs that once failed, replayed first on every run. The first: CI's long
+ * run of 2026-11-30 at 06:2x UTC (seed 20261126, run 61; the start was then
+ * the wall clock). A key disabled in its third hour is refused INACTIVE; the
+ * early side writes that use and takes it back, and the write tidied the
+ * first hour's window away, which one request at a time never writes. It
+ * failed for starts at minutes 20 to 39 of any hour.
+ */
+const KNOWN: Array<[Step[], number]> = [
+  [
+    [
+      { kind: 'failed-read' },
+      { kind: 'verify', value: 'current', scoped: true },
+      { kind: 'wait', ms: 542_935 },
+      { kind: 'wait', ms: 2_386_986 },
+      { kind: 'verify', value: 'current', scoped: false },
+      { kind: 'wait', ms: 2_075_685 },
+      { kind: 'limit', rateLimit: 6 },
+      { kind: 'verify', value: 'old', scoped: true },
+      { kind: 'verify', value: 'old', scoped: false },
+      { kind: 'failed-read' },
+      { kind: 'verify', value: 'old', scoped: true },
+      { kind: 'verify', value: 'current', scoped: true },
+      { kind: 'disable' },
+      { kind: 'wait', ms: 1_040_078 },
+      { kind: 'verify', value: 'current', scoped: false },
+      { kind: 'verify', value: 'old', scoped: true },
+      { kind: 'wait', ms: 1_010_895 },
+      { kind: 'verify', value: 'current', scoped: false },
+    ],
+    20 * 60_000,
+  ],
+];
 
 type Step =
   | { kind: 'verify'; value: 'current' | 'old'; scoped: boolean }
@@ -98,12 +141,18 @@ function servicesOn(db: DynamoDBDocumentClient): Services {
 }
 
 /**
- * The usage item as the API's figures see it: the early write's bookkeeping
- * and the item's own key dropped, and counters at zero dropped (a use taken
- * back that was the first of its day or rate window leaves its counter at 0
- * where one request at a time never made one; no figure tells them apart).
+ * The usage item as the API's figures see it at `now`: the early write's
+ * bookkeeping and the item's own key dropped, and counters at zero dropped (a
+ * use taken back that was the first of its day or rate window leaves its
+ * counter at 0 where one request at a time never made one; no figure tells
+ * them apart). Rate windows before the one preceding `now`'s are dropped
+ * too: only those two are read (store/usage-store.ts), and older ones are
+ * leftovers that the first write in a new hour tidies away. A refused use
+ * that the early side writes and takes back is such a write, where one
+ * request at a time writes nothing, so the leftovers differ and the
+ * figures do not.
  */
-async function figuresOf(keyId: string): Promise<Record<string, unknown>> {
+async function figuresOf(keyId: string, now: Date): Promise<Record<string, unknown>> {
   const figures: Record<string, unknown> = { ...(await usageItem(keyId)) };
   for (const name of ['pk', 'key_id', 'prior_used_at', 'prior_valid_at', 'valid_before', 'early_token']) delete figures[name];
   // A VALID use taken back from a key that had none leaves the epoch, which reads as none.
@@ -112,6 +161,9 @@ async function figuresOf(keyId: string): Promise<Record<string, unknown>> {
     const counters = figures[name] as Record<string, number> | undefined;
     if (counters) figures[name] = Object.fromEntries(Object.entries(counters).filter(([, count]) => count !== 0));
   }
+  const read = windowIndex(now) - 1;
+  const windows = figures.windows as Record<string, number> | undefined;
+  if (windows) figures.windows = Object.fromEntries(Object.entries(windows).filter(([index]) => Number(index) >= read));
   return figures;
 }
 
@@ -173,10 +225,10 @@ describe(`the early write counts exactly what one request at a time counts (${RU
       process.stdout.write(`early-write property: seed ${SEED}, ${RUNS} runs (replay: PROPERTY_SEED=${SEED} npx jest test/verify/early-write.property)\n`);
       let earlyWrites = 0;
       await fc.assert(
-        fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 18 }), async (steps) => {
+        fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 18 }), fc.integer({ min: 0, max: DAY_MS - 1 }), async (steps, startOffset) => {
           // Prepare: a team of its own (its manager key's hourly limit is not shared between runs), two twin keys,
           // each verified once so that the early side's process has seen its value.
-          const clock = installManualClock();
+          const clock = installManualClock(DAY_START + startOffset);
           const team = await newTeam('live');
           const sides: Side[] = [];
           for (const name of ['early', 'one-at-a-time'] as const) {
@@ -197,14 +249,14 @@ describe(`the early write counts exactly what one request at a time counts (${RU
               expect({ step: next, early: answers[0] }).toEqual({ step: next, early: answers[1] });
             }
             // Assess: the same usage figures
-            expect(await figuresOf(early.keyId)).toEqual(await figuresOf(reference.keyId));
+            expect(await figuresOf(early.keyId, clock.now())).toEqual(await figuresOf(reference.keyId, clock.now()));
             earlyWrites += countEarlyWrites(early.services) - sentBefore;
           } finally {
             restoreSystemClock();
             for (const side of sides) side.client.destroy();
           }
         }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        { numRuns: RUNS, seed: SEED, endOnFailure: true, examples: KNOWN },
       );
       // The early path was taken at all (else the property compares the reference with itself).
       expect(earlyWrites).toBeGreaterThan(0);
