@@ -1,7 +1,7 @@
 /**
  * A route's fixture (lambda/routes/<route>/fixture.ts): one valid request,
  * what must exist before it, and for a list route its partitions. The smoke
- * test of every route (test/routes/<route>/smoke.test.ts), the cursor
+ * test of every route (`smokeTest('<route>')` in test/routes/<route>/), the cursor
  * forgeries of every list route, the store-operations check and the cost
  * run (`npm run cost`) are all derived from it, so a new route is priced,
  * smoke-tested and (if it lists) attacked with forged cursors by writing

@@ -68,6 +68,19 @@ describe('route folders', () => {
     expect(withTests).toEqual(ROUTES.map((route) => route.name));
   });
 
+  // In `smoke.test.ts` while it is the folder's only file, else in one of the folder's other files (a file fewer to load).
+  it("every route's test folder runs its smoke test once", () => {
+    const testRoutes = path.join(root, 'test', 'routes');
+    const calls = ROUTES.map((route) => {
+      const folder = path.join(testRoutes, route.name);
+      const texts = (statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(folder) : [])
+        .filter((file) => file.endsWith('.test.ts'))
+        .map((file) => readFileSync(path.join(folder, file), 'utf8'));
+      return [route.name, texts.join('\n').split(`smokeTest('${route.name}')`).length - 1];
+    });
+    expect(calls).toEqual(ROUTES.map((route) => [route.name, 1]));
+  });
+
   it('the list routes by their fixtures are the operations of the OpenAPI document with a cursor', () => {
     const withCursor = Object.entries(openapi.paths as Record<string, Record<string, { parameters?: { name: string }[] }>>)
       .filter(([, operations]) => Object.values(operations).some((operation) => operation.parameters?.some((parameter) => parameter.name === 'cursor')))

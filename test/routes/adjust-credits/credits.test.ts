@@ -7,6 +7,7 @@
 import { call, createKey, teamPerSuite } from '../../support/api';
 import { expectStatus, installManualClock, restoreSystemClock } from '../../support/keys';
 import { callVerify } from '../../verify/helpers';
+import { smokeTest } from '../../support/route-fixtures';
 
 describe('POST /functions/v1/adjust-credits', () => {
   const team = teamPerSuite();
@@ -134,3 +135,6 @@ describe('adjust-credits set, in a period whose refill is due', () => {
     expect(answers.map((answer) => answer.body.code)).toEqual(['VALID', 'USAGE_EXCEEDED']);
   });
 });
+
+// Its fixture's valid request (lambda/routes/adjust-credits/fixture.ts) answers as documented.
+smokeTest('adjust-credits');

@@ -8,6 +8,7 @@
 import { call, newTeam, teamPerSuite } from '../../support/api';
 import { expectStatus, manualClockPerTest } from '../../support/keys';
 import { getItem, identityAuditRecords } from '../../support/store';
+import { smokeTest } from '../../support/route-fixtures';
 
 manualClockPerTest();
 const team = teamPerSuite();
@@ -262,3 +263,6 @@ describe('update-identity, delete-identity', () => {
     expect((await auditOf(id)).map((record) => record.event_type)).toEqual(['identity.created', 'identity.deleted']);
   });
 });
+
+// Its fixture's valid request (lambda/routes/create-identity/fixture.ts) answers as documented.
+smokeTest('create-identity');

@@ -7,6 +7,7 @@
 import { call, teamPerSuite } from '../../support/api';
 import { testServices } from '../../support/services';
 import { randomUUID } from 'node:crypto';
+import { smokeTest } from '../../support/route-fixtures';
 
 const team = teamPerSuite();
 
@@ -76,3 +77,6 @@ describe('create-webhook-endpoint with Idempotency-Key', () => {
     expect(await endpointIds()).toEqual([]);
   });
 });
+
+// Its fixture's valid request (lambda/routes/create-webhook-endpoint/fixture.ts) answers as documented.
+smokeTest('create-webhook-endpoint');

@@ -7,6 +7,7 @@ import { MS_PER_DAY, epochSeconds } from '../../../lambda/platform/clock';
 import { actorOf, call, createKey, newTeam } from '../../support/api';
 import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, selfManagingKey, storedKeyState } from '../../support/keys';
 import { keyItem, lookupItemsForKey, usageItem, auditRecordsOfType } from '../../support/store';
+import { smokeTest } from '../../support/route-fixtures';
 
 const RESPONSE_FIELDS = ['audit_info', 'deleted_key', 'message', 'success'];
 const DELETED_KEY_FIELDS = ['created_at', 'deleted_at', 'deleted_by', 'environment', 'id', 'key_type', 'last_four', 'name'];
@@ -239,3 +240,6 @@ describe('delete: audit record', () => {
     expect(response.body.audit_info.reason).toBe('Partner contract ended');
   });
 });
+
+// Its fixture's valid request (lambda/routes/delete-api-key/fixture.ts) answers as documented.
+smokeTest('delete-api-key');

@@ -11,6 +11,7 @@ import { UNKNOWN_KEY_ID, expectStatus, manualClockPerTest, useValue } from '../.
 import { auditRecordsOfType, getItem, keyItem, lookupItemOf } from '../../support/store';
 import { IDENTITY } from '../../../lambda/store/entities/identity';
 import { IDENTITY_KEY } from '../../../lambda/store/entities/identity-key';
+import { smokeTest } from '../../support/route-fixtures';
 
 manualClockPerTest();
 const team = teamPerSuite();
@@ -237,3 +238,6 @@ describe('keys naming an identity', () => {
     expect(outcomes).toHaveLength(6);
   });
 });
+
+// Its fixture's valid request (lambda/routes/delete-identity/fixture.ts) answers as documented.
+smokeTest('delete-identity');

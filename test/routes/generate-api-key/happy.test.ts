@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { call, createKey, newTeam, teamPerSuite } from '../../support/api';
 import { auditRecordsOf, keyItem, lookupItemOf, usageItem } from '../../support/store';
 import { parseKeyValue } from '../../../lambda/domain/key-values';
+import { smokeTest } from '../../support/route-fixtures';
 
 const API_KEY_FIELDS = [
   'created_at',
@@ -194,3 +195,6 @@ describe('POST /functions/v1/generate-api-key — happy path', () => {
     expect(response.body.data.key).toMatch(/^svc_sk_test_/);
   });
 });
+
+// Its fixture's valid request (lambda/routes/generate-api-key/fixture.ts) answers as documented.
+smokeTest('generate-api-key');

@@ -10,6 +10,7 @@ import { call, createKey, newTeam } from '../../support/api';
 import { runCommonManagementTests } from '../../support/management-matrix';
 import { MANAGER_SCOPES, expectStatus, manualClockPerTest, useValueTimes } from '../../support/keys';
 import { KEY } from '../../../lambda/store/entities/key';
+import { smokeTest } from '../../support/route-fixtures';
 
 const clock = manualClockPerTest();
 
@@ -112,3 +113,6 @@ describe('get-api-key-usage', () => {
 });
 
 runCommonManagementTests({ endpoint: 'get-api-key-usage', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200, readsDeletedKeys: true });
+
+// Its fixture's valid request (lambda/routes/get-api-key-usage/fixture.ts) answers as documented.
+smokeTest('get-api-key-usage');

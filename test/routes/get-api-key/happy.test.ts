@@ -10,6 +10,7 @@ import { config } from '../../../lambda/composition/config';
 import { call, createKey, newTeam } from '../../support/api';
 import { runCommonManagementTests } from '../../support/management-matrix';
 import { KEY_RESOURCE_FIELDS as RESOURCE_FIELDS, expectStatus, manualClockPerTest, useValueTimes } from '../../support/keys';
+import { smokeTest } from '../../support/route-fixtures';
 
 const clock = manualClockPerTest();
 
@@ -94,3 +95,6 @@ describe('get-api-key', () => {
 });
 
 runCommonManagementTests({ endpoint: 'get-api-key', requestFor: (keyId) => ({ query: { key_id: keyId } }), success: 200, readsDeletedKeys: true });
+
+// Its fixture's valid request (lambda/routes/get-api-key/fixture.ts) answers as documented.
+smokeTest('get-api-key');

@@ -12,6 +12,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../../lambda/composition/dynamo';
 import { config } from '../../../lambda/composition/config';
 import { KEY } from '../../../lambda/store/entities/key';
+import { smokeTest } from '../../support/route-fixtures';
 
 const TILES = 'enc.tiles:read';
 const IDENTIFY = 'interact.identify:read';
@@ -219,3 +220,6 @@ describe('GET /functions/v1/get-verification-analytics — the counts', () => {
     expect(read.body.data).toEqual([{ start: '2026-11-21T09:00:00.000Z', count: 2 }]);
   });
 });
+
+// Its fixture's valid request (lambda/routes/get-verification-analytics/fixture.ts) answers as documented.
+smokeTest('get-verification-analytics');

@@ -12,6 +12,7 @@ import { config } from '../../../lambda/composition/config';
 import { call, createKey, newTeam, type TestTeam } from '../../support/api';
 import { KEY_RESOURCE_FIELDS as RESOURCE_FIELDS, MANAGER_SCOPES, expectStatus, manualClockPerTest } from '../../support/keys';
 import { KEY } from '../../../lambda/store/entities/key';
+import { smokeTest } from '../../support/route-fixtures';
 
 const clock = manualClockPerTest();
 
@@ -139,3 +140,6 @@ describe('list-api-keys', () => {
     expect(response.body.data.map((key: { id: string }) => key.id).sort()).toEqual([testManager.id, testKey.id].sort());
   });
 });
+
+// Its fixture's valid request (lambda/routes/list-api-keys/fixture.ts) answers as documented.
+smokeTest('list-api-keys');

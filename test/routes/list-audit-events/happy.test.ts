@@ -8,6 +8,7 @@ import { hashKeyValue } from '../../../lambda/domain/key-values';
 import { config } from '../../../lambda/composition/config';
 import { call, createKey, newTeam, type Endpoint } from '../../support/api';
 import { MANAGER_SCOPES, expectStatus, manualClockPerTest } from '../../support/keys';
+import { smokeTest } from '../../support/route-fixtures';
 
 const clock = manualClockPerTest();
 
@@ -98,3 +99,6 @@ describe('list-audit-events', () => {
     expectStatus(await call('list-audit-events', { key: testManager.key, query: { key_id: testManager.id } }), 200);
   });
 });
+
+// Its fixture's valid request (lambda/routes/list-audit-events/fixture.ts) answers as documented.
+smokeTest('list-audit-events');

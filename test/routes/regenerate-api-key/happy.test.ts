@@ -7,6 +7,7 @@ import { MS_PER_DAY } from '../../../lambda/platform/clock';
 import { actorOf, call, createKey, newTeam } from '../../support/api';
 import { MANAGER_SCOPES, checkValue, expectStatus, keysOf, manualClockPerTest, storedKeyState } from '../../support/keys';
 import { auditRecordsOf, keyItem, lookupItemOf } from '../../support/store';
+import { smokeTest } from '../../support/route-fixtures';
 
 const RESPONSE_FIELDS = ['key_info', 'migration_info', 'new_key', 'success'];
 const KEY_INFO_FIELDS = ['environment', 'id', 'key_prefix', 'key_type', 'last_four', 'name', 'regenerated_at', 'transition_ends_at'];
@@ -324,3 +325,6 @@ describe('regenerate: audit record', () => {
     ]);
   });
 });
+
+// Its fixture's valid request (lambda/routes/regenerate-api-key/fixture.ts) answers as documented.
+smokeTest('regenerate-api-key');

@@ -7,6 +7,7 @@ import { call, createKey, newTeam } from '../../support/api';
 import { MANAGER_SCOPES, checkValue, expectStatus, manualClockPerTest, storedKeyState } from '../../support/keys';
 import { auditRecordsOf, keyItem, lookupItemOf } from '../../support/store';
 import { callVerify } from '../../verify/helpers';
+import { smokeTest } from '../../support/route-fixtures';
 
 const clock = manualClockPerTest();
 
@@ -113,3 +114,6 @@ describe('update-api-key: changes', () => {
     expect((await auditRecordsOf(target.id)).map((record) => record.event_type)).toEqual(['key.created']);
   });
 });
+
+// Its fixture's valid request (lambda/routes/update-api-key/fixture.ts) answers as documented.
+smokeTest('update-api-key');

@@ -7,6 +7,7 @@
  */
 import { call, teamPerSuite } from '../../support/api';
 import { testServices } from '../../support/services';
+import { smokeTest } from '../../support/route-fixtures';
 
 const team = teamPerSuite();
 const unhandled: unknown[] = [];
@@ -99,3 +100,6 @@ describe('8 concurrent updates of one endpoint', () => {
     expect(unhandled).toEqual([]);
   });
 });
+
+// Its fixture's valid request (lambda/routes/update-webhook-endpoint/fixture.ts) answers as documented.
+smokeTest('update-webhook-endpoint');

@@ -8,6 +8,7 @@ import { transitionsOf, usageItem } from '../../support/store';
 import { RATE_WINDOW_MS } from '../../../lambda/domain/rate-window';
 import { dayOf } from '../../../lambda/domain/usage-figures';
 import { callVerify } from '../../verify/helpers';
+import { smokeTest } from '../../support/route-fixtures';
 
 describe('POST /functions/v1/verify-api-key — valid keys', () => {
   const team = teamPerSuite();
@@ -137,3 +138,6 @@ describe('POST /functions/v1/verify-api-key — valid keys', () => {
     expect(response.body).toMatchObject({ valid: true, code: 'VALID', key: { id: created.id } });
   });
 });
+
+// Its fixture's valid request (lambda/routes/verify-api-key/fixture.ts) answers as documented.
+smokeTest('verify-api-key');
