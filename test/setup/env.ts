@@ -5,7 +5,7 @@
  * process, which is this process (in-band) or its parent (workers).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { runFilePath } from './global-setup';
+import { runFilePath } from './run-file';
 
 function loadRunEnvironment(): void {
   if (process.env.DYNAMODB_ENDPOINT && process.env.KEY_TABLE_NAME && process.env.AUDIT_TABLE_NAME) return;

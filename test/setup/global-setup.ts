@@ -12,14 +12,11 @@ import path from 'node:path';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, localDynamoClient, startDynamoLocal, type DynamoLocal } from '../../local/dynamodb-local';
 import { ensureTables } from '../../local/tables';
 import { ISSUED_VALUES_FILE_ENV } from '../support/issued-values';
+import { runFilePath } from './run-file';
 
 export const TEST_KEY_TABLE = 'test-api-keys';
 export const TEST_AUDIT_TABLE = 'test-api-key-audit';
 
-/** The run file of the jest process `pid`. */
-export function runFilePath(pid: number): string {
-  return path.join(tmpdir(), `api-key-service-jest-${pid}.json`);
-}
 
 /** What global setup leaves for global teardown (same process). */
 export interface TestRun {
