@@ -17,7 +17,6 @@ import { runFilePath } from './run-file';
 export const TEST_KEY_TABLE = 'test-api-keys';
 export const TEST_AUDIT_TABLE = 'test-api-key-audit';
 
-
 /** What global setup leaves for global teardown (same process). */
 export interface TestRun {
   readonly engine: DynamoLocal;
