@@ -1,13 +1,14 @@
 /**
  * `npm test`: the suite in two tiers, one after the other, each a jest run
  * of its own: the fast tier (unit and integration, the same run as
- * `npm run test:fast`), then the slow one (e2e, cdk, and the slices of the
- * long runs: fuzz, properties, load suites). A failing fast
+ * `npm run test:fast`), then the slow one (e2e, cdk, the slices of the
+ * long runs: fuzz, properties, load suites, and the toolchain checks that
+ * run eslint or a tsx script in a child process). A failing fast
  * tier ends the run before the slow one starts (its failures are the
  * cheaper to read). Prints each tier's time and the total against their
  * budgets (docs/architecture.md, Tests).
  *
- * Why two runs and not one jest run of the five projects: the fast tier's
+ * Why two runs and not one jest run of the six projects: the fast tier's
  * own time is then measured inside `npm test` (CI no longer runs it a
  * second time to know it), and a broken handler fails within the fast
  * tier instead of after Chromium and the synth. The whole takes about what
@@ -34,7 +35,7 @@ interface Tier {
 
 const TIERS: readonly Tier[] = [
   { name: 'fast', title: 'fast tier (unit, integration)', args: ['--selectProjects', 'unit', 'integration', '--maxWorkers=3'], budget: 60 },
-  { name: 'slow', title: 'slow tier (e2e, cdk, long)', args: ['--selectProjects', 'e2e', 'cdk', 'long'] },
+  { name: 'slow', title: 'slow tier (e2e, cdk, long, tools)', args: ['--selectProjects', 'e2e', 'cdk', 'long', 'tools'] },
 ];
 const WHOLE_BUDGET_SECONDS = 150;
 const JEST = path.resolve(__dirname, '..', 'node_modules', 'jest', 'bin', 'jest.js');
