@@ -19,10 +19,10 @@ import { recordIssuedValue } from '../support/issued-values';
 import { generateCreatedValue } from '../../lambda/domain/key-values';
 import { startTestServer } from '../support/http';
 import { tempDataDir } from '../support/local-runtime';
+import { tsxArgs } from '../support/tsx';
 import { auditRecordsOf, lookupItemOf } from '../support/store';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The environment without the run's engine, so DATA_DIR decides. */
@@ -35,7 +35,7 @@ function envWithoutEngine(dataDir: string): NodeJS.ProcessEnv {
 }
 
 function runBootstrap(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/bootstrap.ts', ...args], {
+  const result = spawnSync(process.execPath, tsxArgs('local/bootstrap.ts', ...args), {
     cwd: ROOT,
     env,
     encoding: 'utf8',

@@ -11,13 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { endpointAnswers } from '../../local/dynamodb-local';
 import { isolatedEnv } from '../support/local-runtime';
+import { tsxArgs } from '../support/tsx';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 describe('npm start -- --help', () => {
   it('prints every setting and exits 0 without starting anything', () => {
-    const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/start.ts', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync(process.execPath, tsxArgs('local/start.ts', '--help'), { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toBe(START_HELP.trim());
     for (const name of [
@@ -63,7 +63,7 @@ describe('npm start never attaches to an engine that is not its own', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'start-port-'));
     try {
       // Act
-      const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/start.ts'], {
+      const result = spawnSync(process.execPath, tsxArgs('local/start.ts'), {
         cwd: ROOT,
         encoding: 'utf8',
         timeout: 60_000,

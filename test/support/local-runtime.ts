@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { recordIssuedValue } from './issued-values';
 import { readRuntimeRecord } from '../../local/data-dir-claim';
+import { tsxArgs } from './tsx';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 /**
  * A fresh DATA_DIR for the tests of the enclosing describe, removed after
@@ -98,7 +98,7 @@ export function bootstrap(
   extraArgs: string[] = [],
   extraEnv: NodeJS.ProcessEnv = {},
 ): { key: string; id: string; stderr: string } {
-  const result = spawnSync(process.execPath, [TSX, '--conditions=import', 'local/bootstrap.ts', '--team-id', teamId, '--json', ...extraArgs], {
+  const result = spawnSync(process.execPath, tsxArgs('local/bootstrap.ts', '--team-id', teamId, '--json', ...extraArgs), {
     cwd: ROOT,
     env: isolatedEnv(dataDir, extraEnv),
     encoding: 'utf8',
