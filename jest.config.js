@@ -118,7 +118,7 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       ...fileTables,
-      // Everything that is not unit, e2e or cdk.
+      // Everything that is not unit, long, e2e, cdk or tools.
       testPathIgnorePatterns: [
         '/node_modules/',
         '/test/domain/',

@@ -62,7 +62,7 @@ export async function npmStart(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}
   // tsx as a loader in the runtime's own process (not its CLI, which runs it in a child and relays signals: under
   // load the relay gives the child 30 ms to take a SIGTERM, then kills it and exits 143). A terminal's Ctrl-C
   // reaches both processes of the CLI at once; a test's signal reaches only the one it is sent to.
-  const child = spawn(process.execPath, ['--conditions=import', '--import', 'tsx', 'local/start.ts'], {
+  const child = spawn(process.execPath, tsxArgs('local/start.ts'), {
     cwd: ROOT,
     env: isolatedEnv(dataDir, extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,8 +4,9 @@
  * tsx's CLI instead, which starts that same node and loader in a child of its
  * own and relays signals and the exit code to it: a second node process per
  * run (about 0.1 s of CPU, some 25 runs in `npm test`) and nothing the
- * script does differently. `npm start` runs this way in the tests for a
- * reason of its own (test/support/local-runtime.ts).
+ * script does differently. For `npm start` there is one more reason: a
+ * signal a test sends reaches the runtime itself, not a relay
+ * (`npmStart` in test/support/local-runtime.ts).
  */
 
 /** `node` arguments that run `script` as `npm run <its script>` does (`tsx --conditions=import <script>`), then `args`. */
