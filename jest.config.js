@@ -40,6 +40,7 @@ const unit = [
   'test/store/transactions.test.ts',
   'test/local/platform-stage.test.ts',
   'test/local/settings.test.ts',
+  'test/local/engine-class-data.test.ts',
   'test/leaks/secret-patterns.test.ts',
   'test/platform/github-keys.test.ts',
   'test/verify/matchers.property.test.ts',

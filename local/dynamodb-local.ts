@@ -24,7 +24,8 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { LOCAL_ENGINE_KEY_ID, localEngineClientConfig } from '../lambda/composition/local-engine';
 import { superviseChild } from './child-process';
 import { engineTempDir } from './engine-temp';
-import { JavaNotFoundError, LAUNCHER_CLASS, NO_JAVA_COMPILER_MESSAGE, javaCommand, loopbackLauncher } from './java-launcher';
+import { engineArguments, engineClasses, namesEngineJar } from './engine-command';
+import { JavaNotFoundError, javaCommand } from './java-launcher';
 
 /** Credentials DynamoDB Local accepts; they never reach AWS. */
 export const LOCAL_CREDENTIALS = { accessKeyId: LOCAL_ENGINE_KEY_ID, secretAccessKey: LOCAL_ENGINE_KEY_ID } as const;
@@ -41,6 +42,8 @@ export interface DynamoLocalOptions {
   readonly startTimeoutMs?: number;
   /** Java executable. Default: `$JAVA_HOME/bin/java` when it exists, else `java` from PATH. */
   readonly java?: string;
+  /** Share the engine's class data through an archive (local/engine-class-data.ts). Default: true. */
+  readonly classData?: boolean;
 }
 
 export interface DynamoLocal {
@@ -112,31 +115,6 @@ export async function endpointAnswers(endpoint: string, timeoutMs = 2000): Promi
   }
 }
 
-function engineArguments(emulator: string, port: number, options: DynamoLocalOptions, launcher: string | undefined, tempDir: string): string[] {
-  const inMemory = options.inMemory ?? options.dbPath === undefined;
-  const storage = inMemory ? ['-inMemory'] : ['-dbPath', path.resolve(options.dbPath as string), '-sharedDb'];
-  const jar = path.join(emulator, 'DynamoDBLocal.jar');
-  // The jar stays the last class path entry: stray detection (enginesServing) looks for it.
-  const main = launcher ? ['-cp', `${launcher}${path.delimiter}${jar}`, LAUNCHER_CLASS] : ['-jar', jar];
-  // The quick (C1) compiler only: the engine starts on half the CPU (4 s instead of 8 on 2 cores), which every `npm start`
-  // and test run pays, and a run of the whole test tier (14,000 requests) costs the same CPU either way.
-  // The serial collector: one engine serves one machine's requests, and the default (G1) keeps threads of its own
-  // busy beside them; a request costs 10 to 20 % less of the engine's CPU with it (1,000 Gets: 0.51 ms against
-  // 0.58; conditional updates 0.80 against 1.02; 2026-11-29).
-  // java.io.tmpdir: where the engine copies its SQLite library at each start, a folder removed with it (local/engine-temp.ts).
-  return [
-    '-XX:TieredStopAtLevel=1',
-    '-XX:+UseSerialGC',
-    `-Djava.library.path=${path.join(emulator, 'DynamoDBLocal_lib')}`,
-    `-Djava.io.tmpdir=${tempDir}`,
-    ...main,
-    '-port',
-    String(port),
-    '-disableTelemetry',
-    ...storage,
-  ];
-}
-
 /** Keeps the last few KB of the engine's output for error messages. */
 function outputTail(child: ChildProcess): () => string {
   let tail = '';
@@ -172,7 +150,7 @@ export function enginesServing(dbPath: string, port?: number): number[] {
     }
     const at = argv.indexOf('-dbPath');
     const onPort = port === undefined || argv[argv.indexOf('-port') + 1] === String(port);
-    if (argv.some((arg) => arg.endsWith('DynamoDBLocal.jar')) && at >= 0 && argv[at + 1] === wanted && onPort) pids.push(Number(entry));
+    if (argv.some(namesEngineJar) && at >= 0 && argv[at + 1] === wanted && onPort) pids.push(Number(entry));
   }
   return pids;
 }
@@ -225,10 +203,9 @@ async function startOnPort(port: number, options: DynamoLocalOptions): Promise<D
   if (!(await portIsFree(port))) throw new DynamoPortInUseError(port);
 
   const java = javaCommand(options.java);
-  const launcher = loopbackLauncher(emulator, java);
-  if (!launcher) console.warn(NO_JAVA_COMPILER_MESSAGE);
+  const classes = engineClasses(emulator, java, options.classData ?? true);
   const temp = engineTempDir();
-  const child = spawn(java, engineArguments(emulator, port, options, launcher, temp.dir), {
+  const child = spawn(java, engineArguments(emulator, port, options, classes, temp.dir), {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: false,
   });
@@ -237,6 +214,7 @@ async function startOnPort(port: number, options: DynamoLocalOptions): Promise<D
   const { stop, exited } = superviseChild(child);
   // `exited` settles on the engine's exit, or on a spawn that failed (no Java), which has no exit.
   void exited.then(temp.remove);
+  child.once('exit', (_code, signal) => classes.classData?.settle(signal));
 
   const failure = new Promise<never>((_, reject) => {
     child.once('error', (error: NodeJS.ErrnoException) => {

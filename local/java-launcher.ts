@@ -46,6 +46,13 @@ function javacCommand(java: string): string | undefined {
   return undefined;
 }
 
+/** The JDK `java` belongs to: its home folder, and its `jar` tool when it has one. */
+export function jdkOf(java: string): { readonly home: string; readonly jarTool: string | undefined } {
+  const bin = path.dirname(realpathOr(java));
+  const jarTool = path.join(bin, 'jar');
+  return { home: path.dirname(bin), jarTool: existsSync(jarTool) ? jarTool : undefined };
+}
+
 function realpathOr(file: string): string {
   try {
     return realpathSync(file);
@@ -57,6 +64,21 @@ function realpathOr(file: string): string {
       return file;
     }
   }
+}
+
+/**
+ * `dir`, a cache of the OS temp folder whose code the engine runs (the
+ * launcher, the class data): used only when this user owns it and nobody
+ * else may write to it. Another user could otherwise put a class of their
+ * own there first, under the name this cache is known by.
+ */
+export function ownCache(dir: string): string {
+  const stat = statSync(dir);
+  const uid = process.getuid?.();
+  if ((uid !== undefined && stat.uid !== uid) || (stat.mode & 0o022) !== 0) {
+    throw new Error(`${dir} is another user's, or others may write to it: remove it (a cache of DynamoDB Local's launcher, rebuilt at the next start)`);
+  }
+  return dir;
 }
 
 /**
@@ -72,7 +94,7 @@ export function loopbackLauncher(emulator: string, java: string): string | undef
     .digest('hex')
     .slice(0, 16);
   const dir = path.join(tmpdir(), `apikeys-dynamodb-launcher-${digest}`);
-  if (existsSync(path.join(dir, `${LAUNCHER_CLASS}.class`))) return dir;
+  if (existsSync(path.join(dir, `${LAUNCHER_CLASS}.class`))) return ownCache(dir);
   const javac = javacCommand(java);
   if (!javac) return undefined;
   const building = mkdtempSync(`${dir}.build-`);

@@ -5,14 +5,16 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
-import { emulatorDir, enginesServing, findFreePort, localDynamoClient, startDynamoLocal } from '../../local/dynamodb-local';
-import { JAVA_NOT_FOUND_MESSAGE, JavaNotFoundError } from '../../local/java-launcher';
+import { emulatorDir, endpointAnswers, enginesServing, findFreePort, localDynamoClient, startDynamoLocal } from '../../local/dynamodb-local';
+import { archiveOptions } from '../../local/engine-class-data';
+import { engineArguments, engineClasses } from '../../local/engine-command';
+import { JAVA_NOT_FOUND_MESSAGE, JavaNotFoundError, javaCommand } from '../../local/java-launcher';
 import { DataDirInUseError, claimDataDir, readRuntimeRecord, runtimeFilePath } from '../../local/data-dir-claim';
 import { ensureTables } from '../../local/tables';
 import { tempDataDir } from '../support/local-runtime';
@@ -73,6 +75,20 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** The class path of a running engine, and the archive it maps (undefined: it writes one at its exit). */
+function classDataOf(pid: number): { classPath: string[]; mapped: string | undefined } {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  const classPath = argv[argv.indexOf('-cp') + 1]!.split(path.delimiter);
+  const shared = argv.find((arg) => arg.startsWith('-XX:SharedArchiveFile='))?.slice('-XX:SharedArchiveFile='.length);
+  if (shared === undefined) {
+    expect(argv.filter((arg) => arg.startsWith('-XX:ArchiveClassesAtExit='))).toHaveLength(1);
+    return { classPath, mapped: undefined };
+  }
+  // The JVM maps an archive it uses into the process's memory.
+  const maps = readFileSync(`/proc/${pid}/maps`, 'utf8');
+  return { classPath, mapped: maps.includes(shared) ? shared : 'not mapped' };
+}
+
 /** A pid that belonged to a process which has exited. */
 function deadPid(): number {
   const { pid } = spawnSync(process.execPath, ['-e', '0']);
@@ -105,6 +121,7 @@ describe('startDynamoLocal', () => {
     const outside = nonLoopbackAddress();
     const fromOutside = outside ? await connects(outside, engine.port) : 'no other interface';
     const fromLoopback = await connects('127.0.0.1', engine.port);
+    const classes = classDataOf(engine.pid);
     await Promise.all([engine.stop(), engine.stop()]);
     await engine.stop();
 
@@ -120,6 +137,50 @@ describe('startDynamoLocal', () => {
     expect(whileRunning).toEqual([1]);
     expect(ownFolders()).toEqual([]);
     expect(existsSync(orphan)).toBe(false);
+    // Its classes: the launcher's jar, a copy of the engine's jar, its libraries; the archive mapped, or written at its exit.
+    const emulator = emulatorDir();
+    expect(classes.classPath.slice(0, 2).map((entry) => path.relative(tmpdir(), entry))).toEqual([
+      expect.stringMatching(/^apikeys-dynamodb-launcher-[0-9a-f]{16}\/class-data-[0-9a-f]{16}\/launcher\.jar$/),
+      expect.stringMatching(/^apikeys-dynamodb-launcher-[0-9a-f]{16}\/class-data-[0-9a-f]{16}\/DynamoDBLocal\.jar$/),
+    ]);
+    const libraries = readdirSync(path.join(emulator, 'DynamoDBLocal_lib')).filter((name) => name.endsWith('.jar'));
+    const copies = path.join(path.dirname(classes.classPath[1]!), 'DynamoDBLocal_lib');
+    expect(classes.classPath.slice(2).sort()).toEqual(libraries.map((name) => path.join(copies, name)).sort());
+    expect(libraries.filter((name) => statSync(path.join(copies, name)).size !== statSync(path.join(emulator, 'DynamoDBLocal_lib', name)).size)).toEqual([]);
+    const archive = path.join(path.dirname(classes.classPath[1]!), 'engine.jsa');
+    if (classes.mapped === undefined) expect(existsSync(archive)).toBe(true);
+    else expect(classes.mapped).toBe(archive);
+  });
+
+  it('starts as without the archive when the archive is damaged', async () => {
+    // Prepare: the class path the engines run with, and an archive of garbage
+    const emulator = emulatorDir();
+    const classes = engineClasses(emulator, javaCommand(undefined), true);
+    const damaged = mkdtempSync(path.join(tmpdir(), 'engine-class-data-damaged-'));
+    writeFileSync(path.join(damaged, 'engine.jsa'), 'not an archive');
+    const options = archiveOptions(damaged);
+    const temp = mkdtempSync(path.join(tmpdir(), 'engine-class-data-temp-'));
+    const port = await findFreePort();
+    const classData = { classPath: classes.classData!.classPath, ...options };
+
+    // Act
+    const java = spawn(javaCommand(undefined), engineArguments(emulator, port, { inMemory: true }, { launcher: classes.launcher, classData }, temp), {
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => java.once('exit', resolve));
+    let answers = false;
+    for (let attempt = 0; attempt < 100 && !answers && java.exitCode === null; attempt++) {
+      answers = await endpointAnswers(`http://127.0.0.1:${port}`, 1000);
+      if (!answers) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    java.kill('SIGTERM');
+    await exited;
+    rmSync(damaged, { recursive: true, force: true });
+    rmSync(temp, { recursive: true, force: true });
+
+    // Assess
+    expect(options.jvmOptions).toContain(`-XX:SharedArchiveFile=${path.join(damaged, 'engine.jsa')}`);
+    expect(answers).toBe(true);
   });
 
   it('keeps tables in -dbPath across restarts, and each stop() ends its Java process', async () => {
