@@ -86,6 +86,12 @@ function buildJars(dir: string, jarTool: string, emulator: string, launcherDir: 
   }
 }
 
+/** The class path written into `dir`, or undefined when there is none. */
+function classPathOf(dir: string): string[] | undefined {
+  const file = path.join(dir, CLASS_PATH);
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n') : undefined;
+}
+
 /** Removes archives being written by processes that no longer run (they were killed before renaming theirs). */
 function removeOrphanParts(dir: string): void {
   for (const name of readdirSync(dir)) {
@@ -145,7 +151,12 @@ export function archiveOptions(dir: string): Pick<EngineClassData, 'jvmOptions' 
 export function engineClassData(emulator: string, javaHome: string, jarTool: string | undefined, launcherDir: string): EngineClassData | undefined {
   if (!jarTool) return undefined;
   const dir = path.join(launcherDir, `class-data-${identityOf(javaHome, emulator)}`);
-  if (!existsSync(path.join(dir, CLASS_PATH))) buildJars(dir, jarTool, emulator, launcherDir);
-  const classPath = readFileSync(path.join(dir, CLASS_PATH), 'utf8').split('\n').join(path.delimiter);
-  return { classPath, ...archiveOptions(dir) };
+  let entries = classPathOf(dir);
+  if (!entries || !entries.every((entry) => existsSync(entry))) {
+    // None yet, or a jar of it gone (a temp folder cleaner removes old files): built afresh.
+    if (entries) rmSync(dir, { recursive: true, force: true });
+    buildJars(dir, jarTool, emulator, launcherDir);
+    entries = classPathOf(dir) ?? [];
+  }
+  return { classPath: entries.join(path.delimiter), ...archiveOptions(dir) };
 }

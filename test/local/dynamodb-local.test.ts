@@ -12,9 +12,9 @@ import path from 'node:path';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TEAM_INDEX, TTL_ATTRIBUTE } from '../../lambda/contract/tables';
 import { emulatorDir, endpointAnswers, enginesServing, findFreePort, localDynamoClient, startDynamoLocal } from '../../local/dynamodb-local';
-import { archiveOptions } from '../../local/engine-class-data';
+import { archiveOptions, engineClassData } from '../../local/engine-class-data';
 import { engineArguments, engineClasses } from '../../local/engine-command';
-import { JAVA_NOT_FOUND_MESSAGE, JavaNotFoundError, javaCommand } from '../../local/java-launcher';
+import { JAVA_NOT_FOUND_MESSAGE, JavaNotFoundError, javaCommand, jdkOf } from '../../local/java-launcher';
 import { DataDirInUseError, claimDataDir, readRuntimeRecord, runtimeFilePath } from '../../local/data-dir-claim';
 import { ensureTables } from '../../local/tables';
 import { tempDataDir } from '../support/local-runtime';
@@ -360,5 +360,55 @@ describe('claimDataDir', () => {
     // Assess
     expect(JSON.parse(readFileSync(runtimeFilePath(dataDir), 'utf8'))).toMatchObject({ pid: process.pid, owner: 'bootstrap' });
     claim.release();
+  });
+});
+
+describe('the class data folder', () => {
+  const jarTool = jdkOf(javaCommand(undefined)).jarTool;
+  const jar = (cwd: string, ...args: string[]) => {
+    const made = spawnSync(jarTool as string, args, { cwd, encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(made.stderr);
+  };
+
+  it('runs the engine from copies: its jar without the manifest, its libraries in the manifest’s order; one gone, all are built again', () => {
+    // Prepare: an engine of two libraries and a launcher, made with the JDK's jar tool
+    const root = mkdtempSync(path.join(tmpdir(), 'engine-class-data-build-'));
+    try {
+      const [emulator, launcher, files] = ['emulator', 'launcher', 'files'].map((name) => path.join(root, name));
+      for (const dir of [path.join(emulator, 'DynamoDBLocal_lib'), launcher, path.join(files, 'engine')]) mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        path.join(files, 'manifest.txt'),
+        'Class-Path: . log4j2.xml DynamoDBLocal_lib/zeta.jar DynamoDBLocal_lib/alpha.jar DynamoDBLocal_lib/gone.jar\n',
+      );
+      writeFileSync(path.join(files, 'engine', 'Engine.class'), 'engine');
+      jar(files, '--create', '--file', path.join(emulator, 'DynamoDBLocal.jar'), '--manifest', 'manifest.txt', '-C', 'engine', '.');
+      for (const name of ['zeta', 'alpha'])
+        jar(files, '--create', '--no-manifest', '--file', path.join(emulator, 'DynamoDBLocal_lib', `${name}.jar`), 'manifest.txt');
+      writeFileSync(path.join(emulator, 'sha256'), 'f00d');
+      writeFileSync(path.join(launcher, 'LoopbackDynamoDBLocal.class'), 'launcher');
+
+      // Act
+      const first = engineClassData(emulator, '/no/such/jdk', jarTool, launcher)!;
+      const dir = path.dirname(first.classPath.split(path.delimiter)[0]!);
+      const listing = spawnSync(jarTool as string, ['tf', path.join(dir, 'DynamoDBLocal.jar')], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
+      rmSync(path.join(dir, 'DynamoDBLocal_lib', 'alpha.jar'));
+      const again = engineClassData(emulator, '/no/such/jdk', jarTool, launcher)!;
+
+      // Assess
+      expect(path.basename(dir)).toMatch(/^class-data-[0-9a-f]{16}$/);
+      expect(first.classPath.split(path.delimiter).map((entry) => path.relative(dir, entry))).toEqual([
+        'launcher.jar',
+        'DynamoDBLocal.jar',
+        'DynamoDBLocal_lib/zeta.jar',
+        'DynamoDBLocal_lib/alpha.jar',
+      ]);
+      expect(listing.sort()).toEqual(['Engine.class', 'META-INF/']);
+      expect(again.classPath).toBe(first.classPath);
+      expect(existsSync(path.join(dir, 'DynamoDBLocal_lib', 'alpha.jar'))).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
