@@ -10,7 +10,7 @@
  * - e2e: child processes: `npm start`, the bootstrap CLI, DynamoDB Local's
  *   own start and stop, Chromium;
  * - cdk: synthesis of the stack (bundling only where a test reads the bundles);
- * - tools: eslint and tsx scripts run on the repository in a child process.
+ * - tools: eslint, esbuild and tsx scripts run on the repository in a child process.
  * `npm run test:fast` runs unit and integration; `npm test` runs those, then
  * e2e, cdk, long and tools, as two jest runs (scripts/test-tiers.ts).
  * One DynamoDB Local (in memory, free port) serves the whole run: see test/setup/.
@@ -53,7 +53,8 @@ const e2e = [
   'test/local/dynamodb-local.test.ts',
   'test/local/start-help.test.ts',
 ];
-const cdk = ['test/cdk/**/*.test.ts'];
+/** Synthesis of the stack; with the check that the synthesized gateway answers what the local server answers. */
+const cdk = ['test/cdk/**/*.test.ts', 'test/local/status-parity.test.ts'];
 /**
  * Checks that run a tool of the toolchain in a child process on the
  * repository: eslint with its own config on planted probes (the layer rule,
@@ -65,7 +66,13 @@ const cdk = ['test/cdk/**/*.test.ts'];
  * them, same hour (2026-11-30). `npm run lint` checks the code itself in CI
  * before the tests.
  */
-const tools = ['test/architecture/typed-lint.test.ts', 'test/architecture/import-boundary.test.ts', 'test/api/openapi.test.ts'];
+const tools = [
+  'test/architecture/typed-lint.test.ts',
+  'test/architecture/import-boundary.test.ts',
+  'test/api/openapi.test.ts',
+  // esbuild builds functions' bundles the way the stack does, to read what each carries.
+  'test/architecture/ports.test.ts',
+];
 /**
  * The slices of the long runs: suites whose work is a count read from the
  * environment (FUZZ_RUNS, PROPERTY_RUNS, LOAD_SCALE), small in `npm test`
@@ -125,7 +132,7 @@ module.exports = {
         '/test/domain/',
         '/test/cdk/',
         '\\.e2e\\.test\\.ts$',
-        ...[...unit, ...e2e, ...long, ...tools].filter((glob) => !glob.includes('*')).map((file) => `/${file.replace(/\./g, '\\.')}$`),
+        ...[...unit, ...e2e, ...long, ...cdk, ...tools].filter((glob) => !glob.includes('*')).map((file) => `/${file.replace(/\./g, '\\.')}$`),
       ],
     },
     { ...base, displayName: 'long', testMatch: inRoot(long), ...fileTables },
