@@ -7,6 +7,7 @@
  */
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from './process-alive';
 
 // ---------------------------------------------------------------------------
 // The data-directory lock: `<DATA_DIR>/runtime.json`.
@@ -48,22 +49,6 @@ export class DataDirInUseError extends Error {
 
 export function runtimeFilePath(dataDir: string): string {
   return path.join(dataDir, 'runtime.json');
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A killed process nobody reaped yet (a zombie, common in containers whose
-  // first process does not reap) still answers signal 0, but holds nothing.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true; // no /proc (not Linux): trust signal 0
-  }
 }
 
 /**

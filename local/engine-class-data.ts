@@ -26,6 +26,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from './process-alive';
 
 const ARCHIVE = 'engine.jsa';
 const CLASS_PATH = 'class-path.txt';
@@ -97,16 +98,7 @@ function removeOrphanParts(dir: string): void {
   for (const name of readdirSync(dir)) {
     if (!name.endsWith(PART_SUFFIX)) continue;
     const owner = Number(name.split('-')[1]);
-    if (Number.isInteger(owner) && owner > 0 && !running(owner)) rmSync(path.join(dir, name), { force: true });
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (Number.isInteger(owner) && owner > 0 && !processAlive(owner)) rmSync(path.join(dir, name), { force: true });
   }
 }
 
@@ -118,7 +110,8 @@ function running(pid: number): boolean {
  */
 function identityOf(javaHome: string, emulator: string): string {
   const modules = path.join(javaHome, 'lib', 'modules');
-  const jdk = existsSync(modules) ? `${modules}:${statSync(modules).size}:${statSync(modules).mtimeMs}` : javaHome;
+  const stat = existsSync(modules) ? statSync(modules) : undefined;
+  const jdk = stat ? `${modules}:${stat.size}:${stat.mtimeMs}` : javaHome;
   const checksum = path.join(emulator, 'sha256');
   const engine = existsSync(checksum) ? readFileSync(checksum, 'utf8').trim() : `${statSync(path.join(emulator, 'DynamoDBLocal.jar')).size}`;
   return createHash('sha256').update(`${jdk}\n${engine}`).digest('hex').slice(0, 16);

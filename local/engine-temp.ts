@@ -12,6 +12,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { processAlive } from './process-alive';
 
 const PREFIX = 'apikeys-dynamodb-engine-';
 
@@ -37,15 +38,6 @@ export function engineTempDir(): EngineTempDir {
 function removeOrphans(): void {
   for (const name of readdirSync(tmpdir())) {
     const owner = name.startsWith(PREFIX) ? Number(name.slice(PREFIX.length).split('-')[0]) : NaN;
-    if (Number.isInteger(owner) && owner > 0 && !running(owner)) rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+    if (Number.isInteger(owner) && owner > 0 && !processAlive(owner)) rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
   }
 }
