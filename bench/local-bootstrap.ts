@@ -2,9 +2,10 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { isolatedEnv } from '../test/support/local-runtime';
+import { tsxArgs } from '../test/support/tsx';
 
 export function bootstrapTeam(dataDir: string, teamId: string): { key: string } {
-  const cli = spawnSync(process.execPath, ['--conditions=import', '--import', 'tsx', 'local/bootstrap.ts', '--team-id', teamId, '--json'], {
+  const cli = spawnSync(process.execPath, tsxArgs('local/bootstrap.ts', '--team-id', teamId, '--json'), {
     cwd: path.resolve(__dirname, '..'),
     env: isolatedEnv(dataDir),
     encoding: 'utf8',
