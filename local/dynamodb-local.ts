@@ -203,9 +203,12 @@ async function startOnPort(port: number, options: DynamoLocalOptions): Promise<D
   if (!(await portIsFree(port))) throw new DynamoPortInUseError(port);
 
   const java = javaCommand(options.java);
-  const classes = engineClasses(emulator, java, options.classData ?? true);
+  // The environment the JVM gets is the one whose options decide on the class data (classLoadHookIn).
+  const env = process.env;
+  const classes = engineClasses(emulator, java, options.classData ?? true, env);
   const temp = engineTempDir();
   const child = spawn(java, engineArguments(emulator, port, options, classes, temp.dir), {
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: false,
   });

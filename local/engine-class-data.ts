@@ -20,7 +20,10 @@
  * renamed into place once the engine has exited; an engine killed outright
  * writes none. The JDK ignores an archive it cannot use (another JDK, a
  * damaged file) and starts as without it; so does a JVM without these
- * options (`-XX:+IgnoreUnrecognizedVMOptions`).
+ * options (`-XX:+IgnoreUnrecognizedVMOptions`). An engine whose JVM hooks
+ * class loading (`classLoadHookIn`: an agent or the flight recorder named in
+ * the JVM's environment variables) starts without the class data: JDK 17
+ * aborts when such a hook meets a class from a dynamic archive.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -134,6 +137,27 @@ export function archiveOptions(dir: string): Pick<EngineClassData, 'jvmOptions' 
     }
   };
   return { jvmOptions: [...common, `-XX:ArchiveClassesAtExit=${part}`], archive: undefined, settle };
+}
+
+/** The environment variables the `java` launcher and the JVM read options from. */
+const JVM_OPTION_VARIABLES = ['JAVA_TOOL_OPTIONS', 'JDK_JAVA_OPTIONS', '_JAVA_OPTIONS'] as const;
+
+/** Options that hook class loading: a Java or native agent (a profiler, an APM agent, a debugger) or a flight recording. */
+const CLASS_LOAD_HOOK = /(?:^|\s)(-javaagent:|-agentlib:|-agentpath:|-Xrun|-XX:StartFlightRecording)/;
+
+/**
+ * The variable of `env` whose options hook class loading, and the option;
+ * undefined when none does. OpenJDK 17.0.15 aborts (SIGABRT, in
+ * `KlassFactory::check_shared_class_file_load_hook`) at the first class it
+ * maps from a dynamic archive while a class file load hook is on, so such an
+ * engine runs without class data: as before the archive, only slower to start.
+ */
+export function classLoadHookIn(env: NodeJS.ProcessEnv): string | undefined {
+  for (const variable of JVM_OPTION_VARIABLES) {
+    const hook = CLASS_LOAD_HOOK.exec(env[variable] ?? '')?.[1];
+    if (hook) return `${variable} (${hook})`;
+  }
+  return undefined;
 }
 
 /**

@@ -3,7 +3,7 @@
  * launcher, the class data archive) and the JVM's settings.
  */
 import path from 'node:path';
-import { engineClassData, type EngineClassData } from './engine-class-data';
+import { classLoadHookIn, engineClassData, type EngineClassData } from './engine-class-data';
 import { LAUNCHER_CLASS, NO_JAVA_COMPILER_MESSAGE, jdkOf, loopbackLauncher } from './java-launcher';
 
 /** Where the engine keeps its tables (DynamoLocalOptions' storage half). */
@@ -21,11 +21,15 @@ export interface EngineClasses {
   readonly classData: EngineClassData | undefined;
 }
 
-/** The launcher (compiled once; a warning without `javac`) and, when `shareClassData`, the class data. */
-export function engineClasses(emulator: string, java: string, shareClassData: boolean): EngineClasses {
+/**
+ * The launcher (compiled once; a warning without `javac`) and, when
+ * `shareClassData` and the JVM's environment hooks no class loading
+ * (`classLoadHookIn`), the class data.
+ */
+export function engineClasses(emulator: string, java: string, shareClassData: boolean, env: NodeJS.ProcessEnv = process.env): EngineClasses {
   const launcher = loopbackLauncher(emulator, java);
   if (!launcher) console.warn(NO_JAVA_COMPILER_MESSAGE);
-  const jdk = launcher && shareClassData ? jdkOf(java) : undefined;
+  const jdk = launcher && shareClassData && !classLoadHookIn(env) ? jdkOf(java) : undefined;
   return { launcher, classData: jdk && launcher ? engineClassData(emulator, jdk.home, jdk.jarTool, launcher) : undefined };
 }
 

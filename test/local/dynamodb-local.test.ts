@@ -183,6 +183,36 @@ describe('startDynamoLocal', () => {
     expect(answers).toBe(true);
   });
 
+  it('starts without its class data, and answers, while a flight recording hooks class loading (JDK 17 aborts on that hook with an archive)', async () => {
+    // Prepare: JAVA_TOOL_OPTIONS with a flight recording, as a user profiling the engine sets it; the recording into a folder of the test's own
+    const recording = mkdtempSync(path.join(tmpdir(), 'engine-flight-'));
+    const saved = process.env.JAVA_TOOL_OPTIONS;
+    process.env.JAVA_TOOL_OPTIONS = `-XX:StartFlightRecording=filename=${path.join(recording, 'engine.jfr')}`;
+    let argv: string[] | undefined;
+    let tables: string[] | undefined;
+    let recorded: boolean | undefined;
+
+    // Act
+    try {
+      const engine = await startDynamoLocal({ inMemory: true });
+      argv = readFileSync(`/proc/${engine.pid}/cmdline`, 'utf8').split('\0');
+      const client = localDynamoClient(engine.endpoint);
+      tables = (await client.send(new ListTablesCommand({}))).TableNames;
+      client.destroy();
+      await engine.stop();
+    } finally {
+      if (saved === undefined) delete process.env.JAVA_TOOL_OPTIONS;
+      else process.env.JAVA_TOOL_OPTIONS = saved;
+      recorded = existsSync(path.join(recording, 'engine.jfr'));
+      rmSync(recording, { recursive: true, force: true });
+    }
+
+    // Assess: the engine answered, mapped no archive and wrote none, and the recording (the hook) was really on
+    expect(tables).toEqual([]);
+    expect(argv?.filter((arg) => /^-XX:(SharedArchiveFile|ArchiveClassesAtExit)=/.test(arg))).toEqual([]);
+    expect(recorded).toBe(true);
+  });
+
   it('keeps tables in -dbPath across restarts, and each stop() ends its Java process', async () => {
     // Prepare
     const dbPath = mkdtempSync(path.join(tmpdir(), 'ddb-local-test-'));

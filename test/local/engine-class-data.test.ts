@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { archiveOptions, manifestClassPath } from '../../local/engine-class-data';
+import { archiveOptions, classLoadHookIn, manifestClassPath } from '../../local/engine-class-data';
 import { ownCache } from '../../local/java-launcher';
 
 /** The start of DynamoDBLocal.jar's manifest, as 1.25.1 ships it: 72-byte lines, continued after a space. */
@@ -105,6 +105,29 @@ describe('the archive', () => {
 
     // Assess
     expect([existsSync(orphan), existsSync(live)]).toEqual([false, true]);
+  });
+});
+
+describe('a JVM that hooks class loading (the engine then starts without class data)', () => {
+  it.each([
+    ['JAVA_TOOL_OPTIONS', '-XX:StartFlightRecording=filename=/tmp/engine.jfr', '-XX:StartFlightRecording'],
+    ['JAVA_TOOL_OPTIONS', '-Xmx512m -javaagent:/opt/apm/agent.jar=service=keys', '-javaagent:'],
+    ['JDK_JAVA_OPTIONS', '-agentlib:jdwp=transport=dt_socket,server=y,suspend=n', '-agentlib:'],
+    ['_JAVA_OPTIONS', '-agentpath:/opt/profiler/libasyncProfiler.so=start', '-agentpath:'],
+    ['JAVA_TOOL_OPTIONS', '-Xrunjdwp:transport=dt_socket', '-Xrun'],
+  ])('%s=%s is named', (variable, options, hook) => {
+    expect(classLoadHookIn({ [variable]: options })).toBe(`${variable} (${hook})`);
+  });
+
+  it('options that hook nothing, or none at all, name nothing', () => {
+    expect(classLoadHookIn({})).toBeUndefined();
+    expect(
+      classLoadHookIn({ JAVA_TOOL_OPTIONS: '-Xmx512m -Djavax.net.ssl.trustStore=/etc/ssl/corp.jks', JDK_JAVA_OPTIONS: '-Dfile.encoding=UTF-8' }),
+    ).toBeUndefined();
+    // An option that only names an agent inside a value is not an agent.
+    expect(classLoadHookIn({ JAVA_TOOL_OPTIONS: '-Dnote=-javaagent:x' })).toBeUndefined();
+    // Variables the JVM does not read are not looked at.
+    expect(classLoadHookIn({ JAVA_OPTS: '-javaagent:/opt/apm/agent.jar' })).toBeUndefined();
   });
 });
 
