@@ -75,9 +75,12 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** The command line a running process was started with. */
+const commandLineOf = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+
 /** The class path of a running engine, and the archive it maps (undefined: it writes one at its exit). */
 function classDataOf(pid: number): { classPath: string[]; mapped: string | undefined } {
-  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  const argv = commandLineOf(pid);
   const classPath = argv[argv.indexOf('-cp') + 1]!.split(path.delimiter);
   const shared = argv.find((arg) => arg.startsWith('-XX:SharedArchiveFile='))?.slice('-XX:SharedArchiveFile='.length);
   if (shared === undefined) {
@@ -195,7 +198,7 @@ describe('startDynamoLocal', () => {
     // Act
     try {
       const engine = await startDynamoLocal({ inMemory: true });
-      argv = readFileSync(`/proc/${engine.pid}/cmdline`, 'utf8').split('\0');
+      argv = commandLineOf(engine.pid);
       const client = localDynamoClient(engine.endpoint);
       tables = (await client.send(new ListTablesCommand({}))).TableNames;
       client.destroy();
