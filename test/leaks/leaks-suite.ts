@@ -66,16 +66,38 @@ export function describeLeaks(runtime: SharedRuntime): void {
       return Date.now() - start;
     };
 
-    beforeAll(() => {
+    /**
+     * Waits until nothing an earlier test did is still to flush the stage's
+     * cache: the runtime reads the audit stream every 200 ms and flushes a
+     * read or two after a revocation's answer, so a test that changed a
+     * key can empty the cache of the next one between its own lookups.
+     * Quiet: a canary's answer stays cached for 600 ms (three reads) in a
+     * row; each miss starts the wait again (fails after 5 s).
+     */
+    const settled = async (): Promise<void> => {
+      const start = Date.now();
+      let cachedSince: number | undefined;
+      while (cachedSince === undefined || Date.now() - cachedSince < 600) {
+        if (Date.now() - start > 5000) throw new Error('the stage cache was still being flushed after 5 s');
+        const cached = (await platform(canary)).body.cached === true;
+        cachedSince = cached ? (cachedSince ?? Date.now()) : undefined;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    let canary: string;
+
+    beforeAll(async () => {
       running = runtime.running();
       teamId = randomUUID();
       manager = bootstrap(dataDir(), teamId).key;
+      canary = (await createKey({ name: 'Canary' })).key;
     });
 
     it('a platform route admits a valid key and keeps the answer; forged, unknown-key and unsigned reports → 401 and the key still works', async () => {
       // Prepare
       const target = await createKey();
       const body = JSON.stringify([reported(target.key)]);
+      await settled();
       // Act
       const first = await platform(target.key);
       const second = await platform(target.key);
@@ -99,6 +121,7 @@ export function describeLeaks(runtime: SharedRuntime): void {
     it('a real report: labels by token_hash, no token echoed; within 1 s the value fails verify and the cached platform route; the key reads disabled; key.leaked has the URL', async () => {
       // Prepare: the key's answer is in the platform stage's cache.
       const leaked = await createKey({ name: 'Leaked' });
+      await settled();
       expect((await platform(leaked.key)).status).toBe(200);
       expect((await platform(leaked.key)).body.cached).toBe(true);
       const stranger = `ghp_${'x'.repeat(36)}`;
@@ -134,7 +157,12 @@ export function describeLeaks(runtime: SharedRuntime): void {
       const newValue = rolled.body.new_key as string;
       recordIssuedValue(newValue);
       const notifying = await createKey({ name: 'Notifying', on_leak: 'notify' });
-      for (const value of [rotating.key, notifying.key]) expect((await platform(value)).status).toBe(200);
+      // The roll's own flush done, both answers are cached: only the report's flush can stop the old value.
+      await settled();
+      for (const value of [rotating.key, notifying.key]) {
+        expect((await platform(value)).status).toBe(200);
+        expect((await platform(value)).body.cached).toBe(true);
+      }
       reportedTokens.push(rotating.key, notifying.key);
       // Act
       const answer = await report([reported(rotating.key), reported(notifying.key)]);
@@ -155,16 +183,18 @@ export function describeLeaks(runtime: SharedRuntime): void {
       // Prepare
       const found = await createKey({ name: 'Found in a log' });
       const deleted = await createKey({ name: 'Deleted' });
-      for (const value of [found.key, deleted.key]) {
-        expect((await platform(value)).body.cached).toBe(false);
-        expect((await platform(value)).body.cached).toBe(true);
-      }
+      await settled();
+      const cachedTwice = async (value: string) => [(await platform(value)).body.cached, (await platform(value)).body.cached];
+      expect(await cachedTwice(found.key)).toEqual([false, true]);
       // Act
       const reportedByTeam = await api('/functions/v1/report-leaked-key', { key: manager, body: { key: found.key, reason: 'ticket OPS-7' } });
       const foundMs = await msUntil(async () => (await platform(found.key)).status !== 200);
+      // The report's flush emptied the cache: the key to delete is looked up again, and kept.
+      const deletedCached = await cachedTwice(deleted.key);
       const removed = await api('/functions/v1/delete-api-key', { method: 'DELETE', key: manager, body: { key_id: deleted.id, confirm_deletion: true } });
       const deletedMs = await msUntil(async () => (await platform(deleted.key)).status !== 200);
       // Assess
+      expect(deletedCached).toEqual([false, true]);
       expect([reportedByTeam.status, reportedByTeam.body.data.action]).toEqual([200, 'disabled']);
       expect(reportedByTeam.text).not.toContain(found.key);
       expect(removed.status).toBe(200);
