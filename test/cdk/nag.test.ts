@@ -10,7 +10,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { ApiKeyServiceStack } from '../../lib/api-key-service-stack';
 import { readServiceConfig } from '../../lib/config';
-import { cdkJsonContext, REPO_ROOT, resourcesOf, synthesizeService, testOutdir, type SynthesizedService } from './service';
+import { REPO_ROOT, resourcesOf, synthesizeService, testAppContext, testOutdir, type SynthesizedService } from './service';
 
 interface Acknowledgement {
   readonly resource: string;
@@ -86,7 +86,7 @@ it('every acknowledgement matches a finding the packs raise without it', () => {
   let findings: Set<string>;
   try {
     // Findings do not depend on the code, so no bundling (`synthesizeService` does the same).
-    const app = new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] }, outdir: testOutdir(), builtinCloudFormationValidation: false });
+    const app = new App({ context: { ...testAppContext(), 'aws:cdk:bundling-stacks': [] }, outdir: testOutdir(), builtinCloudFormationValidation: false });
     // Same stack id: generated names (the schedule group's) appear in finding ids.
     new ApiKeyServiceStack(app, service.stack.node.id, { config: readServiceConfig(app) });
     app.synth();

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { App, CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { DISABLE_CREATION_STACK_TRACES } from 'aws-cdk-lib/cx-api';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { IConstruct } from 'constructs';
 import type { ApiKeyServiceStack } from '../../lib/api-key-service-stack';
@@ -47,6 +48,19 @@ export function cdkJsonContext(): Record<string, unknown> {
   return cdkJson.context;
 }
 
+/**
+ * The context of a test's app: cdk.json's, without creation stack traces,
+ * then the test's own. CDK records where each CloudFormation element was
+ * created (construct metadata, not the template) by capturing a stack
+ * trace, which jest's source-map support maps frame by frame: about 2.5 s of
+ * the cdk project's CPU, for metadata no test reads. The context key is
+ * CDK's own switch for this ("only for performance reasons"; `cdk synth
+ * --debug` records them anyway).
+ */
+export function testAppContext(context: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...cdkJsonContext(), [DISABLE_CREATION_STACK_TRACES]: true, ...context };
+}
+
 /** Fails with the list of handler entry files that do not exist yet (the stack cannot bundle them). */
 export function requireHandlerEntries(): void {
   const missing = HANDLER_NAMES.map(functionEntry).filter((entry) => !existsSync(entry));
@@ -69,7 +83,7 @@ export interface SynthesizedService extends ServiceApp {
 export function synthesizeService(context: Record<string, unknown> = {}, { cloudFormationValidation = false } = {}): SynthesizedService {
   requireHandlerEntries();
   const service = createServiceApp({
-    context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] },
+    context: { ...testAppContext(context), 'aws:cdk:bundling-stacks': [] },
     outdir: testOutdir(),
     // CDK's own template validation (cfn-guard rules, run in WebAssembly) takes about 12 s a synthesis: it runs in
     // test/cdk/cloudformation-validation.test.ts, once, where a finding fails, and in `npm run synth`.
@@ -219,7 +233,7 @@ export function effectiveLogLevel(environment: Record<string, string>): string {
  * service uses) rather than all of them.
  */
 export function bundlesOf(context: Record<string, unknown>, functions: ReadonlyArray<readonly [FunctionName, boolean]>): Record<string, string> {
-  const app = new App({ context: { ...cdkJsonContext(), ...context }, outdir: testOutdir(), builtinCloudFormationValidation: false });
+  const app = new App({ context: testAppContext(context), outdir: testOutdir(), builtinCloudFormationValidation: false });
   const stack = new Stack(app, 'Bundles');
   const made = functions.map(
     ([handlerName, hashesKeyValues]) =>
