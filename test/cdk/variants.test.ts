@@ -4,14 +4,22 @@
  * function would meet outside the defaults (docs/deploy.md, "Traps outside
  * the defaults"). Each trap is one check over the template; a variant passes
  * when no check finds anything, so the next trap is one more check here.
+ *
+ * The defaults and the variant with every option on are synthesized with
+ * CDK's built-in template validation (CloudFormation's default rules, run by
+ * cfn-guard), its findings made errors. The other CDK tests synthesize
+ * without it (it takes about 2.5 s a synthesis, and 3 s more to load);
+ * `npm run synth` runs it too (findings as warnings).
  */
+import { App, Stack } from 'aws-cdk-lib';
+import { VALIDATE_AGAINST_DEFAULT_RULES } from 'aws-cdk-lib/cx-api';
 import { FLUSHING_EVENT_TYPES } from '../../lambda/contract/authorizer-cache';
 import { EVENT_SOURCE } from '../../lambda/contract/webhooks';
 import { ROUTES } from '../../lambda/routes';
 import { CONSOLE_PATHS_FUNCTION } from '../../lib/console-edge';
 import { regionOfArn } from '../../lib/deploy-guards';
 import type { ServiceConfig } from '../../lib/config';
-import { synthesizeService, type SynthesizedService, effectiveLogLevel } from './service';
+import { synthesizeService, testOutdir, type SynthesizedService, effectiveLogLevel } from './service';
 
 const EU_WEST = {
   alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall',
@@ -47,6 +55,11 @@ const VARIANTS: Record<string, Record<string, string>> = {
     keyHashPepperSecretArn: `${SHORT_PEPPER}-AbCdEf`,
   },
 };
+
+/** The variants synthesized with CloudFormation's default rules as errors: the defaults, and every option on with the longest stage name. */
+const VALIDATED: ReadonlySet<string> = new Set(['defaults', 'longest stage name, console, production']);
+/** CDK's built-in validation with its findings as errors. */
+const STRICT = { [VALIDATE_AGAINST_DEFAULT_RULES]: true };
 
 type Json = Record<string, unknown>;
 type Check = (template: Json, config: ServiceConfig) => string[];
@@ -238,13 +251,31 @@ const CHECKS: Record<string, Check> = {
       .map(([id]) => `${id} answers other content types with API Gateway's own 415`),
 };
 
-describe.each(Object.entries(VARIANTS))('variant: %s', (_variant, context) => {
+describe.each(Object.entries(VARIANTS))('variant: %s', (variant, context) => {
   let service: SynthesizedService;
   let template: Json;
+  /** What the validated synthesis threw (a finding names its rule), if it threw. */
+  let finding: unknown;
   beforeAll(() => {
-    service = synthesizeService(context);
+    if (VALIDATED.has(variant)) {
+      try {
+        service = synthesizeService({ ...context, ...STRICT }, { cloudFormationValidation: true });
+      } catch (error) {
+        finding = error;
+        // The traps are still read, from the stack synthesized without the rules.
+        service = synthesizeService(context);
+      }
+    } else {
+      service = synthesizeService(context);
+    }
     template = service.template.toJSON() as Json;
   }, 120_000);
+
+  if (VALIDATED.has(variant)) {
+    it("CloudFormation's default rules (CDK's built-in validation, findings as errors) find nothing", () => {
+      expect(finding).toBeUndefined();
+    });
+  }
 
   it.each(Object.keys(CHECKS))('%s', (check) => {
     expect(CHECKS[check]!(template, service.config)).toEqual([]);
@@ -270,4 +301,10 @@ describe.each(Object.entries(VARIANTS))('variant: %s', (_variant, context) => {
       service.config.alarmTopicArn !== undefined || service.config.keyHashPepperSecretArn !== undefined,
     );
   });
+});
+
+it('the rules can fail: a stack with a finding (no resources at all) stops synthesis, naming the rule', () => {
+  const app = new App({ context: STRICT, outdir: testOutdir() });
+  new Stack(app, 'Empty');
+  expect(() => app.synth()).toThrow(/Resources section must exist and be non-empty/);
 });
