@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { App, Validations } from 'aws-cdk-lib';
+import { App, CfnElement, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { ApiKeyServiceStack } from '../../lib/api-key-service-stack';
 import { readServiceConfig } from '../../lib/config';
-import { REPO_ROOT, resourcesOf, synthesizeService, testAppContext, testOutdir, type SynthesizedService } from './service';
+import { logicalIdOf, REPO_ROOT, resourcesOf, synthesizeService, testAppContext, testOutdir, type SynthesizedService } from './service';
 
 interface Acknowledgement {
   readonly resource: string;
@@ -108,8 +108,8 @@ it('every acknowledgement matches a finding the packs raise without it', () => {
   const pathByLogicalId = new Map(
     service.stack.node
       .findAll()
-      .filter((construct) => (construct as { logicalId?: unknown }).logicalId !== undefined)
-      .map((construct) => [service.stack.resolve((construct as unknown as { logicalId: unknown }).logicalId) as string, construct.node.path]),
+      .filter(CfnElement.isCfnElement)
+      .map((element) => [logicalIdOf(element), element.node.path]),
   );
   const stale = acknowledgements.map(({ resource, id }) => `${pathByLogicalId.get(resource)} ${id}`).filter((finding) => !findings.has(finding));
   expect(stale).toEqual([]);
