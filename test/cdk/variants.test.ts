@@ -31,7 +31,7 @@ const LONGEST_STAGE = 'a'.repeat(20);
 const LONGEST_REGION = 'ap-southeast-7';
 
 /** The documented variants (docs/deploy.md): the defaults, production with alarms and WAF, the console with a pepper and the tracer, the longest stage name. */
-const VARIANTS: Record<string, Record<string, string>> = {
+const VARIANTS = {
   defaults: {},
   'production with alarms, WAF, platform stages to flush': {
     stage: 'prod',
@@ -54,10 +54,10 @@ const VARIANTS: Record<string, Record<string, string>> = {
     ...EU_WEST,
     keyHashPepperSecretArn: `${SHORT_PEPPER}-AbCdEf`,
   },
-};
+} satisfies Record<string, Record<string, string>>;
 
 /** The variants synthesized with CloudFormation's default rules as errors: the defaults, and every option on with the longest stage name. */
-const VALIDATED: ReadonlySet<string> = new Set(['defaults', 'longest stage name, console, production']);
+const VALIDATED: ReadonlySet<string> = new Set<keyof typeof VARIANTS>(['defaults', 'longest stage name, console, production']);
 /** CDK's built-in validation with its findings as errors. */
 const STRICT = { [VALIDATE_AGAINST_DEFAULT_RULES]: true };
 
