@@ -11,9 +11,15 @@ import path from 'node:path';
 import { createDocument, type ZodOpenApiOperationObject } from 'zod-openapi';
 import { ROUTES, ROUTES_DIR } from '../lambda/routes';
 
-/** What a route's `openapi.ts` exports. */
+/**
+ * What a route's `openapi.ts` exports: its operation, and
+ * `answerFitsReference = true satisfies Fits<…>` (lambda/http/openapi-common.ts),
+ * the compile-time check that what its use case answers fits the documented
+ * response.
+ */
 interface RouteReference {
   readonly operation: ZodOpenApiOperationObject;
+  readonly answerFitsReference: true;
 }
 
 const load = createRequire(__filename);
@@ -26,6 +32,11 @@ const load = createRequire(__filename);
 function operationOf(name: string): ZodOpenApiOperationObject {
   const reference = load(path.join(ROUTES_DIR, name, 'openapi')) as Partial<RouteReference>;
   if (!reference.operation) throw new Error(`openapi: lambda/routes/${name}/openapi.ts exports no operation`);
+  if (reference.answerFitsReference !== true) {
+    throw new Error(
+      `openapi: lambda/routes/${name}/openapi.ts exports no answerFitsReference (\`export const answerFitsReference = true satisfies Fits<what the use case answers, the documented data>\`, lambda/http/openapi-common.ts)`,
+    );
+  }
   return reference.operation;
 }
 
