@@ -17,7 +17,7 @@ import { ROUTES, ROUTES_DIR } from '../lambda/routes';
  * the compile-time check that what its use case answers fits the documented
  * response.
  */
-interface RouteReference {
+export interface RouteReference {
   readonly operation: ZodOpenApiOperationObject;
   readonly answerFitsReference: true;
 }
@@ -25,12 +25,10 @@ interface RouteReference {
 const load = createRequire(__filename);
 
 /**
- * A route's operation, from its folder (`lambda/routes/<route>/openapi.ts`):
- * found by the registry's name, so the registry stays the only list of
- * routes and stays free of zod (the CDK app reads it at synth).
+ * The operation of route `name`'s reference module (`lambda/routes/<name>/openapi.ts`),
+ * or an error naming the folder and the export it lacks.
  */
-function operationOf(name: string): ZodOpenApiOperationObject {
-  const reference = load(path.join(ROUTES_DIR, name, 'openapi')) as Partial<RouteReference>;
+export function operationIn(name: string, reference: Partial<RouteReference>): ZodOpenApiOperationObject {
   if (!reference.operation) throw new Error(`openapi: lambda/routes/${name}/openapi.ts exports no operation`);
   if (reference.answerFitsReference !== true) {
     throw new Error(
@@ -38,6 +36,15 @@ function operationOf(name: string): ZodOpenApiOperationObject {
     );
   }
   return reference.operation;
+}
+
+/**
+ * A route's operation, from its folder (`lambda/routes/<route>/openapi.ts`):
+ * found by the registry's name, so the registry stays the only list of
+ * routes and stays free of zod (the CDK app reads it at synth).
+ */
+function operationOf(name: string): ZodOpenApiOperationObject {
+  return operationIn(name, load(path.join(ROUTES_DIR, name, 'openapi')) as Partial<RouteReference>);
 }
 
 /**

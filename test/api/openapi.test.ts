@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { ROUTES } from '../../lambda/routes';
+import { operationIn } from '../../api/openapi';
 import { responseProblems } from '../support/openapi-responses';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -30,6 +31,18 @@ describe('docs/openapi.json', () => {
     expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: '' });
     expect(check.stdout).toContain('docs/openapi.json and client/schema.d.ts are up to date');
   }, 60_000);
+
+  it('refuses a route folder whose openapi.ts lacks its operation or its answer check, naming the folder and the export', () => {
+    // Arrange
+    const operation = { operationId: 'listThings', responses: {} };
+
+    // Act and assess
+    expect(() => operationIn('list-things', { answerFitsReference: true })).toThrow('openapi: lambda/routes/list-things/openapi.ts exports no operation');
+    expect(() => operationIn('list-things', { operation })).toThrow(
+      'openapi: lambda/routes/list-things/openapi.ts exports no answerFitsReference (`export const answerFitsReference = true satisfies Fits<',
+    );
+    expect(operationIn('list-things', { operation, answerFitsReference: true })).toBe(operation);
+  });
 
   it('is a valid OpenAPI 3.1 document (@readme/openapi-parser)', async () => {
     // Act
