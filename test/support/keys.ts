@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { testClock, testServices } from './services';
-import { ManualClock, systemClock } from '../../lambda/platform/clock';
+import { ManualClock, systemClock, type Clock } from '../../lambda/platform/clock';
+import { offsetIntoHour } from './local-runtime';
 import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyResult } from '../../lambda/verification/verify';
 import { call, createKey, newTeam, type CallResult, type TestTeam } from './api';
 import { keyItem, lookupItemsForKey, usageItem } from './store';
@@ -49,6 +50,19 @@ export function manualClockPerTest(): () => ManualClock {
     if (!clock) throw new Error('manualClockPerTest: read the clock inside a test');
     return clock;
   };
+}
+
+/**
+ * Installs a clock running at the real rate, moved forward when needed so
+ * that the next 10 minutes stay inside one clock hour, where an hourly rate
+ * limit is exact (`offsetIntoHour`, test/support/local-runtime.ts). Pair
+ * with `restoreSystemClock()` in `afterEach`.
+ */
+export function installClockInHour(): Clock {
+  const offset = offsetIntoHour();
+  const clock: Clock = { now: () => new Date(Date.now() + offset) };
+  testClock.use(clock);
+  return clock;
 }
 
 /** A team and one of its manager keys that will also be the caller, so its usage item shows whether a request was metered. */

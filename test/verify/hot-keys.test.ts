@@ -16,7 +16,7 @@ import type { Services } from '../../lambda/composition/services';
 import { DEFAULT_LEASE_SETTINGS } from '../../lambda/domain/usage-lease';
 import { call, createKey, newTeam } from '../support/api';
 import { servicesWith } from '../support/services';
-import { expectStatus, installManualClock, restoreSystemClock } from '../support/keys';
+import { expectStatus, installClockInHour, installManualClock, restoreSystemClock } from '../support/keys';
 import { getItem, usageItem } from '../support/store';
 import { callVerify, countingDocumentClient, type CountedRequest } from './helpers';
 import { USAGE } from '../../lambda/store/entities/usage';
@@ -102,7 +102,8 @@ describe('hot keys: leased capacity across handler instances', () => {
   });
 
   it(`a key with rate_limit ${shown(LIMITED)} verified ${shown(3 * LIMITED)} times from 32 workers in 4 instances: never more than ${shown(LIMITED)} admitted in the window, every use counted`, async () => {
-    // Prepare
+    // Prepare: the run inside one clock hour (a block leased before the hour turns and not used counts in that hour)
+    installClockInHour();
     const team = await newTeam();
     const key = await createKey(team, { rate_limit: LIMITED });
     instances = startInstances();
