@@ -30,6 +30,13 @@ import type { AuditEvent } from '../../lambda/domain/audit-events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { queuedJobs } from '../support/services';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { rollUpAnalytics } from '../../lambda/use-cases/analytics-rollup';
+import { checkpointMovedChains } from '../../lambda/use-cases/audit-checkpoints';
+import { fileCheckpointSigner } from '../../lambda/adapters/checkpoint-signer-file';
+import { folderArchiveWriter } from '../../lambda/adapters/archive-writers';
 
 type Recorded = { keyTable: Set<string>; keyTeamIndex: Set<string>; auditTable: Set<string>; auditTeamIndex: Set<string> };
 /** The DynamoDB requests (CloudWatch `Operation` names) sent to each table, indexes included. */
@@ -74,6 +81,9 @@ function recordingClient(): { db: DynamoDBDocumentClient; recorded: Recorded; re
   return { db, recorded, requestsSeen };
 }
 
+/** The functions this file has driven, for the last test's check that none that declares operations is left out. */
+const driven = new Set<string>();
+
 /** The requests of the last recording (per table), for `expectRequestsDeclared`. */
 let lastRequests: RequestsSeen = { key: new Set(), audit: new Set() };
 
@@ -105,6 +115,7 @@ const declared = (name: FunctionWithStore) => accessOf(FUNCTION_OPERATIONS[name]
 
 /** Runs `act` and requires exactly the function's declared actions and requests. */
 async function expectExactlyDeclared(name: FunctionWithStore, act: () => Promise<void>): Promise<void> {
+  driven.add(name);
   const used = await recordDuring(act);
   expect(used).toEqual(declared(name));
   expectRequestsDeclared(name);
@@ -348,6 +359,56 @@ describe('each function sends exactly the storage actions it declares', () => {
     }
   });
 
+  it('roll-up-analytics: an hour of verifications rolled up once it is over', async () => {
+    // Prepare: a key verified at a fixed time, its counts written, then the clock 2 hours on
+    const clock = installManualClock(Date.parse('2026-11-20T08:10:00Z'));
+    const team = await newTeam();
+    const key = await createKey(team);
+    for (let i = 0; i < 3; i++) await callVerify({ key: key.key });
+    await testServices().counts.flush();
+    clock.advance(2 * 3_600_000);
+
+    // Act
+    let hours = 0;
+    const used = await recordDuring(async () => {
+      hours = (await rollUpAnalytics(testServices())).hours;
+    });
+
+    // Assess
+    expect(hours).toBeGreaterThan(0);
+    expectWithinDeclared('roll-up-analytics', used);
+  });
+
+  it('checkpoint-audit: a team whose chain moved, checkpointed and signed', async () => {
+    // Prepare: a team whose chain has records (its bootstrap key's, a new key's); a signing key and an archive in a temp folder
+    const team = await newTeam();
+    await createKey(team);
+    const folder = mkdtempSync(path.join(tmpdir(), 'store-operations-checkpoint-'));
+    try {
+      const services = testServices();
+      const ports = {
+        chains: services.chains,
+        clock: services.clock,
+        observe: services.observe,
+        signer: fileCheckpointSigner(path.join(folder, 'audit-signing-key.pem')),
+        archive: folderArchiveWriter(path.join(folder, 'archive')),
+        publish: () => Promise.resolve(),
+      };
+
+      // Act
+      let checkpointed = 0;
+      const used = await recordDuring(async () => {
+        checkpointed = (await checkpointMovedChains(ports, [team.teamId])).signed;
+      });
+
+      // Assess
+      expect(checkpointed).toBeGreaterThan(0);
+      expectWithinDeclared('checkpoint-audit', used);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('management-authorizer: a valid key’s team, and a disabled key refused (counted)', async () => {
     const team = await newTeam();
     const disabled = await createKey(team, { scopes: MANAGER_SCOPES });
@@ -369,6 +430,7 @@ describe('each function sends exactly the storage actions it declares', () => {
 
 /** Each recorded action and request within the declared ones: what one path (a fixture's valid request) may show. */
 function expectWithinDeclared(name: FunctionWithStore, used: Record<keyof Recorded, string[]>): void {
+  driven.add(name);
   const allowed = declared(name);
   for (const part of Object.keys(used) as (keyof Recorded)[]) {
     expect({ name, part, beyond: used[part].filter((action) => !(allowed[part] as string[]).includes(action)) }).toEqual({ name, part, beyond: [] });
@@ -392,5 +454,19 @@ describe('every route’s fixture sends only storage actions its route declares'
     // Assess: something was sent (the recording works), nothing undeclared
     expect(Object.values(used).flat().length).toBeGreaterThan(0);
     expectWithinDeclared(name, used);
+  });
+});
+
+describe('coverage', () => {
+  // Last in the file: the tests above have run (a `-t` filter that skips them fails this one).
+  /**
+   * Not driven yet: disable-unused-keys sends a GetItem (the audit chain's head, read beside each audited
+   * transaction) that `requestsOf` leaves out of a transactional operation's requests, so its throttle alarm
+   * misses it. Driving it fails until that is mended; the list may only shrink.
+   */
+  const NOT_YET_DRIVEN = ['disable-unused-keys'];
+
+  it('every function that declares storage operations is driven above', () => {
+    expect(Object.keys(FUNCTION_OPERATIONS).filter((name) => !driven.has(name))).toEqual(NOT_YET_DRIVEN);
   });
 });
