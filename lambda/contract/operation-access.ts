@@ -21,9 +21,14 @@ export function accessOf(operations: readonly StoreOperation[]): Record<AccessPa
 /** A DynamoDB API request, as its CloudWatch `Operation` dimension names it. */
 export type TableRequest = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'TransactWriteItems';
 
+/** The actions a TransactWriteItems request carries as its items; a transactional operation's other actions are requests of their own. */
+const TRANSACTION_ITEM_ACTIONS: readonly TableAction[] = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
+
 /**
  * The requests `operations` send to a table (its indexes included), each
- * list sorted: what a throttle alarm on that table must watch.
+ * list sorted: what a throttle alarm on that table must watch. A
+ * transactional operation sends TransactWriteItems, and any read beside it
+ * as a request of its own (an audited one reads the chain head: GetItem).
  */
 export function requestsOf(operations: readonly StoreOperation[], table: 'key' | 'audit'): TableRequest[] {
   const requests = new Set<TableRequest>();
@@ -33,7 +38,8 @@ export function requestsOf(operations: readonly StoreOperation[], table: 'key' |
       table === 'key' ? [...(access.keyTable ?? []), ...(access.keyTeamIndex ?? [])] : [...(access.auditTable ?? []), ...(access.auditTeamIndex ?? [])];
     if (actions.length === 0) continue;
     if (access.transactional) requests.add('TransactWriteItems');
-    else for (const action of actions) requests.add(action.replace('dynamodb:', '') as TableRequest);
+    const plain = access.transactional ? actions.filter((action) => !TRANSACTION_ITEM_ACTIONS.includes(action)) : actions;
+    for (const action of plain) requests.add(action.replace('dynamodb:', '') as TableRequest);
   }
   return [...requests].sort();
 }
