@@ -21,7 +21,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { runtimeFilePath } from '../../local/data-dir-claim';
 import { requestTo } from '../support/http';
-import { bootstrap, childrenOn, npmStart, tempDataDir } from '../support/local-runtime';
+import { bootstrap, childrenOn, npmStart, offsetIntoHour, shiftedClockEnv, tempDataDir } from '../support/local-runtime';
 
 const USAGE_PLANS = JSON.stringify({
   default: { rateLimit: 1, burstLimit: 3, quota: { limit: 5, period: 'DAY' } },
@@ -114,7 +114,8 @@ describe('npm start, end to end', () => {
   it("keeps keys and each team's quota across a restart, throttles a burst to the plan's bucket, archives each audit event once, and leaves no process after SIGINT or SIGTERM", async () => {
     const dataDir = dataDirOf();
     // Prepare: a running service and a bootstrapped team on the roomy plan; two teams on the default plan
-    const env = { USAGE_PLANS };
+    // The day's quota counts per UTC day: both runs on a clock injected into the runtime and the CLI, kept inside one hour (so one day).
+    const env = { USAGE_PLANS, ...shiftedClockEnv(offsetIntoHour()) };
     const teamId = randomUUID();
     const first = await npmStart(dataDir, env);
     const boot = bootstrap(dataDir, teamId, ['--plan', 'roomy'], env);
