@@ -20,7 +20,8 @@
 import { randomUUID } from 'node:crypto';
 import { requestTo } from '../support/http';
 import { recordIssuedValue } from '../support/issued-values';
-import { bootstrap, killHard, npmStart, offsetIntoHour, offsetToMinute, shiftedClockEnv, tempDataDir, type Running } from '../support/local-runtime';
+import { bootstrap, killHard, npmStart, shiftedClockEnv, tempDataDir, type Running } from '../support/local-runtime';
+import { offsetIntoHour, offsetToMinute } from '../support/hour-clock';
 
 const TOTAL = Number(process.env.ANALYTICS_CRASH_VERIFICATIONS ?? 300);
 const IN_FLIGHT = 32;

@@ -21,7 +21,8 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { runtimeFilePath } from '../../local/data-dir-claim';
 import { requestTo } from '../support/http';
-import { bootstrap, childrenOn, npmStart, offsetIntoHour, shiftedClockEnv, tempDataDir } from '../support/local-runtime';
+import { bootstrap, childrenOn, npmStart, shiftedClockEnv, tempDataDir } from '../support/local-runtime';
+import { offsetIntoHour } from '../support/hour-clock';
 
 const USAGE_PLANS = JSON.stringify({
   default: { rateLimit: 1, burstLimit: 3, quota: { limit: 5, period: 'DAY' } },

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { testClock, testServices } from './services';
 import { ManualClock, systemClock, type Clock } from '../../lambda/platform/clock';
-import { offsetIntoHour } from './local-runtime';
+import { offsetIntoHour } from './hour-clock';
 import { checkKey, verifyKey, type CheckResult, type VerifyRequest, type VerifyResult } from '../../lambda/verification/verify';
 import { call, createKey, newTeam, type CallResult, type TestTeam } from './api';
 import { keyItem, lookupItemsForKey, usageItem } from './store';
@@ -55,7 +55,7 @@ export function manualClockPerTest(): () => ManualClock {
 /**
  * Installs a clock running at the real rate, moved forward when needed so
  * that the next 10 minutes stay inside one clock hour, where an hourly rate
- * limit is exact (`offsetIntoHour`, test/support/local-runtime.ts). Pair
+ * limit is exact (`offsetIntoHour`, test/support/hour-clock.ts). Pair
  * with `restoreSystemClock()` in `afterEach`.
  */
 export function installClockInHour(): Clock {

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { recordIssuedValue } from './issued-values';
 import { readRuntimeRecord } from '../../local/data-dir-claim';
-import { MS_PER_HOUR, MS_PER_MINUTE } from '../../lambda/platform/clock';
 import { tsxArgs } from './tsx';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -51,26 +50,6 @@ export function isolatedEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): Nod
 export function shiftedClockEnv(offsetMs: number): NodeJS.ProcessEnv {
   const preload = `--require "${path.join(__dirname, 'shifted-clock.cjs')}"`;
   return { NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' '), SHIFTED_CLOCK_OFFSET_MS: String(offsetMs) };
-}
-
-/**
- * The offset that keeps a run of up to `room` minutes inside one clock hour
- * (where an hourly rate limit is exact), at least `from` minutes into it: 0
- * when the real clock already is, else forward to the next such moment.
- * Never back: stored TTLs derive from the clock, and DynamoDB Local removes
- * expired items.
- */
-export function offsetIntoHour(now: number = Date.now(), { from = 5, room = 10 } = {}): number {
-  const hourStart = Math.floor(now / MS_PER_HOUR) * MS_PER_HOUR;
-  const minute = (now - hourStart) / MS_PER_MINUTE;
-  if (minute >= from && minute <= 60 - room) return 0;
-  return (minute < from ? hourStart : hourStart + MS_PER_HOUR) + from * MS_PER_MINUTE - now;
-}
-
-/** The offset (forward, within the next hour) to the next moment a clock shows `minute` (fractional) minutes past an hour. */
-export function offsetToMinute(minute: number, now: number = Date.now()): number {
-  const target = Math.floor(now / MS_PER_HOUR) * MS_PER_HOUR + minute * MS_PER_MINUTE;
-  return target >= now ? target - now : target + MS_PER_HOUR - now;
 }
 
 /** Processes whose command line names the data directory (DynamoDB Local, s3rver). */
