@@ -14,7 +14,7 @@ import { prepare, sendAs } from '../support/route-fixtures';
 import { makeHandler as makeExpireHandler } from '../../lambda/handlers/expire-old-value';
 import { authorizerWith } from '../../lambda/handlers/authorizer';
 import { makeHandler as makeManagementAuthorizer } from '../../lambda/handlers/management-authorizer';
-import { MS_PER_DAY } from '../../lambda/platform/clock';
+import { MS_PER_DAY, MS_PER_HOUR } from '../../lambda/platform/clock';
 import { config } from '../../lambda/composition/config';
 import { createDynamoClient } from '../../lambda/composition/dynamo';
 import { call, createKey, newTeam } from '../support/api';
@@ -386,7 +386,7 @@ describe('each function sends exactly the storage actions it declares', () => {
     const key = await createKey(team);
     for (let i = 0; i < 3; i++) await callVerify({ key: key.key });
     await testServices().counts.flush();
-    clock.advance(2 * 3_600_000);
+    clock.advance(2 * MS_PER_HOUR);
 
     // Act
     let hours = 0;
